@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+// adal2msal: migrate ADAL token caches (iOS keychain dumps, macOS blobs) into the MSAL unified cache, offline.
+//
+// One library module per pipeline stage:
+//   PropertyLists    binary/XML property lists and NSKeyedArchiver archives
+//   ADALCache        ADAL items from keychain dumps and macOS blobs
+//   UnifiedCache     the MSAL unified cache model, its JSON and its keychain items
+//   MigrationEngine  identity resolution, mapping, the plan (the diff) and its reports
+//   CacheStore       the unified cache in SQLite (GRDB)
+// plus the umbrella `Adal2MSAL` for pipeline authors and the thin `adal2msal` executable.
+import PackageDescription
+
+let package = Package(
+  name: "adal2msal",
+  platforms: [.macOS(.v13)],
+  products: [
+    .library(name: "Adal2MSAL", targets: ["Adal2MSAL"]),
+    .executable(name: "adal2msal", targets: ["adal2msal"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+  ],
+  targets: [
+    // libxml2's streaming reader for XML property lists. The shim keeps ICU headers out (see docs/building.md).
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+
+    .target(
+      name: "Adal2MSALSupport",
+      dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+    .target(name: "PropertyLists", dependencies: ["Adal2MSALSupport", "CLibXML2"]),
+    .target(name: "UnifiedCache", dependencies: ["Adal2MSALSupport"]),
+    .target(name: "ADALCache", dependencies: ["Adal2MSALSupport", "PropertyLists", "UnifiedCache"]),
+    .target(name: "MigrationEngine", dependencies: ["Adal2MSALSupport", "ADALCache", "UnifiedCache"]),
+    .target(
+      name: "CacheStore",
+      dependencies: [
+        "Adal2MSALSupport", "UnifiedCache", "MigrationEngine",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
+    .target(
+      name: "Adal2MSAL",
+      dependencies: ["Adal2MSALSupport", "PropertyLists", "ADALCache", "UnifiedCache", "MigrationEngine", "CacheStore"]),
+
+    .executableTarget(
+      name: "adal2msal",
+      dependencies: ["Adal2MSAL", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+    // Benchmarks and the synthetic-input generator: `swift run -c release adal2msal-bench --help`.
+    .executableTarget(
+      name: "adal2msal-bench",
+      dependencies: [
+        "Adal2MSAL", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
+
+    // Shared test helpers (fixture paths, golden files, running the built binary). Not API.
+    .target(name: "_Adal2MSALTestSupport", dependencies: ["Adal2MSALSupport"], path: "Tests/_Adal2MSALTestSupport"),
+
+    .testTarget(name: "Adal2MSALSupportTests", dependencies: ["Adal2MSALSupport", "_Adal2MSALTestSupport"]),
+    .testTarget(
+      name: "PropertyListsTests", dependencies: ["_Adal2MSALTestSupport", "PropertyLists"]),
+    .testTarget(name: "UnifiedCacheTests", dependencies: ["_Adal2MSALTestSupport", "UnifiedCache"]),
+    .testTarget(name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists"]),
+    .testTarget(name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"]),
+    .testTarget(name: "CacheStoreTests", dependencies: ["_Adal2MSALTestSupport", "CacheStore"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["Adal2MSAL", "_Adal2MSALTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+/// Resource limits for reading untrusted input. Every reader takes one; exceeding a limit is a clear error,
+/// never a crash or an unbounded allocation.
+public struct InputLimits: Sendable, Hashable, Codable {
+  /// Largest input file accepted, in bytes.
+  public var maxInputBytes: Int
+  /// Largest number of objects in one property list or JSON document.
+  public var maxObjects: Int
+  /// Deepest nesting of containers.
+  public var maxDepth: Int
+  /// Longest single string or data value, in bytes.
+  public var maxStringBytes: Int
+  /// Largest total decoded size relative to the input size (guards against shared-reference blow-ups in
+  /// keyed archives, where one object may be referenced many times).
+  public var maxExpansionFactor: Int
+
+  public init(
+    maxInputBytes: Int = 2 << 30, maxObjects: Int = 50_000_000, maxDepth: Int = 512,
+    maxStringBytes: Int = 64 << 20, maxExpansionFactor: Int = 64
+  ) {
+    self.maxInputBytes = maxInputBytes
+    self.maxObjects = maxObjects
+    self.maxDepth = maxDepth
+    self.maxStringBytes = maxStringBytes
+    self.maxExpansionFactor = maxExpansionFactor
+  }
+
+  /// The defaults: generous enough for a fleet-sized dump, small enough to fail fast on hostile input.
+  public static let `default` = InputLimits()
+}

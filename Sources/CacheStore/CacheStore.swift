@@ -1,0 +1,1 @@
+// The unified cache in SQLite: schema, transactional apply, provenance, export and import.

@@ -1,0 +1,1 @@
+// Identity resolution, mapping, the plan (the diff) and its reports.

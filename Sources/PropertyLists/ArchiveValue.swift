@@ -1,0 +1,131 @@
+import Foundation
+
+/// A value resolved from an `NSKeyedArchiver` archive: Foundation classes become plain values, every other
+/// class becomes an `ArchivedObject` with its class name and coder keys.
+///
+/// The resolver rejects cycles, so this is a tree.
+public indirect enum ArchiveValue: Sendable, Hashable {
+  /// `$null`, a nil reference (`UID 0`).
+  case null
+  case bool(Bool)
+  case integer(Int128)
+  case real(Double)
+  /// `NSString` / `NSMutableString` (`NS.string`) and plain archived strings.
+  case string(String)
+  /// `NSData` / `NSMutableData` (`NS.data`) and plain archived data.
+  case data(Data)
+  /// `NSDate` (`NS.time`, seconds since 2001-01-01 UTC).
+  case date(Date)
+  /// `NSArray` / `NSMutableArray` (`NS.objects`).
+  case array([ArchiveValue])
+  /// `NSSet` / `NSMutableSet` (`NS.objects`), in archive order.
+  case set([ArchiveValue])
+  /// `NSDictionary` / `NSMutableDictionary` (`NS.keys` / `NS.objects`), in archive order. Keys may be any
+  /// archived value (the macOS ADAL blob keys its dictionaries by `ADTokenCacheKey` objects).
+  case dictionary([ArchiveDictionaryEntry])
+  /// Any other class, with its coder keys.
+  case object(ArchivedObject)
+}
+
+public struct ArchiveDictionaryEntry: Sendable, Hashable {
+  public var key: ArchiveValue
+  public var value: ArchiveValue
+  public init(key: ArchiveValue, value: ArchiveValue) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// An archived instance of a class that is not a Foundation value class.
+public struct ArchivedObject: Sendable, Hashable {
+  /// `$classname` of the object's class (never taken from `$classes`, which mapped classes may omit).
+  public var className: String
+  /// The coder keys and their resolved values, in archive order; `$class` is not included.
+  public var fields: [(key: String, value: ArchiveValue)]
+  /// The object's index in `$objects`, for error messages.
+  public var objectIndex: Int
+
+  public init(className: String, fields: [(key: String, value: ArchiveValue)], objectIndex: Int) {
+    self.className = className
+    self.fields = fields
+    self.objectIndex = objectIndex
+  }
+
+  /// The value of a coder key; `nil` when the key is absent. A key archived as nil gives `.null`.
+  public subscript(key: String) -> ArchiveValue? { fields.first { $0.key == key }?.value }
+
+  public static func == (lhs: ArchivedObject, rhs: ArchivedObject) -> Bool {
+    lhs.className == rhs.className && lhs.objectIndex == rhs.objectIndex && lhs.fields.count == rhs.fields.count
+      && zip(lhs.fields, rhs.fields).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(className)
+    hasher.combine(objectIndex)
+    for field in fields {
+      hasher.combine(field.key)
+      hasher.combine(field.value)
+    }
+  }
+}
+
+extension ArchiveValue {
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+  public var stringValue: String? {
+    if case .string(let value) = self { return value }
+    return nil
+  }
+  public var dataValue: Data? {
+    if case .data(let value) = self { return value }
+    return nil
+  }
+  public var dateValue: Date? {
+    if case .date(let value) = self { return value }
+    return nil
+  }
+  public var boolValue: Bool? {
+    switch self {
+    case .bool(let value): return value
+    case .integer(let value): return value != 0
+    default: return nil
+    }
+  }
+  public var doubleValue: Double? {
+    switch self {
+    case .real(let value): return value
+    case .integer(let value): return Double(value)
+    default: return nil
+    }
+  }
+  public var objectValue: ArchivedObject? {
+    if case .object(let value) = self { return value }
+    return nil
+  }
+  public var dictionaryEntries: [ArchiveDictionaryEntry]? {
+    if case .dictionary(let value) = self { return value }
+    return nil
+  }
+  /// Entries whose keys are strings, for dictionaries keyed by strings (`additionalServer`, `allClaims`).
+  public var stringKeyedEntries: [(key: String, value: ArchiveValue)]? {
+    dictionaryEntries?.compactMap { entry in entry.key.stringValue.map { ($0, entry.value) } }
+  }
+  /// The class name for objects, or the Foundation class family for values (for messages).
+  public var kindName: String {
+    switch self {
+    case .null: "$null"
+    case .bool: "boolean"
+    case .integer: "integer"
+    case .real: "real"
+    case .string: "string"
+    case .data: "data"
+    case .date: "NSDate"
+    case .array: "NSArray"
+    case .set: "NSSet"
+    case .dictionary: "NSDictionary"
+    case .object(let object): object.className
+    }
+  }
+}

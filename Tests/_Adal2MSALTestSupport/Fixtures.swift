@@ -1,0 +1,38 @@
+import Foundation
+
+/// Paths into the repository for tests: the bundled `Fixtures/` and golden files.
+public enum Fixtures {
+  /// The repository root, found from this file's location (tests run from the source tree).
+  public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `Fixtures/<relativePath>`.
+  public static func url(_ relativePath: String) -> URL {
+    repositoryRoot.appendingPathComponent("Fixtures").appendingPathComponent(relativePath)
+  }
+
+  /// The bytes of `Fixtures/<relativePath>`.
+  public static func data(_ relativePath: String) throws -> Data {
+    try Data(contentsOf: url(relativePath))
+  }
+
+  /// Every file below `Fixtures/<directory>`, sorted by path.
+  public static func files(in directory: String, withExtension ext: String? = nil) throws -> [URL] {
+    let root = url(directory)
+    guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+    else { return [] }
+    var found: [URL] = []
+    for case let file as URL in enumerator {
+      let isFile = (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
+      if isFile, ext == nil || file.pathExtension == ext { found.append(file) }
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+
+  /// A fresh temporary directory, removed by the caller (or left for the OS).
+  public static func temporaryDirectory(_ name: String = "adal2msal-test") throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+  }
+}

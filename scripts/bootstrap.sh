@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine with the Swift toolchain lacks: the C libraries we link (libxml2,
+# SQLite) and the real MSAL Python library, which the tests use as an independent reader of our output.
+# Safe to run repeatedly; does nothing when everything is present.
+set -euo pipefail
+
+need_apt=()
+for pkg in libxml2-dev libsqlite3-dev pkgconf python3 python3-venv; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if ((${#need_apt[@]})); then
+  echo "bootstrap: installing Debian packages: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# The MSAL Python oracle lives in its own virtual environment inside the checkout (ignored by git).
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv-oracle"
+if ! "$venv/bin/python" -c 'import msal' >/dev/null 2>&1; then
+  echo "bootstrap: installing the MSAL Python library (test oracle) into .venv-oracle"
+  python3 -m venv "$venv" 2>/dev/null || { rm -rf "$venv"; python3 -m venv --without-pip "$venv"; }
+  if [ -x "$venv/bin/pip" ]; then
+    "$venv/bin/pip" install -q 'msal==1.39.0' 'bpylist2==4.1.1'
+  else
+    python3 -m pip install -q --target "$venv/lib/site" 'msal==1.39.0' 'bpylist2==4.1.1'
+  fi
+fi
