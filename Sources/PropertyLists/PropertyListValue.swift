@@ -27,31 +27,48 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
   public private(set) var entries: [(key: String, value: PropertyListValue)]
   private var index: [String: Int]
 
+  /// Dictionaries up to this size are searched linearly; larger ones keep a hash index.
+  private static let indexThreshold = 16
+
   public init(_ entries: [(key: String, value: PropertyListValue)] = []) {
     self.entries = []
     self.index = [:]
+    self.entries.reserveCapacity(entries.count)
     for entry in entries { self[entry.key] = entry.value }
   }
 
   public var count: Int { entries.count }
   public var keys: [String] { entries.map(\.key) }
 
+  private func position(of key: String) -> Int? {
+    if entries.count <= Self.indexThreshold { return entries.firstIndex { $0.key == key } }
+    return index[key]
+  }
+
   /// Setting an existing key replaces its value in place (the last duplicate wins, as Foundation does).
   public subscript(key: String) -> PropertyListValue? {
-    get { index[key].map { entries[$0].value } }
+    get { position(of: key).map { entries[$0].value } }
     set {
-      if let position = index[key] {
+      if let position = position(of: key) {
         if let newValue {
           entries[position].value = newValue
         } else {
           entries.remove(at: position)
-          index = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.key, $0) })
+          rebuildIndex()
         }
       } else if let newValue {
-        index[key] = entries.count
         entries.append((key, newValue))
+        if entries.count > Self.indexThreshold {
+          if index.isEmpty { rebuildIndex() } else { index[key] = entries.count - 1 }
+        }
       }
     }
+  }
+
+  private mutating func rebuildIndex() {
+    index = [:]
+    guard entries.count > Self.indexThreshold else { return }
+    index = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.key, $0) })
   }
 
   public func makeIterator() -> IndexingIterator<[(key: String, value: PropertyListValue)]> {

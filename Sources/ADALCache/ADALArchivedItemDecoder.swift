@@ -1,0 +1,156 @@
+import Adal2MSALSupport
+import Foundation
+import PropertyLists
+
+/// Decodes an archived ADAL cache item (`ADTokenCacheStoreItem` and its aliases) of any era into an
+/// `ADALTokenItem`.
+///
+/// A field of the wrong type is a warning and the field is dropped; an item without an authority, a client
+/// id or any token is unreadable (`ADALItemError`). The decoder never throws anything else.
+public struct ADALArchivedItemDecoder: Sendable {
+  /// Root class names accepted as a cache item: the on-disk name of every era, plus the in-memory names of
+  /// ADAL 2.1 betas (`ADTokenCacheItem`), ADAL 4.x (`ADALTokenCacheItem`) and IdentityCore.
+  public static let itemClassNames: Set<String> = [
+    "ADTokenCacheStoreItem", "ADTokenCacheItem", "ADALTokenCacheItem", "MSIDLegacyTokenCacheItem",
+  ]
+  /// `userInformation` class names (on disk `ADUserInformation`; the others defensively).
+  public static let userInformationClassNames: Set<String> = [
+    "ADUserInformation", "ADALUserInformation", "MSIDUserInformation",
+  ]
+
+  static let e3Keys = ["familyId", "sessionKey", "tombstone", "additionalClient", "additionalServer"]
+  static let e4Keys = ["cachedAt", "homeAccountId", "enrollmentId", "applicationIdentifier"]
+
+  public init() {}
+
+  /// Decodes one item.
+  /// - Parameters:
+  ///   - root: the archive's root value.
+  ///   - source: where it came from; `era` and `archiveClassName` are filled in here.
+  ///   - keychainUserID: the user id the keychain attributes give (decoded `acct`, blob user key).
+  /// - Returns: the item and warnings about fields that were dropped.
+  public func decode(
+    _ root: ArchiveValue, source: ADALItemSource, keychainUserID: String? = nil
+  ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
+    guard case .object(let object) = root else {
+      throw ADALItemError("the archive's root is a \(root.kindName), not an ADAL cache item", source: source)
+    }
+    guard Self.itemClassNames.contains(object.className) else {
+      throw ADALItemError("the archive's root class is \(object.className), not an ADAL cache item", source: source)
+    }
+    var source = source
+    source.archiveClassName = object.className
+    source.era =
+      Self.e4Keys.contains { object[$0] != nil } ? .e4 : Self.e3Keys.contains { object[$0] != nil } ? .e3 : .e1
+    var fields = FieldReader(object: object, location: source.location, path: "root")
+
+    guard let authority = fields.string("authority"), !authority.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw ADALItemError("the item has no authority", source: source)
+    }
+    guard let clientID = fields.string("clientId"), !clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw ADALItemError("the item has no clientId", source: source)
+    }
+    let accessToken = fields.string("accessToken")
+    let refreshToken = fields.string("refreshToken")
+    let familyID = fields.string("familyId")
+    guard
+      let kind = ADALTokenKind.classify(
+        accessToken: accessToken, refreshToken: refreshToken, clientID: clientID, familyID: familyID)
+    else {
+      throw ADALItemError("the item holds neither an access token nor a refresh token", source: source)
+    }
+
+    let additionalServer = fields.dictionary("additionalServer") ?? []
+    var extendedExpiresOn: Date?
+    if let ext = additionalServer.first(where: { $0.key == "ext_expires_on" })?.value {
+      if let date = ext.dateValue {
+        extendedExpiresOn = date
+      } else if ext != .null {
+        fields.warn("additionalServer.ext_expires_on", "is not a date")
+      }
+    }
+    let speInfo = additionalServer.first { $0.key == "spe_info" || $0.key == "Microsoft.ADAL.spe_info" }?.value
+      .stringValue
+
+    var user = UserInformation()
+    if let info = object["userInformation"] { user = decodeUserInformation(info, fields: &fields) }
+
+    let item = ADALTokenItem(
+      authority: authority, resource: fields.string("resource"), clientID: clientID, familyID: familyID,
+      accessToken: accessToken.map(ADALSecret.init), accessTokenType: fields.string("accessTokenType"),
+      refreshToken: refreshToken.map(ADALSecret.init), expiresOn: fields.date("expiresOn"),
+      cachedAt: fields.date("cachedAt"), extendedExpiresOn: extendedExpiresOn, speInfo: speInfo,
+      homeAccountID: fields.string("homeAccountId"), enrollmentID: fields.string("enrollmentId"),
+      applicationIdentifier: fields.string("applicationIdentifier"),
+      sessionKey: fields.data("sessionKey").map(ADALSecretData.init), idToken: user.rawIDToken.map(ADALSecret.init),
+      idTokenClaims: user.claims, archivedUserID: user.userID, archivedUserIDDisplayable: user.displayable,
+      keychainUserID: keychainUserID, additionalServer: additionalServer,
+      additionalClient: fields.dictionary("additionalClient") ?? [], tombstoneInfo: fields.dictionary("tombstone"),
+      kind: kind, source: source)
+    return (item, fields.diagnostics)
+  }
+
+  private struct UserInformation {
+    var userID: String?
+    var displayable: Bool?
+    var rawIDToken: String?
+    var claims: IDTokenClaims?
+  }
+
+  private func decodeUserInformation(_ value: ArchiveValue, fields: inout FieldReader) -> UserInformation {
+    if value.isNull { return UserInformation() }
+    guard case .object(let info) = value, Self.userInformationClassNames.contains(info.className) else {
+      fields.warn("userInformation", "is a \(value.kindName), not ADUserInformation")
+      return UserInformation()
+    }
+    var inner = FieldReader(object: info, location: fields.location, path: "userInformation")
+    var result = UserInformation()
+    result.userID = inner.string("userId")
+    result.displayable = inner.bool("userIdDisplayable")
+    result.rawIDToken = inner.string("rawIdToken")
+    if let raw = result.rawIDToken, !raw.isEmpty {
+      do {
+        result.claims = try IDTokenClaims(rawIDToken: raw)
+      } catch {
+        inner.warn("rawIdToken", "cannot be parsed: \(error)", code: "adal.id-token-unreadable")
+      }
+    }
+    fields.diagnostics += inner.diagnostics
+    return result
+  }
+}
+
+/// Typed access to an archived object's coder keys; a key of the wrong type becomes a warning.
+struct FieldReader {
+  let object: ArchivedObject
+  let location: SourceLocation
+  let path: String
+  var diagnostics: [Diagnostic] = []
+
+  init(object: ArchivedObject, location: SourceLocation, path: String) {
+    self.object = object
+    self.location = location
+    self.path = path
+  }
+
+  mutating func warn(_ key: String, _ problem: String, code: String = "adal.field-type") {
+    var place = location
+    place.keyPath = "\(path).\(key)"
+    diagnostics.append(Diagnostic(.warning, code: code, "\(key) \(problem); ignored", at: place))
+  }
+
+  private mutating func typed<T>(_ key: String, _ expected: String, _ convert: (ArchiveValue) -> T?) -> T? {
+    guard let value = object[key], !value.isNull else { return nil }
+    if let converted = convert(value) { return converted }
+    warn(key, "is a \(value.kindName), expected \(expected)")
+    return nil
+  }
+
+  mutating func string(_ key: String) -> String? { typed(key, "a string", ADALArchiveValues.string) }
+  mutating func date(_ key: String) -> Date? { typed(key, "a date") { $0.dateValue } }
+  mutating func data(_ key: String) -> Data? { typed(key, "data") { $0.dataValue } }
+  mutating func bool(_ key: String) -> Bool? { typed(key, "a boolean") { $0.boolValue } }
+  mutating func dictionary(_ key: String) -> [ADALValueEntry]? {
+    typed(key, "a dictionary") { $0.dictionaryEntries.map { ADALArchiveValues.plainEntries($0) } }
+  }
+}

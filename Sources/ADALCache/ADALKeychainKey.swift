@@ -1,0 +1,141 @@
+import Adal2MSALSupport
+import Foundation
+
+/// The keychain service attribute (`svce`) of an iOS ADAL item:
+/// `MSOpenTech.ADAL.1|b64url(authority)|b64url(resource) or NIL-GUID|b64url(clientId)`, base64url without
+/// padding, each part trimmed and lowercased before encoding (CORE `MSIDLegacyTokenCacheKey`).
+///
+/// Broker items prefix `MSOpenTech.ADAL.1-<b64url(applicationIdentifier)>` and may append a fifth
+/// component, the app key.
+public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// `MSOpenTech.ADAL.1`: the service prefix and the `gena` value of every ADAL item.
+  public static let libraryString = "MSOpenTech.ADAL.1"
+  /// The placeholder for a nil or blank resource, stored unencoded.
+  public static let nilKey = "CC3513A0-0E69-4B4D-97FC-DFB6C91EE132"
+
+  /// The authority as the service holds it (lowercased by the writer).
+  public var authority: String
+  /// nil when the service holds the NIL-GUID.
+  public var resource: String?
+  public var clientID: String
+  /// The broker's application identifier from the `MSOpenTech.ADAL.1-<b64url>` prefix.
+  public var applicationIdentifier: String?
+  /// The broker's fifth component, kept as written.
+  public var appKey: String?
+
+  public init(
+    authority: String, resource: String?, clientID: String, applicationIdentifier: String? = nil,
+    appKey: String? = nil
+  ) {
+    self.authority = authority
+    self.resource = resource
+    self.clientID = clientID
+    self.applicationIdentifier = applicationIdentifier
+    self.appKey = appKey
+  }
+
+  /// The `svce` string ADAL writes for these values (trimmed and lowercased before encoding).
+  public var encoded: String {
+    func part(_ text: String) -> String {
+      Base64URL.encode(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+    }
+    let prefix = applicationIdentifier.map { "\(Self.libraryString)-\(Base64URL.encode($0))" } ?? Self.libraryString
+    let trimmedResource = resource?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    var parts = [prefix, part(authority), trimmedResource.isEmpty ? Self.nilKey : part(trimmedResource), part(clientID)]
+    if let appKey { parts.append(appKey) }
+    return parts.joined(separator: "|")
+  }
+
+  public var description: String { encoded }
+
+  /// Parses a `svce` value. Throws `ADALKeychainKeyError` naming the part that is wrong.
+  public static func decode(_ service: String) throws(ADALKeychainKeyError) -> ADALKeychainService {
+    let parts = service.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 4 || parts.count == 5 else { throw .wrongComponentCount(parts.count) }
+    var applicationIdentifier: String?
+    if parts[0] != libraryString {
+      let brokerPrefix = libraryString + "-"
+      guard parts[0].hasPrefix(brokerPrefix) else { throw .notADALService }
+      guard let appID = Base64URL.decodeString(String(parts[0].dropFirst(brokerPrefix.count))) else {
+        throw .undecodable(component: "applicationIdentifier")
+      }
+      applicationIdentifier = appID
+    }
+    guard let authority = Base64URL.decodeString(parts[1]), !authority.isEmpty else {
+      throw .undecodable(component: "authority")
+    }
+    var resource: String?
+    if parts[2].caseInsensitiveCompare(nilKey) != .orderedSame {
+      guard let decoded = Base64URL.decodeString(parts[2]) else { throw .undecodable(component: "resource") }
+      resource = decoded
+    }
+    guard let clientID = Base64URL.decodeString(parts[3]), !clientID.isEmpty else {
+      throw .undecodable(component: "clientId")
+    }
+    return ADALKeychainService(
+      authority: authority, resource: resource, clientID: clientID, applicationIdentifier: applicationIdentifier,
+      appKey: parts.count == 5 ? parts[4] : nil)
+  }
+}
+
+/// The keychain account attribute (`acct`) of an ADAL item.
+public enum ADALKeychainAccount {
+  /// What an `acct` value says about the user.
+  public enum Decoded: Sendable, Hashable {
+    /// Empty (ADAL 2.1+) or the NIL-GUID (ADAL 1.x): the item has no user (ADFS without an id token).
+    case noUser
+    /// base64url of the normalized user id (iOS, every release).
+    case encoded(String)
+    /// Not base64url of UTF-8 text: the raw user id (ADAL 2.1 betas, macOS per-item layouts).
+    case raw(String)
+
+    /// The user id, if any.
+    public var userID: String? {
+      switch self {
+      case .noUser: nil
+      case .encoded(let user), .raw(let user): user
+      }
+    }
+  }
+
+  /// ADAL's `normalizeUserId`: trimmed and lowercased; nil when blank.
+  public static func normalize(_ userID: String?) -> String? {
+    guard let trimmed = userID?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    return trimmed.lowercased()
+  }
+
+  /// The iOS `acct` for a user id: base64url of the normalized id, `""` for no user (ADAL 2.1+).
+  public static func encode(userID: String?) -> String {
+    normalize(userID).map { Base64URL.encode($0) } ?? ""
+  }
+
+  /// Reads an `acct` value. base64url that decodes to printable UTF-8 is taken as encoded; anything else
+  /// (a raw `user@domain` has `@` and `.`, which base64url lacks) as a raw user id.
+  public static func decode(_ account: String) -> Decoded {
+    let trimmed = account.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty || trimmed.caseInsensitiveCompare(ADALKeychainService.nilKey) == .orderedSame {
+      return .noUser
+    }
+    if let text = Base64URL.decodeString(trimmed), !text.isEmpty,
+      !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+    {
+      return .encoded(text)
+    }
+    return .raw(trimmed)
+  }
+}
+
+/// Why a keychain attribute could not be decoded. Never contains a secret (attributes hold none).
+public enum ADALKeychainKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+  case wrongComponentCount(Int)
+  case notADALService
+  case undecodable(component: String)
+
+  public var description: String {
+    switch self {
+    case .wrongComponentCount(let count): "svce has \(count) '|'-separated components, expected 4 or 5"
+    case .notADALService: "svce does not start with MSOpenTech.ADAL.1"
+    case .undecodable(let component): "svce \(component) component is not base64url of UTF-8 text"
+    }
+  }
+}

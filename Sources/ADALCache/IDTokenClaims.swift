@@ -1,0 +1,137 @@
+import Foundation
+import Adal2MSALSupport
+
+/// The claims of an id_token as ADAL stored it (`ADUserInformation.rawIdToken`), and the user id ADAL and
+/// MSAL derive from them.
+///
+/// Parsing follows CORE `MSIDIdTokenClaims`: split on `.`, base64url-decode each part, parse it as a JSON
+/// object and merge the objects (later parts win). ADAL 1.x stored the bare payload as one segment; that is
+/// accepted, and `isJWT` tells the two apart. In a three-part token the third part (the signature) is not
+/// parsed.
+public struct IDTokenClaims: Sendable, Hashable {
+  /// Which claim set rules chose the user id (CORE `MSIDAADIdTokenClaimsFactory`).
+  public enum Flavor: String, Sendable, Hashable, Codable {
+    /// `ver` "1.0", or no `ver` with `upn` or `unique_name` present.
+    case v1
+    /// `ver` "2.0".
+    case v2
+    /// Neither: the base rules (user id = `sub`).
+    case unversioned
+  }
+
+  /// Every claim, header and payload merged, sorted by key.
+  public let claims: [ADALValueEntry]
+  /// True when the raw token had exactly three `.`-separated parts (header, payload, signature).
+  public let isJWT: Bool
+  /// The number of `.`-separated parts of the raw token.
+  public let segmentCount: Int
+
+  public let flavor: Flavor
+  /// The user id as the claims give it, trimmed, original case kept (for display).
+  public let userID: String?
+  /// The claim the user id came from (`upn`, `preferred_username`, `sub`, …).
+  public let userIDClaim: String?
+  /// Whether the user id is meant for display (a UPN, email or preferred_username, not `sub`/`oid`).
+  public let isDisplayable: Bool
+
+  /// Parses a raw id token. Throws when no part decodes to a JSON object, or when a header or payload part
+  /// is not base64url JSON. The error never contains the token.
+  public init(rawIDToken: String) throws(IDTokenClaimsError) {
+    let parts = rawIDToken.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    segmentCount = parts.count
+    isJWT = parts.count == 3
+    let claimParts = isJWT ? Array(parts.prefix(2)) : parts
+    var merged: [String: ADALValue] = [:]
+    for (index, part) in claimParts.enumerated() where !part.isEmpty {
+      guard let bytes = Base64URL.decodeLenient(part) else { throw .notBase64URL(segment: index) }
+      guard let value = try? JSONDecoder().decode(ADALValue.self, from: bytes), case .object(let entries) = value
+      else { throw .notJSONObject(segment: index) }
+      for entry in entries { merged[entry.key] = entry.value }
+    }
+    guard !merged.isEmpty else { throw .empty }
+    claims = merged.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }
+    let derived = IDTokenClaims.deriveUserID(merged)
+    flavor = derived.flavor
+    userID = derived.userID
+    userIDClaim = derived.claim
+    isDisplayable = derived.displayable
+  }
+
+  /// The claim's value if it is a non-blank string, trimmed.
+  public func string(_ claim: String) -> String? {
+    claims.first { $0.key == claim }?.value.stringValue.flatMap(IDTokenClaims.nonBlank)
+  }
+
+  /// Any claim's value.
+  public subscript(claim: String) -> ADALValue? { claims.first { $0.key == claim }?.value }
+
+  /// `userID` trimmed and lowercased, as ADAL's `normalizeUserId` does: the form used for matching and for
+  /// the keychain `acct` attribute.
+  public var normalizedUserID: String? { userID?.lowercased() }
+
+  public var oid: String? { string("oid") }
+  public var tid: String? { string("tid") }
+  public var sub: String? { string("sub") }
+  public var idp: String? { string("idp") }
+  public var iss: String? { string("iss") }
+  public var name: String? { string("name") }
+  public var givenName: String? { string("given_name") }
+  public var familyName: String? { string("family_name") }
+  public var ver: String? { string("ver") }
+  public var upn: String? { string("upn") }
+  public var email: String? { string("email") }
+  public var preferredUsername: String? { string("preferred_username") }
+  public var uniqueName: String? { string("unique_name") }
+
+  /// CORE's `uniqueId` (MSAL's localAccountId): `oid`, else `sub`, lowercased.
+  public var uniqueID: String? { (oid ?? sub)?.lowercased() }
+
+  static func nonBlank(_ text: String) -> String? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
+  private static func deriveUserID(_ claims: [String: ADALValue]) -> (
+    flavor: Flavor, userID: String?, claim: String?, displayable: Bool
+  ) {
+    func value(_ key: String) -> String? { claims[key]?.stringValue.flatMap(nonBlank) }
+    let version = value("ver")
+    let flavor: Flavor =
+      if version == "1.0" { .v1 } else if version == "2.0" { .v2 } else if value("upn") != nil
+        || value("unique_name") != nil
+      { .v1 } else { .unversioned }
+    let order: [(claim: String, displayable: Bool)] =
+      switch flavor {
+      case .v1:
+        [("upn", true), ("email", true), ("sub", false), ("oid", false), ("unique_name", true), ("altsecid", false)]
+      case .v2: [("preferred_username", true), ("sub", false)]
+      case .unversioned: [("sub", false)]
+      }
+    for candidate in order {
+      if let found = value(candidate.claim) { return (flavor, found, candidate.claim, candidate.displayable) }
+    }
+    return (flavor, nil, nil, false)
+  }
+}
+
+/// Why an id token's claims could not be read. Carries no part of the token.
+public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertible {
+  case notBase64URL(segment: Int)
+  case notJSONObject(segment: Int)
+  case empty
+
+  public var description: String {
+    switch self {
+    case .notBase64URL(let segment): "id_token part \(segment) is not base64url"
+    case .notJSONObject(let segment): "id_token part \(segment) is not a JSON object"
+    case .empty: "id_token holds no claims"
+    }
+  }
+}
+
+extension Base64URL {
+  /// Like `decode`, but also accepts the standard alphabet and stray padding (some writers pad JWT parts).
+  static func decodeLenient(_ text: String) -> Data? {
+    decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+}

@@ -1,0 +1,299 @@
+public import Adal2MSALSupport
+public import Foundation
+
+/// Reads `bplist00` binary property lists straight from the bytes (no copy of the input, no Foundation).
+///
+/// Every offset, count and reference is bounds-checked with overflow-checked arithmetic before use; cycles,
+/// nesting beyond `InputLimits.maxDepth`, oversized strings and shared-reference blow-ups are errors.
+public struct BinaryPropertyListReader: Sendable {
+  public var limits: InputLimits
+
+  public init(limits: InputLimits = .default) { self.limits = limits }
+
+  /// Reads the top object.
+  /// - Throws: `PropertyListError` with the byte offset of the problem.
+  public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+    let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
+      do throws(PropertyListError) {
+        var parser = try BinaryPropertyListParser(bytes: raw, limits: limits)
+        return .success(try parser.readTop())
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+}
+
+/// The trailer's numbers, validated: see `BinaryPropertyListParser.init`.
+struct BinaryPropertyListTrailer {
+  var offsetIntSize: Int
+  var objectRefSize: Int
+  var objectCount: Int
+  var topObject: Int
+  var offsetTableStart: Int
+
+  static let size = 32
+  static let headerSize = 8
+}
+
+struct BinaryPropertyListParser {
+  let bytes: UnsafeRawBufferPointer
+  let limits: InputLimits
+  let trailer: BinaryPropertyListTrailer
+  /// Values already read, by object number: shared objects are read once and share storage.
+  var values: [PropertyListValue?]
+  /// Expanded node count of each value read (for the blow-up limit).
+  var nodeCounts: [Int]
+  /// Container height of each value read (0 for scalars), so that shared children respect the depth limit.
+  var heights: [Int32]
+  var inProgress: [Bool]
+  let maxNodes: Int
+
+  init(bytes: UnsafeRawBufferPointer, limits: InputLimits) throws(PropertyListError) {
+    self.bytes = bytes
+    self.limits = limits
+    let trailer = try Self.readTrailer(bytes, limits: limits)
+    self.trailer = trailer
+    // The trailer checks bound objectCount by the file size, so these allocations are bounded by the input.
+    values = Array(repeating: nil, count: trailer.objectCount)
+    nodeCounts = Array(repeating: 0, count: trailer.objectCount)
+    heights = Array(repeating: 0, count: trailer.objectCount)
+    inProgress = Array(repeating: false, count: trailer.objectCount)
+    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: trailer.objectCount)
+    maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
+  }
+
+  static func readTrailer(
+    _ bytes: UnsafeRawBufferPointer, limits: InputLimits
+  ) throws(PropertyListError) -> BinaryPropertyListTrailer {
+    let minimum = BinaryPropertyListTrailer.headerSize + BinaryPropertyListTrailer.size
+    guard bytes.count >= minimum else {
+      throw .at(offset: 0, "truncated: \(bytes.count) bytes, a binary property list needs at least \(minimum)")
+    }
+    guard bytes.starts(with: "bplist00".utf8) else { throw .at(offset: 0, "expected the bplist00 header") }
+    let base = bytes.count - BinaryPropertyListTrailer.size
+    let offsetIntSize = Int(bytes[base + 6])
+    let objectRefSize = Int(bytes[base + 7])
+    guard (1...8).contains(offsetIntSize) else {
+      throw .at(offset: base + 6, "trailer: offset integer size \(offsetIntSize) is not 1 to 8")
+    }
+    guard (1...8).contains(objectRefSize) else {
+      throw .at(offset: base + 7, "trailer: object reference size \(objectRefSize) is not 1 to 8")
+    }
+    let objectCount = readUnsigned(bytes, at: base + 8, size: 8)
+    let topObject = readUnsigned(bytes, at: base + 16, size: 8)
+    let tableStart = readUnsigned(bytes, at: base + 24, size: 8)
+    guard objectCount >= 1 else { throw .at(offset: base + 8, "trailer: the object count is 0") }
+    guard objectCount <= UInt64(limits.maxObjects) else {
+      throw .at(offset: base + 8, "trailer: \(objectCount) objects exceed the limit of \(limits.maxObjects)")
+    }
+    guard topObject < objectCount else {
+      throw .at(offset: base + 16, "trailer: top object \(topObject) out of range (\(objectCount) objects)")
+    }
+    // The offset table must lie between the header and the trailer, and hold objectCount entries.
+    let (tableBytes, overflow) = objectCount.multipliedReportingOverflow(by: UInt64(offsetIntSize))
+    let tableEnd = overflow ? nil : tableStart.addingReportingOverflow(tableBytes)
+    guard tableStart >= UInt64(BinaryPropertyListTrailer.headerSize), let tableEnd, !tableEnd.overflow,
+      tableEnd.partialValue <= UInt64(base)
+    else {
+      throw .at(
+        offset: base + 24,
+        "trailer: offset table at 0x\(String(tableStart, radix: 16)) with \(objectCount) entries of "
+          + "\(offsetIntSize) bytes does not fit in the file (\(bytes.count) bytes)")
+    }
+    return BinaryPropertyListTrailer(
+      offsetIntSize: offsetIntSize, objectRefSize: objectRefSize, objectCount: Int(objectCount),
+      topObject: Int(topObject), offsetTableStart: Int(tableStart))
+  }
+
+  /// Big-endian unsigned integer of 1 to 8 bytes; the caller has checked the range.
+  static func readUnsigned(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+    return value
+  }
+
+  mutating func readTop() throws(PropertyListError) -> PropertyListValue {
+    try readObject(trailer.topObject, depth: 0, referencedAt: bytes.count - 16)
+  }
+
+  // MARK: Objects
+
+  /// Reads object `index`, referenced from byte `referencedAt` (for messages).
+  mutating func readObject(_ index: Int, depth: Int, referencedAt: Int) throws(PropertyListError)
+    -> PropertyListValue
+  {
+    if let value = values[index] { return value }
+    if inProgress[index] {
+      throw .at(offset: referencedAt, "object \(index) contains itself (reference cycle)")
+    }
+    let offset = try objectOffset(index)
+    inProgress[index] = true
+    let (value, nodes, height) = try decodeObject(at: offset, depth: depth)
+    inProgress[index] = false
+    values[index] = value
+    nodeCounts[index] = nodes
+    heights[index] = Int32(clamping: height)
+    return value
+  }
+
+  func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
+    let entry = trailer.offsetTableStart + index * trailer.offsetIntSize  // in range: checked by the trailer
+    let offset = Self.readUnsigned(bytes, at: entry, size: trailer.offsetIntSize)
+    guard offset >= UInt64(BinaryPropertyListTrailer.headerSize), offset < UInt64(trailer.offsetTableStart) else {
+      throw .at(
+        offset: entry,
+        "offset table: object \(index) at 0x\(String(offset, radix: 16)) is outside the object area "
+          + "(0x8 to 0x\(String(trailer.offsetTableStart, radix: 16)))")
+    }
+    return Int(offset)
+  }
+
+  /// The byte at `offset` within the object area.
+  func byte(_ offset: Int) throws(PropertyListError) -> UInt8 {
+    guard offset < trailer.offsetTableStart else { throw .at(offset: offset, "object runs into the offset table") }
+    return bytes[offset]
+  }
+
+  /// Checks that `count` bytes from `start` lie within the object area.
+  func requireBytes(_ start: Int, _ count: Int, _ what: String) throws(PropertyListError) {
+    let (end, overflow) = start.addingReportingOverflow(count)
+    guard !overflow, end <= trailer.offsetTableStart else {
+      throw .at(offset: start, "\(what) of \(count) bytes runs past the object area")
+    }
+  }
+
+  func readUnsigned(at offset: Int, size: Int) throws(PropertyListError) -> UInt64 {
+    try requireBytes(offset, size, "integer")
+    return Self.readUnsigned(bytes, at: offset, size: size)
+  }
+
+  /// The value and its expanded node count.
+  mutating func decodeObject(at offset: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
+    let marker = try byte(offset)
+    let low = Int(marker & 0x0F)
+    switch marker >> 4 {
+    case 0x0:
+      switch low {
+      case 0x0, 0xF: return (.null, 1, 0)  // null, and fill (padding), which has no value of its own
+      case 0x8: return (.bool(false), 1, 0)
+      case 0x9: return (.bool(true), 1, 0)
+      default: throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
+      }
+    case 0x1: return (.integer(try readInteger(at: offset)), 1, 0)
+    case 0x2:
+      switch low {
+      case 2:
+        let bits = try readUnsigned(at: offset + 1, size: 4)
+        return (.real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))), 1, 0)
+      case 3: return (.real(Double(bitPattern: try readUnsigned(at: offset + 1, size: 8))), 1, 0)
+      default: throw .at(offset: offset, "real with invalid size nibble \(low) (expected 2 or 3)")
+      }
+    case 0x3:
+      guard low == 3 else { throw .at(offset: offset, "date with invalid marker 0x\(String(marker, radix: 16))") }
+      let seconds = Double(bitPattern: try readUnsigned(at: offset + 1, size: 8))
+      return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1, 0)
+    case 0x4:
+      let (count, start) = try readCount(at: offset, low: low)
+      try checkLength(count, offset, "data")
+      try requireBytes(start, count, "data")
+      return (.data(Data(bytes[start..<(start + count)])), 1, 0)
+    case 0x5:
+      let (count, start) = try readCount(at: offset, low: low)
+      try checkLength(count, offset, "string")
+      try requireBytes(start, count, "ASCII string")
+      return (.string(try asciiString(start, count)), 1, 0)
+    case 0x6:
+      let (count, start) = try readCount(at: offset, low: low)
+      let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
+      guard !overflow else { throw .at(offset: offset, "UTF-16 string length \(count) is too large") }
+      try checkLength(byteCount, offset, "string")
+      try requireBytes(start, byteCount, "UTF-16 string")
+      return (.string(try utf16String(start, count)), 1, 0)
+    case 0x8:
+      let size = low + 1
+      try requireBytes(offset + 1, size, "UID")
+      var uid: UInt64 = 0
+      for index in (offset + 1)..<(offset + 1 + size) {
+        guard uid >> 56 == 0 else { throw .at(offset: offset, "UID of \(size) bytes exceeds 64 bits") }
+        uid = uid << 8 | UInt64(bytes[index])
+      }
+      return (.uid(uid), 1, 0)
+    case 0xA, 0xC:
+      let (count, start) = try readCount(at: offset, low: low)
+      let (elements, nodes, height) = try readElements(offset: offset, count: count, start: start, depth: depth)
+      return (marker >> 4 == 0xA ? .array(elements) : .set(elements), nodes, height)
+    case 0xD:
+      let (count, start) = try readCount(at: offset, low: low)
+      return try readDictionary(offset: offset, count: count, start: start, depth: depth)
+    default:
+      throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
+    }
+  }
+
+  /// An integer object (marker 0x1n): 1, 2 and 4 bytes unsigned, 8 bytes signed, 16 bytes signed 128-bit.
+  func readInteger(at offset: Int) throws(PropertyListError) -> Int128 {
+    let sizeNibble = Int(bytes[offset] & 0x0F)
+    switch sizeNibble {
+    case 0, 1, 2: return Int128(try readUnsigned(at: offset + 1, size: 1 << sizeNibble))
+    case 3: return Int128(Int64(bitPattern: try readUnsigned(at: offset + 1, size: 8)))
+    case 4:
+      let high = try readUnsigned(at: offset + 1, size: 8)
+      let low = try readUnsigned(at: offset + 9, size: 8)
+      return Int128(bitPattern: UInt128(high) << 64 | UInt128(low))
+    default:
+      throw .at(offset: offset, "integer with invalid size nibble \(sizeNibble) (expected 0 to 4: 1 to 16 bytes)")
+    }
+  }
+
+  /// The count of a data, string or container object: the low nibble, or a following integer when it is 0xF.
+  /// Returns the count and the offset of the payload.
+  func readCount(at offset: Int, low: Int) throws(PropertyListError) -> (Int, Int) {
+    guard low == 0xF else { return (low, offset + 1) }
+    let intMarker = try byte(offset + 1)
+    guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+      throw .at(offset: offset + 1, "expected an integer count (marker 0x10 to 0x13), found 0x\(String(intMarker, radix: 16))")
+    }
+    let size = 1 << Int(intMarker & 0x0F)
+    let count = try readUnsigned(at: offset + 2, size: size)
+    guard count <= UInt64(Int.max / 2) else { throw .at(offset: offset + 1, "count \(count) is too large") }
+    return (Int(count), offset + 2 + size)
+  }
+
+  func checkLength(_ length: Int, _ offset: Int, _ what: String) throws(PropertyListError) {
+    guard length <= limits.maxStringBytes else {
+      throw .at(offset: offset, "\(what) of \(length) bytes exceeds the limit of \(limits.maxStringBytes)")
+    }
+  }
+
+  func asciiString(_ start: Int, _ count: Int) throws(PropertyListError) -> String {
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+    var combined: UInt8 = 0
+    for byte in slice { combined |= byte }
+    guard combined < 0x80 else {
+      let bad = slice.firstIndex { $0 >= 0x80 } ?? 0
+      throw .at(offset: start + bad, "ASCII string holds a non-ASCII byte")
+    }
+    return String(decoding: slice, as: UTF8.self)
+  }
+
+  func utf16String(_ start: Int, _ count: Int) throws(PropertyListError) -> String {
+    var units = [UInt16]()
+    units.reserveCapacity(count)
+    var expectLow = false
+    for index in 0..<count {
+      let position = start + 2 * index
+      let unit = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+      let isHigh = (0xD800...0xDBFF).contains(unit)
+      let isLow = (0xDC00...0xDFFF).contains(unit)
+      if expectLow != isLow || (expectLow && isHigh) {
+        throw .at(offset: position, "invalid UTF-16: unpaired surrogate 0x\(String(unit, radix: 16))")
+      }
+      expectLow = isHigh
+      units.append(unit)
+    }
+    if expectLow { throw .at(offset: start + 2 * count - 2, "invalid UTF-16: string ends inside a surrogate pair") }
+    return String(decoding: units, as: UTF16.self)
+  }
+}

@@ -1,0 +1,109 @@
+public import Adal2MSALSupport
+internal import CLibXML2
+public import Foundation
+
+/// Reads XML property lists with libxml2's streaming reader.
+///
+/// No network, no DTD loading, no entity substitution: a DOCTYPE with an internal subset and any entity
+/// reference are rejected, so external entities and entity expansion attacks cannot apply. libxml2's own
+/// messages are collected (nothing is printed) and reported with their line and column.
+public struct XMLPropertyListReader: Sendable {
+  public var limits: InputLimits
+
+  public init(limits: InputLimits = .default) { self.limits = limits }
+
+  /// Reads the value inside `<plist>`.
+  /// - Throws: `PropertyListError` with the line (and, for malformed XML, the column) of the problem.
+  public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+    try XMLPrologCheck.check(data)
+    guard data.count <= Int(Int32.max) else { throw .at(offset: 0, "XML input larger than 2 GiB") }
+    _ = libxml2Initialized
+    let collector = XMLErrorCollector()
+    let reader: OpaquePointer? = data.withUnsafeBytes { raw in
+      // The encoding is forced to UTF-8, which keeps the prolog check above valid for every input.
+      xmlReaderForMemory(
+        raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, "UTF-8",
+        Int32(XML_PARSE_NONET.rawValue))
+    }
+    guard let reader else { throw .at(offset: 0, "libxml2 could not create a reader") }
+    defer { xmlFreeTextReader(reader) }
+    let context = Unmanaged.passUnretained(collector).toOpaque()
+    xmlTextReaderSetStructuredErrorHandler(reader, xmlCollectError, context)
+    // The reader reads from `data`'s bytes lazily: keep them alive and in place while parsing.
+    return try withExtendedLifetime(data) { () throws(PropertyListError) -> PropertyListValue in
+      var parser = XMLPropertyListParser(reader: reader, errors: collector, limits: limits)
+      return try parser.readDocument()
+    }
+  }
+}
+
+/// `xmlInitParser` once per process, before any reader (it is not safe to race).
+private let libxml2Initialized: Bool = {
+  xmlInitParser()
+  return true
+}()
+
+/// The first error libxml2 reports while reading one document (warnings are ignored).
+final class XMLErrorCollector {
+  var first: PropertyListError?
+}
+
+private func xmlCollectError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+  guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+  let collector = Unmanaged<XMLErrorCollector>.fromOpaque(context).takeUnretainedValue()
+  guard collector.first == nil else { return }
+  let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+  let line = Int(error.pointee.line)
+  let column = Int(error.pointee.int2)
+  collector.first = .at(
+    line: line > 0 ? line : nil, column: column > 0 ? column : nil,
+    "malformed XML: " + message.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// Rejects a DOCTYPE with an internal subset before libxml2 sees it: without one there can be no entity
+/// declarations (external DTDs are never loaded).
+enum XMLPrologCheck {
+  static func check(_ data: Data) throws(PropertyListError) {
+    let bytes = [UInt8](data.prefix(64 * 1024))  // the prolog, in practice; later DOCTYPEs are malformed anyway
+    var index = 0
+    func starts(_ text: String, at position: Int) -> Bool {
+      let pattern = Array(text.utf8)
+      return position + pattern.count <= bytes.count && Array(bytes[position..<(position + pattern.count)]) == pattern
+    }
+    while index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "<") else {
+        index += 1
+        continue
+      }
+      if starts("<!--", at: index) {
+        index = (find("-->", in: bytes, from: index + 4) ?? bytes.count) + 3
+      } else if starts("<?", at: index) {
+        index = (find("?>", in: bytes, from: index + 2) ?? bytes.count) + 2
+      } else if starts("<!DOCTYPE", at: index) {
+        var position = index
+        while position < bytes.count, bytes[position] != UInt8(ascii: ">") {
+          if bytes[position] == UInt8(ascii: "[") {
+            throw .at(
+              offset: position, "DOCTYPE with an internal subset (entity declarations) is not allowed")
+          }
+          position += 1
+        }
+        index = position + 1
+      } else if starts("<!ENTITY", at: index) {
+        throw .at(offset: index, "entity declarations are not allowed")
+      } else {
+        return  // the root element: the prolog is over
+      }
+    }
+  }
+
+  private static func find(_ text: String, in bytes: [UInt8], from start: Int) -> Int? {
+    let pattern = Array(text.utf8)
+    guard start <= bytes.count - pattern.count else { return nil }
+    for position in start...(bytes.count - pattern.count)
+    where bytes[position..<(position + pattern.count)].elementsEqual(pattern) {
+      return position
+    }
+    return nil
+  }
+}
