@@ -1,1 +1,0 @@
-// Identity resolution, mapping, the plan (the diff) and its reports.

@@ -1,0 +1,152 @@
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// What a plan does with one target entity (or one input item that maps to none).
+public enum PlanAction: String, Sendable, Hashable, Codable, CaseIterable {
+  /// A new entity: written by the apply.
+  case add
+  /// An existing entity whose fields change: written by the apply.
+  case update
+  /// The target already holds exactly this entity: nothing to write.
+  case unchanged
+  /// The ADAL side and the existing side disagree and neither may win silently (or two candidate identities
+  /// for one user): nothing written, reported.
+  case conflict
+  /// An input item that does not migrate (expired access token, tombstone, guest, unreadable, ...): reported.
+  case skip
+
+  /// Whether applying the plan writes this entry.
+  public var writes: Bool { self == .add || self == .update }
+}
+
+/// Which rule gave an account its identity (PRODUCT.md, "The mapping, decided").
+public enum IdentityRule: String, Sendable, Hashable, Codable, CaseIterable {
+  /// 1. The item's archived `homeAccountId` (ADAL 2.7+).
+  case archivedHomeAccountID = "archived-home-account-id"
+  /// 2. `client_info` left in `additionalServer`.
+  case clientInfo = "client-info"
+  /// 3. An existing unified Account with the same username in the same cloud (`accountForUsername`).
+  case existingAccountByUsername = "existing-account-by-username"
+  /// 4. Another ADAL item of the same user (same `oid`) that has an identity from rules 1-3.
+  case siblingItem = "sibling-item"
+  /// 5. Derived from the id token as `oid.tid`, for non-guests only.
+  case derivedFromIDToken = "derived-oid-tid"
+  /// 6. ADFS: `home_account_id` = `sub`.
+  case adfsSubject = "adfs-sub"
+  /// The entity came from an MSAL input or the target store, not from ADAL.
+  case unifiedInput = "unified-input"
+}
+
+/// One input item a plan entry came from.
+public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The input file as given on the command line (or a name the library caller chose).
+  public var file: String
+  /// The item's index in the file, for dumps; nil for whole-file inputs such as a single archived item.
+  public var itemIndex: Int?
+  /// A short description of the item: `ADAL MRRT`, `ADAL AT https://graph.windows.net`, `MSAL RefreshToken`.
+  public var label: String
+
+  public init(file: String, itemIndex: Int? = nil, label: String) {
+    self.file = file
+    self.itemIndex = itemIndex
+    self.label = label
+  }
+
+  public var description: String { itemIndex.map { "\(file)#\($0) (\(label))" } ?? "\(file) (\(label))" }
+}
+
+/// One line of the plan: one action on one target entity, with its reason and where it came from.
+public struct PlanEntry: Sendable, Hashable {
+  public var action: PlanAction
+  /// The entity kind; nil for a skipped input item that maps to no entity.
+  public var kind: UnifiedEntityKind?
+  /// The canonical key of the target entity; nil when there is none.
+  public var canonicalKey: String?
+  /// The entity as it will be after the apply (add, update, unchanged), or the ADAL-side proposal (conflict).
+  public var entity: AnyUnifiedEntity?
+  /// The entity the target holds now (update, unchanged, conflict).
+  public var existing: AnyUnifiedEntity?
+  /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
+  public var reasonCode: String
+  /// A one-line human-readable reason, never with a secret.
+  public var reason: String
+  public var sources: [PlanSource]
+  /// The identity rule that fired, for entities bound to an account.
+  public var identityRule: IdentityRule?
+  /// The user this entry belongs to (the displayable id as read), for the per-user sections of the report.
+  public var username: String?
+  /// The account's home account id, when known.
+  public var homeAccountID: String?
+
+  public init(
+    action: PlanAction, kind: UnifiedEntityKind? = nil, canonicalKey: String? = nil, entity: AnyUnifiedEntity? = nil,
+    existing: AnyUnifiedEntity? = nil, reasonCode: String, reason: String, sources: [PlanSource] = [],
+    identityRule: IdentityRule? = nil, username: String? = nil, homeAccountID: String? = nil
+  ) {
+    self.action = action
+    self.kind = kind ?? entity?.kind ?? existing?.kind
+    self.canonicalKey = canonicalKey ?? entity?.canonicalKey ?? existing?.canonicalKey
+    self.entity = entity
+    self.existing = existing
+    self.reasonCode = reasonCode
+    self.reason = reason
+    self.sources = sources
+    self.identityRule = identityRule
+    self.username = username
+    self.homeAccountID = homeAccountID
+  }
+}
+
+/// One input of a run, recorded with its digest so a run can be traced to exact bytes.
+public struct PlanInput: Sendable, Hashable, Codable {
+  public enum Role: String, Sendable, Hashable, Codable {
+    case adal, msal
+  }
+  public var path: String
+  public var role: Role
+  /// Lowercase hex SHA-256 of the file's bytes.
+  public var sha256: String
+  public var byteCount: Int
+  /// What the reader detected (`objection-json`, `binary-plist-dump`, `macos-blob`, `msal-json`, ...).
+  public var detectedFormat: String
+
+  public init(path: String, role: Role, sha256: String, byteCount: Int, detectedFormat: String) {
+    self.path = path
+    self.role = role
+    self.sha256 = sha256
+    self.byteCount = byteCount
+    self.detectedFormat = detectedFormat
+  }
+}
+
+/// The plan of a migration: every target entity with its action, every skipped item with its reason. The plan
+/// is the dry-run diff; applying it writes exactly the `add` and `update` entries.
+public struct MigrationPlan: Sendable, Hashable {
+  /// Entries in a deterministic order (by kind, then canonical key, then first source), whatever the input order.
+  public var entries: [PlanEntry]
+  /// Reader and engine diagnostics (notes and warnings that are not plan entries), deterministic order.
+  public var diagnostics: [Diagnostic]
+  public var inputs: [PlanInput]
+  /// The clock reading every expiry decision used.
+  public var plannedAt: Date
+
+  public init(entries: [PlanEntry], diagnostics: [Diagnostic] = [], inputs: [PlanInput] = [], plannedAt: Date) {
+    self.entries = entries
+    self.diagnostics = diagnostics
+    self.inputs = inputs
+    self.plannedAt = plannedAt
+  }
+
+  /// The entries an apply writes (`add` and `update`).
+  public var writes: [PlanEntry] { entries.filter { $0.action.writes } }
+
+  /// How many entries have each action.
+  public func count(_ action: PlanAction) -> Int { entries.count { $0.action == action } }
+
+  /// Whether the plan changes nothing (no add, update).
+  public var isNoChange: Bool { !entries.contains { $0.action.writes } }
+
+  /// Whether anything was skipped or is in conflict (the CLI's "success with skipped items" exit code).
+  public var hasSkipsOrConflicts: Bool { entries.contains { $0.action == .skip || $0.action == .conflict } }
+}
