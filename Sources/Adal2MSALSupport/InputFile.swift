@@ -1,0 +1,89 @@
+import Foundation
+
+/// Reading an input file with the size limit checked before any byte is read: the one way every stage and
+/// subcommand loads its inputs.
+public enum InputFile {
+  /// Reads the whole file. Throws `InputFileError` naming the file when it is missing, a directory, larger
+  /// than `limits.maxInputBytes`, or unreadable.
+  public static func read(_ path: String, limits: InputLimits = .default) throws -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw InputFileError(path: path, problem: .missing)
+    }
+    guard !isDirectory.boolValue else { throw InputFileError(path: path, problem: .isDirectory) }
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    guard size <= limits.maxInputBytes else {
+      throw InputFileError(path: path, problem: .tooLarge(size: size, limit: limits.maxInputBytes))
+    }
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+      // The file may have grown between the check and the read.
+      guard data.count <= limits.maxInputBytes else {
+        throw InputFileError(path: path, problem: .tooLarge(size: data.count, limit: limits.maxInputBytes))
+      }
+      return data
+    } catch let error as InputFileError {
+      throw error
+    } catch {
+      throw InputFileError(path: path, problem: .unreadable(reason: (error as NSError).localizedDescription))
+    }
+  }
+
+  /// The regular files of a directory (not hidden, not recursive into hidden folders), sorted by path, so
+  /// that runs over a directory are deterministic.
+  public static func files(inDirectory path: String) throws -> [String] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+      throw InputFileError(path: path, problem: .unreadable(reason: "cannot list the directory"))
+    }
+    return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
+      let full = (path as NSString).appendingPathComponent(name)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        return nil
+      }
+      return full
+    }
+  }
+
+  /// Paths as given, with every directory replaced by its files (sorted); files keep their given order.
+  public static func expand(_ paths: [String]) throws -> [String] {
+    try paths.flatMap { path -> [String] in
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        return try files(inDirectory: path)
+      }
+      return [path]
+    }
+  }
+}
+
+/// An input file that cannot be used at all.
+public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  public enum Problem: Sendable, Hashable {
+    case missing
+    case isDirectory
+    case tooLarge(size: Int, limit: Int)
+    case unreadable(reason: String)
+  }
+
+  public var path: String
+  public var problem: Problem
+
+  public init(path: String, problem: Problem) {
+    self.path = path
+    self.problem = problem
+  }
+
+  public var description: String {
+    switch problem {
+    case .missing: "\(path): no such file"
+    case .isDirectory: "\(path): is a directory, expected a file"
+    case .tooLarge(let size, let limit):
+      "\(path): the file is \(size) bytes, larger than the input limit of \(limit) bytes"
+    case .unreadable(let reason): "\(path): cannot read the file: \(reason)"
+    }
+  }
+
+  public var errorDescription: String? { description }
+}
