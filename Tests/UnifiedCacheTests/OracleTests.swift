@@ -56,7 +56,10 @@ import _Adal2MSALTestSupport
       Issue.record("cannot run the MSAL Python oracle (\(error)): run `bash scripts/bootstrap.sh` (or set ADAL2MSAL_PYTHON)")
       return
     }
-    #expect(output.exitCode == 0, "MSAL Python disagrees for \(fixture):\n\(output.stdout)\(output.stderr)")
+    #expect(output.exitCode == 0, """
+      MSAL Python disagrees for \(fixture) (if msal is missing, run `bash scripts/bootstrap.sh`):
+      \(output.stdout)\(output.stderr)
+      """)
   }
 
   /// The oracle can fail: the unconverted 2019 Python file (authority_type "AAD") is invisible to get_accounts,
