@@ -1,1 +1,1 @@
-// Tests for MigrationEngine.
+import Testing
