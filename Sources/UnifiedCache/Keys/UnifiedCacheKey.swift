@@ -1,0 +1,59 @@
+import Adal2MSALSupport
+
+/// Canonical cache keys, computed from an entity's fields and never taken from a file.
+///
+/// One format for every entity, the MSAL.NET / Python / Java one: components joined with `-`, the whole key
+/// lowercased. The environment is the raw host, lowercased; alias groups are compared separately
+/// (`EnvironmentAliases`). Full format and examples: docs/unified-cache-keys.md.
+public enum UnifiedCacheKey {
+  /// `<home_account_id>-<environment>-<realm>`.
+  public static func account(homeAccountID: String, environment: String, realm: String) -> String {
+    join([homeAccountID, environment, realm])
+  }
+
+  /// `<home>-<env>-accesstoken-<client_id>-<realm>-<target>`; for a non-Bearer token the descriptor is
+  /// `accesstoken_with_authscheme` and `-<token_type>` is appended (as MSAL.NET). An `ATExt` token (.NET
+  /// extra key components in `ext`) gets the descriptor `atext` and a `-<digest of ext>` suffix.
+  public static func accessToken(_ token: UnifiedAccessToken) -> String {
+    var descriptor = "accesstoken"
+    var suffix: [String] = []
+    if !token.isBearer {
+      descriptor = "accesstoken_with_authscheme"
+      suffix.append(token.tokenType ?? "")
+    }
+    if token.credentialType.lowercased() == "atext" {
+      descriptor = "atext"
+      let ext = token.additionalFields["ext"].map { JSONText.compact($0) } ?? ""
+      suffix.append(String(SecretFingerprint.of(ext).dropFirst("sha256:".count)))
+    }
+    let target = normalizedScopes(token.target).joined(separator: " ")
+    return join([token.homeAccountID, token.environment, descriptor, token.clientID, token.realm, target] + suffix)
+  }
+
+  /// `<home>-<env>-refreshtoken-<client_id>--`, or `<home>-<env>-refreshtoken-<family_id>--` for a family
+  /// refresh token (as MSAL.NET and Java). A Python-style family token (keyed by client id in the file) gets
+  /// the family key too: it is the same entity.
+  public static func refreshToken(_ token: UnifiedRefreshToken) -> String {
+    join([token.homeAccountID, token.environment, "refreshtoken", token.effectiveFamilyID ?? token.clientID, "", ""])
+  }
+
+  /// `<home>-<env>-idtoken-<client_id>-<realm>-` (the empty last component is the target).
+  public static func idToken(_ token: UnifiedIdToken) -> String {
+    join([token.homeAccountID, token.environment, "idtoken", token.clientID, token.realm, ""])
+  }
+
+  /// `appmetadata-<environment>-<client_id>`.
+  public static func appMetadata(environment: String, clientID: String) -> String {
+    join(["appmetadata", environment, clientID])
+  }
+
+  /// Scopes as in a key: split on whitespace, lowercased, sorted, deduplicated.
+  public static func normalizedScopes(_ target: String) -> [String] {
+    let scopes = target.split(whereSeparator: { $0.isWhitespace }).map { $0.lowercased() }
+    return Array(Set(scopes)).sorted()
+  }
+
+  static func join(_ components: [String]) -> String {
+    components.joined(separator: "-").lowercased()
+  }
+}

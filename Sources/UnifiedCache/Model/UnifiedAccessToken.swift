@@ -1,0 +1,88 @@
+import Foundation
+
+/// An `AccessToken` entity: a token for some scopes (`target`) of one tenant, Bearer or proof-of-possession.
+public struct UnifiedAccessToken: UnifiedEntity {
+  public static let kind = UnifiedEntityKind.accessToken
+
+  /// `credential_type` as written: `AccessToken`, `AccessToken_With_AuthScheme` (msal-common/ObjC PoP) or
+  /// `ATExt` (.NET, extra key components in `ext`).
+  public var credentialType: String
+  /// `home_account_id`; empty for app-only (client-credential) tokens.
+  public var homeAccountID: String
+  /// `environment`: the host the token was cached under.
+  public var environment: String
+  /// `client_id`: the application the token was issued to.
+  public var clientID: String
+  /// `realm`: the tenant; empty for ADFS in MSAL.NET.
+  public var realm: String
+  /// `target`: the scopes as written (space separated; case kept). An array `target` is joined with spaces.
+  public var target: String
+  /// `secret`: the token.
+  public var secret: UnifiedSecret
+  /// `cached_at` (epoch seconds).
+  public var cachedAt: Date?
+  /// `expires_on` (epoch seconds).
+  public var expiresOn: Date?
+  /// `extended_expires_on` (epoch seconds; also read from the legacy `ext_expires_on`).
+  public var extendedExpiresOn: Date?
+  /// `refresh_on` (epoch seconds).
+  public var refreshOn: Date?
+  /// `token_type` (`Bearer`, `pop`, ...); nil means Bearer.
+  public var tokenType: String?
+  /// The PoP key id (`kid`, also read from `key_id`, `keyid`, `keyId`).
+  public var keyID: String?
+  /// `requested_claims` (also read from `requestedClaims`).
+  public var requestedClaims: String?
+  /// `user_assertion_hash` for on-behalf-of tokens (also read from `userAssertionHash`).
+  public var userAssertionHash: String?
+  /// `client_info` (.NET writes it on every credential).
+  public var clientInfo: String?
+  /// `last_modification_time`, as written.
+  public var lastModificationTime: String?
+  /// `last_modification_app`.
+  public var lastModificationApp: String?
+  public var additionalFields: JSONObject
+
+  public init(
+    credentialType: String = "AccessToken", homeAccountID: String, environment: String, clientID: String,
+    realm: String, target: String, secret: UnifiedSecret, cachedAt: Date? = nil, expiresOn: Date? = nil,
+    extendedExpiresOn: Date? = nil, refreshOn: Date? = nil, tokenType: String? = nil, keyID: String? = nil,
+    requestedClaims: String? = nil, userAssertionHash: String? = nil, clientInfo: String? = nil,
+    lastModificationTime: String? = nil, lastModificationApp: String? = nil,
+    additionalFields: JSONObject = JSONObject()
+  ) {
+    self.credentialType = credentialType
+    self.homeAccountID = homeAccountID
+    self.environment = environment
+    self.clientID = clientID
+    self.realm = realm
+    self.target = target
+    self.secret = secret
+    self.cachedAt = cachedAt
+    self.expiresOn = expiresOn
+    self.extendedExpiresOn = extendedExpiresOn
+    self.refreshOn = refreshOn
+    self.tokenType = tokenType
+    self.keyID = keyID
+    self.requestedClaims = requestedClaims
+    self.userAssertionHash = userAssertionHash
+    self.clientInfo = clientInfo
+    self.lastModificationTime = lastModificationTime
+    self.lastModificationApp = lastModificationApp
+    self.additionalFields = additionalFields
+  }
+
+  /// The scopes, normalized as in the key: split on whitespace, lowercased, sorted, deduplicated.
+  public var normalizedScopes: [String] { UnifiedCacheKey.normalizedScopes(target) }
+
+  /// Whether this is a Bearer token (no `token_type`, or `Bearer` in any case).
+  public var isBearer: Bool {
+    guard let tokenType, !tokenType.isEmpty else { return credentialType != "AccessToken_With_AuthScheme" }
+    return tokenType.lowercased() == "bearer"
+  }
+
+  public var canonicalKey: String { UnifiedCacheKey.accessToken(self) }
+  public var owningHomeAccountID: String? { homeAccountID }
+  public var owningClientID: String? { clientID }
+  public var description: String { "AccessToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+}

@@ -1,0 +1,66 @@
+/// An `Account` entity: one user in one tenant (`realm`) of one environment.
+public struct UnifiedAccount: UnifiedEntity {
+  public static let kind = UnifiedEntityKind.account
+
+  /// `home_account_id`: `<uid>.<utid>` from client_info, or the id token `sub` for ADFS.
+  public var homeAccountID: String
+  /// `environment`: the host, e.g. `login.windows.net`.
+  public var environment: String
+  /// `realm`: the tenant id (or `organizations`, `adfs`, ...); empty for ADFS in MSAL.NET.
+  public var realm: String
+  /// `local_account_id`: the `oid` (or `sub`) in this tenant.
+  public var localAccountID: String?
+  /// `username`: the UPN / preferred_username shown to the user.
+  public var username: String?
+  /// `authority_type`: `MSSTS`, `ADFS`, `MSA`, `AAD`, `Generic` or `Other`.
+  public var authorityType: String?
+  /// `name`: display name.
+  public var name: String?
+  /// `given_name`.
+  public var givenName: String?
+  /// `family_name`.
+  public var familyName: String?
+  /// `middle_name` (MSAL ObjC).
+  public var middleName: String?
+  /// `alternative_account_id` (MSAL ObjC).
+  public var alternativeAccountID: String?
+  /// `client_info`: base64url JSON `{"uid":…,"utid":…}`.
+  public var clientInfo: String?
+  /// `account_source` (.NET, Python): the grant that created the account.
+  public var accountSource: String?
+  /// `last_modification_time`, as written (MSAL ObjC writes fractional seconds).
+  public var lastModificationTime: String?
+  /// `last_modification_app`.
+  public var lastModificationApp: String?
+  public var additionalFields: JSONObject
+
+  public init(
+    homeAccountID: String, environment: String, realm: String, localAccountID: String? = nil,
+    username: String? = nil, authorityType: String? = nil, name: String? = nil, givenName: String? = nil,
+    familyName: String? = nil, middleName: String? = nil, alternativeAccountID: String? = nil,
+    clientInfo: String? = nil, accountSource: String? = nil, lastModificationTime: String? = nil,
+    lastModificationApp: String? = nil, additionalFields: JSONObject = JSONObject()
+  ) {
+    self.homeAccountID = homeAccountID
+    self.environment = environment
+    self.realm = realm
+    self.localAccountID = localAccountID
+    self.username = username
+    self.authorityType = authorityType
+    self.name = name
+    self.givenName = givenName
+    self.familyName = familyName
+    self.middleName = middleName
+    self.alternativeAccountID = alternativeAccountID
+    self.clientInfo = clientInfo
+    self.accountSource = accountSource
+    self.lastModificationTime = lastModificationTime
+    self.lastModificationApp = lastModificationApp
+    self.additionalFields = additionalFields
+  }
+
+  public var canonicalKey: String { UnifiedCacheKey.account(homeAccountID: homeAccountID, environment: environment, realm: realm) }
+  public var owningHomeAccountID: String? { homeAccountID }
+  public var owningClientID: String? { nil }
+  public var description: String { "Account(\(canonicalKey), username: \(username ?? "-"))" }
+}

@@ -1,0 +1,66 @@
+/// The five kinds of entity in the unified cache. The raw value is the JSON section name.
+public enum UnifiedEntityKind: String, Sendable, Hashable, CaseIterable, Codable {
+  case accessToken = "AccessToken"
+  case refreshToken = "RefreshToken"
+  case idToken = "IdToken"
+  case account = "Account"
+  case appMetadata = "AppMetadata"
+
+  /// The JSON section that holds entities of this kind (`AccessToken`, `Account`, ...).
+  public var sectionName: String { rawValue }
+
+  /// Whether entities of this kind carry a `secret`.
+  public var holdsSecret: Bool {
+    switch self {
+    case .accessToken, .refreshToken, .idToken: true
+    case .account, .appMetadata: false
+    }
+  }
+}
+
+/// What every entity shares, so that the migration engine and the store can handle them uniformly.
+public protocol UnifiedEntity: Sendable, Hashable, CustomStringConvertible {
+  /// The kind of entity (its section).
+  static var kind: UnifiedEntityKind { get }
+  /// The canonical cache key, always computed from the fields (see docs/unified-cache-keys.md).
+  var canonicalKey: String { get }
+  /// The host the entity was cached under, as written (e.g. `login.windows.net`).
+  var environment: String { get }
+  /// The account this entity belongs to (`<uid>.<utid>`), nil for app metadata; may be empty for app-only tokens.
+  var owningHomeAccountID: String? { get }
+  /// The application this entity belongs to, nil for accounts.
+  var owningClientID: String? { get }
+  /// Every field of the entity that is not modelled, in its original order, written back unchanged.
+  var additionalFields: JSONObject { get }
+}
+
+extension UnifiedEntity {
+  public var kind: UnifiedEntityKind { Self.kind }
+}
+
+/// Any entity of the unified cache, for code that handles them in one list.
+public enum AnyUnifiedEntity: Sendable, Hashable, CustomStringConvertible {
+  case account(UnifiedAccount)
+  case accessToken(UnifiedAccessToken)
+  case refreshToken(UnifiedRefreshToken)
+  case idToken(UnifiedIdToken)
+  case appMetadata(UnifiedAppMetadata)
+
+  /// The wrapped entity.
+  public var entity: any UnifiedEntity {
+    switch self {
+    case .account(let entity): entity
+    case .accessToken(let entity): entity
+    case .refreshToken(let entity): entity
+    case .idToken(let entity): entity
+    case .appMetadata(let entity): entity
+    }
+  }
+
+  public var kind: UnifiedEntityKind { entity.kind }
+  public var canonicalKey: String { entity.canonicalKey }
+  public var environment: String { entity.environment }
+  public var homeAccountID: String? { entity.owningHomeAccountID }
+  public var clientID: String? { entity.owningClientID }
+  public var description: String { entity.description }
+}

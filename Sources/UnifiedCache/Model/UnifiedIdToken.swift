@@ -1,0 +1,43 @@
+/// An `IdToken` entity: the raw id token (a JWT) of one account in one tenant, for one app.
+public struct UnifiedIdToken: UnifiedEntity {
+  public static let kind = UnifiedEntityKind.idToken
+
+  /// `home_account_id`.
+  public var homeAccountID: String
+  /// `environment`.
+  public var environment: String
+  /// `client_id`.
+  public var clientID: String
+  /// `realm`: the tenant; empty for ADFS in MSAL.NET.
+  public var realm: String
+  /// `secret`: the id token (JWT).
+  public var secret: UnifiedSecret
+  /// `client_info`.
+  public var clientInfo: String?
+  /// `last_modification_time`, as written.
+  public var lastModificationTime: String?
+  /// `last_modification_app`.
+  public var lastModificationApp: String?
+  public var additionalFields: JSONObject
+
+  public init(
+    homeAccountID: String, environment: String, clientID: String, realm: String, secret: UnifiedSecret,
+    clientInfo: String? = nil, lastModificationTime: String? = nil, lastModificationApp: String? = nil,
+    additionalFields: JSONObject = JSONObject()
+  ) {
+    self.homeAccountID = homeAccountID
+    self.environment = environment
+    self.clientID = clientID
+    self.realm = realm
+    self.secret = secret
+    self.clientInfo = clientInfo
+    self.lastModificationTime = lastModificationTime
+    self.lastModificationApp = lastModificationApp
+    self.additionalFields = additionalFields
+  }
+
+  public var canonicalKey: String { UnifiedCacheKey.idToken(self) }
+  public var owningHomeAccountID: String? { homeAccountID }
+  public var owningClientID: String? { clientID }
+  public var description: String { "IdToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+}

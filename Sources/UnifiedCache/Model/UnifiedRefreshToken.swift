@@ -1,0 +1,63 @@
+/// A `RefreshToken` entity. With a non-blank `familyID` it is a family refresh token (FOCI), shared by every
+/// app of the family and keyed by the family id; `clientID` still names the app that received it.
+public struct UnifiedRefreshToken: UnifiedEntity {
+  public static let kind = UnifiedEntityKind.refreshToken
+
+  /// `home_account_id`.
+  public var homeAccountID: String
+  /// `environment`.
+  public var environment: String
+  /// `client_id`: the application that received the token (also for a family token).
+  public var clientID: String
+  /// `secret`: the token.
+  public var secret: UnifiedSecret
+  /// `family_id` (`"1"` for FOCI). Kept as written, so an empty string stays empty; see `isFamilyToken`.
+  public var familyID: String?
+  /// `realm`: optional on refresh tokens (some writers leave it out).
+  public var realm: String?
+  /// `target`: optional; MSAL Python writes the scopes here.
+  public var target: String?
+  /// `user_assertion_hash` for on-behalf-of tokens.
+  public var userAssertionHash: String?
+  /// `client_info`.
+  public var clientInfo: String?
+  /// `last_modification_time`, as written.
+  public var lastModificationTime: String?
+  /// `last_modification_app`.
+  public var lastModificationApp: String?
+  public var additionalFields: JSONObject
+
+  public init(
+    homeAccountID: String, environment: String, clientID: String, secret: UnifiedSecret, familyID: String? = nil,
+    realm: String? = nil, target: String? = nil, userAssertionHash: String? = nil, clientInfo: String? = nil,
+    lastModificationTime: String? = nil, lastModificationApp: String? = nil,
+    additionalFields: JSONObject = JSONObject()
+  ) {
+    self.homeAccountID = homeAccountID
+    self.environment = environment
+    self.clientID = clientID
+    self.secret = secret
+    self.familyID = familyID
+    self.realm = realm
+    self.target = target
+    self.userAssertionHash = userAssertionHash
+    self.clientInfo = clientInfo
+    self.lastModificationTime = lastModificationTime
+    self.lastModificationApp = lastModificationApp
+    self.additionalFields = additionalFields
+  }
+
+  /// The family id when it is not blank: the token is a family refresh token.
+  public var effectiveFamilyID: String? {
+    guard let familyID, !familyID.allSatisfy(\.isWhitespace) else { return nil }
+    return familyID
+  }
+
+  /// Whether this is a family refresh token (non-blank `family_id`).
+  public var isFamilyToken: Bool { effectiveFamilyID != nil }
+
+  public var canonicalKey: String { UnifiedCacheKey.refreshToken(self) }
+  public var owningHomeAccountID: String? { homeAccountID }
+  public var owningClientID: String? { clientID }
+  public var description: String { "RefreshToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+}
