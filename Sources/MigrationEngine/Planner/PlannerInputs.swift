@@ -29,3 +29,18 @@ public struct MSALInput: Sendable {
     self.diagnostics = diagnostics
   }
 }
+
+extension ADALInput {
+  /// The items and diagnostics of one `ADALCacheReader` result. The MSAL unified items a dump also holds
+  /// (`result.unifiedItems`) are decoded by `UnifiedCache` and passed as an `MSALInput`.
+  public init(_ result: ADALReadResult, file: String) {
+    self.init(file: file, items: result.items, diagnostics: result.diagnostics)
+  }
+}
+
+extension MSALInput {
+  /// The contents and diagnostics of one `UnifiedCacheJSONReader` (or keychain decoder) result.
+  public init(_ result: UnifiedCacheReadResult, file: String) {
+    self.init(file: file, contents: result.contents, diagnostics: result.diagnostics)
+  }
+}
