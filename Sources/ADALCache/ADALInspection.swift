@@ -49,7 +49,7 @@ public struct ADALInspectionReport: Sendable, Hashable, Codable {
     inputKind = result.inputKind.rawValue
     plistFormat = result.plistFormat?.rawValue
     items = result.items.map(ADALInspectionRow.init)
-    unifiedItemTypes = result.unifiedItems.compactMap(\.type)
+    unifiedItemTypes = result.unifiedItems.map(\.type)
     wipeMarkers = result.wipeMarkers.count
     ignoredItems = result.ignoredItemCount
     diagnostics = result.diagnostics
@@ -63,7 +63,7 @@ public enum ADALInspection {
   public static func textLines(_ result: ADALReadResult) -> [String] {
     var lines = result.items.map(line)
     var summary = "\(result.items.count) ADAL item(s) from \(result.inputKind.rawValue)"
-    if !result.unifiedItems.isEmpty { summary += ", \(result.unifiedItems.count) unified item(s) kept aside" }
+    if !result.unifiedItems.isEmpty { summary += ", \(result.unifiedItems.count) unified item(s)" }
     if !result.wipeMarkers.isEmpty { summary += ", \(result.wipeMarkers.count) wipe marker(s)" }
     if result.ignoredItemCount > 0 { summary += ", \(result.ignoredItemCount) other item(s) ignored" }
     lines.append(summary)

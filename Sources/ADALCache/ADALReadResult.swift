@@ -1,6 +1,7 @@
 import Adal2MSALSupport
 import Foundation
 import PropertyLists
+import UnifiedCache
 
 /// What `ADALCacheReader` recognised its input as (by content, never by file name).
 public enum ADALInputKind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -26,8 +27,8 @@ public struct ADALReadResult: Sendable {
   public var plistFormat: PropertyListFormat?
   /// The ADAL items, in input order (tombstones included, with kind `.tombstone`).
   public var items: [ADALTokenItem]
-  /// MSAL unified keychain items found in a dump (a numeric `type`), raw, for `UnifiedCache` to decode.
-  public var unifiedItems: [KeychainRecord]
+  /// MSAL unified keychain items found in a dump (a numeric `type`), for `UnifiedKeychainDecoder`.
+  public var unifiedItems: [UnifiedKeychainItem]
   /// ADAL "wipe all" markers found in a dump.
   public var wipeMarkers: [ADALWipeMarker]
   /// How many keychain items were neither ADAL, nor unified, nor a wipe marker.
@@ -37,7 +38,7 @@ public struct ADALReadResult: Sendable {
 
   public init(
     inputKind: ADALInputKind, plistFormat: PropertyListFormat? = nil, items: [ADALTokenItem] = [],
-    unifiedItems: [KeychainRecord] = [], wipeMarkers: [ADALWipeMarker] = [], ignoredItemCount: Int = 0,
+    unifiedItems: [UnifiedKeychainItem] = [], wipeMarkers: [ADALWipeMarker] = [], ignoredItemCount: Int = 0,
     diagnostics: [Diagnostic] = []
   ) {
     self.inputKind = inputKind

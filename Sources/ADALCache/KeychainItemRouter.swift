@@ -1,6 +1,7 @@
 import Adal2MSALSupport
 import Foundation
 import PropertyLists
+import UnifiedCache
 
 /// Sorts dumped keychain records into ADAL items, unified items, wipe markers and the rest.
 struct KeychainItemRouter {
@@ -27,8 +28,18 @@ struct KeychainItemRouter {
             .note, code: "adal.wipe-marker",
             "ADAL wipe marker (Microsoft.ADAL.WipeAll.1) skipped" + (detail.isEmpty ? "" : " (\(detail))"),
             at: record.location))
-      } else if record.type != nil {
-        result.unifiedItems.append(record)
+      } else if let type = record.type {
+        if let payload = record.data {
+          result.unifiedItems.append(
+            UnifiedKeychainItem(
+              account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
+              payload: payload, accessGroup: record.accessGroup, location: record.location))
+        } else {
+          result.diagnostics.append(
+            Diagnostic(
+              .warning, code: "adal.unified-without-data", "a unified keychain item (type \(type)) has no v_Data; skipped",
+              at: record.location))
+        }
       } else {
         result.ignoredItemCount += 1
       }
@@ -36,8 +47,8 @@ struct KeychainItemRouter {
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
         Diagnostic(
-          .note, code: "adal.unified-kept-aside",
-          "unified keychain items kept aside: \(result.unifiedItems.count) MSAL item(s) with a numeric type",
+          .note, code: "adal.unified-items",
+          "\(result.unifiedItems.count) MSAL unified keychain item(s) (numeric type) handed to the unified decoder",
           at: SourceLocation(file: file)))
     }
     if result.ignoredItemCount > 0 {

@@ -3,8 +3,8 @@ import Foundation
 
 /// One keychain item from a dump, with the attributes this module uses, whatever the dump's format.
 ///
-/// MSAL unified items (those with a numeric `type`) are handed back in this raw form in
-/// `ADALReadResult.unifiedItems`; `UnifiedCache` decodes them.
+/// MSAL unified items (those with a numeric `type`) become `UnifiedKeychainItem`s in
+/// `ADALReadResult.unifiedItems`.
 public struct KeychainRecord: Sendable, Hashable {
   /// `class` / `item_class` (`genp`, `inet`, …), when the dump gives it.
   public var itemClass: String?
