@@ -48,10 +48,11 @@ public struct JSONMember: Sendable, Hashable {
 /// A JSON object whose members keep their order. Keys are unique: setting an existing key replaces its value
 /// in place; a duplicate key met while parsing keeps the last value (as most JSON readers do).
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-  public private(set) var members: [JSONMember]
+  public private(set) var members: [JSONMember] = []
+  /// The position of each key in `members`, so that large sections stay linear to build.
+  private var positions: [String: Int] = [:]
 
   public init(_ members: [JSONMember] = []) {
-    self.members = []
     for member in members { self[member.key] = member.value }
   }
 
@@ -65,13 +66,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
   /// The value under `key`; setting nil removes the member, setting a value replaces or appends it.
   public subscript(key: String) -> JSONValue? {
-    get { members.first { $0.key == key }?.value }
+    get { positions[key].map { members[$0].value } }
     set {
-      let index = members.firstIndex { $0.key == key }
-      switch (index, newValue) {
+      switch (positions[key], newValue) {
       case (let index?, let value?): members[index].value = value
-      case (let index?, nil): members.remove(at: index)
-      case (nil, let value?): members.append(JSONMember(key, value))
+      case (_?, nil): removeValue(forKey: key)
+      case (nil, let value?):
+        positions[key] = members.count
+        members.append(JSONMember(key, value))
       case (nil, nil): break
       }
     }
@@ -80,9 +82,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
   /// Removes and returns the value under `key`.
   @discardableResult
   public mutating func removeValue(forKey key: String) -> JSONValue? {
-    guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
-    return members.remove(at: index).value
+    guard let index = positions.removeValue(forKey: key) else { return nil }
+    let removed = members.remove(at: index)
+    for position in index..<members.count { positions[members[position].key] = position }
+    return removed.value
   }
 
   public func makeIterator() -> IndexingIterator<[JSONMember]> { members.makeIterator() }
+
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
+  public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 }

@@ -1,0 +1,257 @@
+import Adal2MSALSupport
+import Foundation
+
+/// A small, strict-but-tolerant JSON parser that keeps object key order and number text.
+///
+/// Tolerated beyond RFC 8259 (both occur in real MSAL caches): a leading UTF-8 byte-order mark and trailing
+/// commas in objects and arrays. Enforced `InputLimits`: input size, nesting depth, string length and the
+/// number of values. Errors carry the byte offset and line/column and never quote input text.
+public struct JSONParser: Sendable {
+  public var limits: InputLimits
+
+  public init(limits: InputLimits = .default) { self.limits = limits }
+
+  /// Parses one JSON document. `file` only labels error locations.
+  public func parse(_ data: Data, file: String? = nil) throws(UnifiedCacheError) -> JSONValue {
+    guard data.count <= limits.maxInputBytes else {
+      throw UnifiedCacheError(
+        .limitExceeded, "input is \(data.count) bytes, more than the limit of \(limits.maxInputBytes)",
+        at: SourceLocation(file: file))
+    }
+    var cursor = Cursor(bytes: [UInt8](data), limits: limits, file: file)
+    if cursor.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.index = 3 }
+    cursor.skipWhitespace()
+    let value = try cursor.parseValue(depth: 0)
+    cursor.skipWhitespace()
+    guard cursor.index == cursor.bytes.count else { throw cursor.error("unexpected data after the JSON value") }
+    return value
+  }
+}
+
+private struct Cursor {
+  let bytes: [UInt8]
+  let limits: InputLimits
+  let file: String?
+  var index = 0
+  var valueCount = 0
+
+  init(bytes: [UInt8], limits: InputLimits, file: String?) {
+    self.bytes = bytes
+    self.limits = limits
+    self.file = file
+  }
+
+  var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  func error(_ message: String, at offset: Int? = nil, reason: UnifiedCacheError.Reason = .notJSON) -> UnifiedCacheError {
+    let offset = min(offset ?? index, bytes.count)
+    var line = 1
+    var lineStart = 0
+    for position in 0..<offset where bytes[position] == 0x0A {
+      line += 1
+      lineStart = position + 1
+    }
+    let location = SourceLocation(file: file, byteOffset: offset, line: line, column: offset - lineStart + 1)
+    return UnifiedCacheError(reason, message, at: location)
+  }
+
+  mutating func skipWhitespace() {
+    while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+  }
+
+  mutating func countValue() throws(UnifiedCacheError) {
+    valueCount += 1
+    if valueCount > limits.maxObjects {
+      throw error("more than \(limits.maxObjects) JSON values", reason: .limitExceeded)
+    }
+  }
+
+  mutating func parseValue(depth: Int) throws(UnifiedCacheError) -> JSONValue {
+    try countValue()
+    guard let byte = current else { throw error("unexpected end of input, expected a value") }
+    switch byte {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+    case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+    case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+    case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("unexpected character \(describe(byte)), expected a value")
+    }
+  }
+
+  func describe(_ byte: UInt8) -> String {
+    (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+  }
+
+  mutating func expectLiteral(_ literal: String) throws(UnifiedCacheError) {
+    let utf8 = Array(literal.utf8)
+    guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+      throw error("invalid literal, expected \(literal)")
+    }
+    index += utf8.count
+  }
+
+  mutating func checkDepth(_ depth: Int) throws(UnifiedCacheError) {
+    if depth > limits.maxDepth { throw error("nesting deeper than \(limits.maxDepth)", reason: .limitExceeded) }
+  }
+
+  mutating func parseObject(depth: Int) throws(UnifiedCacheError) -> JSONValue {
+    try checkDepth(depth)
+    index += 1
+    var object = JSONObject()
+    while true {
+      skipWhitespace()
+      guard let byte = current else { throw error("unexpected end of input inside an object") }
+      if byte == UInt8(ascii: "}") {
+        index += 1
+        return .object(object)
+      }
+      if !object.isEmpty {
+        guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object") }
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "}") { continue }  // trailing comma
+      }
+      guard current == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
+      let key = try parseString()
+      skipWhitespace()
+      guard current == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+      index += 1
+      skipWhitespace()
+      object[key] = try parseValue(depth: depth)
+    }
+  }
+
+  mutating func parseArray(depth: Int) throws(UnifiedCacheError) -> JSONValue {
+    try checkDepth(depth)
+    index += 1
+    var items: [JSONValue] = []
+    while true {
+      skipWhitespace()
+      guard let byte = current else { throw error("unexpected end of input inside an array") }
+      if byte == UInt8(ascii: "]") {
+        index += 1
+        return .array(items)
+      }
+      if !items.isEmpty {
+        guard byte == UInt8(ascii: ",") else { throw error("expected ',' or ']' in an array") }
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") { continue }  // trailing comma
+      }
+      items.append(try parseValue(depth: depth))
+    }
+  }
+
+  mutating func parseNumber() throws(UnifiedCacheError) -> String {
+    let start = index
+    if current == UInt8(ascii: "-") { index += 1 }
+    guard let first = current, isDigit(first) else { throw error("invalid number") }
+    index += 1
+    if first != UInt8(ascii: "0") { skipDigits() }
+    if current == UInt8(ascii: ".") {
+      index += 1
+      guard let byte = current, isDigit(byte) else { throw error("invalid number: digits expected after '.'") }
+      skipDigits()
+    }
+    if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+      index += 1
+      if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+      guard let byte = current, isDigit(byte) else { throw error("invalid number: digits expected in exponent") }
+      skipDigits()
+    }
+    guard index - start <= limits.maxStringBytes else { throw error("number too long", at: start, reason: .limitExceeded) }
+    return String(decoding: bytes[start..<index], as: UTF8.self)
+  }
+
+  func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+  mutating func skipDigits() { while let byte = current, isDigit(byte) { index += 1 } }
+
+  mutating func parseString() throws(UnifiedCacheError) -> String {
+    let start = index
+    index += 1
+    var scalars = String.UnicodeScalarView()
+    var runStart = index
+    func flush(_ cursor: Cursor, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(UnifiedCacheError) {
+      guard runStart < end else { return }
+      guard let text = String(validating: cursor.bytes[runStart..<end], as: UTF8.self) else {
+        throw cursor.error("invalid UTF-8 in a string", at: runStart)
+      }
+      scalars.append(contentsOf: text.unicodeScalars)
+    }
+    while true {
+      guard let byte = current else { throw error("unterminated string", at: start) }
+      if index - start > limits.maxStringBytes {
+        throw error("string longer than \(limits.maxStringBytes) bytes", at: start, reason: .limitExceeded)
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        try flush(self, upTo: index, into: &scalars)
+        index += 1
+        return String(scalars)
+      case UInt8(ascii: "\\"):
+        try flush(self, upTo: index, into: &scalars)
+        index += 1
+        scalars.append(try parseEscape())
+        runStart = index
+      case 0x00..<0x20:
+        throw error("control character in a string")
+      default:
+        index += 1
+      }
+    }
+  }
+
+  mutating func parseEscape() throws(UnifiedCacheError) -> UnicodeScalar {
+    guard let byte = current else { throw error("unterminated escape") }
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""): return "\""
+    case UInt8(ascii: "\\"): return "\\"
+    case UInt8(ascii: "/"): return "/"
+    case UInt8(ascii: "b"): return "\u{08}"
+    case UInt8(ascii: "f"): return "\u{0C}"
+    case UInt8(ascii: "n"): return "\n"
+    case UInt8(ascii: "r"): return "\r"
+    case UInt8(ascii: "t"): return "\t"
+    case UInt8(ascii: "u"):
+      let unit = try parseHex4()
+      if (0xD800..<0xDC00).contains(unit), bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u")
+      {
+        let saved = index
+        index += 2
+        let low = try parseHex4()
+        if (0xDC00..<0xE000).contains(low) {
+          let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+          return UnicodeScalar(value) ?? "\u{FFFD}"
+        }
+        index = saved
+      }
+      // A lone surrogate cannot be represented in a Swift string: replaced, as most JSON readers do.
+      return UnicodeScalar(unit) ?? "\u{FFFD}"
+    default:
+      throw error("invalid escape \\\(describe(byte))", at: index - 2)
+    }
+  }
+
+  mutating func parseHex4() throws(UnifiedCacheError) -> UInt32 {
+    guard bytes.count - index >= 4 else { throw error("truncated \\u escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw error("invalid hex digit in \\u escape")
+      }
+      value = value * 16 + digit
+      index += 1
+    }
+    return value
+  }
+}

@@ -1,0 +1,138 @@
+import Adal2MSALSupport
+
+/// Turns one entity object (from a JSON section or a keychain item's payload) into a model entity.
+///
+/// Field-name variants are normalized here (see docs/formats.md); an object missing a field the entity cannot
+/// exist without (environment, client id, secret, home account id of an account) is reported and skipped.
+enum EntityDecoder {
+  static func decode(
+    _ kind: UnifiedEntityKind, _ object: JSONObject, path: String, location: SourceLocation
+  ) -> (entity: AnyUnifiedEntity?, diagnostics: [Diagnostic]) {
+    var fields = FieldReader(object, path: path, location: location)
+    let entity: AnyUnifiedEntity?
+    switch kind {
+    case .account: entity = account(&fields).map(AnyUnifiedEntity.account)
+    case .accessToken: entity = accessToken(&fields).map(AnyUnifiedEntity.accessToken)
+    case .refreshToken: entity = refreshToken(&fields).map(AnyUnifiedEntity.refreshToken)
+    case .idToken: entity = idToken(&fields).map(AnyUnifiedEntity.idToken)
+    case .appMetadata: entity = appMetadata(&fields).map(AnyUnifiedEntity.appMetadata)
+    }
+    return (entity, fields.diagnostics)
+  }
+
+  /// Reports the missing required fields; true when all are present.
+  private static func require(_ fields: inout FieldReader, _ values: [(String, String?)]) -> Bool {
+    let missing = values.filter { $0.1 == nil || $0.1?.isEmpty == true }.map(\.0)
+    guard missing.isEmpty else {
+      let known = fields.remaining.keys.count
+      fields.report(
+        .warning, "unified.invalid-entry",
+        "not a usable entity: missing \(missing.joined(separator: ", ")) (\(known) other fields); skipped")
+      return false
+    }
+    return true
+  }
+
+  private static func credentialType(_ fields: inout FieldReader, accepted: [String], defaultValue: String) -> String {
+    let written = fields.string("credential_type")
+    if let written, !accepted.contains(where: { $0.caseInsensitiveCompare(written) == .orderedSame }) {
+      fields.report(.warning, "unified.credential-type", "unexpected credential_type '\(written)' in this section", field: "credential_type")
+    }
+    return written ?? defaultValue
+  }
+
+  static func account(_ fields: inout FieldReader) -> UnifiedAccount? {
+    let home = fields.string("home_account_id")
+    let environment = fields.string("environment")
+    let realm = fields.string("realm")
+    var account = UnifiedAccount(homeAccountID: home ?? "", environment: environment ?? "", realm: realm ?? "")
+    account.localAccountID = fields.string("local_account_id")
+    account.username = fields.string("username")
+    account.authorityType = fields.string("authority_type")
+    account.name = fields.string("name")
+    account.givenName = fields.string("given_name")
+    account.familyName = fields.string("family_name")
+    account.middleName = fields.string("middle_name")
+    account.alternativeAccountID = fields.string("alternative_account_id")
+    account.clientInfo = fields.string("client_info")
+    account.accountSource = fields.string("account_source")
+    account.lastModificationTime = fields.string("last_modification_time")
+    account.lastModificationApp = fields.string("last_modification_app")
+    guard require(&fields, [("home_account_id", home), ("environment", environment)]) else { return nil }
+    account.additionalFields = fields.remaining
+    return account
+  }
+
+  static func accessToken(_ fields: inout FieldReader) -> UnifiedAccessToken? {
+    let type = credentialType(
+      &fields, accepted: ["AccessToken", "AccessToken_With_AuthScheme", "ATExt"], defaultValue: "AccessToken")
+    let home = fields.string("home_account_id")
+    let environment = fields.string("environment")
+    let clientID = fields.string("client_id")
+    let secret = fields.string("secret")
+    var token = UnifiedAccessToken(
+      credentialType: type, homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
+      realm: fields.string("realm") ?? "", target: fields.target("target") ?? "", secret: UnifiedSecret(secret ?? ""))
+    token.cachedAt = fields.timestamp("cached_at")
+    token.expiresOn = fields.timestamp("expires_on")
+    token.extendedExpiresOn = fields.timestamp("extended_expires_on", "ext_expires_on")
+    token.refreshOn = fields.timestamp("refresh_on")
+    token.tokenType = fields.string("token_type", "tokenType")
+    token.keyID = fields.string("kid", "key_id", "keyid", "keyId")
+    token.requestedClaims = fields.string("requested_claims", "requestedClaims")
+    token.userAssertionHash = fields.string("user_assertion_hash", "userAssertionHash")
+    token.clientInfo = fields.string("client_info")
+    token.lastModificationTime = fields.string("last_modification_time")
+    token.lastModificationApp = fields.string("last_modification_app")
+    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else { return nil }
+    token.additionalFields = fields.remaining
+    return token
+  }
+
+  static func refreshToken(_ fields: inout FieldReader) -> UnifiedRefreshToken? {
+    _ = credentialType(&fields, accepted: ["RefreshToken", "FamilyRefreshToken"], defaultValue: "RefreshToken")
+    let home = fields.string("home_account_id")
+    let environment = fields.string("environment")
+    let clientID = fields.string("client_id")
+    let secret = fields.string("secret")
+    var token = UnifiedRefreshToken(
+      homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
+      secret: UnifiedSecret(secret ?? ""))
+    token.familyID = fields.string("family_id")
+    token.realm = fields.string("realm")
+    token.target = fields.target("target")
+    token.userAssertionHash = fields.string("user_assertion_hash", "userAssertionHash")
+    token.clientInfo = fields.string("client_info")
+    token.lastModificationTime = fields.string("last_modification_time")
+    token.lastModificationApp = fields.string("last_modification_app")
+    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else { return nil }
+    token.additionalFields = fields.remaining
+    return token
+  }
+
+  static func idToken(_ fields: inout FieldReader) -> UnifiedIdToken? {
+    _ = credentialType(&fields, accepted: ["IdToken"], defaultValue: "IdToken")
+    let home = fields.string("home_account_id")
+    let environment = fields.string("environment")
+    let clientID = fields.string("client_id")
+    let secret = fields.string("secret")
+    var token = UnifiedIdToken(
+      homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
+      realm: fields.string("realm") ?? "", secret: UnifiedSecret(secret ?? ""))
+    token.clientInfo = fields.string("client_info")
+    token.lastModificationTime = fields.string("last_modification_time")
+    token.lastModificationApp = fields.string("last_modification_app")
+    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else { return nil }
+    token.additionalFields = fields.remaining
+    return token
+  }
+
+  static func appMetadata(_ fields: inout FieldReader) -> UnifiedAppMetadata? {
+    let clientID = fields.string("client_id")
+    let environment = fields.string("environment")
+    let familyID = fields.string("family_id")
+    guard require(&fields, [("client_id", clientID), ("environment", environment)]) else { return nil }
+    return UnifiedAppMetadata(
+      clientID: clientID ?? "", environment: environment ?? "", familyID: familyID, additionalFields: fields.remaining)
+  }
+}

@@ -1,0 +1,102 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Takes the modelled fields out of one entity object, tolerating the variants real caches hold, and leaves
+/// every other member (and every value it could not use) in `remaining`, which becomes `additionalFields`.
+struct FieldReader {
+  private(set) var remaining: JSONObject
+  private(set) var diagnostics: [Diagnostic] = []
+  /// `Section.<key>` (or a keychain item label); field names are appended.
+  let path: String
+  let location: SourceLocation
+
+  init(_ object: JSONObject, path: String, location: SourceLocation) {
+    self.remaining = object
+    self.path = path
+    self.location = location
+  }
+
+  mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, field: String? = nil) {
+    var place = location
+    place.keyPath = field.map { "\(path).\($0)" } ?? path
+    diagnostics.append(Diagnostic(severity, code: code, message, at: place))
+  }
+
+  /// A string field under its name or one of its aliases (the first present wins). A null is absent; a value of
+  /// another type is reported and kept as an unknown field. An alias holding a different value is reported and
+  /// kept too, so nothing is lost.
+  mutating func string(_ names: String...) -> String? {
+    take(names, expected: "string") { value in
+      if case .string(let text) = value { return text }
+      return nil
+    }
+  }
+
+  /// A timestamp in epoch seconds: an integer or decimal string, or a JSON number. Fractions are dropped
+  /// (MSAL compares whole seconds and writes integer strings).
+  mutating func timestamp(_ names: String...) -> Date? {
+    take(names, expected: "epoch seconds (string or number)") { value in
+      switch value {
+      case .string(let text): FieldReader.epoch(text.trimmingCharacters(in: .whitespaces))
+      case .number(let text): FieldReader.epoch(text)
+      default: nil
+      }
+    }
+  }
+
+  /// `target`: a space-separated string, or (early MSAL Python) an array of strings, joined with one space.
+  mutating func target(_ name: String) -> String? {
+    take([name], expected: "string or array of strings") { value in
+      switch value {
+      case .string(let text): return text
+      case .array(let items):
+        let scopes = items.compactMap(\.stringValue)
+        return scopes.count == items.count ? scopes.joined(separator: " ") : nil
+      default: return nil
+      }
+    }
+  }
+
+  /// Seconds since 1970 from decimal text, whole seconds toward minus infinity; nil when not a finite number
+  /// within ±10^12 s (about 31,000 years), which keeps later integer conversions safe.
+  static func epoch(_ text: String) -> Date? {
+    if let whole = Int64(text) {
+      guard whole.magnitude <= 1_000_000_000_000 else { return nil }
+      return Date(timeIntervalSince1970: TimeInterval(whole))
+    }
+    guard text.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }), let seconds = Double(text),
+      seconds.isFinite, seconds.magnitude <= 1e12
+    else { return nil }
+    return Date(timeIntervalSince1970: seconds.rounded(.down))
+  }
+
+  private mutating func take<T: Equatable>(
+    _ names: [String], expected: String, convert: (JSONValue) -> T?
+  ) -> T? {
+    var chosen: T?
+    var chosenName: String?
+    for name in names {
+      guard let value = remaining[name] else { continue }
+      if case .null = value {
+        remaining.removeValue(forKey: name)
+        continue
+      }
+      guard let converted = convert(value) else {
+        report(.warning, "unified.field-type", "expected \(expected), found \(value.typeName); kept as an unknown field", field: name)
+        continue
+      }
+      if let chosen, let chosenName {
+        if chosen == converted {
+          remaining.removeValue(forKey: name)
+        } else {
+          report(.warning, "unified.field-conflict", "disagrees with '\(chosenName)'; '\(chosenName)' is used and this one kept as an unknown field", field: name)
+        }
+        continue
+      }
+      chosen = converted
+      chosenName = name
+      remaining.removeValue(forKey: name)
+    }
+    return chosen
+  }
+}

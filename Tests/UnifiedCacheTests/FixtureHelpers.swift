@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+/// Reading fixtures and hand-made JSON in tests.
+enum TestCache {
+  static func read(fixture name: String) throws -> UnifiedCacheReadResult {
+    try UnifiedCacheJSONReader().read(Fixtures.data("msal-json/\(name)"), file: name)
+  }
+
+  static func read(_ json: String) throws -> UnifiedCacheReadResult {
+    try UnifiedCacheJSONReader().read(Data(json.utf8), file: "test.json")
+  }
+
+  static func codes(_ result: UnifiedCacheReadResult) -> [String] { result.diagnostics.map(\.code) }
+
+  static func roundTrip(_ contents: UnifiedCacheContents) throws -> UnifiedCacheContents {
+    try UnifiedCacheJSONReader().read(UnifiedCacheJSONWriter.write(contents), file: "written.json").contents
+  }
+
+  static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+}
