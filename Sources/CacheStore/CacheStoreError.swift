@@ -1,0 +1,43 @@
+import Adal2MSALSupport
+import Foundation
+
+/// A fatal problem with a store: it cannot be opened, its key is missing or wrong, a sealed secret does not
+/// open, or SQLite failed. Messages name the file and say what to do; they never contain a secret or a key.
+public struct CacheStoreError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  /// What went wrong.
+  public enum Reason: String, Sendable, Hashable, Codable {
+    /// The file could not be created or opened (permissions, missing directory, not a database).
+    case cannotOpen = "cannot-open"
+    /// The store is encrypted and no key was given.
+    case keyRequired = "key-required"
+    /// The key does not match the store's key check value.
+    case wrongKey = "wrong-key"
+    /// A key was given for a store that is not encrypted.
+    case notEncrypted = "not-encrypted"
+    /// A key file or key text is not 32 bytes (raw, 64 hex digits or base64).
+    case badKey = "bad-key"
+    /// A sealed secret failed authentication: tampered, moved to another row, or another key.
+    case secretUnreadable = "secret-unreadable"
+    /// A row could not be turned back into an entity (bad JSON in `additional_fields`, bad kind).
+    case corruptRow = "corrupt-row"
+    /// The schema is newer than this tool knows.
+    case unknownSchema = "unknown-schema"
+    /// SQLite reported an error (busy beyond the timeout, disk full, I/O error, ...).
+    case database = "database"
+  }
+
+  public var reason: Reason
+  /// A one-line message: what happened and what to do. Never a secret.
+  public var message: String
+  /// The store file, and the row key or setting name when one is concerned.
+  public var location: SourceLocation
+
+  public init(_ reason: Reason, _ message: String, at location: SourceLocation) {
+    self.reason = reason
+    self.message = message
+    self.location = location
+  }
+
+  public var errorDescription: String? { description }
+  public var description: String { "\(location): \(message)" }
+}
