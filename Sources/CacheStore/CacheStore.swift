@@ -26,7 +26,13 @@ public struct CacheStore: Sendable {
   /// Opens the store at `path`, creating it (mode 0600) and its schema when needed, and checks the key against
   /// the store's encryption setting.
   public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError) -> CacheStore {
-    try StoreFile.createOwnerOnly(path)
+    if options.createIfMissing {
+      try StoreFile.createOwnerOnly(path)
+    } else if !FileManager.default.fileExists(atPath: path) {
+      throw CacheStoreError(
+        .cannotOpen, "the store does not exist", remedy: "give the path of a store written by migrate or import",
+        at: SourceLocation(file: path))
+    }
     var configuration = Configuration()
     configuration.journalMode = .wal
     configuration.busyMode = .timeout(options.busyTimeout)
@@ -42,7 +48,7 @@ public struct CacheStore: Sendable {
       throw error
     } catch {
       throw CacheStoreError(
-        .cannotOpen, "cannot open the store (\(Self.describe(error))); check that it is an adal2msal SQLite cache",
+        .cannotOpen, "cannot open the store (\(Self.describe(error)))",
         at: SourceLocation(file: path))
     }
     try store.checkEncryptionSetting(options.sealing)
@@ -65,7 +71,7 @@ public struct CacheStore: Sendable {
     }
     if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
       throw CacheStoreError(
-        .unknownSchema, "the store was written by a newer adal2msal; use that version",
+        .unknownSchema, "the store was written by a newer adal2msal",
         at: SourceLocation(file: path))
     }
   }
@@ -97,19 +103,19 @@ public struct CacheStore: Sendable {
       return
     case ("none", _?):
       throw CacheStoreError(
-        .notEncrypted, "the store is not encrypted but an encryption key was given; open it without a key", at: place)
+        .notEncrypted, "the store is not encrypted but an encryption key was given", at: place)
     case (Self.encryptionScheme, nil):
       throw CacheStoreError(
         .keyRequired,
-        "the store is encrypted; give its key with --encryption-key-file or \(SecretSealing.environmentVariable)",
+        "the store is encrypted and no key was given",
         at: place)
     case (Self.encryptionScheme, let sealing?):
       guard stored.check == sealing.keyCheckValue else {
-        throw CacheStoreError(.wrongKey, "the encryption key is not the key of this store; give the right key", at: place)
+        throw CacheStoreError(.wrongKey, "the encryption key is not the key of this store", at: place)
       }
     default:
       throw CacheStoreError(
-        .unknownSchema, "the store uses an unknown encryption scheme; use a newer adal2msal", at: place)
+        .unknownSchema, "the store uses an unknown encryption scheme", at: place)
     }
   }
 

@@ -27,17 +27,36 @@ public struct CacheStoreError: Error, LocalizedError, CustomStringConvertible, S
   }
 
   public var reason: Reason
-  /// A one-line message: what happened and what to do. Never a secret.
+  /// What happened, one line. Never a secret.
   public var message: String
+  /// What to do about it, one line.
+  public var remedy: String
   /// The store file, and the row key or setting name when one is concerned.
   public var location: SourceLocation
 
-  public init(_ reason: Reason, _ message: String, at location: SourceLocation) {
+  public init(_ reason: Reason, _ message: String, remedy: String? = nil, at location: SourceLocation) {
     self.reason = reason
     self.message = message
+    self.remedy = remedy ?? reason.defaultRemedy
     self.location = location
   }
 
   public var errorDescription: String? { description }
-  public var description: String { "\(location): \(message)" }
+  public var description: String { "\(location): \(message); \(remedy)" }
+}
+
+extension CacheStoreError.Reason {
+  /// What to do, when the thrower has nothing more specific.
+  public var defaultRemedy: String {
+    switch self {
+    case .cannotOpen: "check the path and that the file is an adal2msal SQLite cache"
+    case .keyRequired: "give its key with --encryption-key-file or \(SecretSealing.environmentVariable)"
+    case .wrongKey: "give the key the store was created with"
+    case .notEncrypted: "open it without an encryption key"
+    case .badKey: "give 32 raw bytes, 64 hex digits or the base64 of 32 bytes"
+    case .secretUnreadable, .corruptRow: "restore the file from a backup or import it again"
+    case .unknownSchema: "use the newer adal2msal that wrote it"
+    case .database: "fix the cause and run again; nothing was written"
+    }
+  }
 }

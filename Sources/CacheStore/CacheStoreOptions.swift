@@ -7,9 +7,12 @@ public struct CacheStoreOptions: Sendable {
   public var sealing: SecretSealing?
   /// How long a writer waits for another process's transaction to finish before failing.
   public var busyTimeout: TimeInterval
+  /// Whether a missing file is created (`migrate`, `import`) or is an error (`accounts`, `export`).
+  public var createIfMissing: Bool
 
-  public init(sealing: SecretSealing? = nil, busyTimeout: TimeInterval = 30) {
+  public init(sealing: SecretSealing? = nil, busyTimeout: TimeInterval = 30, createIfMissing: Bool = true) {
     self.sealing = sealing
     self.busyTimeout = busyTimeout
+    self.createIfMissing = createIfMissing
   }
 }

@@ -22,7 +22,8 @@ enum StoreFile {
     let code = errno
     if code == EEXIST { return false }
     throw CacheStoreError(
-      .cannotOpen, "cannot create the store (\(String(cString: strerror(code)))); check that the directory exists and is writable",
+      .cannotOpen, "cannot create the store (\(String(cString: strerror(code))))",
+      remedy: "check that the directory exists and is writable",
       at: SourceLocation(file: path))
   }
 

@@ -67,7 +67,7 @@ extension CacheStore {
       throw error
     } catch {
       throw CacheStoreError(
-        .database, "the run was rolled back, nothing was written (\(Self.describe(error))); fix the cause and run again",
+        .database, "the run was rolled back (\(Self.describe(error)))",
         at: SourceLocation(file: path))
     }
   }

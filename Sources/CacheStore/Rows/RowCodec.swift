@@ -59,7 +59,7 @@ struct RowCodec: Sendable {
 
   func corrupt(_ what: String, rowKey: String) -> CacheStoreError {
     CacheStoreError(
-      .corruptRow, "the store holds \(what); restore the file from a backup or re-import",
+      .corruptRow, "the store holds \(what)",
       at: SourceLocation(file: file, keyPath: rowKey))
   }
 

@@ -19,7 +19,7 @@ public struct SecretSealing: Sendable {
   public init(keyBytes: Data) throws(CacheStoreError) {
     guard keyBytes.count == 32 else {
       throw CacheStoreError(
-        .badKey, "the encryption key is \(keyBytes.count) bytes, it must be 32 (give 32 raw bytes, 64 hex digits or base64)",
+        .badKey, "the encryption key is \(keyBytes.count) bytes, not 32",
         at: SourceLocation())
     }
     key = SymmetricKey(data: keyBytes)
@@ -41,7 +41,7 @@ public struct SecretSealing: Sendable {
     do {
       return try keyText(text)
     } catch {
-      throw CacheStoreError(error.reason, error.message, at: SourceLocation(file: path))
+      throw CacheStoreError(error.reason, error.message, remedy: error.remedy, at: SourceLocation(file: path))
     }
   }
 
@@ -62,7 +62,7 @@ public struct SecretSealing: Sendable {
     do {
       return try keyText(text)
     } catch {
-      throw CacheStoreError(error.reason, error.message, at: SourceLocation(keyPath: "$\(environmentVariable)"))
+      throw CacheStoreError(error.reason, error.message, remedy: error.remedy, at: SourceLocation(keyPath: "$\(environmentVariable)"))
     }
   }
 
@@ -94,8 +94,7 @@ public struct SecretSealing: Sendable {
   func open(_ sealed: Data, rowKey: String, file: String) throws(CacheStoreError) -> String {
     let unreadable = CacheStoreError(
       .secretUnreadable,
-      "the sealed secret does not open (tampered, moved from another row, or sealed with another key); "
-        + "restore the file from a backup or re-import", at: SourceLocation(file: file, keyPath: rowKey))
+      "the sealed secret does not open (tampered, moved from another row, or sealed with another key)", at: SourceLocation(file: file, keyPath: rowKey))
     guard sealed.first == Self.formatVersion, sealed.count >= 1 + 12 + 16 else { throw unreadable }
     do {
       let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
