@@ -10,6 +10,7 @@ extension CacheStore {
   ///
   /// A write whose entity the store already holds exactly (the plan was applied before) is not written and
   /// counts as `rowsAlreadyCurrent`; the run is recorded all the same.
+  @discardableResult
   public func apply(_ plan: MigrationPlan, options: ApplyOptions = ApplyOptions()) throws(CacheStoreError) -> AppliedRunSummary {
     let planned = Self.plannedCounts(plan)
     let codec = self.codec
