@@ -49,6 +49,13 @@ enum EntityDecoder {
     account.localAccountID = fields.string("local_account_id")
     account.username = fields.string("username")
     account.authorityType = fields.string("authority_type")
+    if account.authorityType == "AAD" {
+      // Early MSAL Python wrote "AAD" for AAD v2 accounts; every current MSAL lists only MSSTS/ADFS accounts.
+      account.authorityType = "MSSTS"
+      fields.report(
+        .note, "unified.authority-type", "authority_type 'AAD' read as 'MSSTS' (current MSAL libraries ignore 'AAD' accounts)",
+        field: "authority_type")
+    }
     account.name = fields.string("name")
     account.givenName = fields.string("given_name")
     account.familyName = fields.string("family_name")

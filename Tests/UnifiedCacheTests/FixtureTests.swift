@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+/// Every real MSAL cache in Fixtures/msal-json reads with the expected entities, and survives a round trip.
+@Suite struct FixtureTests {
+  static let fixtureNames: [String] = (try? Fixtures.files(in: "msal-json", withExtension: "json").map(\.lastPathComponent)) ?? []
+
+  @Test func allFixturesArePresent() {
+    #expect(Self.fixtureNames.count == 5)
+  }
+
+  @Test(arguments: fixtureNames)
+  func roundTripKeepsEveryEntityAndUnknownField(name: String) throws {
+    let first = try TestCache.read(fixture: name).contents
+    let written = UnifiedCacheJSONWriter.write(first)
+    let second = try UnifiedCacheJSONReader().read(written, file: "written").contents
+    #expect(second == first)
+    // Writing again gives the same bytes: the output is deterministic.
+    #expect(UnifiedCacheJSONWriter.write(second) == written)
+  }
+
+  @Test func dotnetOneAccountSeed() throws {
+    let result = try TestCache.read(fixture: "msal-dotnet_token_cache_one_acc_seed.json")
+    let cache = result.contents
+    #expect(result.diagnostics.isEmpty)
+    #expect(TestCache.counts(cache) == [1, 1, 1, 1, 1])
+    let home = "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462"
+    let account = try #require(cache.accounts.entities.first)
+    #expect(account.homeAccountID == home)
+    #expect(account.username == "liu.kang@bogavrilLTD.onmicrosoft.com")
+    #expect(account.environment == "login.windows.net")
+    #expect(account.authorityType == "MSSTS")
+    let token = try #require(cache.accessTokens.entities.first)
+    #expect(token.target == "Files.ReadWrite Files.ReadWrite.All openid profile User.Read User.ReadBasic.All User.ReadWrite email")
+    #expect(token.expiresOn == TestCache.date(1_583_431_075))
+    #expect(token.extendedExpiresOn == TestCache.date(1_583_431_075))
+    #expect(token.additionalFields["ext_expires_on"] == nil)  // the legacy duplicate is folded in
+    #expect(token.clientInfo != nil)
+    #expect(cache.refreshTokens.entities.first?.isFamilyToken == false)
+  }
+
+  @Test func dotnetADFS() throws {
+    let result = try TestCache.read(fixture: "msal-dotnet_token_cache_adfs.json")
+    let cache = result.contents
+    let home = "unZYjm1NugFLhP1l338bxhRYyHbtCYOWX1P+F2fCsiQ="
+    #expect(cache.accounts.entities.map(\.homeAccountID) == [home])  // field keeps its case
+    #expect(cache.accounts.keys == ["unzyjm1nugflhp1l338bxhryyhbtcyowx1p+f2fcsiq=-fs.msidlab8.com-"])
+    #expect(cache.accounts.entities.first?.realm == "")
+    let token = try #require(cache.accessTokens.entities.first)
+    #expect(token.extendedExpiresOn == TestCache.date(-62_135_596_800))
+    #expect(token.canonicalKey == "unzyjm1nugflhp1l338bxhryyhbtcyowx1p+f2fcsiq=-fs.msidlab8.com-accesstoken-publicclientid--openid")
+    #expect(!TestCache.codes(result).contains("unified.key-mismatch"))
+  }
+
+  @Test func dotnetCacheFromTheFuture() throws {
+    let result = try TestCache.read(fixture: "msal-dotnet_CacheFromTheFuture.json")
+    let cache = result.contents
+    #expect(TestCache.counts(cache) == [3, 5, 4, 3, 3])
+    #expect(cache.unknownSections.keys == ["Foo", "EmptyArrayNode", "EmptyNode", "NullNode"])
+    #expect(cache.unknownSections["NullNode"] == .null)
+    #expect(cache.unknownSections["EmptyArrayNode"] == .array([]))
+    let family = try #require(cache.refreshTokens["my-uid.my-utid-env-refreshtoken-1--"])
+    #expect(family.familyID == "1")
+    #expect(family.clientID == "d3adb33f-c0de-ed0c-c0de-deadb33fc0d3")
+    #expect(cache.accessTokens.entities.allSatisfy { $0.userAssertionHash == "assertion hash" })
+    #expect(cache.appMetadata.entities.map(\.familyID) == ["another_family", "1", nil])
+    #expect(result.diagnostics.isEmpty)
+  }
+
+  @Test func dotnetMultiCloud() throws {
+    let result = try TestCache.read(fixture: "msal-dotnet_MultiCloudTokenCache.json")
+    let cache = result.contents
+    #expect(Set(cache.accounts.entities.map(\.environment)) == ["login.windows.net", "login.microsoftonline.de", "login.partner.microsoftonline.cn"])
+    // Explicit nulls are absent values, not unknown fields.
+    #expect(cache.accounts.entities.allSatisfy { $0.givenName == nil && $0.additionalFields.isEmpty })
+    #expect(cache.accessTokens.entities.allSatisfy { $0.userAssertionHash == nil && $0.additionalFields.isEmpty })
+    // family_id "" is kept as written but is not a family.
+    #expect(cache.refreshTokens.entities.filter { $0.familyID == "" }.count == 2)
+    #expect(cache.refreshTokens.entities.allSatisfy { !$0.isFamilyToken })
+    // Keys naming client 872cd9fa… while the fields say 0615b6ca…: reported, keyed by the fields.
+    let mismatches = result.diagnostics.filter { $0.code == "unified.key-mismatch" }
+    #expect(mismatches.count == 6)
+    #expect(cache.accessTokens.entities.allSatisfy { $0.clientID == "0615b6ca-88d4-4884-8729-b178178f7c27" })
+    #expect(mismatches.allSatisfy { $0.location?.keyPath?.contains("872cd9fa") == true })
+  }
+
+  @Test func python2019FloatTimestampsAndArrayTarget() throws {
+    let result = try TestCache.read(fixture: "msal-python-2019_via-msal-dotnet_cachecompat_python.json")
+    let cache = result.contents
+    let token = try #require(cache.accessTokens.entities.first)
+    #expect(token.cachedAt == TestCache.date(1_548_804_634))
+    #expect(token.expiresOn == TestCache.date(1_548_847_834))
+    #expect(token.target == "profile openid email https://graph.microsoft.com/User.Read https://graph.microsoft.com/User.ReadBasic.All https://graph.microsoft.com/.default")
+    let rt = try #require(cache.refreshTokens.entities.first)
+    #expect(rt.target?.hasPrefix("profile openid email") == true)
+    #expect(cache.accounts.entities.first?.authorityType == "MSSTS")
+    #expect(TestCache.codes(result) == ["unified.authority-type"])
+    #expect(cache.appMetadata.isEmpty)
+    // The written file has integer-string timestamps and a string target.
+    let text = String(decoding: UnifiedCacheJSONWriter.write(cache), as: UTF8.self)
+    #expect(text.contains("\"cached_at\": \"1548804634\""))
+    #expect(!text.contains("1548804634.0556107"))
+  }
+}

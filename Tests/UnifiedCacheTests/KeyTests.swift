@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import UnifiedCache
+
+/// Canonical keys match the MSAL.NET test vectors (MsalTokenCacheKeysTests) and are computed from fields.
+@Suite struct KeyTests {
+  let secret = UnifiedSecret("s")
+
+  @Test func accessTokenKeyNormalizesTheTarget() {
+    let token = UnifiedAccessToken(
+      homeAccountID: "UID.UTID", environment: "Login.MicrosoftOnline.com", clientID: "ClientId", realm: "Contoso.com",
+      target: "user.write  User.Read\tuser.read", secret: secret)
+    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken-clientid-contoso.com-user.read user.write")
+    #expect(token.target == "user.write  User.Read\tuser.read")  // the field keeps what was written
+  }
+
+  @Test func popAccessTokenKey() {
+    let token = UnifiedAccessToken(
+      credentialType: "AccessToken_With_AuthScheme", homeAccountID: "uid.utid", environment: "login.microsoftonline.com",
+      clientID: "clientid", realm: "contoso.com", target: "user.read user.write", secret: secret, tokenType: "pop", keyID: "kid1")
+    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken_with_authscheme-clientid-contoso.com-user.read user.write-pop")
+    var bearer = token
+    bearer.credentialType = "AccessToken"
+    bearer.tokenType = "Bearer"
+    #expect(bearer.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken-clientid-contoso.com-user.read user.write")
+  }
+
+  @Test func refreshAndFamilyRefreshTokenKeys() {
+    var token = UnifiedRefreshToken(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "clientid", secret: secret)
+    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-refreshtoken-clientid--")
+    token.familyID = "1"
+    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-refreshtoken-1--")
+    #expect(token.clientID == "clientid")
+    token.familyID = " "
+    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-refreshtoken-clientid--")
+  }
+
+  @Test func idTokenAccountAndAppMetadataKeys() {
+    let idToken = UnifiedIdToken(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "clientid", realm: "contoso.com", secret: secret)
+    #expect(idToken.canonicalKey == "uid.utid-login.microsoftonline.com-idtoken-clientid-contoso.com-")
+    let account = UnifiedAccount(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", realm: "contoso.com")
+    #expect(account.canonicalKey == "uid.utid-login.microsoftonline.com-contoso.com")
+    let metadata = UnifiedAppMetadata(clientID: "ClientId", environment: "login.microsoftonline.com")
+    #expect(metadata.canonicalKey == "appmetadata-login.microsoftonline.com-clientid")
+  }
+
+  @Test func pythonFamilyTokenKeyedByClientIDIsTheFamilyEntity() throws {
+    let result = try TestCache.read("""
+      {"RefreshToken": {"uid.utid-login.microsoftonline.com-refreshtoken-app1--s1 s2": {
+        "home_account_id": "uid.utid", "environment": "login.microsoftonline.com", "client_id": "app1",
+        "credential_type": "RefreshToken", "secret": "rt", "family_id": "1", "target": "s1 s2"}}}
+      """)
+    #expect(result.contents.refreshTokens.keys == ["uid.utid-login.microsoftonline.com-refreshtoken-1--"])
+    #expect(result.contents.refreshTokens.entities.first?.clientID == "app1")
+    #expect(result.diagnostics.isEmpty)  // a Python-style key is not a mismatch
+  }
+
+  @Test func libraryKeyStylesAreNotMismatches() throws {
+    // msal-node (`--`, `----`, `---`, tenant-based account key), Go (no trailing parts) and mixed case.
+    let result = try TestCache.read("""
+      {"AccessToken": {"uid.utid-login.windows.net-accesstoken-app-tenant-s1 s2--": {"home_account_id": "uid.utid",
+        "environment": "login.windows.net", "client_id": "app", "realm": "tenant", "target": "s2 s1", "secret": "x",
+        "credential_type": "AccessToken", "cached_at": "1", "expires_on": "2"}},
+       "RefreshToken": {"uid.utid-login.windows.net-refreshtoken-app----": {"home_account_id": "uid.utid",
+        "environment": "login.windows.net", "client_id": "app", "secret": "y", "credential_type": "RefreshToken"}},
+       "IdToken": {"uid.utid-login.windows.net-idtoken-app-tenant": {"home_account_id": "uid.utid",
+        "environment": "login.windows.net", "client_id": "app", "realm": "tenant", "secret": "z", "credential_type": "IdToken"}},
+       "Account": {"UID.UTID-login.windows.net-utid": {"home_account_id": "uid.utid", "environment": "login.windows.net",
+        "realm": "organizations", "username": "a@b.c", "authority_type": "MSSTS"}}}
+      """)
+    #expect(!TestCache.codes(result).contains("unified.key-mismatch"))
+    #expect(result.contents.allEntities.count == 4)
+  }
+
+  @Test func keyDisagreeingWithFieldsIsADiagnosticAndTheFieldsWin() throws {
+    let result = try TestCache.read("""
+      {"Account": {"someone-else-login.windows.net-tenant": {"home_account_id": "uid.utid",
+        "environment": "login.windows.net", "realm": "tenant", "username": "a@b.c", "authority_type": "MSSTS"}}}
+      """)
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.code == "unified.key-mismatch")
+    #expect(diagnostic.location?.keyPath == "Account.someone-else-login.windows.net-tenant")
+    #expect(result.contents.accounts.keys == ["uid.utid-login.windows.net-tenant"])
+  }
+
+  @Test func entriesDifferingOnlyInKeyCaseAreOneEntityPreferringTheLowercaseKey() throws {
+    // MSAL Go v1.0 wrote mixed-case keys, v1.1 lowercase ones: both describe the same entity.
+    let result = try TestCache.read("""
+      {"RefreshToken": {
+        "UID.UTID-login.windows.net-RefreshToken-App": {"home_account_id": "uid.utid", "environment": "login.windows.net",
+          "client_id": "app", "secret": "old", "credential_type": "RefreshToken"},
+        "uid.utid-login.windows.net-refreshtoken-app": {"home_account_id": "uid.utid", "environment": "login.windows.net",
+          "client_id": "app", "secret": "new", "credential_type": "RefreshToken"}}}
+      """)
+    #expect(result.contents.refreshTokens.count == 1)
+    #expect(result.contents.refreshTokens.entities.first?.secret.value == "new")
+    #expect(TestCache.codes(result) == ["unified.duplicate-entity"])
+  }
+}

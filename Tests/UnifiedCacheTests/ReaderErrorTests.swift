@@ -1,0 +1,68 @@
+import Adal2MSALSupport
+import Foundation
+import Testing
+import UnifiedCache
+
+/// Input that cannot be a cache is a thrown `UnifiedCacheError` naming the place.
+@Suite struct ReaderErrorTests {
+  func error(_ text: String, limits: InputLimits = .default) -> UnifiedCacheError? {
+    do {
+      _ = try UnifiedCacheJSONReader(limits: limits).read(Data(text.utf8), file: "bad.json")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func notJSONGivesTheByteOffsetLineAndColumn() throws {
+    let failure = try #require(error("{\n  \"Account\": {,}\n}"))
+    #expect(failure.reason == .notJSON)
+    #expect(failure.location.file == "bad.json")
+    #expect(failure.location.byteOffset == 16)
+    #expect(failure.location.line == 2 && failure.location.column == 15)
+    #expect(failure.description.contains("bad.json"))
+  }
+
+  @Test func plainTextIsNotJSON() throws {
+    #expect(error("hello")?.reason == .notJSON)
+    #expect(error("")?.reason == .notJSON)
+    #expect(error(#"{"Account": {}} trailing"#)?.reason == .notJSON)
+    #expect(error(#"{"a": "\x"}"#)?.reason == .notJSON)
+  }
+
+  @Test func rootNotAnObjectIsNotACache() throws {
+    let failure = try #require(error(#"[{"Account": {}}]"#))
+    #expect(failure.reason == .notACache)
+    #expect(failure.location.keyPath == "$")
+  }
+
+  @Test func objectWithoutAnySectionIsNotACache() throws {
+    let failure = try #require(error(#"{"access_tokens": [], "version": 1}"#))
+    #expect(failure.reason == .notACache)
+    #expect(failure.message.contains("'access_tokens'"))
+  }
+
+  @Test func limitsAreEnforced() throws {
+    let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+    #expect(error(deep, limits: InputLimits(maxDepth: 10))?.reason == .limitExceeded)
+    let long = #"{"Account": {"k": {"username": "\#(String(repeating: "a", count: 200))"}}}"#
+    #expect(error(long, limits: InputLimits(maxStringBytes: 100))?.reason == .limitExceeded)
+    #expect(error(long, limits: InputLimits(maxInputBytes: 50))?.reason == .limitExceeded)
+  }
+
+  @Test func hostileInputNeverCrashes() {
+    let samples = ["{", "[", "\"", "{\"a\":", "{\"a\" 1}", "-", "1e", "0.", "\"\\u12\"", "\"\\ud800\"", "[1,,2]", "{,}",
+                   String(repeating: "{\"a\":", count: 5000), "\u{0}", "{\"Account\":{\"k\":{\"home_account_id\":[]}}}"]
+    for sample in samples { _ = error(sample) }
+    var bytes = [UInt8](#"{"Account": {"k": {"username": "x"}}}"#.utf8)
+    bytes[bytes.count - 6] = 0xFF
+    #expect(throws: UnifiedCacheError.self) { try UnifiedCacheJSONReader().read(Data(bytes), file: nil) }
+  }
+
+  @Test func errorsNeverQuoteTheInput() throws {
+    let secret = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.SECRETSECRET"
+    let failure = try #require(error(#"{"RefreshToken": {"k": {"secret": \#(secret)}}}"#))
+    #expect(!failure.description.contains("SECRETSECRET"))
+    #expect(!failure.description.contains("eyJ0"))
+  }
+}

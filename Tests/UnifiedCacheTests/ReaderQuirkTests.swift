@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import UnifiedCache
+
+/// Each variant real caches contain, on its own, hand-made.
+@Suite struct ReaderQuirkTests {
+  /// The canonical key of the hand-made token, so that only the quirk under test is reported.
+  static let key = "uid.utid-login.windows.net-accesstoken-app-tenant-s1"
+
+  static func accessToken(_ extra: String) -> String {
+    """
+    {"AccessToken": {"\(key)": {"home_account_id": "uid.utid", "environment": "login.windows.net", "client_id": "app",
+      "realm": "tenant", "target": "s1", "secret": "at", "credential_type": "AccessToken"\(extra)}}}
+    """
+  }
+
+  func onlyToken(_ json: String) throws -> (UnifiedAccessToken, UnifiedCacheReadResult) {
+    let result = try TestCache.read(json)
+    return (try #require(result.contents.accessTokens.entities.first), result)
+  }
+
+  @Test func utf8ByteOrderMarkIsSkipped() throws {
+    let data = Data([0xEF, 0xBB, 0xBF]) + Data(Self.accessToken("").utf8)
+    let result = try UnifiedCacheJSONReader().read(data, file: nil)
+    #expect(result.contents.accessTokens.count == 1)
+  }
+
+  @Test func trailingCommasInObjectsAndArrays() throws {
+    let (token, _) = try onlyToken(Self.accessToken(#", "x": [1, 2,],"#))
+    #expect(token.additionalFields["x"] == .array([.number("1"), .number("2")]))
+  }
+
+  @Test(arguments: [
+    (#""1700000000""#, 1_700_000_000), (#""1700000000.75""#, 1_700_000_000), ("1700000000", 1_700_000_000),
+    ("1700000000.9", 1_700_000_000), (#""-62135596800""#, -62_135_596_800), ("1.7e9", 1_700_000_000),
+  ])
+  func timestampForms(text: String, seconds: Int) throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "expires_on": \#(text)"#))
+    #expect(token.expiresOn == TestCache.date(seconds))
+    #expect(result.diagnostics.isEmpty)
+  }
+
+  @Test(arguments: ["1e300", #""12abc""#, "true", #""""#, #""NaN""#, #""0x10""#])
+  func invalidTimestampFormsAreKeptUnchanged(text: String) throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "refresh_on": \#(text)"#))
+    #expect(token.refreshOn == nil)
+    #expect(token.additionalFields["refresh_on"] != nil)
+    #expect(TestCache.codes(result) == ["unified.field-type"])
+  }
+
+  @Test func unparsableTimestampIsKeptAsAnUnknownField() throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "expires_on": "soon""#))
+    #expect(token.expiresOn == nil)
+    #expect(token.additionalFields["expires_on"] == .string("soon"))
+    #expect(result.diagnostics.first?.location?.keyPath == "AccessToken.\(Self.key).expires_on")
+    #expect(result.diagnostics.first?.code == "unified.field-type")
+    // Written back as it was.
+    let written = String(decoding: UnifiedCacheJSONWriter.write(result.contents), as: UTF8.self)
+    #expect(written.contains(#""expires_on": "soon""#))
+  }
+
+  @Test func targetAsAnArray() throws {
+    let json = Self.accessToken("").replacingOccurrences(of: #""target": "s1""#, with: #""target": ["B", "a"]"#)
+    let (token, _) = try onlyToken(json)
+    #expect(token.target == "B a")
+    #expect(token.normalizedScopes == ["a", "b"])
+  }
+
+  @Test func extExpiresOnIsTheExtendedExpiry() throws {
+    let (token, _) = try onlyToken(Self.accessToken(#", "ext_expires_on": "500""#))
+    #expect(token.extendedExpiresOn == TestCache.date(500))
+    #expect(token.additionalFields.isEmpty)
+  }
+
+  @Test func conflictingAliasesKeepTheLoserAsAnUnknownField() throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "extended_expires_on": "500", "ext_expires_on": "600""#))
+    #expect(token.extendedExpiresOn == TestCache.date(500))
+    #expect(token.additionalFields["ext_expires_on"] == .string("600"))
+    #expect(TestCache.codes(result) == ["unified.field-conflict"])
+  }
+
+  @Test(arguments: ["kid", "key_id", "keyid", "keyId"])
+  func keyIDNames(name: String) throws {
+    let (token, _) = try onlyToken(Self.accessToken(#", "\#(name)": "K1", "token_type": "pop""#))
+    #expect(token.keyID == "K1")
+    #expect(token.additionalFields.isEmpty)
+    #expect(token.canonicalKey.hasSuffix("-pop"))
+  }
+
+  @Test func camelCaseTokenTypeUserAssertionAndClaims() throws {
+    let (token, _) = try onlyToken(
+      Self.accessToken(#", "tokenType": "Bearer", "userAssertionHash": "h", "requestedClaims": "{\"a\":1}""#))
+    #expect(token.tokenType == "Bearer")
+    #expect(token.userAssertionHash == "h")
+    #expect(token.requestedClaims == #"{"a":1}"#)
+    #expect(token.isBearer)
+    #expect(token.additionalFields.isEmpty)
+  }
+
+  @Test func explicitNullsAreAbsentValues() throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "refresh_on": null, "kid": null, "user_assertion_hash": null"#))
+    #expect(token.refreshOn == nil && token.keyID == nil && token.userAssertionHash == nil)
+    #expect(token.additionalFields.isEmpty)
+    #expect(result.diagnostics.isEmpty)
+  }
+
+  @Test func junkEntryIsReportedWithItsKeyPathAndSkipped() throws {
+    // As in msal4j's serialized_cache.json: "an-entry": {"foo": "bar"}.
+    let result = try TestCache.read(#"{"AccessToken": {"an-entry": {"foo": "bar"}}, "Account": {"x": 5}}"#)
+    #expect(result.contents.accessTokens.isEmpty && result.contents.accounts.isEmpty)
+    #expect(result.diagnostics.map(\.code) == ["unified.invalid-entry", "unified.invalid-entry"])
+    #expect(result.diagnostics.map { $0.location?.keyPath } == ["AccessToken.an-entry", "Account.x"])
+  }
+
+  @Test func wrongTypeForASecretNamesTheKeyPathButNotTheValue() throws {
+    let result = try TestCache.read("""
+      {"RefreshToken": {"k": {"home_account_id": "u", "environment": "e", "client_id": "c", "secret": 123456789}}}
+      """)
+    let typeProblem = try #require(result.diagnostics.first { $0.code == "unified.field-type" })
+    #expect(typeProblem.location?.keyPath == "RefreshToken.k.secret")
+    #expect(typeProblem.message.contains("expected string"))
+    #expect(!result.diagnostics.map(\.description).joined().contains("123456789"))
+    #expect(result.contents.refreshTokens.isEmpty)  // no usable secret: skipped
+  }
+
+  @Test func unknownFieldsKeepOrderAndNumberText() throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "zeta": 1548804634.0556107, "alpha": {"b": 1, "a": [true, null]}"#))
+    #expect(token.additionalFields.keys == ["zeta", "alpha"])
+    #expect(token.additionalFields["zeta"] == .number("1548804634.0556107"))
+    let written = String(decoding: UnifiedCacheJSONWriter.write(result.contents), as: UTF8.self)
+    #expect(written.contains(#""zeta": 1548804634.0556107"#))
+    #expect(try TestCache.roundTrip(result.contents) == result.contents)
+  }
+
+  @Test func sectionNameInOtherCaseIsKeptUnknownAndReported() throws {
+    let result = try TestCache.read(#"{"Account": {}, "accesstoken": {"k": {}}}"#)
+    #expect(result.contents.unknownSections.keys == ["accesstoken"])
+    #expect(TestCache.codes(result) == ["unified.section-case"])
+  }
+
+  @Test func emptyObjectIsAnEmptyCache() throws {
+    let result = try TestCache.read("{}")
+    #expect(result.contents.isEmpty)
+  }
+
+  @Test func nullSectionIsEmpty() throws {
+    let result = try TestCache.read(#"{"AccessToken": null, "Account": {}}"#)
+    #expect(result.contents.isEmpty && result.diagnostics.isEmpty)
+  }
+}

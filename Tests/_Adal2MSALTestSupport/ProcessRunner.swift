@@ -1,0 +1,72 @@
+import Foundation
+
+/// Runs a program to completion and captures what it printed: for tests that call the built CLI or an
+/// external oracle (the MSAL Python checker).
+public enum ProcessRunner {
+  /// What a finished process left behind.
+  public struct Output: Sendable, Hashable {
+    public var exitCode: Int32
+    public var stdout: String
+    public var stderr: String
+  }
+
+  /// A failure to start the program at all (missing executable, permissions).
+  public struct LaunchError: Error, CustomStringConvertible {
+    public var executable: String
+    public var reason: String
+    public var description: String { "cannot run \(executable): \(reason)" }
+  }
+
+  /// Runs `executable` with `arguments`, feeding `stdin` (if any) and waiting for it to exit. Output is read
+  /// concurrently so that a chatty child cannot block on a full pipe.
+  public static func run(
+    _ executable: URL, arguments: [String] = [], stdin: Data? = nil, environment: [String: String]? = nil,
+    currentDirectory: URL? = nil
+  ) throws -> Output {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = inPipe
+    do {
+      try process.run()
+    } catch {
+      throw LaunchError(executable: executable.path, reason: "\(error)")
+    }
+    let collected = Collected()
+    let group = DispatchGroup()
+    for (pipe, isError) in [(outPipe, false), (errPipe, true)] {
+      group.enter()
+      DispatchQueue.global().async {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        collected.store(data, isError: isError)
+        group.leave()
+      }
+    }
+    if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+    try? inPipe.fileHandleForWriting.close()
+    process.waitUntilExit()
+    group.wait()
+    return Output(
+      exitCode: process.terminationStatus, stdout: String(decoding: collected.out, as: UTF8.self),
+      stderr: String(decoding: collected.err, as: UTF8.self))
+  }
+
+  private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var out = Data()
+    private(set) var err = Data()
+
+    func store(_ data: Data, isError: Bool) {
+      lock.lock()
+      defer { lock.unlock() }
+      if isError { err = data } else { out = data }
+    }
+  }
+}
