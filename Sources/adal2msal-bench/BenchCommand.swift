@@ -7,6 +7,10 @@ struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adal2msal-bench",
     abstract: "Benchmarks (figures, not tests) and the synthetic input generator.",
-    subcommands: [StoreBenchmark.self, StoreApplyChild.self]
+    subcommands: [
+      StoreBenchmark.self, StoreApplyChild.self, GenerateCommand.self, GenerateFleetCommand.self,
+      PipelineBenchmark.self, PipelineStagesChild.self, MeasureCommandChild.self,
+      FleetBenchmark.self, FleetReadChild.self,
+    ]
   )
 }
