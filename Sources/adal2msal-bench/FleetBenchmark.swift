@@ -62,15 +62,15 @@ struct FleetBenchmark: ParsableCommand {
       let f = PipelineTable.format
       let line =
         "| \(count) | \(parallel.items) | \(f(Double(parallel.bytes) / 1_000_000, 0)) | \(f(Double(parallel.largestFile) / 1000, 0)) | "
-        + "\(f(parallel.seconds, 2)) | \(f(single.seconds, 2)) | \(f(single.seconds / parallel.seconds, 2))x | "
+        + "\(f(parallel.seconds, 2)) | \(f(single.seconds, 2)) | \(f(single.seconds / parallel.seconds, 2))x | \(f(parallel.cpuSeconds, 2)) | "
         + "\(parallel.peakMiB) | \(single.peakMiB) | \(f(endToEnd.seconds, 2)) | "
         + "\(PipelineTable.rate(Double(parallel.items), endToEnd.seconds)) | \(endToEnd.peakMiB) |"
       print(line)
       lines.append(line)
     }
     print("\n== fleet scaling (\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(BenchMachine.loadAverage())) ==")
-    print("| devices | ADAL items | input MB | largest dump KB | read s (all cores) | read s (1 core) | speed-up | read peak MiB (all) | read peak MiB (1) | migrate s | migrate items/s | migrate peak MiB |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| devices | ADAL items | input MB | largest dump KB | read s (all cores) | read s (1 core) | speed-up | read CPU s | read peak MiB (all) | read peak MiB (1) | migrate s | migrate items/s | migrate peak MiB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in lines { print(line) }
   }
 }
@@ -90,17 +90,19 @@ struct FleetReadChild: AsyncParsableCommand {
     var bytes: Int
     var largestFile: Int
     var seconds: Double
+    var cpuSeconds: Double
     var peakMiB: Int
   }
 
   func run() async throws {
     let start = ContinuousClock.now
+    let cpu = CPUTime.ofSelf()
     let inputs = try await MigrationPipeline().read(adal: [input], msal: [])
     let seconds = BenchFormat.toSeconds(ContinuousClock.now - start)
     let output = Output(
       files: inputs.records.count, items: inputs.adal.reduce(0) { $0 + $1.items.count },
       bytes: inputs.records.reduce(0) { $0 + $1.byteCount }, largestFile: inputs.records.map(\.byteCount).max() ?? 0,
-      seconds: seconds, peakMiB: Memory.peakMB())
+      seconds: seconds, cpuSeconds: CPUTime.ofSelf() - cpu, peakMiB: Memory.peakMB())
     print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
   }
 }

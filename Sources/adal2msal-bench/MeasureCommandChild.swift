@@ -21,6 +21,8 @@ struct MeasureCommandChild: ParsableCommand {
 
   struct Output: Codable {
     var seconds: Double
+    /// The command's CPU seconds (user + system).
+    var cpuSeconds: Double
     var peakMiB: Int
     var status: Int32
   }
@@ -44,7 +46,7 @@ struct MeasureCommandChild: ParsableCommand {
       getrusage(RUSAGE_CHILDREN.rawValue, &usage)
       let peak = Int(usage.ru_maxrss) / 1024
     #endif
-    let output = Output(seconds: seconds, peakMiB: peak, status: process.terminationStatus)
+    let output = Output(seconds: seconds, cpuSeconds: CPUTime.ofChildren(), peakMiB: peak, status: process.terminationStatus)
     print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
   }
 }

@@ -89,29 +89,31 @@ struct PipelineBenchmark: ParsableCommand {
 }
 
 /// Generated inputs, kept in the work directory and reused when the same parameters ask for them again.
+/// Written by a `generate-items` child, so that the benchmark process itself stays small.
 enum BenchInputs {
   static func items(_ count: Int, perDump: Int, format: SyntheticFormat, seed: UInt64, work: URL) throws -> String {
     let directory = work.appendingPathComponent("items-\(count)-\(format.rawValue)-per\(perDump)-seed\(seed)")
-    return try reuseOrWrite(directory) {
-      try SyntheticFleet.writeItems(count, itemsPerDump: perDump, format: format, seed: seed, directory: directory)
-    }
+    return try reuseOrWrite(
+      directory,
+      ["--items", String(count), "--per-dump", String(perDump), "--format", format.rawValue, "--seed", String(seed)])
   }
 
   static func fleet(devices: Int, minItems: Int, maxItems: Int, seed: UInt64, work: URL) throws -> String {
     let directory = work.appendingPathComponent("fleet-\(devices)-\(minItems)-\(maxItems)-seed\(seed)")
-    return try reuseOrWrite(directory) {
-      try SyntheticFleet.writeFleet(
-        devices: devices, minItems: minItems, maxItems: maxItems, format: nil, seed: seed, directory: directory)
-    }
+    return try reuseOrWrite(
+      directory,
+      ["--devices", String(devices), "--min-items", String(minItems), "--max-items", String(maxItems), "--format", "all",
+       "--seed", String(seed)])
   }
 
   /// A hidden marker (the readers skip hidden files) says the directory was written completely.
-  private static func reuseOrWrite(_ directory: URL, _ write: () throws -> SyntheticFleet.Written) throws -> String {
+  private static func reuseOrWrite(_ directory: URL, _ arguments: [String]) throws -> String {
     let marker = directory.appendingPathComponent(".complete")
     if FileManager.default.fileExists(atPath: marker.path) { return directory.path }
     try? FileManager.default.removeItem(at: directory)
     let start = ContinuousClock.now
-    let written = try write()
+    let written = try BenchChild.run(
+      ["generate-items", "--out", directory.path] + arguments, as: GenerateItemsChild.Output.self)
     try Data("\(written.files) files, \(written.items) items, \(written.bytes) bytes\n".utf8).write(to: marker)
     print("generated \(directory.lastPathComponent): \(written.files) files, \(written.items) items, "
       + "\(written.bytes / 1_000_000) MB in \(BenchFormat.seconds(ContinuousClock.now - start)) s")

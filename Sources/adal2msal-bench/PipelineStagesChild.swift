@@ -25,6 +25,8 @@ struct PipelineStagesChild: AsyncParsableCommand {
   struct Stage: Codable {
     var name: String
     var seconds: Double
+    /// CPU seconds (user + system, all threads).
+    var cpuSeconds: Double
     /// ru_maxrss after the stage, in MiB (the process's peak so far).
     var peakMiB: Int
   }
@@ -43,8 +45,12 @@ struct PipelineStagesChild: AsyncParsableCommand {
     var stages: [Stage] = []
     func stage<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {
       let start = ContinuousClock.now
+      let cpu = CPUTime.ofSelf()
       let result = try await body()
-      stages.append(Stage(name: name, seconds: BenchFormat.toSeconds(ContinuousClock.now - start), peakMiB: Memory.peakMB()))
+      stages.append(
+        Stage(
+          name: name, seconds: BenchFormat.toSeconds(ContinuousClock.now - start), cpuSeconds: CPUTime.ofSelf() - cpu,
+          peakMiB: Memory.peakMB()))
       return result
     }
     let files = try InputFile.expand([input])
