@@ -3,10 +3,18 @@ import Foundation
 /// base64url (RFC 4648 §5) without padding, as ADAL writes keychain attributes and JWTs carry their segments.
 public enum Base64URL {
   public static func encode(_ data: Data) -> String {
-    data.base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    // One pass over the ASCII bytes of the standard encoding (three Foundation string replacements were a
+    // hot spot: every keychain key and id token goes through here).
+    var bytes = Array(data.base64EncodedString().utf8)
+    while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+    for index in bytes.indices {
+      if bytes[index] == UInt8(ascii: "+") {
+        bytes[index] = UInt8(ascii: "-")
+      } else if bytes[index] == UInt8(ascii: "/") {
+        bytes[index] = UInt8(ascii: "_")
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   public static func encode(_ string: String) -> String { encode(Data(string.utf8)) }
@@ -14,11 +22,19 @@ public enum Base64URL {
   /// Decodes base64url with or without padding; also accepts the standard alphabet. Returns nil for input
   /// whose length leaves a single dangling character (`count % 4 == 1`) or that holds other characters.
   public static func decode(_ text: String) -> Data? {
-    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while standard.hasSuffix("=") { standard.removeLast() }
+    // Byte by byte: any non-ASCII input is invalid base64 and gives nil, as before.
+    var standard = Array(text.utf8)
+    for index in standard.indices {
+      if standard[index] == UInt8(ascii: "-") {
+        standard[index] = UInt8(ascii: "+")
+      } else if standard[index] == UInt8(ascii: "_") {
+        standard[index] = UInt8(ascii: "/")
+      }
+    }
+    while standard.last == UInt8(ascii: "=") { standard.removeLast() }
     guard standard.count % 4 != 1 else { return nil }
-    standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-    return Data(base64Encoded: standard)
+    standard += repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
+    return Data(base64Encoded: Data(standard))
   }
 
   /// Decodes to a UTF-8 string, or nil.
