@@ -11,7 +11,7 @@ public struct ADALAuthority: Sendable, Hashable, Codable, CustomStringConvertibl
 
   /// Parses an authority; nil when it has no host (not an absolute URL).
   public init?(_ authority: String) {
-    let trimmed = authority.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = authority.trimmedWhitespaceAndNewlines()
     guard let components = URLComponents(string: trimmed), let host = components.host, !host.isEmpty else {
       return nil
     }

@@ -87,7 +87,7 @@ public struct IDTokenClaims: Sendable, Hashable {
   public var uniqueID: String? { (oid ?? sub)?.lowercased() }
 
   static func nonBlank(_ text: String) -> String? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmedWhitespaceAndNewlines()
     return trimmed.isEmpty ? nil : trimmed
   }
 
@@ -132,6 +132,6 @@ public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertib
 extension Base64URL {
   /// Like `decode`, but also accepts the standard alphabet and stray padding (some writers pad JWT parts).
   static func decodeLenient(_ text: String) -> Data? {
-    decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    decode(text.trimmedWhitespaceAndNewlines())
   }
 }
