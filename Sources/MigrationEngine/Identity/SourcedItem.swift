@@ -57,10 +57,20 @@ struct SourcedItem: Sendable {
     lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey)
   }
 
+  /// `items` in `precedes` order. The start of the key (file, item index), which nearly always decides, is
+  /// computed once per item; the rest (token fingerprints: SHA-256) only for the pairs it leaves tied.
+  static func sortedByContent(_ items: [SourcedItem]) -> [SourcedItem] {
+    let keyed = items.map { (item: $0, prefix: [$0.file, $0.indexKey]) }
+    return keyed.sorted { lhs, rhs in
+      lhs.prefix == rhs.prefix ? precedes(lhs.item, rhs.item) : lhs.prefix.lexicographicallyPrecedes(rhs.prefix)
+    }.map(\.item)
+  }
+
+  private var indexKey: String { item.source.itemIndex.map { String(format: "%012d", max(0, $0)) } ?? "~" }
+
   private var sortKey: [String] {
-    let index = item.source.itemIndex.map { String(format: "%012d", max(0, $0)) } ?? "~"
-    return [
-      file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "",
+    [
+      file, indexKey, item.kind.description, item.clientID, item.authority, item.resource ?? "",
       item.refreshToken?.fingerprint ?? "", item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
       item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
     ]

@@ -45,7 +45,7 @@ public struct MigrationPlanner: Sendable {
         items.append(sourced)
       }
     }
-    items.sort(by: SourcedItem.precedes)
+    items = SourcedItem.sortedByContent(items)
     for index in items.indices { items[index].ordinal = index }
     diagnostics += unknownEnvironments(items)
 
