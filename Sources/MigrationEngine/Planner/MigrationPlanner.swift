@@ -70,12 +70,12 @@ public struct MigrationPlanner: Sendable {
         reconciler.offer(proposal, fromADAL: false)
       }
     }
-    let proposals = mapping.proposals.sorted { lhs, rhs in
-      let left = (lhs.entity.kind.planOrder, lhs.entity.canonicalKey)
-      let right = (rhs.entity.kind.planOrder, rhs.entity.canonicalKey)
-      if left != right { return left < right }
-      return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
-    }
+    // Keys are built once per proposal, not once per comparison.
+    let proposals = mapping.proposals.map { (proposal: $0, order: ($0.entity.kind.planOrder, $0.entity.canonicalKey)) }
+      .sorted { lhs, rhs in
+        if lhs.order != rhs.order { return lhs.order < rhs.order }
+        return (lhs.proposal.sources.first?.description ?? "") < (rhs.proposal.sources.first?.description ?? "")
+      }.map(\.proposal)
     for proposal in proposals { reconciler.offer(proposal, fromADAL: true) }
 
     let entries = (reconciler.entries + skips + mapping.skips).map { entry in
