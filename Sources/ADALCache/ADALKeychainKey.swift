@@ -50,7 +50,7 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
 
   /// Parses a `svce` value. Throws `ADALKeychainKeyError` naming the part that is wrong.
   public static func decode(_ service: String) throws(ADALKeychainKeyError) -> ADALKeychainService {
-    let parts = service.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    let parts = service.splitting(ascii: "|", omittingEmptySubsequences: false).map(String.init)
     guard parts.count == 4 || parts.count == 5 else { throw .wrongComponentCount(parts.count) }
     var applicationIdentifier: String?
     if parts[0] != libraryString {

@@ -15,3 +15,16 @@ extension StringProtocol {
     scalar.value < 0x80 && scalar.value != 0x20 && !(0x09...0x0D).contains(scalar.value)
   }
 }
+
+extension String {
+  /// `split(separator:omittingEmptySubsequences:)` for an ASCII separator, on the UTF-8 bytes when the whole
+  /// string is ASCII (there every character is one byte, CR LF aside, which holds no separator), else by
+  /// characters as before. Splitting kilobyte tokens by characters was a hot spot.
+  func splitting(ascii separator: Unicode.Scalar, omittingEmptySubsequences: Bool = true) -> [Substring] {
+    guard separator.isASCII, utf8.allSatisfy({ $0 < 0x80 }) else {
+      return split(separator: Character(separator), omittingEmptySubsequences: omittingEmptySubsequences)
+    }
+    return utf8.split(separator: UInt8(separator.value), omittingEmptySubsequences: omittingEmptySubsequences)
+      .map { Substring($0) }
+  }
+}
