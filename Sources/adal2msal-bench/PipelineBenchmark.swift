@@ -36,6 +36,9 @@ struct PipelineBenchmark: ParsableCommand {
   @Option(help: "The adal2msal binary (default: the one next to this executable).")
   var migrate: String?
 
+  @Flag(help: "Skip the end-to-end --dry-run (the stages child still times the text report).")
+  var skipDryRun = false
+
   func validate() throws {
     guard format != .all else { throw ValidationError("--format takes one format here") }
     guard itemsPerDump > 0, items.allSatisfy({ $0 > 0 }) else { throw ValidationError("sizes must be positive") }
@@ -67,10 +70,13 @@ struct PipelineBenchmark: ParsableCommand {
       let store = scratch.appendingPathComponent("e2e-\(UUID().uuidString).sqlite").path
       let common = ["migrate", "--adal", directory, "--now", SyntheticGenerator.referenceNowISO]
       let full = try measure(binary, common + ["--out", store, "--report", scratch.appendingPathComponent("report.txt").path])
-      let dry = try measure(
-        binary,
-        common + ["--out", scratch.appendingPathComponent("dry.sqlite").path, "--dry-run", "--report",
-                  scratch.appendingPathComponent("report-dry.txt").path])
+      let dry =
+        skipDryRun
+        ? nil
+        : try measure(
+          binary,
+          common + ["--out", scratch.appendingPathComponent("dry.sqlite").path, "--dry-run", "--report",
+                    scratch.appendingPathComponent("report-dry.txt").path])
       try? FileManager.default.removeItem(atPath: store)
       rows.append(PipelineTable.Row(label: label, stages: stages, endToEnd: full, dryRun: dry))
       PipelineTable.print(rows.last!)

@@ -6,7 +6,7 @@ enum PipelineTable {
     var label: String
     var stages: PipelineStagesChild.Output
     var endToEnd: MeasureCommandChild.Output
-    var dryRun: MeasureCommandChild.Output
+    var dryRun: MeasureCommandChild.Output?
 
     func seconds(_ prefix: String) -> Double { stages.stages.first { $0.name.hasPrefix(prefix) }?.seconds ?? 0 }
     var floors: Double { seconds("floor: read") + seconds("floor: raw") }
@@ -32,6 +32,7 @@ enum PipelineTable {
           perRow ? "-" : format(megabytes / stage.seconds, 1), String(stage.peakMiB)))
     }
     for (name, run) in [("adal2msal migrate (end to end)", row.endToEnd), ("adal2msal migrate --dry-run", row.dryRun)] {
+      guard let run else { continue }
       Swift.print(
         line(
           name, format(run.seconds, 3), format(run.cpuSeconds, 3), rate(Double(row.stages.items), run.seconds),
@@ -51,7 +52,7 @@ enum PipelineTable {
         "| \(row.label) | \(format(Double(row.stages.bytes) / 1_000_000, 0)) | \(format(row.endToEnd.seconds, 2)) | "
           + "\(format(row.endToEnd.cpuSeconds, 2)) | "
           + "\(rate(Double(row.stages.items), row.endToEnd.seconds)) | \(row.endToEnd.peakMiB) | \(format(row.floors, 2)) | "
-          + "\(format(row.ratio, 2)) | \(format(row.dryRun.seconds, 2)) | \(row.dryRun.peakMiB) | "
+          + "\(format(row.ratio, 2)) | \(row.dryRun.map { format($0.seconds, 2) } ?? "-") | \(row.dryRun.map { String($0.peakMiB) } ?? "-") | "
           + "\(format(row.seconds("report"), 2)) |")
     }
   }
