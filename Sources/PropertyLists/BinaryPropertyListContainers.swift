@@ -1,7 +1,131 @@
 import Foundation
 
-/// Arrays, sets and dictionaries of the binary reader: object references, depth and blow-up limits.
+/// A container being read: its references are walked one at a time, without recursion, so that nesting is
+/// bounded by `InputLimits.maxDepth` alone and never by the thread's stack.
+struct BinaryContainerFrame {
+  enum Kind { case array, set, dictionary }
+  var kind: Kind
+  var index: Int
+  var offset: Int
+  var depth: Int
+  /// Entries (pairs for dictionaries) and where their references start.
+  var count: Int
+  var start: Int
+  /// The next reference to read: for dictionaries, keys first then values.
+  var next = 0
+  var elements: [PropertyListValue] = []
+  var keys: [String] = []
+  var nodes = 1
+  var height = 1
+
+  var referenceCount: Int { kind == .dictionary ? count * 2 : count }
+}
+
 extension BinaryPropertyListParser {
+  /// Reads the object tree rooted at `root` iteratively.
+  mutating func readTree(_ root: Int, referencedAt: Int) throws(PropertyListError) -> PropertyListValue {
+    var stack: [BinaryContainerFrame] = []
+    if let value = try begin(root, depth: 0, referencedAt: referencedAt, stack: &stack) { return value }
+    while let last = stack.indices.last {
+      if stack[last].next < stack[last].referenceCount {
+        let position = stack[last].start + stack[last].next * trailer.objectRefSize
+        stack[last].next += 1
+        let child = try reference(at: position)
+        if let value = try begin(child, depth: stack[last].depth + 1, referencedAt: position, stack: &stack) {
+          try accept(value, index: child, at: position, into: &stack[last])
+        }
+        continue
+      }
+      let frame = stack.removeLast()
+      let value = finish(frame)
+      guard let parent = stack.indices.last else { return value }
+      let position = stack[parent].start + (stack[parent].next - 1) * trailer.objectRefSize
+      try accept(value, index: frame.index, at: position, into: &stack[parent])
+    }
+    throw .at(offset: referencedAt, "internal error: empty object tree")
+  }
+
+  /// Returns an object already read or a scalar; pushes a frame for a container (and returns nil).
+  private mutating func begin(
+    _ index: Int, depth: Int, referencedAt: Int, stack: inout [BinaryContainerFrame]
+  ) throws(PropertyListError) -> PropertyListValue? {
+    if let value = values[index] { return value }
+    if inProgress[index] {
+      throw .at(offset: referencedAt, "object \(index) contains itself (reference cycle)")
+    }
+    let offset = try objectOffset(index)
+    let marker = try byte(offset)
+    let kind: BinaryContainerFrame.Kind
+    switch marker >> 4 {
+    case 0xA: kind = .array
+    case 0xC: kind = .set
+    case 0xD: kind = .dictionary
+    default:
+      let (value, _, _) = try decodeScalar(at: offset)
+      values[index] = value
+      nodeCounts[index] = 1
+      return value
+    }
+    guard depth < limits.maxDepth else {
+      throw .at(offset: offset, "containers nested deeper than the limit of \(limits.maxDepth)")
+    }
+    let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
+    // Checked before any allocation: the references must lie in the object area.
+    let (references, overflow1) = count.multipliedReportingOverflow(by: kind == .dictionary ? 2 : 1)
+    let (size, overflow2) = references.multipliedReportingOverflow(by: trailer.objectRefSize)
+    guard !overflow1, !overflow2 else { throw .at(offset: offset, "container count \(count) is too large") }
+    try requireBytes(start, size, "container of \(count) entries")
+    var frame = BinaryContainerFrame(kind: kind, index: index, offset: offset, depth: depth, count: count, start: start)
+    if kind == .dictionary { frame.keys.reserveCapacity(count) }
+    frame.elements.reserveCapacity(count)
+    inProgress[index] = true
+    stack.append(frame)
+    return nil
+  }
+
+  /// Adds a child to its container, checking the depth of shared children, the blow-up limit and the key type.
+  private func accept(
+    _ value: PropertyListValue, index: Int, at position: Int, into frame: inout BinaryContainerFrame
+  ) throws(PropertyListError) {
+    let childHeight = Int(heights[index])
+    guard frame.depth + 1 + childHeight <= limits.maxDepth else {
+      throw .at(offset: position, "containers nested deeper than the limit of \(limits.maxDepth)")
+    }
+    frame.height = max(frame.height, childHeight + 1)
+    let (total, overflow) = frame.nodes.addingReportingOverflow(nodeCounts[index])
+    guard !overflow, total <= maxNodes else {
+      throw .at(
+        offset: position,
+        "shared references expand to more than \(maxNodes) values (limit: \(limits.maxExpansionFactor) per object, "
+          + "at most \(limits.maxObjects))")
+    }
+    frame.nodes = total
+    if frame.kind == .dictionary, frame.keys.count < frame.count {
+      guard case .string(let key) = value else {
+        throw .at(offset: position, "dictionary key is a \(value.kindName), expected a string")
+      }
+      frame.keys.append(key)
+    } else {
+      frame.elements.append(value)
+    }
+  }
+
+  /// The finished container, remembered for later references.
+  private mutating func finish(_ frame: BinaryContainerFrame) -> PropertyListValue {
+    let value: PropertyListValue
+    switch frame.kind {
+    case .array: value = .array(frame.elements)
+    case .set: value = .set(frame.elements)
+    case .dictionary:
+      value = .dictionary(PropertyListDictionary(Array(zip(frame.keys, frame.elements).map { (key: $0, value: $1) })))
+    }
+    inProgress[frame.index] = false
+    values[frame.index] = value
+    nodeCounts[frame.index] = frame.nodes
+    heights[frame.index] = Int32(clamping: frame.height)
+    return value
+  }
+
   /// Reads the object reference at `position` (already bounds-checked) and checks it against the object count.
   func reference(at position: Int) throws(PropertyListError) -> Int {
     let ref = Self.readUnsigned(bytes, at: position, size: trailer.objectRefSize)
@@ -9,82 +133,5 @@ extension BinaryPropertyListParser {
       throw .at(offset: position, "object reference \(ref) out of range (\(trailer.objectCount) objects)")
     }
     return Int(ref)
-  }
-
-  /// Checks the reference table of a container of `count` references starting at `start`.
-  func requireReferences(_ start: Int, _ count: Int, _ offset: Int, _ what: String) throws(PropertyListError) {
-    let (size, overflow) = count.multipliedReportingOverflow(by: trailer.objectRefSize)
-    guard !overflow else { throw .at(offset: offset, "\(what) count \(count) is too large") }
-    // A container cannot have more entries than the file has objects' worth of references (checked before
-    // any allocation).
-    try requireBytes(start, size, "\(what) of \(count) references")
-  }
-
-  func checkDepth(_ depth: Int, _ offset: Int) throws(PropertyListError) {
-    guard depth < limits.maxDepth else {
-      throw .at(offset: offset, "containers nested deeper than the limit of \(limits.maxDepth)")
-    }
-  }
-
-  /// Reads a referenced child and adds its expanded size to `nodes`, failing past the blow-up limit.
-  mutating func readChild(
-    at position: Int, depth: Int, nodes: inout Int, height: inout Int
-  ) throws(PropertyListError) -> PropertyListValue {
-    let index = try reference(at: position)
-    let value = try readObject(index, depth: depth + 1, referencedAt: position)
-    // A shared child read first at a shallower place must still fit below this one.
-    let childHeight = Int(heights[index])
-    guard depth + 1 + childHeight <= limits.maxDepth else {
-      throw .at(offset: position, "containers nested deeper than the limit of \(limits.maxDepth)")
-    }
-    height = max(height, childHeight + 1)
-    let (total, overflow) = nodes.addingReportingOverflow(nodeCounts[index])
-    guard !overflow, total <= maxNodes else {
-      throw .at(
-        offset: position,
-        "shared references expand to more than \(maxNodes) values (limit: \(limits.maxExpansionFactor) per object, "
-          + "at most \(limits.maxObjects))")
-    }
-    nodes = total
-    return value
-  }
-
-  mutating func readElements(
-    offset: Int, count: Int, start: Int, depth: Int
-  ) throws(PropertyListError) -> ([PropertyListValue], Int, Int) {
-    try checkDepth(depth, offset)
-    try requireReferences(start, count, offset, "array")
-    var elements: [PropertyListValue] = []
-    elements.reserveCapacity(count)
-    var nodes = 1
-    var height = 1
-    for position in stride(from: start, to: start + count * trailer.objectRefSize, by: trailer.objectRefSize) {
-      elements.append(try readChild(at: position, depth: depth, nodes: &nodes, height: &height))
-    }
-    return (elements, nodes, height)
-  }
-
-  mutating func readDictionary(
-    offset: Int, count: Int, start: Int, depth: Int
-  ) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
-    try checkDepth(depth, offset)
-    let (references, overflow) = count.multipliedReportingOverflow(by: 2)
-    guard !overflow else { throw .at(offset: offset, "dictionary count \(count) is too large") }
-    try requireReferences(start, references, offset, "dictionary")
-    let valuesStart = start + count * trailer.objectRefSize
-    var entries: [(key: String, value: PropertyListValue)] = []
-    entries.reserveCapacity(count)
-    var nodes = 1
-    var height = 1
-    for entry in 0..<count {
-      let keyPosition = start + entry * trailer.objectRefSize
-      let key = try readChild(at: keyPosition, depth: depth, nodes: &nodes, height: &height)
-      guard case .string(let name) = key else {
-        throw .at(offset: keyPosition, "dictionary key is a \(key.kindName), expected a string")
-      }
-      let value = try readChild(at: valuesStart + entry * trailer.objectRefSize, depth: depth, nodes: &nodes, height: &height)
-      entries.append((name, value))
-    }
-    return (.dictionary(PropertyListDictionary(entries)), nodes, height)
   }
 }

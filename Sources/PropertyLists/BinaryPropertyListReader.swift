@@ -115,28 +115,10 @@ struct BinaryPropertyListParser {
   }
 
   mutating func readTop() throws(PropertyListError) -> PropertyListValue {
-    try readObject(trailer.topObject, depth: 0, referencedAt: bytes.count - 16)
+    try readTree(trailer.topObject, referencedAt: bytes.count - 16)
   }
 
   // MARK: Objects
-
-  /// Reads object `index`, referenced from byte `referencedAt` (for messages).
-  mutating func readObject(_ index: Int, depth: Int, referencedAt: Int) throws(PropertyListError)
-    -> PropertyListValue
-  {
-    if let value = values[index] { return value }
-    if inProgress[index] {
-      throw .at(offset: referencedAt, "object \(index) contains itself (reference cycle)")
-    }
-    let offset = try objectOffset(index)
-    inProgress[index] = true
-    let (value, nodes, height) = try decodeObject(at: offset, depth: depth)
-    inProgress[index] = false
-    values[index] = value
-    nodeCounts[index] = nodes
-    heights[index] = Int32(clamping: height)
-    return value
-  }
 
   func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
     let entry = trailer.offsetTableStart + index * trailer.offsetIntSize  // in range: checked by the trailer
@@ -169,8 +151,8 @@ struct BinaryPropertyListParser {
     return Self.readUnsigned(bytes, at: offset, size: size)
   }
 
-  /// The value and its expanded node count.
-  mutating func decodeObject(at offset: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
+  /// A scalar object (containers are read by `readTree`), with its node count and height (1 and 0).
+  func decodeScalar(at offset: Int) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
     let marker = try byte(offset)
     let low = Int(marker & 0x0F)
     switch marker >> 4 {
@@ -220,13 +202,6 @@ struct BinaryPropertyListParser {
         uid = uid << 8 | UInt64(bytes[index])
       }
       return (.uid(uid), 1, 0)
-    case 0xA, 0xC:
-      let (count, start) = try readCount(at: offset, low: low)
-      let (elements, nodes, height) = try readElements(offset: offset, count: count, start: start, depth: depth)
-      return (marker >> 4 == 0xA ? .array(elements) : .set(elements), nodes, height)
-    case 0xD:
-      let (count, start) = try readCount(at: offset, low: low)
-      return try readDictionary(offset: offset, count: count, start: start, depth: depth)
     default:
       throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
     }
