@@ -21,26 +21,82 @@ struct BinaryContainerFrame {
   var referenceCount: Int { kind == .dictionary ? count * 2 : count }
 }
 
+/// A value read, with its expanded node count and container height (0 for scalars).
+struct BinaryReadObject {
+  var value: PropertyListValue
+  var nodes: Int
+  var height: Int
+}
+
+/// Shared boxes for booleans and small UIDs and integers (keyed archives repeat them constantly).
+struct SmallScalarCache {
+  static let trueValue = PropertyListValue.bool(true)
+  static let falseValue = PropertyListValue.bool(false)
+  static let size = 1024
+  private var uids: [PropertyListValue?] = []
+  private var integers: [PropertyListValue?] = []
+
+  mutating func uid(_ value: UInt64) -> PropertyListValue {
+    guard value < UInt64(Self.size) else { return .uid(value) }
+    if uids.isEmpty { uids = Array(repeating: nil, count: Self.size) }
+    if let cached = uids[Int(value)] { return cached }
+    let made = PropertyListValue.uid(value)
+    uids[Int(value)] = made
+    return made
+  }
+
+  mutating func integer(_ value: Int128) -> PropertyListValue {
+    guard value >= 0, value < Int128(Self.size) else { return .integer(value) }
+    if integers.isEmpty { integers = Array(repeating: nil, count: Self.size) }
+    if let cached = integers[Int(value)] { return cached }
+    let made = PropertyListValue.integer(value)
+    integers[Int(value)] = made
+    return made
+  }
+}
+
 extension BinaryPropertyListParser {
+  /// First pass: validates every container's references and counts how often each object is referenced, so
+  /// that only shared objects are remembered while reading.
+  mutating func countReferences() throws(PropertyListError) {
+    for index in 0..<trailer.objectCount {
+      let offset = try objectOffset(index)
+      let marker = try byte(offset)
+      let high = marker >> 4
+      guard high == 0xA || high == 0xC || high == 0xD else { continue }
+      let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
+      let (references, overflow1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
+      let (size, overflow2) = references.multipliedReportingOverflow(by: trailer.objectRefSize)
+      guard !overflow1, !overflow2 else { throw .at(offset: offset, "container count \(count) is too large") }
+      try requireBytes(start, size, "container of \(count) entries")
+      var position = start
+      for _ in 0..<references {
+        let child = try reference(at: position)
+        if referenceCounts[child] < 2 { referenceCounts[child] += 1 }
+        position += trailer.objectRefSize
+      }
+    }
+  }
+
   /// Reads the object tree rooted at `root` iteratively.
   mutating func readTree(_ root: Int, referencedAt: Int) throws(PropertyListError) -> PropertyListValue {
     var stack: [BinaryContainerFrame] = []
-    if let value = try begin(root, depth: 0, referencedAt: referencedAt, stack: &stack) { return value }
+    if let read = try begin(root, depth: 0, referencedAt: referencedAt, stack: &stack) { return read.value }
     while let last = stack.indices.last {
       if stack[last].next < stack[last].referenceCount {
         let position = stack[last].start + stack[last].next * trailer.objectRefSize
         stack[last].next += 1
         let child = try reference(at: position)
-        if let value = try begin(child, depth: stack[last].depth + 1, referencedAt: position, stack: &stack) {
-          try accept(value, index: child, at: position, into: &stack[last])
+        if let read = try begin(child, depth: stack[last].depth + 1, referencedAt: position, stack: &stack) {
+          try accept(read, at: position, into: &stack[last])
         }
         continue
       }
       let frame = stack.removeLast()
-      let value = finish(frame)
-      guard let parent = stack.indices.last else { return value }
+      let read = finish(frame)
+      guard let parent = stack.indices.last else { return read.value }
       let position = stack[parent].start + (stack[parent].next - 1) * trailer.objectRefSize
-      try accept(value, index: frame.index, at: position, into: &stack[parent])
+      try accept(read, at: position, into: &stack[parent])
     }
     throw .at(offset: referencedAt, "internal error: empty object tree")
   }
@@ -48,8 +104,8 @@ extension BinaryPropertyListParser {
   /// Returns an object already read or a scalar; pushes a frame for a container (and returns nil).
   private mutating func begin(
     _ index: Int, depth: Int, referencedAt: Int, stack: inout [BinaryContainerFrame]
-  ) throws(PropertyListError) -> PropertyListValue? {
-    if let value = values[index] { return value }
+  ) throws(PropertyListError) -> BinaryReadObject? {
+    if referenceCounts[index] > 1, let read = shared[index] { return read }
     if inProgress[index] {
       throw .at(offset: referencedAt, "object \(index) contains itself (reference cycle)")
     }
@@ -62,9 +118,9 @@ extension BinaryPropertyListParser {
     case 0xD: kind = .dictionary
     default:
       let (value, _, _) = try decodeScalar(at: offset)
-      values[index] = value
-      nodeCounts[index] = 1
-      return value
+      let read = BinaryReadObject(value: value, nodes: 1, height: 0)
+      if referenceCounts[index] > 1 { shared[index] = read }
+      return read
     }
     guard depth < limits.maxDepth else {
       throw .at(offset: offset, "containers nested deeper than the limit of \(limits.maxDepth)")
@@ -85,14 +141,15 @@ extension BinaryPropertyListParser {
 
   /// Adds a child to its container, checking the depth of shared children, the blow-up limit and the key type.
   private func accept(
-    _ value: PropertyListValue, index: Int, at position: Int, into frame: inout BinaryContainerFrame
+    _ read: BinaryReadObject, at position: Int, into frame: inout BinaryContainerFrame
   ) throws(PropertyListError) {
-    let childHeight = Int(heights[index])
+    let value = read.value
+    let childHeight = read.height
     guard frame.depth + 1 + childHeight <= limits.maxDepth else {
       throw .at(offset: position, "containers nested deeper than the limit of \(limits.maxDepth)")
     }
     frame.height = max(frame.height, childHeight + 1)
-    let (total, overflow) = frame.nodes.addingReportingOverflow(nodeCounts[index])
+    let (total, overflow) = frame.nodes.addingReportingOverflow(read.nodes)
     guard !overflow, total <= maxNodes else {
       throw .at(
         offset: position,
@@ -111,19 +168,18 @@ extension BinaryPropertyListParser {
   }
 
   /// The finished container, remembered for later references.
-  private mutating func finish(_ frame: BinaryContainerFrame) -> PropertyListValue {
+  private mutating func finish(_ frame: BinaryContainerFrame) -> BinaryReadObject {
     let value: PropertyListValue
     switch frame.kind {
     case .array: value = .array(frame.elements)
     case .set: value = .set(frame.elements)
     case .dictionary:
-      value = .dictionary(PropertyListDictionary(Array(zip(frame.keys, frame.elements).map { (key: $0, value: $1) })))
+      value = .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.elements))
     }
     inProgress[frame.index] = false
-    values[frame.index] = value
-    nodeCounts[frame.index] = frame.nodes
-    heights[frame.index] = Int32(clamping: frame.height)
-    return value
+    let read = BinaryReadObject(value: value, nodes: frame.nodes, height: frame.height)
+    if referenceCounts[frame.index] > 1 { shared[frame.index] = read }
+    return read
   }
 
   /// Reads the object reference at `position` (already bounds-checked) and checks it against the object count.

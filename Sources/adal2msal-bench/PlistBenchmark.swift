@@ -40,7 +40,7 @@ extension BenchCommand {
       let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
       let megabytes = Double(size) / 1_048_576
       print(String(format: "input: %.1f MB binary plist", megabytes))
-      print("each reader runs in its own child process; peak RSS is that process's ru_maxrss, input file included")
+      print("each reader runs in its own child process; peak RSS is that process's VmHWM, input buffer included")
       print("reader       load s  parse s   MB/s  RSS after load MB  peak RSS MB  peak/file  values")
       for reader in ["adal2msal", "foundation"] {
         let figures = try spawnChild(reader: reader, path: path)
@@ -77,7 +77,7 @@ extension BenchCommand {
 
     private func runChild(reader: String, path: String) throws {
       let loadStart = ContinuousClock.now
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      let data = try Self.readFile(path)
       let load = ContinuousClock.now - loadStart
       let rssLoaded = Self.peakRSSKilobytes()
       let start = ContinuousClock.now
@@ -104,12 +104,41 @@ extension BenchCommand {
       withExtendedLifetime(data) {}
     }
 
+    /// Reads the file into one buffer of exactly its size (Data(contentsOf:) on Linux grows its buffer and
+    /// leaves several times the file size in the peak RSS).
+    static func readFile(_ path: String) throws -> Data {
+      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+      defer { try? handle.close() }
+      let size = Int(try handle.seekToEnd())
+      try handle.seek(toOffset: 0)
+      var data = Data(count: size)
+      let descriptor = handle.fileDescriptor
+      var done = 0
+      try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) throws in
+        guard let base = buffer.baseAddress else { return }
+        while done < size {
+          let count = read(descriptor, base + done, size - done)
+          guard count > 0 else { throw ValidationError("short read of \(path)") }
+          done += count
+        }
+      }
+      return data
+    }
+
     static func seconds(_ duration: Duration) -> Double {
       Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// This process's peak resident set size, in kilobytes (Linux reports ru_maxrss in KiB).
+    /// This process's peak resident set size in KiB: `VmHWM` from /proc/self/status where there is one, else
+    /// getrusage's ru_maxrss. (On Linux ru_maxrss of an exec'd child starts at its parent's RSS at fork time,
+    /// which would charge the generator's memory to the readers; VmHWM belongs to the new address space.)
     static func peakRSSKilobytes() -> Int {
+      if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+      {
+        return kilobytes
+      }
       var usage = rusage()
       getrusage(RUSAGE_SELF.rawValue, &usage)
       return Int(usage.ru_maxrss)

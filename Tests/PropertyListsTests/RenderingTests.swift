@@ -89,3 +89,30 @@ import _Adal2MSALTestSupport
     }
   }
 }
+
+/// Descriptions never print secrets (they reach logs and test failure messages).
+@Suite struct DescriptionTests {
+  @Test func descriptionsHideSecrets() throws {
+    let file = "adal-objc/adal_keychain_hardcoded_item.bplist"
+    let document = try PropertyListReader().read(Fixtures.data(file))
+    let archive = try KeyedArchiveReader().read(document.value)
+    let item = try #require(archive.root.objectValue)
+    let texts = [
+      String(describing: archive), String(reflecting: archive.root), "\(item)",
+      String(describing: item["userInformation"]),
+    ]
+    for text in texts {
+      #expect(!text.contains("<access token>"))
+      #expect(!text.contains("<refresh token>"))
+      #expect(!text.contains("eyJ0eXAiOiJKV1Qi"))
+    }
+    #expect(texts[0].contains("ADTokenCacheStoreItem"))
+    #expect(texts[2].contains(SecretFingerprint.of("<access token>")))
+    // In a raw (unresolved) archive the coder keys are not next to the strings: token-shaped strings are
+    // still recognised.
+    let raw = String(describing: document.value)
+    #expect(!raw.contains("eyJ0eXAiOiJKV1Qi"))
+    let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz"
+    #expect(!String(describing: PropertyListValue.array([.string(jwt)])).contains(jwt))
+  }
+}
