@@ -17,6 +17,7 @@ struct BinaryContainerFrame {
   var keys: [String] = []
   var nodes = 1
   var height = 1
+  var allCommon = true
 
   var referenceCount: Int { kind == .dictionary ? count * 2 : count }
 }
@@ -26,9 +27,13 @@ struct BinaryReadObject {
   var value: PropertyListValue
   var nodes: Int
   var height: Int
+  /// Whether other places may hold the same value (a shared object, a cached scalar, an interned container):
+  /// containers made only of such values are worth interning.
+  var isCommon = false
 }
 
-/// Shared boxes for booleans and small UIDs and integers (keyed archives repeat them constantly).
+/// Shared boxes for booleans, small UIDs and integers and small containers (keyed archives repeat them
+/// constantly).
 struct SmallScalarCache {
   static let trueValue = PropertyListValue.bool(true)
   static let falseValue = PropertyListValue.bool(false)
@@ -43,6 +48,25 @@ struct SmallScalarCache {
     let made = PropertyListValue.uid(value)
     uids[Int(value)] = made
     return made
+  }
+
+  /// Small containers with equal content (the class descriptions every archived item repeats) share one
+  /// value.
+  private var containers: Set<PropertyListValue> = []
+  static let maxInternedNodes = 8
+
+  mutating func intern(_ value: PropertyListValue) -> PropertyListValue {
+    containers.insert(value).memberAfterInsert
+  }
+
+  /// Whether a scalar's box is shared by `uid(_:)`, `integer(_:)` or the boolean constants.
+  static func isCached(_ value: PropertyListValue) -> Bool {
+    switch value {
+    case .bool, .null: true
+    case .uid(let uid): uid < UInt64(size)
+    case .integer(let number): number >= 0 && number < Int128(size)
+    default: false
+    }
   }
 
   mutating func integer(_ value: Int128) -> PropertyListValue {
@@ -118,8 +142,10 @@ extension BinaryPropertyListParser {
     case 0xD: kind = .dictionary
     default:
       let (value, _, _) = try decodeScalar(at: offset)
-      let read = BinaryReadObject(value: value, nodes: 1, height: 0)
-      if referenceCounts[index] > 1 { shared[index] = read }
+      let isShared = referenceCounts[index] > 1
+      let read = BinaryReadObject(
+        value: value, nodes: 1, height: 0, isCommon: isShared || SmallScalarCache.isCached(value))
+      if isShared { shared[index] = read }
       return read
     }
     guard depth < limits.maxDepth else {
@@ -149,6 +175,7 @@ extension BinaryPropertyListParser {
       throw .at(offset: position, "containers nested deeper than the limit of \(limits.maxDepth)")
     }
     frame.height = max(frame.height, childHeight + 1)
+    frame.allCommon = frame.allCommon && read.isCommon
     let (total, overflow) = frame.nodes.addingReportingOverflow(read.nodes)
     guard !overflow, total <= maxNodes else {
       throw .at(
@@ -177,8 +204,13 @@ extension BinaryPropertyListParser {
       value = .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.elements))
     }
     inProgress[frame.index] = false
-    let read = BinaryReadObject(value: value, nodes: frame.nodes, height: frame.height)
-    if referenceCounts[frame.index] > 1 { shared[frame.index] = read }
+    let isShared = referenceCounts[frame.index] > 1
+    var read = BinaryReadObject(value: value, nodes: frame.nodes, height: frame.height, isCommon: isShared)
+    if frame.allCommon, frame.nodes <= SmallScalarCache.maxInternedNodes {
+      read.value = smallScalars.intern(value)
+      read.isCommon = true
+    }
+    if isShared { shared[frame.index] = read }
     return read
   }
 
