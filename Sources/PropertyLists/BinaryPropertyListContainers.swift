@@ -14,7 +14,8 @@ struct BinaryContainerFrame {
   /// The next reference to read: for dictionaries, keys first then values.
   var next = 0
   var elements: [PropertyListValue] = []
-  var keys: [String] = []
+  /// Dictionaries: keys as read, then their values filled in place.
+  var entries: [(key: String, value: PropertyListValue)] = []
   var nodes = 1
   var height = 1
   var allCommon = true
@@ -158,8 +159,7 @@ extension BinaryPropertyListParser {
     guard !overflow1, !overflow2 else { throw .at(offset: offset, "container count \(count) is too large") }
     try requireBytes(start, size, "container of \(count) entries")
     var frame = BinaryContainerFrame(kind: kind, index: index, offset: offset, depth: depth, count: count, start: start)
-    if kind == .dictionary { frame.keys.reserveCapacity(count) }
-    frame.elements.reserveCapacity(count)
+    if kind == .dictionary { frame.entries.reserveCapacity(count) } else { frame.elements.reserveCapacity(count) }
     inProgress[index] = true
     stack.append(frame)
     return nil
@@ -184,13 +184,18 @@ extension BinaryPropertyListParser {
           + "at most \(limits.maxObjects))")
     }
     frame.nodes = total
-    if frame.kind == .dictionary, frame.keys.count < frame.count {
+    guard frame.kind == .dictionary else {
+      frame.elements.append(value)
+      return
+    }
+    let entry = frame.next - 1  // the reference just read
+    if entry < frame.count {
       guard case .string(let key) = value else {
         throw .at(offset: position, "dictionary key is a \(value.kindName), expected a string")
       }
-      frame.keys.append(key)
+      frame.entries.append((key, .null))
     } else {
-      frame.elements.append(value)
+      frame.entries[entry - frame.count].value = value
     }
   }
 
@@ -201,7 +206,7 @@ extension BinaryPropertyListParser {
     case .array: value = .array(frame.elements)
     case .set: value = .set(frame.elements)
     case .dictionary:
-      value = .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.elements))
+      value = .dictionary(PropertyListDictionary(parsedEntries: frame.entries))
     }
     inProgress[frame.index] = false
     let isShared = referenceCounts[frame.index] > 1

@@ -37,17 +37,16 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
     for entry in entries { self[entry.key] = entry.value }
   }
 
-  /// Pairs keys and values read by a parser, without the per-entry lookups of `init(_:)` when the keys are
-  /// distinct (duplicates fall back to it, so that the last one wins).
-  init(keys: [String], values: [PropertyListValue]) {
-    let pairs = zip(keys, values).map { (key: $0, value: $1) }
+  /// Entries read by a parser, without the per-entry lookups of `init(_:)` when the keys are distinct
+  /// (duplicates fall back to it, so that the last one wins).
+  init(parsedEntries pairs: [(key: String, value: PropertyListValue)]) {
     let distinct: Bool
     if pairs.count <= Self.indexThreshold {
       distinct = pairs.indices.allSatisfy { position in
         !pairs[..<position].contains { $0.key == pairs[position].key }
       }
     } else {
-      distinct = Set(keys).count == keys.count
+      distinct = Set(pairs.lazy.map(\.key)).count == pairs.count
     }
     guard distinct else {
       self = PropertyListDictionary(pairs)

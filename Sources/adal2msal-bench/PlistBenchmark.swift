@@ -41,14 +41,15 @@ extension BenchCommand {
       let megabytes = Double(size) / 1_048_576
       print(String(format: "input: %.1f MB binary plist", megabytes))
       print("each reader runs in its own child process; peak RSS is that process's VmHWM, input buffer included")
-      print("reader       load s  parse s   MB/s  RSS after load MB  peak RSS MB  peak/file  values")
+      print("reader       load s  parse s (wall)  MB/s  parse s (CPU)  MB/s (CPU)  RSS after load MB  peak RSS MB  peak/file  values")
       for reader in ["adal2msal", "foundation"] {
         let figures = try spawnChild(reader: reader, path: path)
         let parse = figures["parse"] ?? 0
         print(
           String(
-            format: "%-11@ %7.2f  %7.2f  %5.0f  %17.0f  %11.0f  %9.2f  %@",
-            reader as NSString, figures["load"] ?? 0, parse, megabytes / max(parse, 1e-9),
+            format: "%-11@ %7.2f  %14.2f  %4.0f  %13.2f  %10.0f  %17.0f  %11.0f  %9.2f  %@",
+            reader as NSString, figures["load"] ?? 0, parse, megabytes / max(parse, 1e-9), figures["cpu"] ?? 0,
+            megabytes / max(figures["cpu"] ?? 0, 1e-9),
             (figures["rssLoaded"] ?? 0) / 1024, (figures["rssPeak"] ?? 0) / 1024,
             (figures["rssPeak"] ?? 0) * 1024 / Double(max(size, 1)), String(Int(figures["values"] ?? 0)) as NSString))
         if let resolve = figures["resolve"] {
@@ -80,6 +81,7 @@ extension BenchCommand {
       let data = try Self.readFile(path)
       let load = ContinuousClock.now - loadStart
       let rssLoaded = Self.peakRSSKilobytes()
+      let cpuStart = Self.processCPUSeconds()
       let start = ContinuousClock.now
       var values = 0
       var resolveSeconds: Double?
@@ -88,6 +90,7 @@ extension BenchCommand {
         let document = try PropertyListReader().read(data, file: path)
         values = document.value.arrayValue?.count ?? 0
         let parsed = ContinuousClock.now
+        print("cpu=\(Self.processCPUSeconds() - cpuStart)")
         let archives = KeyedArchiveReader()
         var resolved = 0
         for item in document.value.arrayValue ?? [] where try archives.read(item).rootClassName != nil { resolved += 1 }
@@ -97,7 +100,7 @@ extension BenchCommand {
       default:
         let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         values = (value as? [Any])?.count ?? 0
-        print("parse=\(Self.seconds(ContinuousClock.now - start))")
+        print("parse=\(Self.seconds(ContinuousClock.now - start)) cpu=\(Self.processCPUSeconds() - cpuStart)")
       }
       print("load=\(Self.seconds(load)) rssLoaded=\(rssLoaded) rssPeak=\(Self.peakRSSKilobytes()) values=\(values)")
       if let resolveSeconds { print("resolve=\(resolveSeconds)") }
@@ -123,6 +126,13 @@ extension BenchCommand {
         }
       }
       return data
+    }
+
+    /// CPU time of this process (all threads), which a loaded machine does not inflate the way it does wall time.
+    static func processCPUSeconds() -> Double {
+      var time = timespec()
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static func seconds(_ duration: Duration) -> Double {
