@@ -52,7 +52,9 @@ private func xmlCollectError(_ context: UnsafeMutableRawPointer?, _ error: xmlEr
   guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
   let collector = Unmanaged<XMLErrorCollector>.fromOpaque(context).takeUnretainedValue()
   guard collector.first == nil else { return }
-  let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+  // The first line only: libxml2 may append the raw bytes it choked on, which must not reach a report.
+  let full = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+  let message = full.split(whereSeparator: \.isNewline).first.map(String.init) ?? "malformed XML"
   let line = Int(error.pointee.line)
   let column = Int(error.pointee.int2)
   collector.first = .at(

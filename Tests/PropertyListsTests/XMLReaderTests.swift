@@ -132,3 +132,17 @@ extension PropertyListValue {
     return false
   }
 }
+
+@Suite struct XMLErrorMessageTests {
+  @Test func libxml2MessagesAreOneLineWithoutInputBytes() throws {
+    let xml = Data("<?xml version=\"1.0\"?>\n<plist><string>".utf8) + Data([0xFF, 0xFE]) + Data("</string></plist>".utf8)
+    do {
+      _ = try PropertyListReader().read(xml, file: "bad.plist")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.description.hasPrefix("bad.plist: line 2:"))
+      #expect(!error.description.contains("\n"))
+      #expect(!error.description.contains("0xFF"))
+    }
+  }
+}
