@@ -1,5 +1,5 @@
 public import Adal2MSALSupport
-public import Foundation
+import Foundation
 
 /// An `NSKeyedArchiver` archive with every UID resolved: `$top`'s entries as `ArchiveValue` trees.
 public struct KeyedArchive: Sendable {
