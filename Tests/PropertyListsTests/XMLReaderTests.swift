@@ -146,3 +146,30 @@ extension PropertyListValue {
     }
   }
 }
+
+@Suite struct XMLEncodingTests {
+  func error(_ data: Data) -> PropertyListError? {
+    do {
+      _ = try XMLPropertyListReader().read(data)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func onlyUTF8IsAccepted() throws {
+    let body = "<plist version=\"1.0\"><string>caf\u{e9}</string></plist>"
+    #expect(try XMLPropertyListReader().read(Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + body).utf8))
+      == .string("café"))
+    #expect(try XMLPropertyListReader().read(Data([0xEF, 0xBB, 0xBF] + Array(body.utf8))) == .string("café"))
+    let latin = Data(("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + body).utf8)
+    #expect(error(latin)?.message == "only UTF-8 XML property lists are supported (declared encoding \"iso-8859-1\")")
+    // An internal subset hidden behind a switch to UTF-16 never reaches libxml2.
+    let hidden = Data("<?xml version=\"1.0\" encoding=\"UTF-16\"?>".utf8)
+      + Data("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    #expect(error(hidden)?.message.contains("only UTF-8") == true)
+    var utf16 = Data([0xFF, 0xFE])
+    utf16.append(contentsOf: body.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    #expect(error(utf16)?.message.contains("only UTF-8") == true)
+  }
+}
