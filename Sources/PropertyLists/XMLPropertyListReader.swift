@@ -104,6 +104,9 @@ enum XMLPrologCheck {
         return  // the root element: the prolog is over
       }
     }
+    if data.count > bytes.count {
+      throw .at(offset: bytes.count, "the XML prolog (before the root element) is longer than 64 KiB")
+    }
   }
 
   /// `encoding="…"` in the XML declaration, if any, must name UTF-8 or ASCII.

@@ -172,4 +172,10 @@ extension PropertyListValue {
     utf16.append(contentsOf: body.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
     #expect(error(utf16)?.message.contains("only UTF-8") == true)
   }
+
+  @Test func longPrologIsRefused() {
+    let padding = "<!--" + String(repeating: "x", count: 70_000) + "-->"
+    let xml = "<?xml version=\"1.0\"?>" + padding + "<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>"
+    #expect(error(Data(xml.utf8))?.message == "the XML prolog (before the root element) is longer than 64 KiB")
+  }
 }
