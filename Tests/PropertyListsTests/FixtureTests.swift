@@ -25,6 +25,16 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// Dump readers hand over slices of larger buffers: indices need not start at 0.
+  @Test(arguments: ["plist/all-types.binary.plist", "plist/all-types.xml.plist"])
+  func readsSlices(file: String) throws {
+    let data = try Fixtures.data(file)
+    let padded = Data(repeating: 0x20, count: 13) + data + Data("trailing".utf8)
+    let slice = padded[13..<(13 + data.count)]
+    #expect(slice.startIndex == 13)
+    #expect(try PropertyListReader().read(slice).value == PropertyListReader().read(data).value)
+  }
+
   @Test func allTypesSpotChecks() throws {
     let value = try PropertyListReader().read(Fixtures.data("plist/all-types.binary.plist")).value
     #expect(value["uint64_max"] == .integer(Int128(UInt64.max)))
