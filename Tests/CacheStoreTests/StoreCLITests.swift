@@ -58,8 +58,6 @@ import _Adal2MSALTestSupport
     let cache = try StoreTestSupport.freshPath()
     #expect(try Self.cli(["import", Self.seed, "--out", cache]).exitCode == 0)
     let output = cache + ".json"
-    let previous = umask(0o022)
-    defer { umask(previous) }
     let export = try Self.cli(["export", cache, "--output", output])
     #expect(export.exitCode == 0, "\(export.stderr)")
     #expect(export.stdout.isEmpty)
