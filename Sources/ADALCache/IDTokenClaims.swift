@@ -149,3 +149,10 @@ extension Base64URL {
     return Data(base64Encoded: Data(bytes))
   }
 }
+
+extension Base64URL {
+  /// `decodeLenient` to UTF-8 text, or nil.
+  static func decodeUTF8(_ text: String) -> String? {
+    decodeLenient(text).flatMap { String(data: $0, encoding: .utf8) }
+  }
+}
