@@ -44,15 +44,7 @@ enum KeychainAttributeValues {
   }
 
   static func parseDate(_ text: String) -> Date? {
-    if let date = try? Date(text, strategy: .iso8601) { return date }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd HH:mm:ss"] {
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
+    DumpDateParser.parse(text) ?? (try? Date(text, strategy: .iso8601))
   }
 
   /// Hex text (`4d53…`, `0x4d53…`, `<4d534f70 656e…>`); nil if it is not hex.
