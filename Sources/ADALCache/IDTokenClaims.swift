@@ -43,10 +43,11 @@ public struct IDTokenClaims: Sendable, Hashable {
     let claimParts = isJWT ? Array(parts.prefix(2)) : parts
     var merged: [String: ADALValue] = [:]
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
-      guard let bytes = Base64URL.decodeLenient(part) else { throw .notBase64URL(segment: index) }
-      guard let value = try? JSONDecoder().decode(ADALValue.self, from: bytes), case .object(let entries) = value
-      else { throw .notJSONObject(segment: index) }
-      for entry in entries { merged[entry.key] = entry.value }
+      guard let bytes = Base64URL.decode(part) else { throw .notBase64URL(segment: index) }
+      guard let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] else {
+        throw .notJSONObject(segment: index)
+      }
+      for (key, value) in object { merged[key] = ADALValue(jsonObject: value) }
     }
     guard !merged.isEmpty else { throw .empty }
     claims = merged.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }
@@ -128,6 +129,7 @@ public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertib
     }
   }
 }
+<<<<<<< HEAD
 
 extension Base64URL {
   /// Like `decode`, but also accepts the standard alphabet and stray padding (some writers pad JWT parts).
@@ -135,3 +137,5 @@ extension Base64URL {
     decode(text.trimmedWhitespaceAndNewlines())
   }
 }
+=======
+>>>>>>> main

@@ -3,7 +3,7 @@ import Foundation
 /// One value of a property list, binary or XML: the single model both readers produce.
 ///
 /// Dictionaries keep their key order as read (`PropertyListDictionary`), so that output is deterministic.
-public indirect enum PropertyListValue: Sendable, Hashable {
+public enum PropertyListValue: Sendable, Hashable {
   /// The binary format's `null` object (0x00); XML has no equivalent.
   case null
   case bool(Bool)
@@ -35,6 +35,26 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
     self.index = [:]
     self.entries.reserveCapacity(entries.count)
     for entry in entries { self[entry.key] = entry.value }
+  }
+
+  /// Entries read by a parser, without the per-entry lookups of `init(_:)` when the keys are distinct
+  /// (duplicates fall back to it, so that the last one wins).
+  init(parsedEntries pairs: [(key: String, value: PropertyListValue)]) {
+    let distinct: Bool
+    if pairs.count <= Self.indexThreshold {
+      distinct = pairs.indices.allSatisfy { position in
+        !pairs[..<position].contains { $0.key == pairs[position].key }
+      }
+    } else {
+      distinct = Set(pairs.lazy.map(\.key)).count == pairs.count
+    }
+    guard distinct else {
+      self = PropertyListDictionary(pairs)
+      return
+    }
+    self.entries = pairs
+    self.index = [:]
+    rebuildIndex()
   }
 
   public var count: Int { entries.count }
