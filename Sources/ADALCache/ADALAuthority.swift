@@ -14,11 +14,6 @@ public struct ADALAuthority: Sendable, Hashable, Codable, CustomStringConvertibl
 
   /// Parses an authority; nil when it has no scheme or host.
   public init?(_ authority: String) {
-<<<<<<< HEAD
-    let trimmed = authority.trimmedWhitespaceAndNewlines()
-    guard let components = URLComponents(string: trimmed), let host = components.host, !host.isEmpty else {
-      return nil
-=======
     let text = Substring(authority).drop { $0.isWhitespace }
     guard let separator = text.range(of: "://") else { return nil }
     let scheme = text[..<separator.lowerBound].lowercased()
@@ -32,7 +27,6 @@ public struct ADALAuthority: Sendable, Hashable, Codable, CustomStringConvertibl
       let digits = hostPort[hostPort.index(after: colon)...]
       if !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits) { port = number }
       host = hostPort[..<colon]
->>>>>>> main
     }
     let lowerHost = host.trimmingCharacters(in: .whitespaces).lowercased()
     guard !lowerHost.isEmpty, !scheme.isEmpty else { return nil }

@@ -129,13 +129,3 @@ public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertib
     }
   }
 }
-<<<<<<< HEAD
-
-extension Base64URL {
-  /// Like `decode`, but also accepts the standard alphabet and stray padding (some writers pad JWT parts).
-  static func decodeLenient(_ text: String) -> Data? {
-    decode(text.trimmedWhitespaceAndNewlines())
-  }
-}
-=======
->>>>>>> main
