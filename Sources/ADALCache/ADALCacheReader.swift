@@ -1,0 +1,88 @@
+import Adal2MSALSupport
+import Foundation
+import PropertyLists
+
+/// The one entry point for ADAL inputs. Recognises by content (never by file name):
+/// - keychain dumps: a plist (XML or binary) array of item dictionaries or dictionary of classes, an
+///   objection JSON dump, or a JSON array with Apple's short names and base64 values;
+/// - a macOS ADAL cache blob (keyed archive);
+/// - one archived item (`ADTokenCacheStoreItem` keyed archive), binary, XML, or as base64 text.
+///
+/// A problem with the input as a whole throws `ADALCacheError`; a problem with one item is a `Diagnostic`
+/// in the result and the other items are read.
+public struct ADALCacheReader: Sendable {
+  public var limits: InputLimits
+
+  public init(limits: InputLimits = .default) { self.limits = limits }
+
+  public func read(_ data: Data, file: String? = nil) throws(ADALCacheError) -> ADALReadResult {
+    guard data.count <= limits.maxInputBytes else {
+      throw ADALCacheError(
+        "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file))
+    }
+    if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file) }
+    let text = data.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+      let parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: Data(text))
+      var result = ADALReadResult(inputKind: parsed.kind, diagnostics: parsed.diagnostics)
+      KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result)
+      return result
+    }
+    if let string = String(data: Data(text), encoding: .utf8), let decoded = KeychainAttributeValues.base64(string),
+      PropertyListFormat.sniff(decoded) != nil
+    {
+      var result = try readPlist(decoded, file: file)
+      result.diagnostics.insert(
+        Diagnostic(.note, code: "adal.base64-input", "the input is base64 text of a property list", at: SourceLocation(file: file)),
+        at: 0)
+      return result
+    }
+    throw ADALCacheError(
+      "not a recognised ADAL input: expected a keychain dump (plist or JSON), a macOS ADAL cache blob or an archived item",
+      at: SourceLocation(file: file))
+  }
+
+  private func readPlist(_ data: Data, file: String?) throws(ADALCacheError) -> ADALReadResult {
+    let document: PropertyListDocument
+    do {
+      document = try PropertyListReader(limits: limits).read(data, file: file)
+    } catch {
+      throw ADALCacheError(error.message, at: error.location.inFile(file))
+    }
+    guard KeyedArchive.isKeyedArchive(document.value) else {
+      guard let parsed = try KeychainDumpParser(limits: limits, file: file).parse(plist: document.value) else {
+        throw ADALCacheError(
+          "the \(document.format.displayName) is neither a keychain dump nor a keyed archive (root is a \(document.value.kindName))",
+          at: SourceLocation(file: file))
+      }
+      var result = ADALReadResult(inputKind: parsed.kind, plistFormat: document.format, diagnostics: parsed.diagnostics)
+      KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result)
+      return result
+    }
+    let archive: KeyedArchive
+    do {
+      archive = try KeyedArchiveReader(limits: limits).read(document.value, file: file)
+    } catch {
+      throw ADALCacheError(error.message, at: error.location.inFile(file))
+    }
+    if ADALMacBlobReader.isBlob(archive.root) {
+      let (items, diagnostics) = try ADALMacBlobReader().read(archive.root, file: file)
+      return ADALReadResult(inputKind: .macOSBlob, plistFormat: document.format, items: items, diagnostics: diagnostics)
+    }
+    if case .object(let object) = archive.root, ADALArchivedItemDecoder.itemClassNames.contains(object.className) {
+      var result = ADALReadResult(inputKind: .archivedItem, plistFormat: document.format)
+      do {
+        let (item, diagnostics) = try ADALArchivedItemDecoder().decode(
+          archive.root, source: ADALItemSource(file: file, itemIndex: 0))
+        result.items = [item]
+        result.diagnostics = diagnostics
+      } catch {
+        result.diagnostics = [error.diagnostic]
+      }
+      return result
+    }
+    throw ADALCacheError(
+      "the keyed archive's root is \(archive.rootClassName ?? archive.root.kindName), neither an ADAL item nor a macOS ADAL cache",
+      at: SourceLocation(file: file))
+  }
+}

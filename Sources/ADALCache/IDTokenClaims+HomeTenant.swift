@@ -1,0 +1,64 @@
+import Foundation
+
+/// Evidence in an id token that the user's home tenant is not the tenant that issued it (a B2B guest).
+///
+/// The rule, from how Azure AD fills the claims (AAD id_token reference; MSAL's account model keeps the home
+/// tenant in `home_account_id` = `oid.home-tid` precisely because `tid` is the *resource* tenant):
+/// 1. `idp` is present and is an AAD issuer URL (`https://sts.windows.net/<tenant>/`,
+///    `https://login.microsoftonline.com/<tenant>/v2.0`, sovereign equivalents) whose tenant differs from
+///    `tid` → the user's home tenant is that tenant (`otherTenant`).
+/// 2. `idp` is present and not an AAD issuer (`live.com`, `google.com`, a federation URL) while `tid` is not
+///    the Microsoft-account tenant → an external identity (`externalIdentityProvider`); the home tenant is
+///    unknown.
+/// 3. The tenant in `iss` differs from `tid` → the issuer's tenant is taken as home (`issuerTenant`). AAD
+///    normally issues from the resource tenant, so this is weak evidence and comes last.
+/// Without any of these the user is treated as a member of `tid`.
+public enum HomeTenantEvidence: Sendable, Hashable, Codable {
+  case otherTenant(String)
+  case externalIdentityProvider(String)
+  case issuerTenant(String)
+
+  /// The home tenant id, when the evidence names one.
+  public var homeTenantID: String? {
+    switch self {
+    case .otherTenant(let tenant), .issuerTenant(let tenant): tenant
+    case .externalIdentityProvider: nil
+    }
+  }
+}
+
+extension IDTokenClaims {
+  /// The Microsoft-account (consumer) tenant: personal accounts' tokens carry it as `tid`.
+  public static let consumerTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
+
+  /// The tenant id in an AAD issuer URL (the first path component, when it is a GUID); nil otherwise.
+  public static func aadIssuerTenant(_ issuer: String) -> String? {
+    guard let components = URLComponents(string: issuer), components.host != nil,
+      let first = components.path.split(separator: "/").first.map(String.init), UUID(uuidString: first) != nil
+    else { return nil }
+    return first.lowercased()
+  }
+
+  /// The tenant in `iss`, when `iss` is an AAD issuer.
+  public var issuerTenantID: String? { iss.flatMap(Self.aadIssuerTenant) }
+
+  /// Evidence that the user's home tenant differs from `tid` (see `HomeTenantEvidence` for the rule).
+  public var homeTenantEvidence: HomeTenantEvidence? {
+    let tenant = tid?.lowercased()
+    if let idp {
+      if let idpTenant = Self.aadIssuerTenant(idp) {
+        if idpTenant != tenant { return .otherTenant(idpTenant) }
+      } else if tenant != Self.consumerTenantID {
+        return .externalIdentityProvider(idp)
+      }
+    }
+    if let issuerTenant = issuerTenantID, let tenant, issuerTenant != tenant { return .issuerTenant(issuerTenant) }
+    return nil
+  }
+
+  /// Whether the claims show a guest (home tenant evidence exists).
+  public var isGuest: Bool { homeTenantEvidence != nil }
+
+  /// The home tenant: the evidence's tenant, else `tid`.
+  public var homeTenantID: String? { homeTenantEvidence.map { $0.homeTenantID } ?? tid?.lowercased() }
+}

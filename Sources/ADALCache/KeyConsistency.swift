@@ -1,0 +1,66 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Cross-checks of the lookup keys ADAL stored next to an item (`svce`, a macOS blob's `ADTokenCacheKey`)
+/// with the item's archived fields. Keys were lowercased (and in ADAL ≤ 2.6 the authority canonicalized to
+/// `https://host/tenant`), so values are compared in that form; a difference is a warning, never fatal.
+enum KeyConsistency {
+  static func canonicalAuthority(_ authority: String) -> String {
+    let lowered = authority.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    guard let parsed = ADALAuthority(lowered) else { return lowered }
+    return "https://\(parsed.environment)/\(parsed.tenant ?? "")"
+  }
+
+  static func normalizedResource(_ resource: String?) -> String? {
+    guard let trimmed = resource?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    return trimmed.lowercased()
+  }
+
+  /// Compares key fields with the item; one warning per differing field.
+  static func compare(
+    keyAuthority: String?, keyResource: String?, keyClientID: String?, item: ADALTokenItem, keyName: String
+  ) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    func report(_ field: String, _ keyValue: String, _ itemValue: String) {
+      diagnostics.append(
+        Diagnostic(
+          .warning, code: "adal.key-mismatch",
+          "\(keyName) \(field) '\(keyValue)' differs from the archived \(field) '\(itemValue)'",
+          at: item.source.location))
+    }
+    if let keyAuthority, canonicalAuthority(keyAuthority) != canonicalAuthority(item.authority) {
+      report("authority", keyAuthority, item.authority)
+    }
+    if normalizedResource(keyResource) != normalizedResource(item.resource) {
+      report("resource", keyResource ?? "(none)", item.resource ?? "(none)")
+    }
+    if let keyClientID,
+      keyClientID.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        != item.clientID.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    {
+      report("clientId", keyClientID, item.clientID)
+    }
+    return diagnostics
+  }
+
+  /// Decodes `svce` and compares it; an undecodable `svce` is a warning (the archive is authoritative, but
+  /// MSAL would not find the item by key).
+  static func checkService(_ service: String?, against item: ADALTokenItem) -> [Diagnostic] {
+    guard let service else {
+      return [
+        Diagnostic(.warning, code: "adal.service-missing", "the ADAL item has no svce attribute", at: item.source.location)
+      ]
+    }
+    do {
+      let key = try ADALKeychainService.decode(service)
+      return compare(
+        keyAuthority: key.authority, keyResource: key.resource, keyClientID: key.clientID, item: item, keyName: "svce")
+    } catch {
+      return [
+        Diagnostic(
+          .warning, code: "adal.service-unreadable", "svce '\(service)' cannot be decoded: \(error)",
+          at: item.source.location)
+      ]
+    }
+  }
+}

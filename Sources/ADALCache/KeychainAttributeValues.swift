@@ -1,0 +1,83 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Lenient conversions of dumped attribute values (plist or JSON) to what `KeychainRecord` holds.
+enum KeychainAttributeValues {
+  /// A string attribute: strings as they are, data as UTF-8.
+  static func string(_ value: Any?) -> String? {
+    switch value {
+    case let text as String: return text
+    case let bytes as Data: return String(data: bytes, encoding: .utf8)
+    default: return nil
+    }
+  }
+
+  /// A numeric attribute (`type`): integers, or strings of digits.
+  static func integer(_ value: Any?) -> Int? {
+    switch value {
+    case let text as String: return Int(text.trimmingCharacters(in: .whitespaces))
+    case let number as Int: return number
+    case let number as Int64: return Int(exactly: number)
+    case let number as NSNumber: return Int(exactly: number.doubleValue)
+    default: return nil
+    }
+  }
+
+  static func bool(_ value: Any?) -> Bool? {
+    switch value {
+    case let flag as Bool: return flag
+    case let number as NSNumber: return number.intValue != 0
+    case let text as String: return ["true", "1", "yes"].contains(text.lowercased())
+    default: return nil
+    }
+  }
+
+  /// A date: plist dates, ISO 8601 strings, `-[NSDate description]` (`2019-06-07 10:11:12 +0000`), and
+  /// numbers as seconds since 1970.
+  static func date(_ value: Any?) -> Date? {
+    switch value {
+    case let date as Date: return date
+    case let number as NSNumber: return Date(timeIntervalSince1970: number.doubleValue)
+    case let text as String: return parseDate(text.trimmingCharacters(in: .whitespaces))
+    default: return nil
+    }
+  }
+
+  static func parseDate(_ text: String) -> Date? {
+    if let date = try? Date(text, strategy: .iso8601) { return date }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd HH:mm:ss"] {
+      formatter.dateFormat = format
+      if let date = formatter.date(from: text) { return date }
+    }
+    return nil
+  }
+
+  /// Hex text (`4d53…`, `0x4d53…`, `<4d534f70 656e…>`); nil if it is not hex.
+  static func hex(_ text: String) -> Data? {
+    var digits = text.lowercased()
+    if digits.hasPrefix("0x") { digits.removeFirst(2) }
+    digits.removeAll { $0 == " " || $0 == "<" || $0 == ">" || $0 == "\n" }
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes = Data(capacity: digits.count / 2)
+    var high: UInt8?
+    for scalar in digits.unicodeScalars {
+      guard let nibble = UInt8(String(scalar), radix: 16) else { return nil }
+      if let pending = high {
+        bytes.append(pending << 4 | nibble)
+        high = nil
+      } else {
+        high = nibble
+      }
+    }
+    return bytes
+  }
+
+  /// Standard or URL-safe base64, padded or not.
+  static func base64(_ text: String) -> Data? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return Data(base64Encoded: trimmed) ?? Base64URL.decode(trimmed)
+  }
+}

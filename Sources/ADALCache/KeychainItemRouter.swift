@@ -1,0 +1,118 @@
+import Adal2MSALSupport
+import Foundation
+import PropertyLists
+import UnifiedCache
+
+/// Sorts dumped keychain records into ADAL items, unified items, wipe markers and the rest.
+struct KeychainItemRouter {
+  let limits: InputLimits
+  let file: String?
+
+  func route(_ records: [KeychainRecord], into result: inout ADALReadResult) {
+    for record in records {
+      if record.isADALItem {
+        do {
+          let (item, diagnostics) = try decodeADAL(record)
+          result.items.append(item)
+          result.diagnostics += diagnostics
+        } catch {
+          result.diagnostics.append(error.diagnostic)
+        }
+      } else if record.isWipeMarker {
+        let marker = wipeMarker(record)
+        result.wipeMarkers.append(marker)
+        let detail = [marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" }]
+          .compactMap { $0 }.joined(separator: ", ")
+        result.diagnostics.append(
+          Diagnostic(
+            .note, code: "adal.wipe-marker",
+            "ADAL wipe marker (Microsoft.ADAL.WipeAll.1) skipped" + (detail.isEmpty ? "" : " (\(detail))"),
+            at: record.location))
+      } else if let type = record.type {
+        if let payload = record.data {
+          result.unifiedItems.append(
+            UnifiedKeychainItem(
+              account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
+              payload: payload, accessGroup: record.accessGroup, location: record.location))
+        } else {
+          result.diagnostics.append(
+            Diagnostic(
+              .warning, code: "adal.unified-without-data", "a unified keychain item (type \(type)) has no v_Data; skipped",
+              at: record.location))
+        }
+      } else {
+        result.ignoredItemCount += 1
+      }
+    }
+    if !result.unifiedItems.isEmpty {
+      result.diagnostics.append(
+        Diagnostic(
+          .note, code: "adal.unified-items",
+          "\(result.unifiedItems.count) MSAL unified keychain item(s) (numeric type) handed to the unified decoder",
+          at: SourceLocation(file: file)))
+    }
+    if result.ignoredItemCount > 0 {
+      result.diagnostics.append(
+        Diagnostic(
+          .note, code: "adal.ignored-items",
+          "\(result.ignoredItemCount) keychain item(s) are neither ADAL nor MSAL items; ignored",
+          at: SourceLocation(file: file)))
+    }
+  }
+
+  private func decodeADAL(_ record: KeychainRecord) throws(ADALItemError) -> (ADALTokenItem, [Diagnostic]) {
+    var source = ADALItemSource(
+      file: record.location.file ?? file, itemIndex: record.location.itemIndex, service: record.service,
+      account: record.account, accessGroup: record.accessGroup, created: record.created, modified: record.modified)
+    guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
+    let archive = try ArchiveLoader(limits: limits).load(data, source: source)
+    let keychainUser = record.account.map(ADALKeychainAccount.decode)
+    let (item, itemDiagnostics) = try ADALArchivedItemDecoder().decode(
+      archive.root, source: source, keychainUserID: keychainUser?.userID)
+    source = item.source
+    var diagnostics = itemDiagnostics
+    diagnostics += KeyConsistency.checkService(record.service, against: item)
+    if let acctUser = keychainUser?.userID, let claimsUser = item.idTokenClaims?.normalizedUserID,
+      ADALKeychainAccount.normalize(acctUser) != claimsUser
+    {
+      diagnostics.append(
+        Diagnostic(
+          .note, code: "adal.account-mismatch",
+          "acct names user \(acctUser) but the id token's user is \(claimsUser)", at: source.location))
+    }
+    return (item, diagnostics)
+  }
+
+  private func wipeMarker(_ record: KeychainRecord) -> ADALWipeMarker {
+    var marker = ADALWipeMarker(bundleID: nil, wipeTime: nil, location: record.location)
+    let source = ADALItemSource(file: file, itemIndex: record.location.itemIndex)
+    guard let data = record.data, let archive = try? ArchiveLoader(limits: limits).load(data, source: source),
+      let entries = archive.root.stringKeyedEntries
+    else { return marker }
+    marker.bundleID = entries.first { $0.key == "bundleId" }?.value.stringValue
+    marker.wipeTime = entries.first { $0.key == "wipeTime" }?.value.dateValue
+    return marker
+  }
+}
+
+/// Reads `v_Data` (or a whole file) as a keyed archive; failures are item errors.
+struct ArchiveLoader {
+  let limits: InputLimits
+
+  func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
+    let document: PropertyListDocument
+    do {
+      document = try PropertyListReader(limits: limits).read(data, file: source.file)
+    } catch {
+      throw ADALItemError("v_Data is not a readable property list (\(error.message))", source: source)
+    }
+    guard KeyedArchive.isKeyedArchive(document.value) else {
+      throw ADALItemError("v_Data is a property list but not a keyed archive", source: source)
+    }
+    do {
+      return try KeyedArchiveReader(limits: limits).read(document.value, file: source.file)
+    } catch {
+      throw ADALItemError("v_Data is not a readable keyed archive (\(error.message))", source: source)
+    }
+  }
+}

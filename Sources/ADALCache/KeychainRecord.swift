@@ -1,0 +1,80 @@
+import Adal2MSALSupport
+import Foundation
+
+/// One keychain item from a dump, with the attributes this module uses, whatever the dump's format.
+///
+/// MSAL unified items (those with a numeric `type`) become `UnifiedKeychainItem`s in
+/// `ADALReadResult.unifiedItems`.
+public struct KeychainRecord: Sendable, Hashable {
+  /// `class` / `item_class` (`genp`, `inet`, …), when the dump gives it.
+  public var itemClass: String?
+  /// `acct`.
+  public var account: String?
+  /// `svce`.
+  public var service: String?
+  /// `gena`, as bytes (a string in the dump is taken as its UTF-8 bytes).
+  public var generic: Data?
+  /// `agrp` / `entitlement_group`.
+  public var accessGroup: String?
+  /// `type` (`kSecAttrType`), when numeric. MSAL unified items carry 2000 + credential type, and 1000 + …
+  /// for accounts and 3000 + … for metadata.
+  public var type: Int?
+  /// `v_Data` / `dataHex`.
+  public var data: Data?
+  /// `cdat` / `create_date`.
+  public var created: Date?
+  /// `mdat` / `modification_date`.
+  public var modified: Date?
+  /// `labl` / `label`.
+  public var label: String?
+  /// `invi` / `invisible` (ADAL 1.x sets it).
+  public var invisible: Bool?
+  /// Where it is: file, item index, and the key path within the dump (`genp[3]`).
+  public var location: SourceLocation
+
+  public init(
+    itemClass: String? = nil, account: String? = nil, service: String? = nil, generic: Data? = nil,
+    accessGroup: String? = nil, type: Int? = nil, data: Data? = nil, created: Date? = nil, modified: Date? = nil,
+    label: String? = nil, invisible: Bool? = nil, location: SourceLocation
+  ) {
+    self.itemClass = itemClass
+    self.account = account
+    self.service = service
+    self.generic = generic
+    self.accessGroup = accessGroup
+    self.type = type
+    self.data = data
+    self.created = created
+    self.modified = modified
+    self.label = label
+    self.invisible = invisible
+    self.location = location
+  }
+
+  /// `gena` as UTF-8 text, when it is.
+  public var genericString: String? { generic.flatMap { String(data: $0, encoding: .utf8) } }
+
+  /// The wipe marker's `gena` (`Microsoft.ADAL.WipeAll.1`) and `acct` (`TokenWipe`).
+  public static let wipeGeneric = "Microsoft.ADAL.WipeAll.1"
+  public static let wipeAccount = "TokenWipe"
+
+  /// Whether `gena` is `MSOpenTech.ADAL.1`: the selection rule for ADAL items.
+  public var isADALItem: Bool { genericString == ADALKeychainService.libraryString }
+  /// Whether this is ADAL's "wipe all" marker.
+  public var isWipeMarker: Bool { genericString == Self.wipeGeneric || account == Self.wipeAccount }
+}
+
+/// ADAL's "wipe all" marker item (`Microsoft.ADAL.WipeAll.1` / `TokenWipe`): never a token, reported only.
+public struct ADALWipeMarker: Sendable, Hashable {
+  /// `bundleId` of the app that wiped the cache, when `v_Data` could be read.
+  public var bundleID: String?
+  /// `wipeTime`, when `v_Data` could be read.
+  public var wipeTime: Date?
+  public var location: SourceLocation
+
+  public init(bundleID: String?, wipeTime: Date?, location: SourceLocation) {
+    self.bundleID = bundleID
+    self.wipeTime = wipeTime
+    self.location = location
+  }
+}

@@ -1,0 +1,120 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import Testing
+
+/// id_token claims: parsing (CORE `MSIDIdTokenClaims`) and the user id rules (spec §2.4).
+@Suite("id token claims")
+struct IDTokenClaimsTests {
+  static func segment(_ object: [String: Any]) -> String {
+    // Foundation's JSON writer: independent of the reader under test.
+    Base64URL.encode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+  }
+
+  static func jwt(_ claims: [String: Any]) -> String {
+    segment(["typ": "JWT", "alg": "none"]) + "." + segment(claims) + "." + Base64URL.encode("not-json-signature")
+  }
+
+  func claims(_ payload: [String: Any]) throws -> IDTokenClaims { try IDTokenClaims(rawIDToken: Self.jwt(payload)) }
+
+  @Test func threePartTokenMergesHeaderAndPayload() throws {
+    let parsed = try claims(["sub": "s", "ver": "2.0"])
+    #expect(parsed.isJWT)
+    #expect(parsed.segmentCount == 3)
+    #expect(parsed["typ"] == .string("JWT"))
+    #expect(parsed["alg"] == .string("none"))
+    #expect(parsed.sub == "s")
+  }
+
+  @Test func bareSinglePayloadIsAccepted() throws {
+    let parsed = try IDTokenClaims(rawIDToken: Self.segment(["upn": "u@x.com"]))
+    #expect(!parsed.isJWT)
+    #expect(parsed.segmentCount == 1)
+    #expect(parsed.userID == "u@x.com")
+  }
+
+  @Test func v1Order() throws {
+    let all: [String: Any] = [
+      "ver": "1.0", "upn": "Upn@X.com", "email": "e@x.com", "sub": "sub", "oid": "oid", "unique_name": "un@x.com",
+      "altsecid": "alt",
+    ]
+    let order: [(drop: String?, claim: String, value: String, displayable: Bool)] = [
+      (nil, "upn", "Upn@X.com", true), ("upn", "email", "e@x.com", true), ("email", "sub", "sub", false),
+      ("sub", "oid", "oid", false), ("oid", "unique_name", "un@x.com", true), ("unique_name", "altsecid", "alt", false),
+    ]
+    var payload = all
+    for step in order {
+      if let drop = step.drop { payload[drop] = nil }
+      let parsed = try claims(payload)
+      #expect(parsed.flavor == .v1)
+      #expect(parsed.userIDClaim == step.claim)
+      #expect(parsed.userID == step.value)
+      #expect(parsed.isDisplayable == step.displayable)
+    }
+  }
+
+  @Test func blankClaimsAreSkippedAndValuesTrimmed() throws {
+    let parsed = try claims(["ver": "1.0", "upn": "   ", "email": "  Mixed@Case.COM \n", "sub": "s"])
+    #expect(parsed.userID == "Mixed@Case.COM")
+    #expect(parsed.normalizedUserID == "mixed@case.com")
+    #expect(parsed.userIDClaim == "email")
+  }
+
+  @Test func v2UsesPreferredUsernameElseSub() throws {
+    let named = try claims(["ver": "2.0", "preferred_username": "Bob@F.com", "upn": "ignored@f.com", "sub": "s"])
+    #expect(named.flavor == .v2)
+    #expect(named.userID == "Bob@F.com")
+    #expect(named.isDisplayable)
+    let unnamed = try claims(["ver": "2.0", "upn": "ignored@f.com", "sub": "s"])
+    #expect(unnamed.userID == "s")
+    #expect(!unnamed.isDisplayable)
+  }
+
+  @Test func noVersionDecidesByUpnOrUniqueName() throws {
+    let v1 = try claims(["unique_name": "u@x.com", "sub": "s"])
+    #expect(v1.flavor == .v1)
+    #expect(v1.userID == "s")  // v1 order puts sub before unique_name
+    let base = try claims(["preferred_username": "p@x.com", "sub": "s"])
+    #expect(base.flavor == .unversioned)
+    #expect(base.userID == "s")
+    #expect(!base.isDisplayable)
+  }
+
+  @Test func uniqueIDIsOidElseSub() throws {
+    #expect(try claims(["oid": "OID-1", "sub": "s"]).uniqueID == "oid-1")
+    #expect(try claims(["sub": "Sub-1"]).uniqueID == "sub-1")
+  }
+
+  @Test func guestEvidence() throws {
+    let home = "f645ad92-e38d-4d1a-b510-d1b09a74a8ca"
+    let resource = "72f988bf-86f1-41af-91ab-2d7cd011db47"
+    let member = try claims(["tid": resource, "iss": "https://sts.windows.net/\(resource)/"])
+    #expect(member.homeTenantEvidence == nil)
+    #expect(!member.isGuest)
+    #expect(member.homeTenantID == resource)
+    let guest = try claims(["tid": resource, "iss": "https://sts.windows.net/\(resource)/", "idp": "https://sts.windows.net/\(home)/"])
+    #expect(guest.homeTenantEvidence == .otherTenant(home))
+    #expect(guest.homeTenantID == home)
+    let msaGuest = try claims(["tid": resource, "idp": "live.com"])
+    #expect(msaGuest.homeTenantEvidence == .externalIdentityProvider("live.com"))
+    #expect(msaGuest.homeTenantID == nil)
+    let personal = try claims(["tid": IDTokenClaims.consumerTenantID, "idp": "live.com"])
+    #expect(personal.homeTenantEvidence == nil)
+    let v2Issuer = try claims(["tid": resource, "iss": "https://login.microsoftonline.com/\(home)/v2.0"])
+    #expect(v2Issuer.homeTenantEvidence == .issuerTenant(home))
+    let sameIdp = try claims(["tid": resource, "idp": "https://sts.windows.net/\(resource.uppercased())/"])
+    #expect(sameIdp.homeTenantEvidence == nil)
+  }
+
+  @Test func malformedTokensThrowWithoutTheToken() {
+    #expect(throws: IDTokenClaimsError.notBase64URL(segment: 1)) { try IDTokenClaims(rawIDToken: "eyJhIjoxfQ.@@@.sig") }
+    #expect(throws: IDTokenClaimsError.notJSONObject(segment: 0)) {
+      try IDTokenClaims(rawIDToken: Base64URL.encode("[1,2]"))
+    }
+    #expect(throws: IDTokenClaimsError.empty) { try IDTokenClaims(rawIDToken: "..") }
+    #expect(throws: IDTokenClaimsError.notJSONObject(segment: 0)) {
+      try IDTokenClaims(rawIDToken: Base64URL.encode("secret-looking-text"))
+    }
+    #expect(!IDTokenClaimsError.notJSONObject(segment: 0).description.contains("secret"))
+  }
+}
