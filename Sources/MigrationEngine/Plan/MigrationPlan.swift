@@ -130,12 +130,18 @@ public struct MigrationPlan: Sendable, Hashable {
   public var inputs: [PlanInput]
   /// The clock reading every expiry decision used.
   public var plannedAt: Date
+  /// Every ADAL user the planner met, with the identity it resolved (or why it could not), deterministic order.
+  public var users: [PlanUser]
 
-  public init(entries: [PlanEntry], diagnostics: [Diagnostic] = [], inputs: [PlanInput] = [], plannedAt: Date) {
+  public init(
+    entries: [PlanEntry], diagnostics: [Diagnostic] = [], inputs: [PlanInput] = [], plannedAt: Date,
+    users: [PlanUser] = []
+  ) {
     self.entries = entries
     self.diagnostics = diagnostics
     self.inputs = inputs
     self.plannedAt = plannedAt
+    self.users = users
   }
 
   /// The entries an apply writes (`add` and `update`).
@@ -149,4 +155,48 @@ public struct MigrationPlan: Sendable, Hashable {
 
   /// Whether anything was skipped or is in conflict (the CLI's "success with skipped items" exit code).
   public var hasSkipsOrConflicts: Bool { entries.contains { $0.action == .skip || $0.action == .conflict } }
+}
+
+/// One ADAL user (the items of one object id, or of one user name when there is no id token) and the identity
+/// the planner resolved for it.
+public struct PlanUser: Sendable, Hashable {
+  /// Whether the user got an identity.
+  public enum Status: String, Sendable, Hashable, Codable {
+    case resolved, skipped, conflict
+  }
+
+  /// The displayable id of the user's newest item (original case); nil when no item names the user.
+  public var username: String?
+  /// Other user names the same user had (a UPN change), sorted.
+  public var otherUsernames: [String]
+  /// The cloud: the alias-group id of the user's environment (its preferred cache host).
+  public var cloud: String
+  public var status: Status
+  public var homeAccountID: String?
+  /// The rule that gave the identity (the first rule, in PRODUCT.md order, that fired for any of its items).
+  public var rule: IdentityRule?
+  /// `identity.resolved`, `identity.guest`, `identity.conflict`, ...
+  public var reasonCode: String
+  public var reason: String
+  /// For a conflict: every candidate home account id, sorted.
+  public var candidates: [String]
+  /// The user's items.
+  public var sources: [PlanSource]
+
+  public init(
+    username: String?, otherUsernames: [String] = [], cloud: String, status: Status, homeAccountID: String? = nil,
+    rule: IdentityRule? = nil, reasonCode: String, reason: String, candidates: [String] = [],
+    sources: [PlanSource] = []
+  ) {
+    self.username = username
+    self.otherUsernames = otherUsernames
+    self.cloud = cloud
+    self.status = status
+    self.homeAccountID = homeAccountID
+    self.rule = rule
+    self.reasonCode = reasonCode
+    self.reason = reason
+    self.candidates = candidates
+    self.sources = sources
+  }
 }

@@ -1,0 +1,185 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+
+/// The identity one ADAL item was given.
+struct ResolvedIdentity: Sendable, Hashable {
+  var homeAccountID: String
+  var rule: IdentityRule
+  /// `MSSTS`, or `ADFS` for ADFS authorities.
+  var authorityType: String
+}
+
+/// Why an item got no identity: a skip (guest, no evidence) or a conflict (several candidates).
+struct UnresolvedIdentity: Sendable, Hashable {
+  var action: PlanAction
+  var code: String
+  var reason: String
+}
+
+/// Identity resolution (PRODUCT.md "The mapping, decided", rules 1-6) for every user of a set of ADAL items.
+struct IdentityResolver {
+  let existing: ExistingAccountIndex
+
+  struct Outcome {
+    var resolved: [Int: ResolvedIdentity] = [:]
+    var unresolved: [Int: UnresolvedIdentity] = [:]
+    var users: [PlanUser] = []
+    var diagnostics: [Diagnostic] = []
+  }
+
+  func resolve(_ items: [SourcedItem]) -> Outcome {
+    var outcome = Outcome()
+    for cluster in UserClusters.of(items) {
+      resolve(cluster: cluster.map { items[$0] }, into: &outcome)
+    }
+    return outcome
+  }
+
+  private func resolve(cluster: [SourcedItem], into outcome: inout Outcome) {
+    let newest = cluster.newest
+    let cloud = cluster.first?.cloud ?? ""
+    let names = Set(cluster.compactMap(\.normalizedUsername))
+    let username = newest?.displayableUsername ?? cluster.compactMap(\.displayableUsername).sorted().first
+    let others = names.subtracting([username?.lowercased()].compactMap { $0 }).sorted()
+    var user = PlanUser(
+      username: username, otherUsernames: others, cloud: cloud, status: .resolved, reasonCode: "identity.resolved",
+      reason: "", sources: cluster.map(\.planSource))
+
+    func fail(_ action: PlanAction, _ code: String, _ reason: String, candidates: [String] = []) {
+      user.status = action == .conflict ? .conflict : .skipped
+      user.reasonCode = code
+      user.reason = reason
+      user.candidates = candidates
+      for sourced in cluster {
+        outcome.unresolved[sourced.ordinal] = UnresolvedIdentity(action: action, code: code, reason: reason)
+      }
+      outcome.users.append(user)
+    }
+    func succeed(_ home: String, _ rules: [Int: IdentityRule], _ authorityType: String, _ reason: String) {
+      for sourced in cluster {
+        let rule = rules[sourced.ordinal] ?? .siblingItem
+        outcome.resolved[sourced.ordinal] = ResolvedIdentity(
+          homeAccountID: home, rule: rule, authorityType: authorityType)
+      }
+      user.homeAccountID = home
+      user.rule = IdentityRule.allCases.first { rule in rules.values.contains(rule) } ?? .siblingItem
+      user.reason = reason
+      outcome.users.append(user)
+      if !others.isEmpty, let username {
+        outcome.diagnostics.append(
+          Diagnostic(
+            .note, code: "identity.username-changed",
+            "user \(home) appears as \(([username] + others).joined(separator: ", ")); the newest item's "
+              + "username \(username) is used", at: newest?.location))
+      }
+    }
+    let authorityType = cluster.contains(where: \.isADFS) ? "ADFS" : "MSSTS"
+
+    // Rules 1 and 2: what the items say by themselves.
+    var ownRules: [Int: IdentityRule] = [:]
+    var candidates: [String: String] = [:]  // lowercased -> spelling
+    for sourced in cluster {
+      if let home = IdentityEvidence.archivedHomeAccountID(sourced.item) {
+        ownRules[sourced.ordinal] = .archivedHomeAccountID
+        candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
+      } else if let home = IdentityEvidence.clientInfoHomeAccountID(sourced.item) {
+        ownRules[sourced.ordinal] = .clientInfo
+        candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
+      }
+    }
+    // Rule 3: an existing unified account with the user's name in this cloud.
+    var byUsername: [Int: [String]] = [:]
+    for sourced in cluster {
+      if let name = sourced.normalizedUsername {
+        let homes = existing.homeAccountIDs(username: name, cloud: cloud)
+        if !homes.isEmpty { byUsername[sourced.ordinal] = homes }
+      }
+    }
+    if candidates.isEmpty {
+      for sourced in cluster {
+        for home in byUsername[sourced.ordinal] ?? [] {
+          candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
+        }
+        if byUsername[sourced.ordinal]?.isEmpty == false { ownRules[sourced.ordinal] = .existingAccountByUsername }
+      }
+    }
+    if candidates.count > 1 {
+      let list = candidates.values.sorted()
+      return fail(
+        .conflict, "identity.conflict",
+        "several candidate home account ids for one user: \(list.joined(separator: ", ")); none is guessed",
+        candidates: list)
+    }
+    if let home = candidates.values.first {
+      // Rule 3 also counts for an item whose name points at exactly this account (rules 1-2 came first).
+      for sourced in cluster where ownRules[sourced.ordinal] == nil {
+        if byUsername[sourced.ordinal] == [home] { ownRules[sourced.ordinal] = .existingAccountByUsername }
+      }
+      for sourced in cluster {
+        if let homes = byUsername[sourced.ordinal], !homes.contains(where: { $0.lowercased() == home.lowercased() }) {
+          outcome.diagnostics.append(
+            Diagnostic(
+              .note, code: "identity.username-points-elsewhere",
+              "an existing account with the username \(sourced.displayableUsername ?? "") has home account id "
+                + "\(homes.joined(separator: ", ")), but the ADAL item says \(home); the item's own id is used",
+              at: sourced.location))
+          break
+        }
+      }
+      return succeed(home, ownRules, authorityType, "")
+    }
+    resolveOffline(cluster: cluster, authorityType: authorityType, fail: fail, succeed: succeed)
+  }
+
+  /// Rules 6 (ADFS `sub`) and 5 (`oid.tid` for members): nothing but the id tokens to go on.
+  private func resolveOffline(
+    cluster: [SourcedItem], authorityType: String,
+    fail: (PlanAction, String, String, [String]) -> Void,
+    succeed: (String, [Int: IdentityRule], String, String) -> Void
+  ) {
+    let withClaims = cluster.filter { $0.item.idTokenClaims != nil }
+    guard !withClaims.isEmpty else {
+      return fail(
+        .skip, "identity.no-id-token",
+        "no home account id, no client_info, no existing account with this username and no id token: "
+          + "the identity cannot be found offline", [])
+    }
+    var rules: [Int: IdentityRule] = [:]
+    if authorityType == "ADFS" {
+      let subs = Set(withClaims.compactMap { $0.item.idTokenClaims?.sub })
+      guard let sub = subs.first else {
+        return fail(.skip, "identity.adfs-no-sub", "ADFS id token without a sub claim", [])
+      }
+      if subs.count > 1 {
+        let list = subs.sorted()
+        return fail(.conflict, "identity.conflict", "several ADFS subjects for one user: \(list.joined(separator: ", "))", list)
+      }
+      for sourced in cluster { rules[sourced.ordinal] = .adfsSubject }
+      return succeed(sub, rules, "ADFS", "ADFS: home_account_id is the id token's sub")
+    }
+    var derived: Set<String> = []
+    var guestReason: String?
+    var unknownReason: String?
+    for sourced in withClaims {
+      guard let claims = sourced.item.idTokenClaims else { continue }
+      switch TenantMembership(claims) {
+      case .member(let oid, let tid): derived.insert("\(oid).\(tid)")
+      case .guest(let reason): guestReason = guestReason ?? reason
+      case .unknown(let reason): unknownReason = unknownReason ?? reason
+      }
+    }
+    if let guestReason {
+      return fail(.skip, "identity.guest", guestReason, [])
+    }
+    if derived.count > 1 {
+      let list = derived.sorted()
+      return fail(.conflict, "identity.conflict", "the id tokens derive several ids: \(list.joined(separator: ", "))", list)
+    }
+    guard let home = derived.first else {
+      return fail(.skip, "identity.home-tenant-unknown", unknownReason ?? "home tenant not shown", [])
+    }
+    for sourced in cluster { rules[sourced.ordinal] = .derivedFromIDToken }
+    succeed(home, rules, "MSSTS", "derived: oid.tid from an id token that shows a member of its tenant (unverified)")
+  }
+}

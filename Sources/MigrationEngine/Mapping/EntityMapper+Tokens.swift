@@ -1,0 +1,197 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+extension EntityMapper {
+  /// Refresh tokens per app and per family; returns the client each FRT item was given (by ordinal).
+  func mapRefreshTokens(
+    _ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector
+  ) -> [Int: String] {
+    for (_, selected) in RefreshTokenSelection.perApp(group.items) {
+      appendRefreshToken(selected, group, into: &result, apps: &apps)
+    }
+    for sourced in group.items where !RefreshTokenSelection.isFamilyItem(sourced.item) {
+      if let family = RefreshTokenSelection.familyID(of: sourced.item), sourced.item.kind.hasRefreshToken {
+        apps.note(client: sourced.item.clientID, environment: group.environment, family: family)
+      }
+    }
+    var frtClients: [Int: String] = [:]
+    let families = Set(group.items.compactMap { RefreshTokenSelection.familyID(of: $0.item) })
+    for family in families.sorted() {
+      let frts = group.items.filter {
+        RefreshTokenSelection.isFamilyItem($0.item) && RefreshTokenSelection.familyID(of: $0.item) == family
+      }
+      var assigned: [SourcedItem] = []
+      for frt in frts {
+        if let client = RefreshTokenSelection.owningClient(of: frt, siblings: group.items, fallback: options.clientID) {
+          frtClients[frt.ordinal] = client
+          assigned.append(frt)
+        } else {
+          result.skips.append(
+            .skip(
+              [frt], code: "adal.family-token-without-client",
+              reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
+                + "--client-id option", kind: .refreshToken, identity: group.identity))
+        }
+      }
+      let appItems = group.items.filter {
+        !RefreshTokenSelection.isFamilyItem($0.item) && $0.item.kind.hasRefreshToken
+          && RefreshTokenSelection.familyID(of: $0.item) == family
+      }
+      let ranked = RefreshTokenSelection.ordered(frts.isEmpty ? appItems : assigned)
+      guard let winner = ranked.first else { continue }
+      // Losing FRTs are reported; losing app items (a fallback without any FRT) still make their app's token.
+      let losers = frts.isEmpty ? [] : Array(ranked.dropFirst())
+      let client = frtClients[winner.ordinal] ?? winner.item.clientID
+      appendRefreshToken(
+        .init(winner: winner, losers: losers, clientID: client, familyID: family), group, into: &result,
+        apps: &apps)
+    }
+    return frtClients
+  }
+
+  private func appendRefreshToken(
+    _ selected: RefreshTokenSelection.Selected, _ group: UserGroup, into result: inout MappingResult,
+    apps: inout AppMetadataCollector
+  ) {
+    guard let secret = selected.winner.item.refreshToken else { return }
+    let token = UnifiedRefreshToken(
+      homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: selected.clientID,
+      secret: UnifiedSecret(secret.value), familyID: selected.familyID)
+    let what = selected.familyID.map { "family \($0) refresh token" } ?? "refresh token of \(selected.clientID)"
+    result.proposals.append(
+      proposal(
+        .refreshToken(token), group, [selected.winner], code: "adal.refresh-token",
+        reason: "\(what) from the ADAL \(selected.winner.item.kind) (\(selected.losers.count) duplicate(s) set aside)"))
+    for loser in selected.losers {
+      result.skips.append(
+        .skip(
+          [loser], code: "adal.duplicate-refresh-token",
+          reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
+            + "single-resource, then newest)", kind: .refreshToken, identity: group.identity))
+    }
+    apps.note(client: selected.clientID, environment: group.environment, family: selected.familyID)
+  }
+
+  func mapAccessTokens(_ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector) {
+    var byKey: [String: [(SourcedItem, UnifiedAccessToken)]] = [:]
+    for sourced in group.items where sourced.item.accessToken != nil {
+      let item = sourced.item
+      func skip(_ code: String, _ reason: String) {
+        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, identity: group.identity))
+      }
+      guard !options.skipAccessTokens else {
+        skip("option.skip-access-tokens", "access tokens are not migrated (option)")
+        continue
+      }
+      guard let secret = item.accessToken, let resource = item.resource, !resource.isEmpty else {
+        skip("adal.access-token-without-resource", "access token without a resource")
+        continue
+      }
+      guard let expiresOn = item.expiresOn else {
+        skip("adal.access-token-without-expiry", "access token without an expiry date")
+        continue
+      }
+      guard expiresOn > now else {
+        skip("adal.expired-access-token", "access token for \(resource) expired at \(ReportDate.string(expiresOn))")
+        continue
+      }
+      guard let realm = sourced.isADFS ? "adfs" : (tenantedAuthority(sourced) ?? sourced.item.idTokenClaims?.tid)
+      else {
+        skip("adal.access-token-without-tenant", "access token from a common authority without an id token tid")
+        continue
+      }
+      let token = UnifiedAccessToken(
+        homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: item.clientID,
+        realm: realm, target: resource + "/.default", secret: UnifiedSecret(secret.value),
+        cachedAt: item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: item.extendedExpiresOn,
+        tokenType: item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
+      byKey[token.canonicalKey, default: []].append((sourced, token))
+    }
+    for key in byKey.keys.sorted() {
+      let ranked = (byKey[key] ?? []).sorted { lhs, rhs in
+        let (left, right) = (lhs.1.expiresOn ?? .distantPast, rhs.1.expiresOn ?? .distantPast)
+        if left != right { return left > right }
+        if lhs.1.secret.fingerprint != rhs.1.secret.fingerprint {
+          return lhs.1.secret.fingerprint < rhs.1.secret.fingerprint
+        }
+        return lhs.0.ordinal < rhs.0.ordinal
+      }
+      guard let (winner, token) = ranked.first else { continue }
+      result.proposals.append(
+        proposal(
+          .accessToken(token), group, [winner], code: "adal.access-token",
+          reason: "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline"))
+      for (loser, _) in ranked.dropFirst() {
+        result.skips.append(
+          .skip(
+            [loser], code: "adal.duplicate-access-token",
+            reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
+            identity: group.identity))
+      }
+      apps.note(client: token.clientID, environment: group.environment, family: nil)
+    }
+  }
+
+  func mapIdTokens(
+    _ group: UserGroup, frtClients: [Int: String], into result: inout MappingResult,
+    apps: inout AppMetadataCollector
+  ) {
+    var byKey: [String: [SourcedItem]] = [:]
+    var clientOf: [Int: String] = [:]
+    for sourced in group.items where sourced.item.idToken != nil {
+      let isFamily = RefreshTokenSelection.isFamilyItem(sourced.item)
+      guard let client = isFamily ? frtClients[sourced.ordinal] : sourced.item.clientID,
+        let realm = sourced.isADFS ? "adfs" : sourced.item.idTokenClaims?.tid?.lowercased()
+      else { continue }
+      clientOf[sourced.ordinal] = client
+      byKey["\(client.lowercased())|\(realm)", default: []].append(sourced)
+    }
+    for key in byKey.keys.sorted() {
+      let members = byKey[key] ?? []
+      let jwts = members.filter { $0.item.idTokenClaims?.isJWT == true }
+      guard let best = jwts.newest, let secret = best.item.idToken, let client = clientOf[best.ordinal] else {
+        result.skips.append(
+          .skip(
+            members, code: "adal.id-token-not-jwt",
+            reason: "the id token is a bare payload segment (ADAL 1.x), not a JWT: not forged into one",
+            kind: .idToken, identity: group.identity))
+        continue
+      }
+      let realm = best.isADFS ? "adfs" : (best.item.idTokenClaims?.tid?.lowercased() ?? "")
+      let token = UnifiedIdToken(
+        homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: client, realm: realm,
+        secret: UnifiedSecret(secret.value))
+      result.proposals.append(
+        proposal(
+          .idToken(token), group, members, code: "adal.id-token",
+          reason: "id token of \(client) (newest of \(members.count) item(s))"))
+      apps.note(client: client, environment: group.environment, family: nil)
+    }
+  }
+}
+
+/// Collects one AppMetadata per migrated client and environment, with the client's family id.
+struct AppMetadataCollector {
+  private var byKey: [String: (client: String, environment: String, family: String?)] = [:]
+
+  mutating func note(client: String, environment: String, family: String?) {
+    let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
+    let old = byKey[key]
+    let clientSpelling = min(old?.client ?? client, client)
+    let families = [old?.family, family].compactMap { $0 }
+    byKey[key] = (clientSpelling, environment, families.min())
+  }
+
+  func proposals() -> [Proposal] {
+    byKey.keys.sorted().compactMap { key in
+      guard let app = byKey[key] else { return nil }
+      let entity = UnifiedAppMetadata(clientID: app.client, environment: app.environment, familyID: app.family)
+      let family = app.family.map { "family \($0)" } ?? "no family"
+      return Proposal(
+        entity: .appMetadata(entity), sources: [], rule: nil, username: nil, homeAccountID: nil,
+        reasonCode: "adal.app-metadata", reason: "app metadata of a migrated client (\(family))")
+    }
+  }
+}

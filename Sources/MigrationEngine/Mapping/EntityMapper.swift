@@ -1,0 +1,106 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// Maps resolved ADAL items to unified entities (Account, RefreshToken, AccessToken, IdToken, AppMetadata).
+struct EntityMapper {
+  let options: MigrationOptions
+  let now: Date
+  /// Target store plus MSAL inputs: an account's environment there is reused for its ADAL entities.
+  let existingAccounts: [UnifiedAccount]
+
+  /// The items of one resolved user in one cloud, with the environment its entities are written under.
+  struct UserGroup {
+    var identity: ResolvedIdentity
+    var items: [SourcedItem]
+    var environment: String
+    var rule: IdentityRule
+  }
+
+  func map(_ items: [SourcedItem], identities: IdentityResolver.Outcome) -> MappingResult {
+    var result = MappingResult()
+    for user in identities.users where user.status != .resolved {
+      result.skips.append(
+        PlanEntry(
+          action: user.status == .conflict ? .conflict : .skip, reasonCode: user.reasonCode, reason: user.reason,
+          sources: user.sources, username: user.username))
+    }
+    var apps = AppMetadataCollector()
+    for group in userGroups(items, identities) {
+      mapAccounts(group, into: &result)
+      let frtClients = mapRefreshTokens(group, into: &result, apps: &apps)
+      mapAccessTokens(group, into: &result, apps: &apps)
+      mapIdTokens(group, frtClients: frtClients, into: &result, apps: &apps)
+    }
+    result.proposals += apps.proposals()
+    return result
+  }
+
+  private func userGroups(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [UserGroup] {
+    var byUser: [String: [SourcedItem]] = [:]
+    for sourced in items {
+      guard let identity = identities.resolved[sourced.ordinal] else { continue }
+      byUser["\(identity.homeAccountID.lowercased())|\(sourced.cloud)", default: []].append(sourced)
+    }
+    return byUser.keys.sorted().compactMap { key in
+      guard let members = byUser[key], let newest = members.newest,
+        let identity = identities.resolved[newest.ordinal]
+      else { return nil }
+      let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
+      let rule = IdentityRule.allCases.first { rules.contains($0) } ?? identity.rule
+      let aligned = existingAccounts.filter {
+        $0.homeAccountID.lowercased() == identity.homeAccountID.lowercased()
+          && CloudGroups.group(of: $0.environment) == newest.cloud
+      }.map(\.environment).min()
+      return UserGroup(
+        identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule)
+    }
+  }
+
+  func proposal(
+    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ sources: [SourcedItem], code: String, reason: String
+  ) -> Proposal {
+    Proposal(
+      entity: entity, sources: sources.map(\.planSource), rule: group.rule,
+      username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID,
+      reasonCode: code, reason: reason)
+  }
+
+  /// The realm of an id token's tenant: `adfs` for ADFS, else `tid`, else a tenanted authority's tenant.
+  private func realm(of sourced: SourcedItem) -> String? {
+    if sourced.isADFS { return "adfs" }
+    if let tid = sourced.item.idTokenClaims?.tid { return tid.lowercased() }
+    return tenantedAuthority(sourced)
+  }
+
+  func tenantedAuthority(_ sourced: SourcedItem) -> String? {
+    guard let tenant = sourced.item.tenant, !tenant.isEmpty else { return nil }
+    return ["common", "organizations", "consumers"].contains(tenant.lowercased()) ? nil : tenant
+  }
+
+  private func mapAccounts(_ group: UserGroup, into result: inout MappingResult) {
+    let byRealm = Dictionary(grouping: group.items.filter { realm(of: $0) != nil }) { realm(of: $0) ?? "" }
+    if byRealm.isEmpty {
+      result.diagnostics.append(
+        Diagnostic(
+          .warning, code: "engine.account-without-tenant",
+          "no Account written for \(group.identity.homeAccountID): no id token or tenanted authority gives its tenant",
+          at: group.items.first?.location))
+    }
+    for realm in byRealm.keys.sorted() {
+      let members = byRealm[realm] ?? []
+      guard let best = members.filter({ $0.item.idTokenClaims != nil }).newest ?? members.newest else { continue }
+      let claims = best.item.idTokenClaims
+      let account = UnifiedAccount(
+        homeAccountID: group.identity.homeAccountID, environment: group.environment, realm: realm,
+        localAccountID: claims?.oid ?? claims?.sub, username: best.displayableUsername ?? "",
+        authorityType: group.identity.authorityType, name: claims?.name, givenName: claims?.givenName,
+        familyName: claims?.familyName)
+      result.proposals.append(
+        proposal(
+          .account(account), group, members, code: "adal.account",
+          reason: "account of \(members.count) ADAL item(s); identity rule \(group.rule.rawValue)"))
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import UnifiedCache
+
+/// An entity the ADAL side proposes, before it is compared with the existing cache.
+struct Proposal: Sendable {
+  var entity: AnyUnifiedEntity
+  var sources: [PlanSource]
+  var rule: IdentityRule?
+  var username: String?
+  var homeAccountID: String?
+  /// Why this entity exists (`adal.refresh-token`, ...), and a sentence for the report.
+  var reasonCode: String
+  var reason: String
+}
+
+/// What the mapping produced: proposals plus the items it skipped, with their reasons.
+struct MappingResult: Sendable {
+  var proposals: [Proposal] = []
+  var skips: [PlanEntry] = []
+  var diagnostics: [Diagnostic] = []
+}
+
+import Adal2MSALSupport
+
+extension PlanEntry {
+  /// A skip entry for ADAL items that produce nothing.
+  static func skip(
+    _ items: [SourcedItem], code: String, reason: String, kind: UnifiedEntityKind? = nil,
+    identity: ResolvedIdentity? = nil
+  ) -> PlanEntry {
+    PlanEntry(
+      action: .skip, kind: kind, reasonCode: code, reason: reason, sources: items.map(\.planSource),
+      identityRule: identity?.rule, username: items.newest?.displayableUsername,
+      homeAccountID: identity?.homeAccountID)
+  }
+}
+
+/// Dates as the report shows them: ISO 8601 UTC, whole seconds.
+enum ReportDate {
+  static func string(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+  }
+}

@@ -1,0 +1,75 @@
+import ADALCache
+import Foundation
+import UnifiedCache
+
+/// Collapses refresh-token items into unified RefreshToken entities (pain points 8 and 9).
+///
+/// - Per app: one RefreshToken keyed by the client id, from the user's MRRT and single-resource items of that
+///   app in that cloud; the resource never splits it.
+/// - Per family: one family RefreshToken (`family_id` kept, keyed by the family id), from the user's FRT
+///   (`foci-<id>`) items, or, when there is none, from the app items that carry the family id.
+/// Duplicates are decided by: family > multi-resource > single-resource, then newest, then the secret's
+/// fingerprint; every losing item is a skip entry that names the winner.
+struct RefreshTokenSelection {
+  struct Selected {
+    var winner: SourcedItem
+    var losers: [SourcedItem]
+    var clientID: String
+    var familyID: String?
+  }
+
+  static func rank(_ kind: ADALTokenKind) -> Int {
+    switch kind {
+    case .familyRefreshToken: 0
+    case .multiResourceRefreshToken: 1
+    case .singleResourceRefreshAndAccess: 2
+    case .accessToken, .tombstone: 3
+    }
+  }
+
+  /// Orders candidates best first.
+  static func ordered(_ items: [SourcedItem]) -> [SourcedItem] {
+    items.sorted { lhs, rhs in
+      let (left, right) = (rank(lhs.item.kind), rank(rhs.item.kind))
+      if left != right { return left < right }
+      if lhs.recency != rhs.recency { return lhs.recency > rhs.recency }
+      if lhs.refreshFingerprint != rhs.refreshFingerprint { return lhs.refreshFingerprint < rhs.refreshFingerprint }
+      return lhs.ordinal < rhs.ordinal
+    }
+  }
+
+  static func familyID(of item: ADALTokenItem) -> String? {
+    if case .familyRefreshToken(let family) = item.kind { return family }
+    guard let family = item.familyID?.trimmingCharacters(in: .whitespaces), !family.isEmpty else { return nil }
+    return family
+  }
+
+  /// The app items (MRRT, RT+AT) of one user and cloud, per lowercased client id.
+  static func perApp(_ items: [SourcedItem]) -> [(client: String, selected: Selected)] {
+    let apps = items.filter {
+      $0.item.kind == .multiResourceRefreshToken || $0.item.kind == .singleResourceRefreshAndAccess
+    }
+    let byClient = Dictionary(grouping: apps) { $0.item.clientID.lowercased() }
+    return byClient.keys.sorted().compactMap { client in
+      let ranked = ordered(byClient[client] ?? [])
+      guard let winner = ranked.first else { return nil }
+      return (client, Selected(winner: winner, losers: Array(ranked.dropFirst()), clientID: winner.item.clientID))
+    }
+  }
+
+  /// The app an FRT belongs to: the sibling app item of the same family whose refresh token is the FRT's
+  /// (ADAL writes the FRT as a copy of the app's MRRT), else the newest sibling app item, else `fallback`.
+  static func owningClient(of frt: SourcedItem, siblings: [SourcedItem], fallback: String?) -> String? {
+    let family = familyID(of: frt.item)
+    let members = siblings.filter { familyID(of: $0.item) == family && !isFamilyItem($0.item) }
+    if let same = members.filter({ $0.refreshFingerprint == frt.refreshFingerprint }).newest {
+      return same.item.clientID
+    }
+    return members.newest?.item.clientID ?? fallback
+  }
+
+  static func isFamilyItem(_ item: ADALTokenItem) -> Bool {
+    if case .familyRefreshToken = item.kind { return true }
+    return false
+  }
+}

@@ -1,0 +1,31 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// The engine in three calls, for pipelines: plan, report, apply.
+///
+/// ```swift
+/// let adal = try ADALCacheReader().read(dumpData, file: "dump.plist")
+/// let plan = Migration.plan(
+///   adal: [ADALInput(adal, file: "dump.plist")], existing: currentCache,
+///   options: MigrationOptions(clientID: "my-app-id", clock: .fixed(now)))
+/// print(Migration.report(plan).text())
+/// let migrated = plan.applied(to: currentCache)   // what a store holds after the write
+/// ```
+///
+/// Named `Migration` rather than after the module, so that `MigrationEngine.X` stays unambiguous.
+public enum Migration {
+  /// Plans the migration of `adal` (and `msal`) into `existing`. See `MigrationPlanner`.
+  public static func plan(
+    adal: [ADALInput], msal: [MSALInput] = [], existing: UnifiedCacheContents = UnifiedCacheContents(),
+    inputs: [PlanInput] = [], options: MigrationOptions = MigrationOptions()
+  ) -> MigrationPlan {
+    MigrationPlanner(options: options).plan(adal: adal, msal: msal, existing: existing, inputs: inputs)
+  }
+
+  /// The report of a plan; render it with `text(colorize:)`, `json()` or `markdown()`.
+  public static func report(_ plan: MigrationPlan, redactUsernames: Bool = false) -> MigrationReport {
+    MigrationReport(plan: plan, redactUsernames: redactUsernames)
+  }
+}

@@ -1,0 +1,35 @@
+import Adal2MSALSupport
+import Foundation
+
+/// How a migration is planned. Every decision that depends on the time reads `clock`, so a pinned clock makes
+/// plans and reports reproducible byte for byte.
+public struct MigrationOptions: Sendable {
+  /// Which side wins when an input entity and the target cache disagree on the same cache key.
+  public enum Preference: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The target cache (and, for ADAL entities, the MSAL inputs) wins; the disagreement is a `conflict`.
+    case existing
+    /// The inputs win: the existing entry is `update`d (fields the input does not set are kept).
+    case adal
+  }
+
+  /// The application a family refresh token (`foci-1`) belongs to when no sibling item names the app.
+  public var clientID: String?
+  /// Do not migrate access tokens (they are reported as skipped).
+  public var skipAccessTokens: Bool
+  public var prefer: Preference
+  /// The time every expiry decision and every defaulted `cached_at` uses.
+  public var clock: MigrationClock
+  /// Replace usernames, local account ids and home account ids in reports with stable `user-…` tokens.
+  public var redactUsernames: Bool
+
+  public init(
+    clientID: String? = nil, skipAccessTokens: Bool = false, prefer: Preference = .existing,
+    clock: MigrationClock = .system, redactUsernames: Bool = false
+  ) {
+    self.clientID = clientID.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    self.skipAccessTokens = skipAccessTokens
+    self.prefer = prefer
+    self.clock = clock
+    self.redactUsernames = redactUsernames
+  }
+}

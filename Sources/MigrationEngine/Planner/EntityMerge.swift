@@ -1,0 +1,104 @@
+import Foundation
+import UnifiedCache
+
+/// Field-wise comparison and merge of an incoming entity with the existing one under the same key.
+///
+/// The incoming side sets only what it knows; a field it leaves nil (or an unknown field) keeps the existing
+/// value. So an existing entry that already holds everything the input says is `unchanged`, and an update
+/// never drops what another writer stored (`client_info`, unknown fields).
+enum EntityMerge {
+  /// `incoming` laid over `existing`: every field `incoming` sets wins, the rest is kept.
+  static func merged(_ incoming: AnyUnifiedEntity, over existing: AnyUnifiedEntity) -> AnyUnifiedEntity {
+    switch (incoming, existing) {
+    case (.account(let new), .account(let old)): .account(merge(new, old))
+    case (.accessToken(let new), .accessToken(let old)): .accessToken(merge(new, old))
+    case (.refreshToken(let new), .refreshToken(let old)): .refreshToken(merge(new, old))
+    case (.idToken(let new), .idToken(let old)): .idToken(merge(new, old))
+    case (.appMetadata(let new), .appMetadata(let old)): .appMetadata(merge(new, old))
+    default: incoming
+    }
+  }
+
+  /// The JSON names of the fields that differ between two entities of the same kind, sorted.
+  static func differingFields(_ lhs: AnyUnifiedEntity, _ rhs: AnyUnifiedEntity) -> [String] {
+    let left = EntityFields.of(lhs, secrets: .fingerprint)
+    let right = EntityFields.of(rhs, secrets: .fingerprint)
+    let names = Set(left.map(\.name) + right.map(\.name))
+    return names.filter { name in
+      left.first { $0.name == name }?.value != right.first { $0.name == name }?.value
+    }.sorted()
+  }
+
+  private static func fields(_ new: JSONObject, _ old: JSONObject) -> JSONObject {
+    var out = old
+    for member in new { out[member.key] = member.value }
+    return out
+  }
+
+  private static func merge(_ new: UnifiedAccount, _ old: UnifiedAccount) -> UnifiedAccount {
+    var out = old
+    out.homeAccountID = new.homeAccountID
+    out.environment = new.environment
+    out.realm = new.realm
+    out.localAccountID = new.localAccountID ?? old.localAccountID
+    out.username = new.username ?? old.username
+    out.authorityType = new.authorityType ?? old.authorityType
+    out.name = new.name ?? old.name
+    out.givenName = new.givenName ?? old.givenName
+    out.familyName = new.familyName ?? old.familyName
+    out.middleName = new.middleName ?? old.middleName
+    out.alternativeAccountID = new.alternativeAccountID ?? old.alternativeAccountID
+    out.clientInfo = new.clientInfo ?? old.clientInfo
+    out.accountSource = new.accountSource ?? old.accountSource
+    out.lastModificationTime = new.lastModificationTime ?? old.lastModificationTime
+    out.lastModificationApp = new.lastModificationApp ?? old.lastModificationApp
+    out.additionalFields = fields(new.additionalFields, old.additionalFields)
+    return out
+  }
+
+  private static func merge(_ new: UnifiedAccessToken, _ old: UnifiedAccessToken) -> UnifiedAccessToken {
+    var out = new
+    out.cachedAt = new.cachedAt ?? old.cachedAt
+    out.expiresOn = new.expiresOn ?? old.expiresOn
+    out.extendedExpiresOn = new.extendedExpiresOn ?? old.extendedExpiresOn
+    out.refreshOn = new.refreshOn ?? old.refreshOn
+    out.tokenType = new.tokenType ?? old.tokenType
+    out.keyID = new.keyID ?? old.keyID
+    out.requestedClaims = new.requestedClaims ?? old.requestedClaims
+    out.userAssertionHash = new.userAssertionHash ?? old.userAssertionHash
+    out.clientInfo = new.clientInfo ?? old.clientInfo
+    out.lastModificationTime = new.lastModificationTime ?? old.lastModificationTime
+    out.lastModificationApp = new.lastModificationApp ?? old.lastModificationApp
+    out.additionalFields = fields(new.additionalFields, old.additionalFields)
+    return out
+  }
+
+  private static func merge(_ new: UnifiedRefreshToken, _ old: UnifiedRefreshToken) -> UnifiedRefreshToken {
+    var out = new
+    out.familyID = new.familyID ?? old.familyID
+    out.realm = new.realm ?? old.realm
+    out.target = new.target ?? old.target
+    out.userAssertionHash = new.userAssertionHash ?? old.userAssertionHash
+    out.clientInfo = new.clientInfo ?? old.clientInfo
+    out.lastModificationTime = new.lastModificationTime ?? old.lastModificationTime
+    out.lastModificationApp = new.lastModificationApp ?? old.lastModificationApp
+    out.additionalFields = fields(new.additionalFields, old.additionalFields)
+    return out
+  }
+
+  private static func merge(_ new: UnifiedIdToken, _ old: UnifiedIdToken) -> UnifiedIdToken {
+    var out = new
+    out.clientInfo = new.clientInfo ?? old.clientInfo
+    out.lastModificationTime = new.lastModificationTime ?? old.lastModificationTime
+    out.lastModificationApp = new.lastModificationApp ?? old.lastModificationApp
+    out.additionalFields = fields(new.additionalFields, old.additionalFields)
+    return out
+  }
+
+  private static func merge(_ new: UnifiedAppMetadata, _ old: UnifiedAppMetadata) -> UnifiedAppMetadata {
+    var out = new
+    out.familyID = new.familyID ?? old.familyID
+    out.additionalFields = fields(new.additionalFields, old.additionalFields)
+    return out
+  }
+}

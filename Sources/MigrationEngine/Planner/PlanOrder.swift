@@ -1,0 +1,64 @@
+import Adal2MSALSupport
+import UnifiedCache
+
+extension PlanSource {
+  /// File, then item index (numerically), then label.
+  static func precedes(_ lhs: PlanSource, _ rhs: PlanSource) -> Bool {
+    if lhs.file != rhs.file { return lhs.file < rhs.file }
+    if lhs.itemIndex != rhs.itemIndex { return (lhs.itemIndex ?? -1) < (rhs.itemIndex ?? -1) }
+    return lhs.label < rhs.label
+  }
+}
+
+extension UnifiedEntityKind {
+  /// The order kinds appear in plans and reports: accounts first, then what hangs off them.
+  var planOrder: Int {
+    switch self {
+    case .account: 0
+    case .refreshToken: 1
+    case .accessToken: 2
+    case .idToken: 3
+    case .appMetadata: 4
+    }
+  }
+}
+
+extension PlanAction {
+  var planOrder: Int {
+    switch self {
+    case .add: 0
+    case .update: 1
+    case .unchanged: 2
+    case .conflict: 3
+    case .skip: 4
+    }
+  }
+}
+
+enum PlanOrder {
+  static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool {
+    let left = (lhs.kind?.planOrder ?? 9, lhs.canonicalKey ?? "", lhs.action.planOrder)
+    let right = (rhs.kind?.planOrder ?? 9, rhs.canonicalKey ?? "", rhs.action.planOrder)
+    if left != right { return left < right }
+    switch (lhs.sources.first, rhs.sources.first) {
+    case (let l?, let r?) where l != r: return PlanSource.precedes(l, r)
+    case (nil, _?): return true
+    case (_?, nil): return false
+    default: break
+    }
+    if lhs.reasonCode != rhs.reasonCode { return lhs.reasonCode < rhs.reasonCode }
+    return (lhs.entity?.entity.description ?? "") < (rhs.entity?.entity.description ?? "")
+  }
+
+  static func diagnostics(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+    let left = [lhs.location?.file ?? "", String(format: "%012d", lhs.location?.itemIndex ?? -1), lhs.code, lhs.message, lhs.description]
+    let right = [rhs.location?.file ?? "", String(format: "%012d", rhs.location?.itemIndex ?? -1), rhs.code, rhs.message, rhs.description]
+    return left.lexicographicallyPrecedes(right)
+  }
+
+  static func users(_ lhs: PlanUser, _ rhs: PlanUser) -> Bool {
+    let left = [lhs.cloud, lhs.homeAccountID ?? "~", lhs.username?.lowercased() ?? "~", lhs.sources.first?.description ?? ""]
+    let right = [rhs.cloud, rhs.homeAccountID ?? "~", rhs.username?.lowercased() ?? "~", rhs.sources.first?.description ?? ""]
+    return left.lexicographicallyPrecedes(right)
+  }
+}

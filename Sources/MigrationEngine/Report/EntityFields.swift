@@ -1,0 +1,90 @@
+import Foundation
+import UnifiedCache
+
+/// An entity's fields as (JSON name, text) pairs in the unified-cache field order, for reports and diffs.
+/// Secrets appear only as fingerprints; timestamps as epoch seconds, as the cache writes them.
+enum EntityFields {
+  struct Field: Sendable, Hashable {
+    var name: String
+    var value: String
+  }
+
+  enum Secrets {
+    case fingerprint
+  }
+
+  static func of(_ entity: AnyUnifiedEntity, secrets: Secrets = .fingerprint) -> [Field] {
+    var out: [Field] = []
+    func add(_ name: String, _ value: String?) {
+      if let value { out.append(Field(name: name, value: value)) }
+    }
+    func time(_ date: Date?) -> String? { date.map(epochSeconds) }
+    switch entity {
+    case .account(let account):
+      add("home_account_id", account.homeAccountID)
+      add("environment", account.environment)
+      add("realm", account.realm)
+      add("local_account_id", account.localAccountID)
+      add("username", account.username)
+      add("authority_type", account.authorityType)
+      add("name", account.name)
+      add("given_name", account.givenName)
+      add("family_name", account.familyName)
+      add("middle_name", account.middleName)
+      add("alternative_account_id", account.alternativeAccountID)
+      add("client_info", account.clientInfo)
+      add("account_source", account.accountSource)
+      add("last_modification_time", account.lastModificationTime)
+      add("last_modification_app", account.lastModificationApp)
+    case .accessToken(let token):
+      add("credential_type", token.credentialType)
+      add("home_account_id", token.homeAccountID)
+      add("environment", token.environment)
+      add("client_id", token.clientID)
+      add("realm", token.realm)
+      add("target", token.target)
+      add("secret", token.secret.fingerprint)
+      add("cached_at", time(token.cachedAt))
+      add("expires_on", time(token.expiresOn))
+      add("extended_expires_on", time(token.extendedExpiresOn))
+      add("refresh_on", time(token.refreshOn))
+      add("token_type", token.tokenType)
+      add("key_id", token.keyID)
+      add("requested_claims", token.requestedClaims)
+      add("user_assertion_hash", token.userAssertionHash)
+      add("client_info", token.clientInfo)
+    case .refreshToken(let token):
+      add("home_account_id", token.homeAccountID)
+      add("environment", token.environment)
+      add("client_id", token.clientID)
+      add("secret", token.secret.fingerprint)
+      add("family_id", token.familyID)
+      add("realm", token.realm)
+      add("target", token.target)
+      add("user_assertion_hash", token.userAssertionHash)
+      add("client_info", token.clientInfo)
+    case .idToken(let token):
+      add("home_account_id", token.homeAccountID)
+      add("environment", token.environment)
+      add("client_id", token.clientID)
+      add("realm", token.realm)
+      add("secret", token.secret.fingerprint)
+      add("client_info", token.clientInfo)
+    case .appMetadata(let metadata):
+      add("client_id", metadata.clientID)
+      add("environment", metadata.environment)
+      add("family_id", metadata.familyID)
+    }
+    let extra = entity.entity.additionalFields
+    // Names only: values of fields this tool does not model are not known to be free of secrets.
+    if !extra.isEmpty { add("additional_fields", extra.keys.joined(separator: ",")) }
+    return out
+  }
+
+  /// Whole epoch seconds, as the unified cache writes timestamps.
+  static func epochSeconds(_ date: Date) -> String {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    guard seconds.isFinite, abs(seconds) < 9e15 else { return "0" }
+    return String(Int64(seconds))
+  }
+}

@@ -1,0 +1,113 @@
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// The report of a plan: a summary, one section per user, every skip and conflict with its reason, and the
+/// diagnostics. Rendered as text, JSON (schema: docs/report-schema.json) or Markdown. Secrets appear only as
+/// fingerprints; with `redactUsernames` every username and account id is a stable `user-…` / `account-…`
+/// token. The same plan always renders to the same bytes.
+public struct MigrationReport: Sendable {
+  /// The JSON report's schema version.
+  public static let schemaVersion = 1
+
+  /// One entry as reported (already redacted).
+  public struct Entry: Sendable, Hashable {
+    public var action: PlanAction
+    public var kind: UnifiedEntityKind?
+    public var key: String?
+    public var reasonCode: String
+    public var reason: String
+    public var rule: IdentityRule?
+    public var username: String?
+    public var homeAccountID: String?
+    public var sources: [PlanSource]
+    /// The entity's fields (JSON name, text); secrets as fingerprints, timestamps as epoch seconds.
+    public var fields: [(name: String, value: String)]
+    public var existingFields: [(name: String, value: String)]
+
+    public static func == (lhs: Entry, rhs: Entry) -> Bool {
+      lhs.action == rhs.action && lhs.key == rhs.key && lhs.reason == rhs.reason && lhs.sources == rhs.sources
+        && lhs.fields.map { "\($0.name)=\($0.value)" } == rhs.fields.map { "\($0.name)=\($0.value)" }
+    }
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(action)
+      hasher.combine(key)
+      hasher.combine(reason)
+    }
+
+    /// A field's value.
+    public func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+  }
+
+  /// One user: its identity and its entries.
+  public struct UserSection: Sendable, Hashable {
+    public var username: String?
+    public var otherUsernames: [String]
+    public var homeAccountID: String?
+    public var cloud: String
+    public var status: PlanUser.Status
+    public var rule: IdentityRule?
+    public var reasonCode: String
+    public var reason: String
+    public var candidates: [String]
+    public var entries: [Entry]
+  }
+
+  public var plannedAt: Date
+  public var inputs: [PlanInput]
+  public var redacted: Bool
+  /// Counts per action, over every entry.
+  public var actionCounts: [PlanAction: Int]
+  /// Counts per kind and action; entries without a kind (skipped items) are under nil.
+  public var kindCounts: [UnifiedEntityKind?: [PlanAction: Int]]
+  public var users: [UserSection]
+  /// Entries that belong to no user (app metadata, items that name nobody).
+  public var otherEntries: [Entry]
+  public var diagnostics: [Diagnostic]
+
+  /// Every skip and conflict, in plan order.
+  public var skipsAndConflicts: [Entry] {
+    (users.flatMap(\.entries) + otherEntries).filter { $0.action == .skip || $0.action == .conflict }
+  }
+
+  public init(plan: MigrationPlan, redactUsernames: Bool = false) {
+    let redact = redactUsernames ? Redactor(plan: plan) : .none
+    plannedAt = plan.plannedAt
+    inputs = plan.inputs
+    redacted = redactUsernames
+    var actions: [PlanAction: Int] = [:]
+    var kinds: [UnifiedEntityKind?: [PlanAction: Int]] = [:]
+    for entry in plan.entries {
+      actions[entry.action, default: 0] += 1
+      kinds[entry.kind, default: [:]][entry.action, default: 0] += 1
+    }
+    actionCounts = actions
+    kindCounts = kinds
+    let grouped = ReportSections.group(plan)
+    users = grouped.users.map { section in
+      UserSection(
+        username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
+        homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
+        rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
+        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Self.entry($0, redact) })
+    }
+    otherEntries = grouped.others.map { Self.entry($0, redact) }
+    diagnostics = plan.diagnostics.map { diagnostic in
+      var copy = diagnostic
+      copy.message = redact(diagnostic.message)
+      return copy
+    }
+  }
+
+  private static func entry(_ entry: PlanEntry, _ redact: Redactor) -> Entry {
+    func fields(_ entity: AnyUnifiedEntity?) -> [(name: String, value: String)] {
+      guard let entity else { return [] }
+      return EntityFields.of(entity).map { (name: $0.name, value: redact($0.value)) }
+    }
+    return Entry(
+      action: entry.action, kind: entry.kind, key: redact(entry.canonicalKey), reasonCode: entry.reasonCode,
+      reason: redact(entry.reason), rule: entry.identityRule, username: redact(entry.username),
+      homeAccountID: redact(entry.homeAccountID), sources: entry.sources, fields: fields(entry.entity),
+      existingFields: fields(entry.existing))
+  }
+}

@@ -1,0 +1,60 @@
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// Replaces personal identifiers in report text with stable tokens: a username becomes `user-<12 hex>`, a
+/// home or local account id `account-<12 hex>` (the SHA-256 of the lowercased value), the same token
+/// wherever the value appears, including inside cache keys, reasons and diagnostics.
+struct Redactor: Sendable {
+  private let replacements: [(String, String)]
+
+  static let none = Redactor(replacements: [])
+
+  private init(replacements: [(String, String)]) { self.replacements = replacements }
+
+  init(plan: MigrationPlan) {
+    var usernames: Set<String> = []
+    var accountIDs: Set<String> = []
+    func addName(_ name: String?) {
+      if let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty { usernames.insert(name.lowercased()) }
+    }
+    func addID(_ id: String?) {
+      if let id = id?.trimmingCharacters(in: .whitespaces), id.count >= 4 { accountIDs.insert(id.lowercased()) }
+    }
+    for user in plan.users {
+      addName(user.username)
+      user.otherUsernames.forEach(addName)
+      addID(user.homeAccountID)
+      user.candidates.forEach(addID)
+    }
+    for entry in plan.entries {
+      addName(entry.username)
+      addID(entry.homeAccountID)
+      for entity in [entry.entity, entry.existing].compactMap({ $0 }) {
+        addID(entity.homeAccountID)
+        if case .account(let account) = entity {
+          addName(account.username)
+          addID(account.localAccountID)
+        }
+      }
+    }
+    let pairs = usernames.map { ($0, "user-" + Self.digest($0)) } + accountIDs.map { ($0, "account-" + Self.digest($0)) }
+    // Longest first, so a home account id (`oid.tid`) is replaced before the local id (`oid`) inside it.
+    replacements = pairs.sorted { ($0.0.count, $0.0) > ($1.0.count, $1.0) }
+  }
+
+  private static func digest(_ value: String) -> String {
+    String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
+  }
+
+  func callAsFunction(_ text: String) -> String {
+    guard !replacements.isEmpty else { return text }
+    var out = text
+    for (value, token) in replacements where out.range(of: value, options: .caseInsensitive) != nil {
+      out = out.replacingOccurrences(of: value, with: token, options: .caseInsensitive)
+    }
+    return out
+  }
+
+  func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
+}

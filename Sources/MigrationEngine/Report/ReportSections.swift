@@ -1,0 +1,60 @@
+import UnifiedCache
+
+/// Assigns every plan entry to one report section: the user whose home account id it carries, the
+/// unresolved user whose items it reports, or "other".
+enum ReportSections {
+  struct Section {
+    var user: PlanUser
+    var entries: [PlanEntry]
+  }
+
+  static func group(_ plan: MigrationPlan) -> (users: [Section], others: [PlanEntry]) {
+    var sections: [Section] = []
+    var byHome: [String: Int] = [:]
+    for user in plan.users {
+      if user.status == .resolved, let home = user.homeAccountID?.lowercased() {
+        if let index = byHome[home] {
+          // The same account met in several clusters (one per tenant): one section, the first rule in order.
+          let merged = sections[index].user
+          sections[index].user.otherUsernames = Array(
+            Set(merged.otherUsernames + user.otherUsernames + [user.username].compactMap { $0 })
+              .subtracting([merged.username].compactMap { $0 })
+          ).sorted()
+          if let rule = user.rule, let old = merged.rule, rule.order < old.order {
+            sections[index].user.rule = rule
+          }
+          sections[index].user.sources = (merged.sources + user.sources).sorted(by: PlanSource.precedes)
+          continue
+        }
+        byHome[home] = sections.count
+      }
+      sections.append(Section(user: user, entries: []))
+    }
+    var others: [PlanEntry] = []
+    for entry in plan.entries {
+      if let home = entry.homeAccountID?.lowercased(), let index = byHome[home] {
+        sections[index].entries.append(entry)
+      } else if let index = sections.firstIndex(where: {
+        $0.user.status != .resolved && $0.user.sources == entry.sources && $0.user.reasonCode == entry.reasonCode
+      }) {
+        sections[index].entries.append(entry)
+      } else if let home = entry.homeAccountID, !home.isEmpty {
+        // An account only the MSAL inputs know.
+        byHome[home.lowercased()] = sections.count
+        let user = PlanUser(
+          username: entry.username, cloud: EnvironmentAliases.group(forHost: entry.entity?.environment ?? "")
+            .preferredCacheHost, status: .resolved, homeAccountID: home, rule: .unifiedInput,
+          reasonCode: "identity.unified-input", reason: "an account of the MSAL inputs")
+        sections.append(Section(user: user, entries: [entry]))
+      } else {
+        others.append(entry)
+      }
+    }
+    return (sections, others)
+  }
+}
+
+extension IdentityRule {
+  /// The rule's place in PRODUCT.md's order (archived home account id first).
+  var order: Int { IdentityRule.allCases.firstIndex(of: self) ?? Int.max }
+}

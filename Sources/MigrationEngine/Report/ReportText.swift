@@ -1,0 +1,151 @@
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+extension MigrationReport {
+  /// The report as plain text for a terminal (80-120 columns), aligned columns. With `colorize` the action
+  /// words get ANSI colours (the caller decides whether the output is a terminal).
+  public func text(colorize: Bool = false) -> String {
+    var out = TextLines()
+    out.line("adal2msal migration plan")
+    out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
+    if !inputs.isEmpty {
+      out.blank()
+      out.line("Inputs")
+      out.table(
+        [["role", "format", "bytes", "sha256", "file"]]
+          + inputs.map { [$0.role.rawValue, $0.detectedFormat, String($0.byteCount), String($0.sha256.prefix(12)), $0.path] },
+        indent: 2, rightAligned: [2])
+    }
+    out.blank()
+    out.line("Summary")
+    out.table(summaryRows(), indent: 2, rightAligned: Set(1...6))
+    for user in users {
+      out.blank()
+      out.line("User \(user.username ?? "(no username)")" + (user.otherUsernames.isEmpty ? "" : " (also \(user.otherUsernames.joined(separator: ", ")))"))
+      var facts: [[String]] = []
+      facts.append(["status", user.status.rawValue + (user.reason.isEmpty ? "" : ": \(user.reason)")])
+      if let home = user.homeAccountID { facts.append(["home account id", home]) }
+      if let rule = user.rule { facts.append(["identity rule", rule.rawValue]) }
+      if !user.candidates.isEmpty { facts.append(["candidates", user.candidates.joined(separator: ", ")]) }
+      facts.append(["cloud", user.cloud])
+      out.table(facts, indent: 2)
+      entries(user.entries, into: &out, colorize: colorize)
+    }
+    if !otherEntries.isEmpty {
+      out.blank()
+      out.line("Other entries")
+      entries(otherEntries, into: &out, colorize: colorize)
+    }
+    let attention = skipsAndConflicts
+    out.blank()
+    out.line("Skipped and conflicts (\(attention.count))")
+    for entry in attention {
+      let who = entry.username ?? "-"
+      out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(who): \(entry.reason) [\(entry.reasonCode)]")
+    }
+    out.blank()
+    out.line("Diagnostics (\(diagnostics.count))")
+    for diagnostic in diagnostics {
+      let place = diagnostic.location.map { "\($0): " } ?? ""
+      out.line("  \(pad(diagnostic.severity.rawValue, 8)) \(place)\(diagnostic.message) [\(diagnostic.code)]")
+    }
+    return out.text
+  }
+
+  func summaryRows() -> [[String]] {
+    var rows = [["kind"] + PlanAction.allCases.map(\.rawValue) + ["total"]]
+    let kinds: [UnifiedEntityKind?] = UnifiedEntityKind.allCases.sorted { $0.planOrder < $1.planOrder } + [nil]
+    for kind in kinds {
+      let counts = kindCounts[kind] ?? [:]
+      if kind == nil, counts.isEmpty { continue }
+      let values = PlanAction.allCases.map { counts[$0] ?? 0 }
+      rows.append([kind?.rawValue ?? "(items)"] + values.map(String.init) + [String(values.reduce(0, +))])
+    }
+    let totals = PlanAction.allCases.map { actionCounts[$0] ?? 0 }
+    rows.append(["total"] + totals.map(String.init) + [String(totals.reduce(0, +))])
+    return rows
+  }
+
+  private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
+    for entry in entries {
+      out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(Self.summary(entry))")
+      out.line("             why:  \(entry.reason) [\(entry.reasonCode)]")
+      if !entry.sources.isEmpty {
+        out.line("             from: \(entry.sources.map(\.description).joined(separator: ", "))")
+      }
+    }
+  }
+
+  /// A one-line description of an entry's entity.
+  static func summary(_ entry: Entry) -> String {
+    func f(_ name: String) -> String { entry.field(name) ?? "-" }
+    switch entry.kind {
+    case .account?:
+      guard !entry.fields.isEmpty else { return "-" }
+      return "\(f("username")) realm \(f("realm")) \(f("authority_type")) at \(f("environment"))"
+    case .refreshToken?:
+      guard !entry.fields.isEmpty else { return "-" }
+      let family = entry.field("family_id").map { " family \($0)" } ?? ""
+      return "client \(f("client_id"))\(family) at \(f("environment")) \(f("secret"))"
+    case .accessToken?:
+      guard !entry.fields.isEmpty else { return entry.sources.first?.label ?? "-" }
+      let expires = entry.field("expires_on").flatMap(Double.init).map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
+      return "\(f("target")) realm \(f("realm")) expires \(expires ?? "-") \(f("secret"))"
+    case .idToken?:
+      guard !entry.fields.isEmpty else { return "-" }
+      return "client \(f("client_id")) realm \(f("realm")) \(f("secret"))"
+    case .appMetadata?:
+      let family = entry.field("family_id").map { " family \($0)" } ?? ""
+      return "client \(f("client_id")) at \(f("environment"))\(family)"
+    case nil:
+      return entry.reasonCode
+    }
+  }
+
+  private func action(_ action: PlanAction, _ colorize: Bool) -> String {
+    let word = pad(action.rawValue, 10)
+    guard colorize else { return word }
+    let code =
+      switch action {
+      case .add: "32"
+      case .update: "33"
+      case .unchanged: "2"
+      case .conflict: "31"
+      case .skip: "35"
+      }
+    return "\u{1B}[\(code)m\(word)\u{1B}[0m"
+  }
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+  text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+/// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
+struct TextLines {
+  private var lines: [String] = []
+
+  mutating func line(_ text: String) { lines.append(text) }
+  mutating func blank() { lines.append("") }
+
+  mutating func table(_ rows: [[String]], indent: Int, rightAligned: Set<Int> = []) {
+    let columns = rows.map(\.count).max() ?? 0
+    let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    for row in rows {
+      let cells = row.enumerated().map { column, cell in
+        let gap = String(repeating: " ", count: max(0, widths[column] - cell.count))
+        return rightAligned.contains(column) ? gap + cell : cell + gap
+      }
+      line(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
+    }
+  }
+
+  var text: String {
+    lines.map { line in
+      var trimmed = line
+      while trimmed.last == " " { trimmed.removeLast() }
+      return trimmed
+    }.joined(separator: "\n") + "\n"
+  }
+}
