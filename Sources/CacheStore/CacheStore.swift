@@ -1,1 +1,132 @@
-// The unified cache in SQLite: schema, transactional apply, provenance, export and import.
+import Adal2MSALSupport
+import Foundation
+import GRDB
+import UnifiedCache
+
+/// The unified cache in one SQLite file (schema: docs/sqlite-schema.md).
+///
+/// A new file is created owner-only (0600); an existing file keeps its mode. The database runs in WAL mode with
+/// `synchronous = FULL`, and a writer waits up to `busyTimeout` for another process, so concurrent runs
+/// serialize. Everything one `apply` writes is one immediate transaction.
+public struct CacheStore: Sendable {
+  /// The database file.
+  public let path: String
+  /// Whether the `secret` column is sealed with AES-GCM.
+  public let isEncrypted: Bool
+  let queue: DatabaseQueue
+  let codec: RowCodec
+
+  private init(path: String, queue: DatabaseQueue, sealing: SecretSealing?) {
+    self.path = path
+    self.queue = queue
+    self.isEncrypted = sealing != nil
+    self.codec = RowCodec(sealing: sealing, file: path)
+  }
+
+  /// Opens the store at `path`, creating it (mode 0600) and its schema when needed, and checks the key against
+  /// the store's encryption setting.
+  public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError) -> CacheStore {
+    if options.createIfMissing {
+      try StoreFile.createOwnerOnly(path)
+    } else if !FileManager.default.fileExists(atPath: path) {
+      throw CacheStoreError(
+        .cannotOpen, "the store does not exist", remedy: "give the path of a store written by migrate or import",
+        at: SourceLocation(file: path))
+    }
+    var configuration = Configuration()
+    configuration.journalMode = .wal
+    configuration.busyMode = .timeout(options.busyTimeout)
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    let store: CacheStore
+    do {
+      let queue = try StoreFile.withOwnerOnlyUmask { try DatabaseQueue(path: path, configuration: configuration) }
+      store = CacheStore(path: path, queue: queue, sealing: options.sealing)
+      try StoreFile.withOwnerOnlyUmask { try store.migrate() }
+    } catch let error as CacheStoreError {
+      throw error
+    } catch {
+      throw CacheStoreError(
+        .cannotOpen, "cannot open the store (\(Self.describe(error)))",
+        at: SourceLocation(file: path))
+    }
+    try store.checkEncryptionSetting(options.sealing)
+    return store
+  }
+
+  /// Brings the schema up to date. Two processes creating the same new file race on the first migration; the
+  /// loser's "table exists" error goes away when it reads the migrations table again, so it retries.
+  private func migrate() throws {
+    let migrator = StoreSchema.migrator
+    var attempt = 0
+    while true {
+      do {
+        try migrator.migrate(queue)
+        break
+      } catch {
+        attempt += 1
+        if attempt >= 3 { throw error }
+      }
+    }
+    if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
+      throw CacheStoreError(
+        .unknownSchema, "the store was written by a newer adal2msal",
+        at: SourceLocation(file: path))
+    }
+  }
+
+  /// Records the encryption setting of a new store, or checks the key against an existing one.
+  private func checkEncryptionSetting(_ sealing: SecretSealing?) throws(CacheStoreError) {
+    let place = SourceLocation(file: path)
+    let stored: (mode: String, check: String?)
+    do {
+      stored = try queue.immediateTransaction { db in
+        let mode = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'encryption'")
+        if let mode {
+          let check = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'key_check'")
+          return (mode, check)
+        }
+        let newMode = sealing == nil ? "none" : Self.encryptionScheme
+        try db.execute(sql: "INSERT INTO settings (name, value) VALUES ('encryption', ?)", arguments: [newMode])
+        if let sealing {
+          try db.execute(
+            sql: "INSERT INTO settings (name, value) VALUES ('key_check', ?)", arguments: [sealing.keyCheckValue])
+        }
+        return (newMode, sealing?.keyCheckValue)
+      }
+    } catch {
+      throw CacheStoreError(.database, "cannot read the store settings (\(Self.describe(error)))", at: place)
+    }
+    switch (stored.mode, sealing) {
+    case ("none", nil):
+      return
+    case ("none", _?):
+      throw CacheStoreError(
+        .notEncrypted, "the store is not encrypted but an encryption key was given", at: place)
+    case (Self.encryptionScheme, nil):
+      throw CacheStoreError(
+        .keyRequired,
+        "the store is encrypted and no key was given",
+        at: place)
+    case (Self.encryptionScheme, let sealing?):
+      guard stored.check == sealing.keyCheckValue else {
+        throw CacheStoreError(.wrongKey, "the encryption key is not the key of this store", at: place)
+      }
+    default:
+      throw CacheStoreError(
+        .unknownSchema, "the store uses an unknown encryption scheme", at: place)
+    }
+  }
+
+  /// The value of the `encryption` setting of an encrypted store.
+  static let encryptionScheme = "aes-256-gcm-v1"
+
+  /// A short description of a GRDB or system error, without SQL arguments (which could hold secrets).
+  static func describe(_ error: any Error) -> String {
+    if let error = error as? DatabaseError {
+      return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
+    }
+    return String(describing: type(of: error))
+  }
+}

@@ -1,0 +1,79 @@
+import Adal2MSALSupport
+import Foundation
+import MigrationEngine
+import UnifiedCache
+
+/// The plan of `adal2msal import`: every entity of one or more unified-cache JSON files is `add`, `update` or
+/// `unchanged` against what the store holds, and unknown top-level sections are carried along.
+///
+/// Deliberately small: no identity resolution and no conflicts (the file is the truth for its keys). The
+/// migration engine's planner takes over MSAL inputs in `migrate`; this is the plain "load this cache" path.
+public struct ImportPlan: Sendable {
+  public var plan: MigrationPlan
+  /// Top-level sections of the files that the model does not know, later files winning by name.
+  public var unknownSections: JSONObject
+  /// What the reader reported about entries it skipped.
+  public var diagnostics: [Diagnostic]
+
+  /// Plans importing `files` (path and bytes) into a store that currently holds `existing`.
+  public static func make(
+    files: [(path: String, data: Data)], existing: UnifiedCacheContents, limits: InputLimits = .default,
+    plannedAt: Date = Date()
+  ) throws(UnifiedCacheError) -> ImportPlan {
+    var incoming: [String: (entity: AnyUnifiedEntity, sources: [PlanSource])] = [:]
+    var unknown = JSONObject()
+    var diagnostics: [Diagnostic] = []
+    var inputs: [PlanInput] = []
+    let reader = UnifiedCacheJSONReader(limits: limits)
+    for file in files {
+      let result = try reader.read(file.data, file: file.path)
+      diagnostics += result.diagnostics
+      inputs.append(
+        PlanInput(
+          path: file.path, role: .msal, sha256: SecretFingerprint.sha256Hex(file.data), byteCount: file.data.count,
+          detectedFormat: "msal-json"))
+      for (index, entity) in result.contents.allEntities.enumerated() {
+        let source = PlanSource(file: file.path, itemIndex: index, label: "MSAL \(entity.kind.rawValue)")
+        let key = entity.canonicalKey
+        if let seen = incoming[key], seen.entity == entity {
+          incoming[key]?.sources.append(source)
+        } else {
+          incoming[key] = (entity, [source])
+        }
+      }
+      for member in result.contents.unknownSections { unknown[member.key] = member.value }
+    }
+    let entries = incoming.values.map { item in
+      let current = existing.entity(kind: item.entity.kind, key: item.entity.canonicalKey)
+      let action: PlanAction = current == nil ? .add : (current == item.entity ? .unchanged : .update)
+      return PlanEntry(
+        action: action, entity: item.entity, existing: current, reasonCode: "import.\(action.rawValue)",
+        reason: Self.reason(action), sources: item.sources, identityRule: .unifiedInput,
+        homeAccountID: item.entity.homeAccountID)
+    }.sorted { ($0.kind?.rawValue ?? "", $0.canonicalKey ?? "") < ($1.kind?.rawValue ?? "", $1.canonicalKey ?? "") }
+    return ImportPlan(
+      plan: MigrationPlan(entries: entries, diagnostics: diagnostics, inputs: inputs, plannedAt: plannedAt),
+      unknownSections: unknown, diagnostics: diagnostics)
+  }
+
+  private static func reason(_ action: PlanAction) -> String {
+    switch action {
+    case .add: "not in the store"
+    case .update: "the store holds other fields under this key"
+    default: "the store already holds exactly this entity"
+    }
+  }
+}
+
+extension UnifiedCacheContents {
+  /// The entity of `kind` under `key`, or nil.
+  func entity(kind: UnifiedEntityKind, key: String) -> AnyUnifiedEntity? {
+    switch kind {
+    case .account: accounts[key].map(AnyUnifiedEntity.account)
+    case .accessToken: accessTokens[key].map(AnyUnifiedEntity.accessToken)
+    case .refreshToken: refreshTokens[key].map(AnyUnifiedEntity.refreshToken)
+    case .idToken: idTokens[key].map(AnyUnifiedEntity.idToken)
+    case .appMetadata: appMetadata[key].map(AnyUnifiedEntity.appMetadata)
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import Adal2MSALSupport
+import Foundation
+import GRDB
+import UnifiedCache
+
+/// Turns entities into column values and rows back into entities. Shared helpers live here; one file per
+/// table holds its column list and its two conversions.
+struct RowCodec: Sendable {
+  let sealing: SecretSealing?
+  /// The store file, for error locations.
+  let file: String
+
+  /// The `secret` column value: the token as TEXT, or sealed as a BLOB when the store is encrypted.
+  func secretValue(_ secret: UnifiedSecret, rowKey: String) throws(CacheStoreError) -> DatabaseValue {
+    guard let sealing else { return secret.value.databaseValue }
+    return try sealing.seal(secret.value, rowKey: rowKey).databaseValue
+  }
+
+  /// The secret of a row, opened when sealed.
+  func secret(from row: Row, rowKey: String) throws(CacheStoreError) -> UnifiedSecret {
+    let value: DatabaseValue = row["secret"]
+    switch (value.storage, sealing) {
+    case (.string(let text), nil):
+      return UnifiedSecret(text)
+    case (.blob(let sealed), let sealing?):
+      return UnifiedSecret(try sealing.open(sealed, rowKey: rowKey, file: file))
+    case (.blob, nil):
+      throw corrupt("a sealed secret in a store opened without a key", rowKey: rowKey)
+    default:
+      throw corrupt("a secret that is not sealed in an encrypted store", rowKey: rowKey)
+    }
+  }
+
+  /// `additional_fields`: the unknown fields as compact JSON, key order and number text kept.
+  static func jsonText(_ object: JSONObject) -> String { JSONText.compact(.object(object)) }
+
+  func jsonObject(_ text: String?, rowKey: String) throws(CacheStoreError) -> JSONObject {
+    guard let text, !text.isEmpty else { return JSONObject() }
+    do {
+      guard let object = try JSONParser().parse(Data(text.utf8)).objectValue else {
+        throw corrupt("additional_fields is not a JSON object", rowKey: rowKey)
+      }
+      return object
+    } catch {
+      throw corrupt("additional_fields is not valid JSON", rowKey: rowKey)
+    }
+  }
+
+  /// Dates as epoch seconds (INTEGER for whole seconds, the column affinity keeps a fraction as REAL).
+  static func epoch(_ date: Date?) -> DatabaseValue {
+    guard let date else { return .null }
+    return date.timeIntervalSince1970.databaseValue
+  }
+
+  static func date(_ row: Row, _ column: String) -> Date? {
+    let seconds: Double? = row[column]
+    return seconds.map { Date(timeIntervalSince1970: $0) }
+  }
+
+  func corrupt(_ what: String, rowKey: String) -> CacheStoreError {
+    CacheStoreError(
+      .corruptRow, "the store holds \(what)",
+      at: SourceLocation(file: file, keyPath: rowKey))
+  }
+
+  /// `home_account_id` as looked up by `accountForIdentifier`: lowercased.
+  static func normalizedHomeAccountID(_ id: String) -> String { id.lowercased() }
+
+  /// `username` as looked up by `accountForUsername`: trimmed and lowercased; nil when blank.
+  static func normalizedUsername(_ username: String?) -> String? {
+    guard let trimmed = username?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    return trimmed.lowercased()
+  }
+}

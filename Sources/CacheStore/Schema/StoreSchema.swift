@@ -1,0 +1,111 @@
+import GRDB
+
+/// The versioned schema of the store (docs/sqlite-schema.md). Every change is a new named migration appended
+/// to the migrator; a migration that shipped is never edited.
+enum StoreSchema {
+  /// The migrations, in order. "v1" creates every table.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(sql: v1)
+    }
+    return migrator
+  }
+
+  /// The first schema. Credentials share one table (see the document for why).
+  static let v1 = """
+    CREATE TABLE settings (
+      name  TEXT PRIMARY KEY NOT NULL,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TABLE accounts (
+      key                       TEXT PRIMARY KEY NOT NULL,
+      home_account_id           TEXT NOT NULL,
+      environment               TEXT NOT NULL,
+      realm                     TEXT NOT NULL,
+      local_account_id          TEXT,
+      username                  TEXT,
+      authority_type            TEXT,
+      name                      TEXT,
+      given_name                TEXT,
+      family_name               TEXT,
+      middle_name               TEXT,
+      alternative_account_id    TEXT,
+      client_info               TEXT,
+      account_source            TEXT,
+      last_modification_time    TEXT,
+      last_modification_app     TEXT,
+      additional_fields         TEXT NOT NULL DEFAULT '{}',
+      username_normalized       TEXT,
+      environment_group         TEXT NOT NULL,
+      home_account_id_normalized TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX accounts_by_username ON accounts(username_normalized, environment_group);
+    CREATE INDEX accounts_by_home_account_id ON accounts(home_account_id_normalized);
+
+    CREATE TABLE credentials (
+      key                       TEXT PRIMARY KEY NOT NULL,
+      credential_kind           TEXT NOT NULL CHECK (credential_kind IN ('AccessToken', 'RefreshToken', 'IdToken')),
+      credential_type           TEXT,
+      home_account_id           TEXT NOT NULL,
+      home_account_id_normalized TEXT NOT NULL,
+      environment               TEXT NOT NULL,
+      client_id                 TEXT NOT NULL,
+      realm                     TEXT,
+      target                    TEXT,
+      secret                    BLOB NOT NULL,
+      cached_at                 INTEGER,
+      expires_on                INTEGER,
+      extended_expires_on       INTEGER,
+      refresh_on                INTEGER,
+      token_type                TEXT,
+      key_id                    TEXT,
+      requested_claims          TEXT,
+      user_assertion_hash       TEXT,
+      family_id                 TEXT,
+      client_info               TEXT,
+      last_modification_time    TEXT,
+      last_modification_app     TEXT,
+      additional_fields         TEXT NOT NULL DEFAULT '{}'
+    ) WITHOUT ROWID;
+    CREATE INDEX credentials_by_home_account_id ON credentials(home_account_id_normalized, credential_kind);
+
+    CREATE TABLE app_metadata (
+      key               TEXT PRIMARY KEY NOT NULL,
+      client_id         TEXT NOT NULL,
+      environment       TEXT NOT NULL,
+      family_id         TEXT,
+      additional_fields TEXT NOT NULL DEFAULT '{}'
+    ) WITHOUT ROWID;
+
+    CREATE TABLE unknown_sections (
+      name     TEXT PRIMARY KEY NOT NULL,
+      position INTEGER NOT NULL,
+      value    TEXT NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TABLE runs (
+      id           INTEGER PRIMARY KEY AUTOINCREMENT,
+      started_at   TEXT NOT NULL,
+      finished_at  TEXT NOT NULL,
+      planned_at   TEXT NOT NULL,
+      tool_version TEXT NOT NULL,
+      inputs       TEXT NOT NULL,
+      options      TEXT NOT NULL,
+      summary      TEXT NOT NULL
+    );
+
+    CREATE TABLE provenance (
+      id          INTEGER PRIMARY KEY,
+      row_key     TEXT NOT NULL,
+      row_kind    TEXT NOT NULL,
+      run_id      INTEGER NOT NULL REFERENCES runs(id),
+      source_file TEXT NOT NULL,
+      item_index  INTEGER,
+      label       TEXT NOT NULL,
+      action      TEXT NOT NULL CHECK (action IN ('add', 'update'))
+    );
+    CREATE INDEX provenance_by_row ON provenance(row_key, run_id);
+    """
+}

@@ -1,0 +1,133 @@
+import Adal2MSALSupport
+import Crypto
+import Foundation
+
+/// AES-256-GCM sealing of the `secret` column. A sealed secret is a BLOB:
+/// `version (1 byte, 0x01) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`, with the row's canonical key as associated
+/// data, so a sealed value copied to another row does not open. The key itself is never stored: the database
+/// keeps only a key check value (an HMAC of a constant), which tells a wrong key from a right one.
+public struct SecretSealing: Sendable {
+  /// The first byte of every sealed value.
+  public static let formatVersion: UInt8 = 1
+  /// The environment variable read by `fromEnvironment()`.
+  public static let environmentVariable = "ADAL2MSAL_ENCRYPTION_KEY"
+  static let keyCheckMessage = Data("adal2msal cache store key check v1".utf8)
+
+  private let key: SymmetricKey
+
+  /// A sealing key from exactly 32 bytes.
+  public init(keyBytes: Data) throws(CacheStoreError) {
+    guard keyBytes.count == 32 else {
+      throw CacheStoreError(
+        .badKey, "the encryption key is \(keyBytes.count) bytes, not 32",
+        at: SourceLocation())
+    }
+    key = SymmetricKey(data: keyBytes)
+  }
+
+  /// Reads a key file: exactly 32 raw bytes, or (surrounding white space ignored) 64 hex digits or the base64
+  /// of 32 bytes.
+  public static func keyFile(at path: String) throws(CacheStoreError) -> SecretSealing {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw CacheStoreError(.badKey, "cannot read the key file", at: SourceLocation(file: path))
+    }
+    if data.count == 32 { return try SecretSealing(keyBytes: data) }
+    guard data.count < 4096, let text = String(data: data, encoding: .utf8) else {
+      throw CacheStoreError(.badKey, "the key file is not 32 raw bytes, 64 hex digits or base64", at: SourceLocation(file: path))
+    }
+    do {
+      return try keyText(text)
+    } catch {
+      throw CacheStoreError(error.reason, error.message, remedy: error.remedy, at: SourceLocation(file: path))
+    }
+  }
+
+  /// A key given as text: 64 hex digits or the base64 of 32 bytes (white space around it ignored).
+  public static func keyText(_ text: String) throws(CacheStoreError) -> SecretSealing {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.count == 64, let bytes = hexBytes(trimmed) { return try SecretSealing(keyBytes: bytes) }
+    if let bytes = Data(base64Encoded: trimmed), bytes.count == 32 { return try SecretSealing(keyBytes: bytes) }
+    throw CacheStoreError(
+      .badKey, "the encryption key is not 64 hex digits or the base64 of 32 bytes", at: SourceLocation())
+  }
+
+  /// The key from `ADAL2MSAL_ENCRYPTION_KEY`, or nil when it is not set.
+  public static func fromEnvironment(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(CacheStoreError) -> SecretSealing? {
+    guard let text = environment[environmentVariable], !text.isEmpty else { return nil }
+    do {
+      return try keyText(text)
+    } catch {
+      throw CacheStoreError(error.reason, error.message, remedy: error.remedy, at: SourceLocation(keyPath: "$\(environmentVariable)"))
+    }
+  }
+
+  /// The key check value stored in `settings`: hex HMAC-SHA256 of a constant under the key.
+  public var keyCheckValue: String {
+    let mac = HMAC<SHA256>.authenticationCode(for: Self.keyCheckMessage, using: key)
+    return Data(mac).map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// Seals a secret for the row `rowKey`.
+  func seal(_ secret: String, rowKey: String) throws(CacheStoreError) -> Data {
+    do {
+      let box = try AES.GCM.seal(Data(secret.utf8), using: key, authenticating: Data(rowKey.utf8))
+      guard let combined = box.combined else {
+        throw CacheStoreError(.database, "sealing produced no output", at: SourceLocation(keyPath: rowKey))
+      }
+      var out = Data([Self.formatVersion])
+      out.append(combined)
+      return out
+    } catch let error as CacheStoreError {
+      throw error
+    } catch {
+      throw CacheStoreError(.database, "cannot seal a secret", at: SourceLocation(keyPath: rowKey))
+    }
+  }
+
+  /// Opens a sealed secret of the row `rowKey`; fails when the value was tampered with, belongs to another row
+  /// or was sealed under another key.
+  func open(_ sealed: Data, rowKey: String, file: String) throws(CacheStoreError) -> String {
+    let unreadable = CacheStoreError(
+      .secretUnreadable,
+      "the sealed secret does not open (tampered, moved from another row, or sealed with another key)", at: SourceLocation(file: file, keyPath: rowKey))
+    guard sealed.first == Self.formatVersion, sealed.count >= 1 + 12 + 16 else { throw unreadable }
+    do {
+      let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
+      let plain = try AES.GCM.open(box, using: key, authenticating: Data(rowKey.utf8))
+      guard let text = String(data: plain, encoding: .utf8) else { throw unreadable }
+      return text
+    } catch {
+      throw unreadable
+    }
+  }
+
+  private static func hexBytes(_ text: String) -> Data? {
+    var bytes = Data()
+    var iterator = text.utf8.makeIterator()
+    while let high = iterator.next() {
+      guard let low = iterator.next(), let h = hexValue(high), let l = hexValue(low) else { return nil }
+      bytes.append(h << 4 | l)
+    }
+    return bytes
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
+
+extension SecretSealing: CustomStringConvertible, CustomDebugStringConvertible {
+  /// Never the key.
+  public var description: String { "SecretSealing(AES-256-GCM)" }
+  public var debugDescription: String { description }
+}

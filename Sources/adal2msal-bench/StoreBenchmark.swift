@@ -1,0 +1,156 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+import GRDBSQLite
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `adal2msal-bench store`: applies a plan of N access tokens to a fresh store, next to a raw sqlite3 C API loop
+/// that inserts the same rows (credentials and provenance) into the same schema with the same pragmas (WAL,
+/// synchronous FULL, one transaction). Prints rows/s for both and the peak memory.
+struct StoreBenchmark: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "store",
+    abstract: "Store apply rate (rows/s) and peak memory, next to a raw sqlite3 insert loop.")
+
+  @Option(help: "How many access tokens the plan adds.")
+  var rows: Int = 1_000_000
+
+  @Option(help: "Seal the secrets with a random key (AES-GCM) in the store run.")
+  var encrypted = false
+
+  func run() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+
+    var clock = ContinuousClock.now
+    let plan = SyntheticStorePlan.make(count: rows, seed: 42)
+    let generated = seconds(since: clock)
+    let afterPlan = Memory.currentMB()
+    print("plan: \(rows) access tokens generated in \(format(generated)) s, RSS \(afterPlan) MB")
+
+    let rawPath = directory.appendingPathComponent("raw.sqlite").path
+    _ = try CacheStore.open(path: rawPath)  // the same schema, created by the store, then closed
+    clock = ContinuousClock.now
+    try RawInsertLoop.run(path: rawPath, plan: plan)
+    let rawSeconds = seconds(since: clock)
+
+    let sealing = encrypted ? try SecretSealing(keyBytes: Data((0..<32).map { _ in UInt8.random(in: 0...255) })) : nil
+    let store = try CacheStore.open(path: directory.appendingPathComponent("store.sqlite").path, options: CacheStoreOptions(sealing: sealing))
+    clock = ContinuousClock.now
+    let summary = try store.apply(plan)
+    let storeSeconds = seconds(since: clock)
+    guard summary.rowsInserted == rows else { throw ValidationError("the store inserted \(summary.rowsInserted) rows, expected \(rows)") }
+
+    let rawRate = Double(rows) / rawSeconds
+    let storeRate = Double(rows) / storeSeconds
+    print("raw sqlite3 loop:    \(format(rawSeconds)) s, \(Int(rawRate)) rows/s")
+    print("CacheStore.apply:    \(format(storeSeconds)) s, \(Int(storeRate)) rows/s\(encrypted ? " (secrets sealed)" : "")")
+    print("ratio store/raw:     \(format(storeRate / rawRate))")
+    print("peak RSS (process):  \(Memory.peakMB()) MB (the plan alone: \(afterPlan) MB)")
+  }
+
+  private func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
+  private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+/// The baseline: sqlite3 C API, one prepared statement per table, text bound without copies of the plan.
+enum RawInsertLoop {
+  static func run(path: String, plan: MigrationPlan) throws {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
+      throw ValidationError("cannot open \(path)")
+    }
+    defer { sqlite3_close_v2(db) }
+    try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; BEGIN IMMEDIATE")
+    try exec(db, "INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary) VALUES ('', '', '', '', '[]', '{}', '{}')")
+    let runID = sqlite3_last_insert_rowid(db)
+    let credential = try prepare(db, """
+      INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, home_account_id_normalized,
+        environment, client_id, realm, target, secret, cached_at, expires_on, extended_expires_on, additional_fields)
+      VALUES (?, 'AccessToken', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}')
+      """)
+    let provenance = try prepare(db, """
+      INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
+      VALUES (?, 'AccessToken', ?, ?, ?, ?, 'add')
+      """)
+    defer {
+      sqlite3_finalize(credential)
+      sqlite3_finalize(provenance)
+    }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    for entry in plan.entries {
+      guard case .accessToken(let token)? = entry.entity, let source = entry.sources.first else { continue }
+      let key = token.canonicalKey
+      let texts = [
+        key, token.credentialType, token.homeAccountID, token.homeAccountID.lowercased(), token.environment,
+        token.clientID, token.realm, token.target, token.secret.value,
+      ]
+      for (index, text) in texts.enumerated() { sqlite3_bind_text(credential, Int32(index + 1), text, -1, transient) }
+      for (index, date) in [token.cachedAt, token.expiresOn, token.extendedExpiresOn].enumerated() {
+        sqlite3_bind_int64(credential, Int32(index + 10), Int64(date?.timeIntervalSince1970 ?? 0))
+      }
+      try step(db, credential)
+      sqlite3_bind_text(provenance, 1, key, -1, transient)
+      sqlite3_bind_int64(provenance, 2, runID)
+      sqlite3_bind_text(provenance, 3, source.file, -1, transient)
+      sqlite3_bind_int64(provenance, 4, Int64(source.itemIndex ?? 0))
+      sqlite3_bind_text(provenance, 5, source.label, -1, transient)
+      try step(db, provenance)
+    }
+    try exec(db, "COMMIT")
+  }
+
+  private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
+    }
+  }
+
+  private static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
+    }
+    return statement
+  }
+
+  private static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
+    guard sqlite3_step(statement) == SQLITE_DONE else {
+      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
+    }
+    sqlite3_reset(statement)
+  }
+}
+
+/// Process memory from the kernel.
+enum Memory {
+  /// Peak resident set size (ru_maxrss, kilobytes on Linux).
+  static func peakMB() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+      getrusage(RUSAGE_SELF, &usage)
+      return Int(usage.ru_maxrss) / (1024 * 1024)
+    #else
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+      return Int(usage.ru_maxrss) / 1024
+    #endif
+  }
+
+  /// Current resident set size, from /proc/self/statm on Linux (the peak elsewhere).
+  static func currentMB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return peakMB() }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return peakMB() }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / (1024 * 1024)
+  }
+}

@@ -1,0 +1,91 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+
+extension Adal2MSALCommand {
+  struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Load unified-cache JSON files into a store (created if needed).",
+      discussion: """
+        Every entity of the files is an add, an update or unchanged against the store; a later file wins for \
+        the same cache key. Everything is written in one transaction with a run record and the provenance of \
+        every row, so a failed import leaves the store as it was. Prints a one-line summary.
+
+        Example:
+          adal2msal import msal_cache.json other_cache.json --out cache.sqlite --dry-run
+        """)
+
+    @Argument(help: "Unified-cache JSON files (MSAL.NET, Python, Java or Node layout).")
+    var files: [String]
+
+    @Option(help: "The SQLite store to write (created with mode 0600 when missing).")
+    var out: String
+
+    @Flag(help: "Show the summary of what would change and write nothing.")
+    var dryRun = false
+
+    @Option(help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).")
+    var encryptionKeyFile: String?
+
+    func run() async throws {
+      let startedAt = Date()
+      let limits = InputLimits.default
+      var inputs: [(path: String, data: Data)] = []
+      for file in files {
+        do {
+          let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+          guard size <= limits.maxInputBytes else {
+            throw StoreCommandSupport.fail(
+              "the file is \(size) bytes, more than the limit of \(limits.maxInputBytes)", file: file,
+              todo: "split the cache")
+          }
+          inputs.append((file, try Data(contentsOf: URL(fileURLWithPath: file))))
+        } catch let exit as ExitCode {
+          throw exit
+        } catch {
+          throw StoreCommandSupport.fail("cannot read the file", file: file, todo: "check the path and its permissions")
+        }
+      }
+      let summary: String
+      do {
+        let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
+        let exists = FileManager.default.fileExists(atPath: out)
+        let store: CacheStore? =
+          dryRun && !exists ? nil : try CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
+        let existing = try store?.contents() ?? UnifiedCacheContents()
+        let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
+        for diagnostic in planned.diagnostics.prefix(10) {
+          FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
+        }
+        if planned.diagnostics.count > 10 {
+          FileHandle.standardError.write(Data("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics\n".utf8))
+        }
+        let plan = planned.plan
+        let counts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
+        if dryRun || store == nil {
+          summary = "import (dry run, nothing written): \(counts)"
+        } else if let store {
+          let options = ApplyOptions(
+            startedAt: startedAt,
+            recordedOptions: [
+              "command": .string("import"), "files": .array(files.map { .string($0) }),
+              "encrypted": .bool(store.isEncrypted),
+            ],
+            unknownSections: planned.unknownSections)
+          let applied = try store.apply(plan, options: options)
+          summary = "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
+            + "\(applied.rowsUpdated) updated, \(plan.count(.unchanged) + applied.rowsAlreadyCurrent) unchanged"
+        } else {
+          summary = counts
+        }
+      } catch let error as CacheStoreError {
+        throw StoreCommandSupport.fail(error, file: out)
+      } catch let error as UnifiedCacheError {
+        throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
+      } catch {
+        throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
+      }
+      print(summary)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the store subcommands (`accounts`, `export`, `import`) share: the key, the one-line error, the
+/// owner-only atomic output file.
+enum StoreCommandSupport {
+  /// The sealing key from `--encryption-key-file`, else from `ADAL2MSAL_ENCRYPTION_KEY`, else none.
+  static func sealing(keyFile: String?) throws(CacheStoreError) -> SecretSealing? {
+    if let keyFile { return try SecretSealing.keyFile(at: keyFile) }
+    return try SecretSealing.fromEnvironment()
+  }
+
+  /// Prints `adal2msal: error: <what>, <file>, <what to do>` on standard error; the caller throws the result.
+  static func fail(_ what: String, file: String, todo: String) -> ExitCode {
+    FileHandle.standardError.write(Data("adal2msal: error: \(what), \(file), \(todo)\n".utf8))
+    return ExitCode(1)
+  }
+
+  static func fail(_ error: CacheStoreError, file: String) -> ExitCode {
+    let place = [error.location.file ?? file, error.location.keyPath.map { "at \($0)" }]
+      .compactMap { $0 }.joined(separator: " ")
+    return fail(error.message, file: place, todo: error.remedy)
+  }
+
+  static func fail(_ error: UnifiedCacheError, file: String) -> ExitCode {
+    fail(error.message, file: error.location.description, todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
+  }
+
+  /// Writes `data` to `path` atomically with mode 0600: a new owner-only temporary file in the same directory,
+  /// flushed to disk, then renamed over the target.
+  static func writeOwnerOnly(_ data: Data, to path: String) throws -> Void {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+    let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw OutputError(errno) }
+    var failure: Int32?
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, let base = buffer.baseAddress {
+        let written = write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == nil, fsync(descriptor) != 0 { failure = errno }
+    close(descriptor)
+    if failure == nil, rename(temporary, path) != 0 { failure = errno }
+    if let failure {
+      unlink(temporary)
+      throw OutputError(failure)
+    }
+  }
+
+  struct OutputError: Error, CustomStringConvertible {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var description: String { String(cString: strerror(code)) }
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+@Suite struct FileModeTests {
+  @Test func aNewStoreAndItsSideFilesAreOwnerOnly() throws {
+    let path = try StoreTestSupport.freshPath()
+    let previous = umask(0o022)
+    defer { umask(previous) }
+    let store = try CacheStore.open(path: path)
+    try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    #expect(StoreTestSupport.mode(path) == 0o600)
+    #expect(StoreTestSupport.mode(path + "-wal") == 0o600)
+    #expect(StoreTestSupport.mode(path + "-shm") == 0o600)
+  }
+
+  @Test(arguments: [0o644 as UInt16, 0o600, 0o640])
+  func anExistingStoreKeepsItsMode(mode: UInt16) throws {
+    let path = try StoreTestSupport.freshPath()
+    _ = try CacheStore.open(path: path)
+    #expect(chmod(path, mode_t(mode)) == 0)
+    let store = try CacheStore.open(path: path)
+    try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    #expect(StoreTestSupport.mode(path) == mode)
+  }
+
+  @Test func anEmptyExistingFileIsUsedAndKeepsItsMode() throws {
+    let path = try StoreTestSupport.freshPath()
+    #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]))
+    _ = try CacheStore.open(path: path)
+    #expect(StoreTestSupport.mode(path) == 0o644)
+  }
+
+  @Test func notADatabaseIsAClearError() throws {
+    let path = try StoreTestSupport.freshPath()
+    try Data("this is not sqlite, just text long enough to be read as a header......".utf8).write(to: URL(fileURLWithPath: path))
+    let error = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: path) }
+    #expect(error?.reason == .cannotOpen)
+    #expect(error?.location.file == path)
+  }
+
+  @Test func aMissingStoreIsNotCreatedWhenAskedNotTo() throws {
+    let path = try StoreTestSupport.freshPath()
+    let error = #expect(throws: CacheStoreError.self) {
+      try CacheStore.open(path: path, options: CacheStoreOptions(createIfMissing: false))
+    }
+    #expect(error?.reason == .cannotOpen)
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+@Suite struct LookupTests {
+  static func account(_ username: String?, home: String, environment: String, realm: String) -> UnifiedAccount {
+    UnifiedAccount(homeAccountID: home, environment: environment, realm: realm, username: username, authorityType: "MSSTS")
+  }
+
+  static func store(with accounts: [UnifiedAccount]) throws -> CacheStore {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try store.apply(StoreTestSupport.plan(adding: UnifiedCacheContents(accounts: UnifiedSection(accounts))))
+    return store
+  }
+
+  @Test func usernameIsTrimmedCaseInsensitiveAndAliasAware() throws {
+    let store = try Self.store(with: [
+      Self.account("Alice@Contoso.com", home: "a.t", environment: "login.windows.net", realm: "t"),
+      Self.account("alice@contoso.com", home: "a.t", environment: "login.microsoftonline.us", realm: "t"),
+      Self.account("bob@contoso.com", home: "b.t", environment: "login.windows.net", realm: "t"),
+    ])
+    #expect(try store.accountsForUsername("  ALICE@contoso.COM ").count == 2)
+    let publicCloud = try store.accountsForUsername("alice@contoso.com", environment: "login.microsoftonline.com")
+    #expect(publicCloud.map(\.environment) == ["login.windows.net"])
+    #expect(try store.accountsForUsername("alice@contoso.com", environment: "login.chinacloudapi.cn").isEmpty)
+    #expect(try store.accountsForUsername("carol@contoso.com").isEmpty)
+    #expect(try store.accountsForUsername("   ").isEmpty)
+  }
+
+  @Test func identifierIsCaseInsensitiveAndPrefersTheHomeTenant() throws {
+    let store = try Self.store(with: [
+      Self.account("a@x.com", home: "UID.HomeTenant", environment: "login.windows.net", realm: "guest-tenant"),
+      Self.account("a@x.com", home: "UID.HomeTenant", environment: "login.windows.net", realm: "hometenant"),
+    ])
+    #expect(try store.accountsForIdentifier("uid.hometenant").count == 2)
+    #expect(try store.accountForIdentifier("uid.HOMETENANT")?.realm == "hometenant")
+    #expect(try store.accountForIdentifier("other.t") == nil)
+  }
+
+  @Test func credentialsOfAnAccount() throws {
+    let contents = try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json"))
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    let home = try #require(contents.accounts.entities.first?.homeAccountID)
+    let credentials = try store.credentials(ofHomeAccountID: home.uppercased())
+    let expected = contents.allEntities.filter { $0.kind.holdsSecret && $0.homeAccountID == home }
+    #expect(Set(credentials) == Set(expected))
+    #expect(!credentials.isEmpty)
+  }
+
+  /// The lookups are single index searches, not table scans (docs/sqlite-schema.md shows the same output).
+  @Test(arguments: [
+    ("SELECT * FROM accounts WHERE username_normalized = ? AND environment_group = ? ORDER BY key", "accounts_by_username"),
+    ("SELECT * FROM accounts WHERE username_normalized = ? ORDER BY key", "accounts_by_username"),
+    ("SELECT * FROM accounts WHERE home_account_id_normalized = ? ORDER BY key", "accounts_by_home_account_id"),
+    ("SELECT * FROM credentials WHERE home_account_id_normalized = ? ORDER BY key", "credentials_by_home_account_id"),
+  ])
+  func lookupsUseTheirIndex(sql: String, index: String) throws {
+    let store = try Self.store(with: [Self.account("a@x.com", home: "a.t", environment: "login.windows.net", realm: "t")])
+    let details = try store.queue.read { db in
+      try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(["x", "y"].prefix(sql.components(separatedBy: "?").count - 1)))
+        .map { $0["detail"] as String }
+    }
+    #expect(details.contains { $0.contains("SEARCH") && $0.contains("USING INDEX \(index)") }, "\(details)")
+    #expect(!details.contains { $0.hasPrefix("SCAN") }, "\(details)")
+  }
+}

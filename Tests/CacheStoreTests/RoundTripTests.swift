@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+@Suite struct RoundTripTests {
+  @Test func fixturesAreThere() throws {
+    #expect(try StoreTestSupport.fixtureFiles().count >= 5)
+  }
+
+  /// import → store → contents gives back exactly what the reader read, unknown fields and sections included;
+  /// the exported JSON read again gives the same too.
+  @Test(arguments: try StoreTestSupport.fixtureFiles())
+  func importThenExportKeepsEverything(fixture: URL) throws {
+    let original = try StoreTestSupport.read(fixture)
+    #expect(!original.isEmpty)
+    for sealing in [nil, try SecretSealing(keyBytes: Data(repeating: 7, count: 32))] {
+      let store = try CacheStore.open(path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
+      let summary = try StoreTestSupport.importFiles([fixture], into: store)
+      #expect(summary.rowsInserted == original.allEntities.count)
+      let stored = try store.contents()
+      #expect(stored == original, "store differs from the fixture \(fixture.lastPathComponent)")
+      let exported = try UnifiedCacheJSONReader().read(try store.exportJSON(), file: "export.json").contents
+      #expect(exported == original, "export differs from the fixture \(fixture.lastPathComponent)")
+    }
+  }
+
+  /// Unknown fields (numbers with exact text, nested values, unicode) and unknown sections survive the store
+  /// and the export, encrypted or not.
+  @Test func unknownFieldsAndSectionsSurvive() throws {
+    let odd: JSONObject = [
+      "ext": .object(["a": .number("1.50"), "b": .array([.null, .bool(true), .string("\u{e9}\u{1F600}\n")])]),
+      "x_ms_custom": .number("1e+300"), "empty": .object(JSONObject()),
+    ]
+    let contents = UnifiedCacheContents(
+      accounts: UnifiedSection([
+        UnifiedAccount(homeAccountID: "u.t", environment: "login.windows.net", realm: "t", username: "a@b.c", additionalFields: odd)
+      ]),
+      accessTokens: UnifiedSection([
+        UnifiedAccessToken(
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "t", target: "User.Read openid",
+          secret: UnifiedSecret("at"), cachedAt: Date(timeIntervalSince1970: 1_600_000_000),
+          expiresOn: Date(timeIntervalSince1970: 1_600_003_600), tokenType: "pop", keyID: "kid-1", additionalFields: odd)
+      ]),
+      refreshTokens: UnifiedSection([
+        UnifiedRefreshToken(
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", secret: UnifiedSecret("rt"), familyID: "1",
+          additionalFields: odd)
+      ]),
+      idTokens: UnifiedSection([
+        UnifiedIdToken(homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "", secret: UnifiedSecret("id"))
+      ]),
+      appMetadata: UnifiedSection([UnifiedAppMetadata(clientID: "c", environment: "login.windows.net", familyID: "1", additionalFields: odd)]),
+      unknownSections: ["AccountMetadata": .object(["k": .array([.number("0.10")])]), "ZZ": .string("last")])
+    for sealing in [nil, try SecretSealing(keyBytes: Data(repeating: 9, count: 32))] {
+      let store = try CacheStore.open(path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
+      try store.apply(StoreTestSupport.plan(adding: contents), options: ApplyOptions(unknownSections: contents.unknownSections))
+      #expect(try store.contents() == contents)
+      #expect(try UnifiedCacheJSONReader().read(try store.exportJSON()).contents == contents)
+    }
+  }
+
+  /// All fixtures into one store: the result is every file merged in order (a later file wins for a key).
+  @Test func importingEveryFixtureIntoOneStore() throws {
+    let files = try StoreTestSupport.fixtureFiles()
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try StoreTestSupport.importFiles(files, into: store)
+    var expected = UnifiedCacheContents()
+    for file in files {
+      let contents = try StoreTestSupport.read(file)
+      for entity in contents.allEntities { expected.upsert(entity) }
+      for member in contents.unknownSections { expected.unknownSections[member.key] = member.value }
+    }
+    #expect(try store.contents() == expected)
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+/// Helpers shared by the store tests.
+enum StoreTestSupport {
+  /// A fresh store path in a new temporary directory.
+  static func freshPath(_ name: String = "cache.sqlite") throws -> String {
+    try Fixtures.temporaryDirectory("store").appendingPathComponent(name).path
+  }
+
+  /// Every unified-cache JSON fixture.
+  static func fixtureFiles() throws -> [URL] {
+    try Fixtures.files(in: "msal-json", withExtension: "json")
+  }
+
+  /// The fixture read with the unified reader.
+  static func read(_ url: URL) throws -> UnifiedCacheContents {
+    try UnifiedCacheJSONReader().read(Data(contentsOf: url), file: url.lastPathComponent).contents
+  }
+
+  /// Imports files into the store the way `adal2msal import` does.
+  @discardableResult
+  static func importFiles(_ urls: [URL], into store: CacheStore) throws -> AppliedRunSummary {
+    let files = try urls.map { (path: $0.lastPathComponent, data: try Data(contentsOf: $0)) }
+    let planned = try ImportPlan.make(files: files, existing: try store.contents())
+    return try store.apply(planned.plan, options: ApplyOptions(unknownSections: planned.unknownSections))
+  }
+
+  /// A plan that adds (or updates) every entity of `contents`.
+  static func plan(adding contents: UnifiedCacheContents, file: String = "test.json") -> MigrationPlan {
+    let entries = contents.allEntities.enumerated().map { index, entity in
+      PlanEntry(
+        action: .add, entity: entity, reasonCode: "test.add", reason: "test",
+        sources: [PlanSource(file: file, itemIndex: index, label: "test \(entity.kind.rawValue)")])
+    }
+    return MigrationPlan(entries: entries, plannedAt: Date(timeIntervalSince1970: 1_700_000_000))
+  }
+
+  /// Row counts of the tables an apply writes.
+  struct Counts: Equatable, CustomStringConvertible {
+    var accounts = 0, credentials = 0, appMetadata = 0, runs = 0, provenance = 0
+    var description: String {
+      "accounts \(accounts), credentials \(credentials), app_metadata \(appMetadata), runs \(runs), provenance \(provenance)"
+    }
+  }
+
+  static func counts(_ store: CacheStore) throws -> Counts {
+    try store.queue.read { db in
+      func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1 }
+      return Counts(
+        accounts: try count("accounts"), credentials: try count("credentials"), appMetadata: try count("app_metadata"),
+        runs: try count("runs"), provenance: try count("provenance"))
+    }
+  }
+
+  /// The permission bits of a file.
+  static func mode(_ path: String) -> UInt16? { StoreFile.mode(of: path) }
+
+  /// The built `adal2msal-bench` (next to the running test bundle in `.build/<config>/`).
+  static func benchBinary() throws -> URL {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("adal2msal-bench"),
+      Fixtures.repositoryRoot.appendingPathComponent(".build/debug/adal2msal-bench"),
+    ]
+    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    return try #require(found, "adal2msal-bench not built: run swift build --build-tests")
+  }
+}
