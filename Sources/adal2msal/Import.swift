@@ -47,6 +47,14 @@ extension Adal2MSALCommand {
         }
       }
       let summary: String
+      // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
+      let existedBefore = FileManager.default.fileExists(atPath: out)
+      var finished = false
+      defer {
+        if !finished && !existedBefore {
+          for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: out + suffix) }
+        }
+      }
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         let exists = FileManager.default.fileExists(atPath: out)
@@ -85,6 +93,7 @@ extension Adal2MSALCommand {
       } catch {
         throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
       }
+      finished = true
       print(summary)
     }
   }
