@@ -41,13 +41,13 @@ struct BinaryPropertyListParser {
   let bytes: UnsafeRawBufferPointer
   let limits: InputLimits
   let trailer: BinaryPropertyListTrailer
-  /// Values already read, by object number: shared objects are read once and share storage.
-  var values: [PropertyListValue?]
-  /// Expanded node count of each value read (for the blow-up limit).
-  var nodeCounts: [Int]
-  /// Container height of each value read (0 for scalars), so that shared children respect the depth limit.
-  var heights: [Int32]
+  /// How often each object is referenced (saturating at 2), from a first pass over the containers.
+  var referenceCounts: [UInt8]
+  /// Objects referenced more than once, once read: they are read once and share storage.
+  var shared: [Int: BinaryReadObject] = [:]
   var inProgress: [Bool]
+  /// Boxes of small UIDs and integers, shared (each binary object would otherwise get its own).
+  var smallScalars = SmallScalarCache()
   let maxNodes: Int
 
   init(bytes: UnsafeRawBufferPointer, limits: InputLimits) throws(PropertyListError) {
@@ -56,9 +56,7 @@ struct BinaryPropertyListParser {
     let trailer = try Self.readTrailer(bytes, limits: limits)
     self.trailer = trailer
     // The trailer checks bound objectCount by the file size, so these allocations are bounded by the input.
-    values = Array(repeating: nil, count: trailer.objectCount)
-    nodeCounts = Array(repeating: 0, count: trailer.objectCount)
-    heights = Array(repeating: 0, count: trailer.objectCount)
+    referenceCounts = Array(repeating: 0, count: trailer.objectCount)
     inProgress = Array(repeating: false, count: trailer.objectCount)
     let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: trailer.objectCount)
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
@@ -115,28 +113,11 @@ struct BinaryPropertyListParser {
   }
 
   mutating func readTop() throws(PropertyListError) -> PropertyListValue {
-    try readObject(trailer.topObject, depth: 0, referencedAt: bytes.count - 16)
+    try countReferences()
+    return try readTree(trailer.topObject, referencedAt: bytes.count - 16)
   }
 
   // MARK: Objects
-
-  /// Reads object `index`, referenced from byte `referencedAt` (for messages).
-  mutating func readObject(_ index: Int, depth: Int, referencedAt: Int) throws(PropertyListError)
-    -> PropertyListValue
-  {
-    if let value = values[index] { return value }
-    if inProgress[index] {
-      throw .at(offset: referencedAt, "object \(index) contains itself (reference cycle)")
-    }
-    let offset = try objectOffset(index)
-    inProgress[index] = true
-    let (value, nodes, height) = try decodeObject(at: offset, depth: depth)
-    inProgress[index] = false
-    values[index] = value
-    nodeCounts[index] = nodes
-    heights[index] = Int32(clamping: height)
-    return value
-  }
 
   func objectOffset(_ index: Int) throws(PropertyListError) -> Int {
     let entry = trailer.offsetTableStart + index * trailer.offsetIntSize  // in range: checked by the trailer
@@ -169,19 +150,19 @@ struct BinaryPropertyListParser {
     return Self.readUnsigned(bytes, at: offset, size: size)
   }
 
-  /// The value and its expanded node count.
-  mutating func decodeObject(at offset: Int, depth: Int) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
+  /// A scalar object (containers are read by `readTree`), with its node count and height (1 and 0).
+  mutating func decodeScalar(at offset: Int) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
     let marker = try byte(offset)
     let low = Int(marker & 0x0F)
     switch marker >> 4 {
     case 0x0:
       switch low {
       case 0x0, 0xF: return (.null, 1, 0)  // null, and fill (padding), which has no value of its own
-      case 0x8: return (.bool(false), 1, 0)
-      case 0x9: return (.bool(true), 1, 0)
+      case 0x8: return (SmallScalarCache.falseValue, 1, 0)
+      case 0x9: return (SmallScalarCache.trueValue, 1, 0)
       default: throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
       }
-    case 0x1: return (.integer(try readInteger(at: offset)), 1, 0)
+    case 0x1: return (smallScalars.integer(try readInteger(at: offset)), 1, 0)
     case 0x2:
       switch low {
       case 2:
@@ -219,14 +200,7 @@ struct BinaryPropertyListParser {
         guard uid >> 56 == 0 else { throw .at(offset: offset, "UID of \(size) bytes exceeds 64 bits") }
         uid = uid << 8 | UInt64(bytes[index])
       }
-      return (.uid(uid), 1, 0)
-    case 0xA, 0xC:
-      let (count, start) = try readCount(at: offset, low: low)
-      let (elements, nodes, height) = try readElements(offset: offset, count: count, start: start, depth: depth)
-      return (marker >> 4 == 0xA ? .array(elements) : .set(elements), nodes, height)
-    case 0xD:
-      let (count, start) = try readCount(at: offset, low: low)
-      return try readDictionary(offset: offset, count: count, start: start, depth: depth)
+      return (smallScalars.uid(uid), 1, 0)
     default:
       throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
     }

@@ -1,5 +1,5 @@
 public import Adal2MSALSupport
-public import Foundation
+import Foundation
 
 /// An `NSKeyedArchiver` archive with every UID resolved: `$top`'s entries as `ArchiveValue` trees.
 public struct KeyedArchive: Sendable {
@@ -69,6 +69,8 @@ public struct KeyedArchiveReader: Sendable {
     var top: [(key: String, value: ArchiveValue)] = []
     var nodes = 0
     for (key, value) in topEntries {
+      var uids: [UInt64] = []
+      try KeyedArchiveResolver.collectUIDs(value, into: &uids, inline: 0, owner: nil)  // bounds inline nesting
       let (resolved, count, _) = try resolver.resolveField(value, owner: nil, depth: 0)
       nodes = try resolver.addNodes(nodes, count, owner: nil)
       top.append((key, resolved))

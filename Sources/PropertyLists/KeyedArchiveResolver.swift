@@ -112,21 +112,80 @@ struct KeyedArchiveResolver {
     return (values, nodes, height)
   }
 
+  /// Resolves `$objects[index]` and everything it references, children first, with an explicit stack (so
+  /// that deep archives are bounded by `InputLimits.maxDepth`, not by the thread's stack).
   private mutating func resolveObject(_ index: Int, depth: Int, from owner: Int?) throws(PropertyListError)
     -> ArchiveValue
   {
     if let value = resolved[index] { return value }
+    var stack: [(index: Int, depth: Int, children: [UInt64], next: Int)] = []
+    try push(index, depth: depth, from: owner, onto: &stack)
+    while let last = stack.indices.last {
+      if stack[last].next < stack[last].children.count {
+        let uid = stack[last].children[stack[last].next]
+        stack[last].next += 1
+        guard uid < UInt64(objects.count) else {
+          throw .at(object: stack[last].index, "UID \(uid) out of range (\(objects.count) objects)")
+        }
+        if resolved[Int(uid)] == nil {
+          try push(Int(uid), depth: stack[last].depth + 1, from: stack[last].index, onto: &stack)
+        }
+        continue
+      }
+      let frame = stack.removeLast()
+      // Every UID the object holds is resolved by now: decoding only looks them up.
+      let (value, nodes, height) = try decodeObject(frame.index, depth: frame.depth)
+      inProgress[frame.index] = false
+      resolved[frame.index] = value
+      nodeCounts[frame.index] = nodes
+      heights[frame.index] = height
+    }
+    guard let value = resolved[index] else { throw .at(object: index, "internal error: object not resolved") }
+    return value
+  }
+
+  private mutating func push(
+    _ index: Int, depth: Int, from owner: Int?, onto stack: inout [(index: Int, depth: Int, children: [UInt64], next: Int)]
+  ) throws(PropertyListError) {
     if inProgress[index] {
       throw .at(object: index, "reference cycle: the object is reachable from itself"
         + (owner.map { " (through $objects[\($0)])" } ?? ""))
     }
+    guard depth <= limits.maxDepth else {
+      throw .at(object: index, "objects nested deeper than the limit of \(limits.maxDepth)")
+    }
+    var children: [UInt64] = []
+    if case .dictionary(let fields) = objects[index] {
+      for (key, value) in fields where key != "$class" {
+        try Self.collectUIDs(value, into: &children, inline: 0, owner: index)
+      }
+    } else {
+      try Self.collectUIDs(objects[index], into: &children, inline: 0, owner: index)
+    }
     inProgress[index] = true
-    let (value, nodes, height) = try decodeObject(index, depth: depth)
-    inProgress[index] = false
-    resolved[index] = value
-    nodeCounts[index] = nodes
-    heights[index] = height
-    return value
+    stack.append((index, depth, children, 0))
+  }
+
+  /// Inline containers in a coder key hold UIDs (`NS.keys`, `NS.objects`); NSKeyedArchiver never nests them.
+  static let maxInlineDepth = 16
+
+  static func collectUIDs(
+    _ value: PropertyListValue, into children: inout [UInt64], inline depth: Int, owner: Int?
+  ) throws(PropertyListError) {
+    func fail() -> PropertyListError {
+      let message = "inline containers nested deeper than \(maxInlineDepth)"
+      return owner.map { .at(object: $0, message) } ?? PropertyListError(message, at: SourceLocation(keyPath: "$top"))
+    }
+    switch value {
+    case .uid(let uid): children.append(uid)
+    case .array(let elements), .set(let elements):
+      guard depth < maxInlineDepth else { throw fail() }
+      for element in elements { try collectUIDs(element, into: &children, inline: depth + 1, owner: owner) }
+    case .dictionary(let dictionary):
+      guard depth < maxInlineDepth else { throw fail() }
+      for (_, element) in dictionary { try collectUIDs(element, into: &children, inline: depth + 1, owner: owner) }
+    default: break
+    }
   }
 
   private mutating func decodeObject(_ index: Int, depth: Int) throws(PropertyListError) -> (ArchiveValue, Int, Int) {

@@ -37,6 +37,26 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
     for entry in entries { self[entry.key] = entry.value }
   }
 
+  /// Entries read by a parser, without the per-entry lookups of `init(_:)` when the keys are distinct
+  /// (duplicates fall back to it, so that the last one wins).
+  init(parsedEntries pairs: [(key: String, value: PropertyListValue)]) {
+    let distinct: Bool
+    if pairs.count <= Self.indexThreshold {
+      distinct = pairs.indices.allSatisfy { position in
+        !pairs[..<position].contains { $0.key == pairs[position].key }
+      }
+    } else {
+      distinct = Set(pairs.lazy.map(\.key)).count == pairs.count
+    }
+    guard distinct else {
+      self = PropertyListDictionary(pairs)
+      return
+    }
+    self.entries = pairs
+    self.index = [:]
+    rebuildIndex()
+  }
+
   public var count: Int { entries.count }
   public var keys: [String] { entries.map(\.key) }
 

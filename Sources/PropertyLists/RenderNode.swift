@@ -1,5 +1,5 @@
-public import Adal2MSALSupport
-public import Foundation
+import Adal2MSALSupport
+import Foundation
 
 /// The shape both property list values and resolved archives are rendered from, with secrets already
 /// replaced by their fingerprints.

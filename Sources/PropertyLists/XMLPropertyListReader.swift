@@ -20,7 +20,7 @@ public struct XMLPropertyListReader: Sendable {
     _ = libxml2Initialized
     let collector = XMLErrorCollector()
     let reader: OpaquePointer? = data.withUnsafeBytes { raw in
-      // The encoding is forced to UTF-8, which keeps the prolog check above valid for every input.
+      // UTF-8 only: the prolog check has refused other encodings, which keeps its byte scan valid.
       xmlReaderForMemory(
         raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, "UTF-8",
         Int32(XML_PARSE_NONET.rawValue))
@@ -52,7 +52,9 @@ private func xmlCollectError(_ context: UnsafeMutableRawPointer?, _ error: xmlEr
   guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
   let collector = Unmanaged<XMLErrorCollector>.fromOpaque(context).takeUnretainedValue()
   guard collector.first == nil else { return }
-  let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+  // The first line only: libxml2 may append the raw bytes it choked on, which must not reach a report.
+  let full = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+  let message = full.split(whereSeparator: \.isNewline).first.map(String.init) ?? "malformed XML"
   let line = Int(error.pointee.line)
   let column = Int(error.pointee.int2)
   collector.first = .at(
@@ -61,10 +63,17 @@ private func xmlCollectError(_ context: UnsafeMutableRawPointer?, _ error: xmlEr
 }
 
 /// Rejects a DOCTYPE with an internal subset before libxml2 sees it: without one there can be no entity
-/// declarations (external DTDs are never loaded).
+/// declarations (external DTDs are never loaded). The scan is over bytes, so the document must be UTF-8 (or
+/// ASCII): other encodings, which libxml2 would switch to from a byte order mark or the declaration, are refused.
 enum XMLPrologCheck {
+  static let acceptedEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii"]
+
   static func check(_ data: Data) throws(PropertyListError) {
     let bytes = [UInt8](data.prefix(64 * 1024))  // the prolog, in practice; later DOCTYPEs are malformed anyway
+    if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(4).contains(0) {
+      throw .at(offset: 0, "only UTF-8 XML property lists are supported (UTF-16 or UTF-32 byte order)")
+    }
+    try checkDeclaredEncoding(bytes)
     var index = 0
     func starts(_ text: String, at position: Int) -> Bool {
       let pattern = Array(text.utf8)
@@ -94,6 +103,24 @@ enum XMLPrologCheck {
       } else {
         return  // the root element: the prolog is over
       }
+    }
+    if data.count > bytes.count {
+      throw .at(offset: bytes.count, "the XML prolog (before the root element) is longer than 64 KiB")
+    }
+  }
+
+  /// `encoding="…"` in the XML declaration, if any, must name UTF-8 or ASCII.
+  private static func checkDeclaredEncoding(_ bytes: [UInt8]) throws(PropertyListError) {
+    var start = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    guard bytes[start...].starts(with: "<?xml".utf8), let end = find("?>", in: bytes, from: start) else { return }
+    let declaration = String(decoding: bytes[start..<end], as: UTF8.self)
+    guard let range = declaration.range(of: "encoding") else { return }
+    let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+    guard let quote = rest.first, quote == "\"" || quote == "'" else { return }
+    let name = rest.dropFirst().prefix { $0 != quote }.lowercased()
+    guard acceptedEncodings.contains(name) else {
+      throw .at(offset: start, "only UTF-8 XML property lists are supported (declared encoding \"\(name.prefix(20))\")")
     }
   }
 

@@ -7,6 +7,6 @@ struct Adal2MSALCommand: AsyncParsableCommand {
     commandName: "adal2msal",
     abstract: "Migrate ADAL token caches into the MSAL unified cache, offline, with a dry run and a diff report.",
     version: ToolVersion.current,
-    subcommands: [Inspect.self, Accounts.self, Export.self, Import.self]
+    subcommands: [Migrate.self, Inspect.self, Accounts.self, Export.self, Import.self]
   )
 }

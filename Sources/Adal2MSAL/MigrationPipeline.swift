@@ -1,0 +1,126 @@
+import ADALCache
+import Adal2MSALSupport
+import CacheStore
+import Foundation
+import MigrationEngine
+import UnifiedCache
+
+/// The whole migration for pipeline authors: read every input (in parallel), plan against the target
+/// store, and apply, each a call of its own so that a dry run simply stops after `plan`.
+///
+/// ```swift
+/// let pipeline = MigrationPipeline(options: MigrationOptions(clientID: "my-app-id"))
+/// let inputs = try await pipeline.read(adal: ["device.plist"], msal: [])
+/// let store = try CacheStore.open(path: "cache.sqlite")
+/// let plan = try pipeline.plan(inputs, existing: store.contents())
+/// print(Migration.report(plan).text())
+/// if !plan.isNoChange { _ = try store.apply(plan) }
+/// ```
+public struct MigrationPipeline: Sendable {
+  public var options: MigrationOptions
+  public var limits: InputLimits
+
+  public init(options: MigrationOptions = MigrationOptions(), limits: InputLimits = .default) {
+    self.options = options
+    self.limits = limits
+  }
+
+  /// Everything read from the inputs of one run, in a deterministic order (the order of the expanded paths).
+  public struct Inputs: Sendable {
+    public var adal: [ADALInput]
+    /// MSAL inputs: the `--msal` files, and the MSAL unified items found in ADAL keychain dumps.
+    public var msal: [MSALInput]
+    /// Every input file with its digest, for the run record.
+    public var records: [PlanInput]
+  }
+
+  /// Reads the ADAL inputs (files, or directories of dumps) and the MSAL unified-cache JSON files. ADAL files
+  /// are read on all cores; the result does not depend on the order they finish in. Only the decoded items are
+  /// kept, so memory follows the largest dump, not the sum of the files.
+  ///
+  /// - Parameter progress: called once per file read, from any thread.
+  /// - Throws: the first unusable file's error (`InputFileError`, `ADALCacheError`, `UnifiedCacheError`),
+  ///   which names the file and the place in it.
+  public func read(
+    adal: [String], msal: [String], progress: (@Sendable () -> Void)? = nil
+  ) async throws -> Inputs {
+    let adalPaths = try InputFile.expand(adal)
+    let msalPaths = try InputFile.expand(msal)
+    let limits = self.limits
+    let adalFiles = try await Self.mapConcurrently(adalPaths) { path in
+      defer { progress?() }
+      return try Self.readADAL(path, limits: limits)
+    }
+    var inputs = Inputs(adal: [], msal: [], records: [])
+    for file in adalFiles {
+      inputs.adal.append(file.input)
+      if let unified = file.unified { inputs.msal.append(unified) }
+      inputs.records.append(file.record)
+    }
+    for path in msalPaths {
+      let data = try InputFile.read(path, limits: limits)
+      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
+      inputs.msal.append(MSALInput(result, file: path))
+      inputs.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
+      progress?()
+    }
+    return inputs
+  }
+
+  /// Plans the migration of `inputs` into a target that holds `existing` (empty for a new store).
+  public func plan(_ inputs: Inputs, existing: UnifiedCacheContents = UnifiedCacheContents()) -> MigrationPlan {
+    Migration.plan(adal: inputs.adal, msal: inputs.msal, existing: existing, inputs: inputs.records, options: options)
+  }
+
+  /// The number of files `read` will open for these paths (directories expanded), for progress reporting.
+  public static func fileCount(adal: [String], msal: [String]) throws -> Int {
+    try InputFile.expand(adal).count + InputFile.expand(msal).count
+  }
+
+  private struct ADALFile: Sendable {
+    var input: ADALInput
+    var unified: MSALInput?
+    var record: PlanInput
+  }
+
+  private static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
+    let data = try InputFile.read(path, limits: limits)
+    let result = try ADALCacheReader(limits: limits).read(data, file: path)
+    var unified: MSALInput?
+    if !result.unifiedItems.isEmpty {
+      unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)
+    }
+    let record = record(path, role: .adal, data: data, format: result.inputKind.rawValue)
+    return ADALFile(input: ADALInput(result, file: path), unified: unified, record: record)
+  }
+
+  private static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {
+    PlanInput(
+      path: path, role: role, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count,
+      detectedFormat: format)
+  }
+
+  /// `transform` over `elements` on all cores, results in the elements' order; the first error wins.
+  private static func mapConcurrently<Element: Sendable, Result: Sendable>(
+    _ elements: [Element], _ transform: @escaping @Sendable (Element) throws -> Result
+  ) async throws -> [Result] {
+    let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    var results = [Result?](repeating: nil, count: elements.count)
+    try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+      var next = 0
+      func launch() {
+        guard next < elements.count else { return }
+        let index = next
+        let element = elements[index]
+        next += 1
+        group.addTask { (index, try transform(element)) }
+      }
+      for _ in 0..<min(width, elements.count) { launch() }
+      while let (index, result) = try await group.next() {
+        results[index] = result
+        launch()
+      }
+    }
+    return results.compactMap { $0 }
+  }
+}

@@ -1,0 +1,97 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+
+extension Adal2MSALCommand {
+  struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Migrate ADAL caches (and MSAL caches) into a unified cache in SQLite, or show the diff with --dry-run.",
+      discussion: """
+        Reads every input (keychain dumps, macOS blobs, archived items; MSAL unified-cache JSON), resolves each \
+        ADAL user's MSAL identity, maps the tokens to unified entities and plans them against what the store \
+        holds. The plan is the report: every entity with its action (add, update, unchanged, conflict, skip), \
+        its reason and its source items. Without --dry-run the adds and updates are written in one transaction.
+
+        Examples:
+          adal2msal migrate --adal device.plist --out cache.sqlite --dry-run
+          adal2msal migrate --adal dumps/ --msal msal_cache.json --out cache.sqlite --report report.json --report-format json
+          adal2msal migrate --adal device.plist --out cache.sqlite --client-id 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0 --strict
+
+        \(ExitStatus.helpText)
+        """)
+
+    @OptionGroup var inputs: MigrationInputOptions
+
+    @Option(help: ArgumentHelp("The SQLite store to write (created with mode 0600 when missing).", valueName: "cache.sqlite"))
+    var out: String
+
+    @Flag(help: "Plan and report, write nothing (the target file is not created or changed).")
+    var dryRun = false
+
+    @OptionGroup var planning: PlanningOptions
+
+    @OptionGroup var reporting: ReportOptions
+
+    @Flag(help: "Fail (exit 1, nothing written) when any item is skipped or in conflict.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.", valueName: "file"))
+    var encryptionKeyFile: String?
+
+    func validate() throws {
+      guard !inputs.adal.isEmpty || !inputs.msal.isEmpty else {
+        throw ValidationError("give at least one input: --adal FILE-OR-DIRECTORY or --msal FILE")
+      }
+    }
+
+    func run() async throws {
+      let startedAt = Date()
+      let options = try planning.migrationOptions(redactUsernames: reporting.redactUsernames)
+      let pipeline = MigrationPipeline(options: options, limits: inputs.limits)
+      let outcome = try await runReportingFailures {
+        let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
+        let exists = FileManager.default.fileExists(atPath: out)
+        // A dry run never creates the target; it reads an existing one without changing a byte.
+        let store: CacheStore? =
+          dryRun && !exists
+          ? nil : try CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing, createIfMissing: !dryRun))
+        let existing = try store?.contents() ?? UnifiedCacheContents()
+        let read = try await inputs.read(with: pipeline)
+        let plan = pipeline.plan(read, existing: existing)
+        try reporting.emit(Migration.report(plan, redactUsernames: options.redactUsernames))
+        if strict && plan.hasSkipsOrConflicts {
+          Terminal.standardError(
+            "adal2msal: error: --strict: \(plan.count(.skip)) skipped and \(plan.count(.conflict)) conflicting items, nothing written (see the report)"
+          )
+          return ExitStatus.failure
+        }
+        if !dryRun, let store {
+          let applied = try store.apply(
+            plan,
+            options: ApplyOptions(
+              startedAt: startedAt, recordedOptions: recordedOptions(encrypted: store.isEncrypted),
+              unknownSections: read.unknownSections))
+          Terminal.standardError(
+            "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
+        }
+        return plan.hasSkipsOrConflicts ? ExitStatus.successWithSkips : ExitStatus.success
+      }
+      if outcome != ExitStatus.success { throw outcome }
+    }
+
+    /// The options recorded in the run row: what was asked, never a key or a token.
+    private func recordedOptions(encrypted: Bool) -> JSONObject {
+      var recorded: JSONObject = [
+        "command": .string("migrate"),
+        "adal": .array(inputs.adal.map { .string($0) }),
+        "msal": .array(inputs.msal.map { .string($0) }),
+        "skipAccessTokens": .bool(planning.skipAccessTokens),
+        "prefer": .string(planning.prefer.rawValue),
+        "encrypted": .bool(encrypted),
+      ]
+      if let clientID = planning.clientID { recorded["clientID"] = .string(clientID) }
+      if let now = planning.now { recorded["now"] = .string(now) }
+      return recorded
+    }
+  }
+}

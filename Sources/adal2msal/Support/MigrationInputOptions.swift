@@ -1,0 +1,90 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+
+/// `--adal`, `--msal` and `--max-input-size`: what a migration reads.
+struct MigrationInputOptions: ParsableArguments {
+  @Option(
+    name: .customLong("adal"), parsing: .upToNextOption,
+    help: ArgumentHelp(
+      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs or archived items; a directory means every file in it (read on all cores).",
+      valueName: "file-or-directory"))
+  var adal: [String] = []
+
+  @Option(
+    name: .customLong("msal"), parsing: .upToNextOption,
+    help: ArgumentHelp("MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go).", valueName: "file"))
+  var msal: [String] = []
+
+  @Option(help: ArgumentHelp("Largest input file accepted, in bytes.", valueName: "bytes"))
+  var maxInputSize: Int = InputLimits.default.maxInputBytes
+
+  var limits: InputLimits {
+    var limits = InputLimits.default
+    limits.maxInputBytes = maxInputSize
+    return limits
+  }
+
+  func validate() throws {
+    guard maxInputSize > 0 else { throw ValidationError("--max-input-size must be positive") }
+  }
+
+  /// Reads every input, with a progress bar on a terminal when it takes more than a second.
+  func read(with pipeline: MigrationPipeline) async throws -> MigrationPipeline.Inputs {
+    let total = try MigrationPipeline.fileCount(adal: adal, msal: msal)
+    let progress = ProgressBar(label: "reading", total: total)
+    defer { progress.finish() }
+    return try await pipeline.read(adal: adal, msal: msal) { progress.advance() }
+  }
+}
+
+/// The options that change the plan.
+struct PlanningOptions: ParsableArguments {
+  @Option(help: ArgumentHelp("The application a family refresh token belongs to when no item names one.", valueName: "client-id"))
+  var clientID: String?
+
+  @Flag(help: "Do not migrate access tokens (they are reported as skipped).")
+  var skipAccessTokens = false
+
+  @Option(help: "Which side wins when the store and the inputs disagree on a cache key: existing or adal.")
+  var prefer: MigrationOptions.Preference = .existing
+
+  @Option(
+    help: ArgumentHelp(
+      "Pin the clock for expiry decisions: ISO 8601 (2026-11-21T10:00:00Z) or epoch seconds.", valueName: "time"))
+  var now: String?
+
+  func migrationOptions(redactUsernames: Bool) throws -> MigrationOptions {
+    var clock = MigrationClock.system
+    if let now {
+      guard let date = Self.parseTime(now) else {
+        throw ValidationError("--now: '\(now)' is neither ISO 8601 (2026-11-21T10:00:00Z) nor epoch seconds")
+      }
+      clock = .fixed(date)
+    }
+    return MigrationOptions(
+      clientID: clientID, skipAccessTokens: skipAccessTokens, prefer: prefer, clock: clock,
+      redactUsernames: redactUsernames)
+  }
+
+  static func parseTime(_ text: String) -> Date? {
+    if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
+    let formatter = ISO8601DateFormatter()
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+  }
+}
+
+extension MigrationOptions.Preference: ExpressibleByArgument {}
+
+extension MigrationPipeline.Inputs {
+  /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
+  var unknownSections: JSONObject {
+    var merged = JSONObject()
+    for input in msal {
+      for member in input.contents.unknownSections { merged[member.key] = member.value }
+    }
+    return merged
+  }
+}

@@ -1,0 +1,118 @@
+import Adal2MSALSupport
+import Foundation
+import PropertyLists
+import Testing
+import _Adal2MSALTestSupport
+
+/// Sniffing, and the text and JSON views that `adal2msal inspect` prints.
+@Suite struct RenderingTests {
+  @Test func sniffing() {
+    #expect(PropertyListFormat.sniff(Data("bplist00rest".utf8)) == .binary)
+    #expect(PropertyListFormat.sniff(Data("<?xml version=\"1.0\"?>".utf8)) == .xml)
+    #expect(PropertyListFormat.sniff(Data([0xEF, 0xBB, 0xBF] + Array(" \n\t<plist>".utf8))) == .xml)
+    #expect(PropertyListFormat.sniff(Data("<!DOCTYPE plist PUBLIC".utf8)) == .xml)
+    #expect(PropertyListFormat.sniff(Data("bplist01".utf8)) == nil)
+    #expect(PropertyListFormat.sniff(Data("{\"json\": 1}".utf8)) == nil)
+    #expect(PropertyListFormat.sniff(Data("<html>".utf8)) == nil)
+    #expect(PropertyListFormat.sniff(Data()) == nil)
+  }
+
+  func adalInspection() throws -> PropertyListInspection {
+    let file = "adal-objc/adal_keychain_hardcoded_item.bplist"
+    return try PropertyListInspection.inspect(Fixtures.data(file), file: file)
+  }
+
+  @Test func textHidesSecrets() throws {
+    let inspection = try adalInspection()
+    let text = PropertyListRendering.text(inspection)
+    #expect(text.contains("format: binary property list"))
+    #expect(text.contains("keyed archive: NSKeyedArchiver, root class ADTokenCacheStoreItem"))
+    #expect(text.contains("  expiresOn: 2001-01-12T13:46:40Z (date)"))
+    #expect(text.contains("    userId: \"myfakeuser@contoso.com\""))
+    #expect(text.contains("  accessToken: <secret \(SecretFingerprint.of("<access token>"))>"))
+    #expect(!text.contains("<access token>"))
+    #expect(!text.contains("<refresh token>"))
+    #expect(!text.contains("eyJ0eXAiOiJKV1Qi"))
+    let shown = PropertyListRendering.text(inspection, showSecrets: true)
+    #expect(shown.contains("accessToken: \"<access token>\""))
+    #expect(shown.contains("rawIdToken: \"eyJ0eXAiOiJKV1Qi"))
+  }
+
+  @Test func jsonIsValidAndHidesSecrets() throws {
+    let json = PropertyListRendering.json(try adalInspection())
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["format"] as? String == "binary-plist")
+    #expect((object["keyedArchive"] as? [String: Any])?["rootClass"] as? String == "ADTokenCacheStoreItem")
+    let content = try #require(object["content"] as? [String: Any])
+    #expect(content["$class"] as? String == "ADTokenCacheStoreItem")
+    #expect(content["expiresOn"] as? String == "2001-01-12T13:46:40Z")
+    #expect(content["resource"] as? String == "<resource>")
+    #expect(content["refreshToken"] as? String == SecretFingerprint.of("<refresh token>"))
+    #expect(!json.contains("<access token>"))
+  }
+
+  @Test func tokenLikeStringsAreHiddenAnywhere() throws {
+    let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
+    let long = String(repeating: "AbC-_9", count: 12)
+    let value = PropertyListValue.dictionary(PropertyListDictionary([
+      ("note", .string(jwt)), ("blob", .string(long)), ("version", .string("1.2.3")),
+      ("secret", .data(Data([1, 2, 3]))), ("short", .data(Data([9]))), ("long", .data(Data(count: 100))),
+    ]))
+    let json = PropertyListRendering.json(value)
+    #expect(!json.contains(jwt) && !json.contains(long))
+    #expect(json.contains(SecretFingerprint.of(jwt)))
+    #expect(json.contains("\"version\":\"1.2.3\""))
+    #expect(json.contains("\"secret\":\"\(SecretFingerprint.of(Data([1, 2, 3])))\""))
+    #expect(json.contains("\"short\":{\"$data\":\"CQ==\"}"))
+    #expect(json.contains("\"long\":{\"$data\":null,\"length\":100"))
+    #expect(SecretPolicy.looksLikeToken(jwt))
+    #expect(!SecretPolicy.looksLikeToken("https://login.microsoftonline.com/common"))
+    #expect(!SecretPolicy.looksLikeToken(String(repeating: "a", count: 64)))
+    #expect(SecretPolicy.looksLikeToken(String(repeating: "a", count: 65)))
+  }
+
+  @Test func plainPlistJSON() throws {
+    let file = "plist/top-array.xml.plist"
+    let inspection = try PropertyListInspection.inspect(Fixtures.data(file), file: file)
+    #expect(inspection.archive == nil)
+    #expect(PropertyListRendering.json(inspection)
+      == "{\"file\":\"plist/top-array.xml.plist\",\"format\":\"xml-plist\",\"keyedArchive\":null,"
+      + "\"content\":[\"first\",2,[3.5,{\"k\":\"v\"}]]}\n")
+  }
+
+  @Test func errorsNameTheFile() {
+    #expect(throws: PropertyListError.self) { try PropertyListInspection.inspect(Data("nope".utf8), file: "x.bin") }
+    do {
+      _ = try PropertyListInspection.inspect(Data("nope".utf8), file: "x.bin")
+    } catch {
+      #expect(error.description == "x.bin: offset 0x0: not a property list (expected bplist00 or an XML <plist>)")
+    }
+  }
+}
+
+/// Descriptions never print secrets (they reach logs and test failure messages).
+@Suite struct DescriptionTests {
+  @Test func descriptionsHideSecrets() throws {
+    let file = "adal-objc/adal_keychain_hardcoded_item.bplist"
+    let document = try PropertyListReader().read(Fixtures.data(file))
+    let archive = try KeyedArchiveReader().read(document.value)
+    let item = try #require(archive.root.objectValue)
+    let texts = [
+      String(describing: archive), String(reflecting: archive.root), "\(item)",
+      String(describing: item["userInformation"]),
+    ]
+    for text in texts {
+      #expect(!text.contains("<access token>"))
+      #expect(!text.contains("<refresh token>"))
+      #expect(!text.contains("eyJ0eXAiOiJKV1Qi"))
+    }
+    #expect(texts[0].contains("ADTokenCacheStoreItem"))
+    #expect(texts[2].contains(SecretFingerprint.of("<access token>")))
+    // In a raw (unresolved) archive the coder keys are not next to the strings: token-shaped strings are
+    // still recognised.
+    let raw = String(describing: document.value)
+    #expect(!raw.contains("eyJ0eXAiOiJKV1Qi"))
+    let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz"
+    #expect(!String(describing: PropertyListValue.array([.string(jwt)])).contains(jwt))
+  }
+}
