@@ -7,10 +7,6 @@ struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adal2msal-bench",
     abstract: "Benchmarks (figures, not tests) and the synthetic input generator.",
-<<<<<<< HEAD
-    subcommands: [StoreBenchmark.self, StoreApplyChild.self]
-=======
-    subcommands: [Plist.self]
->>>>>>> plist
+    subcommands: [StoreBenchmark.self, StoreApplyChild.self, Plist.self, ADALReadBench.self]
   )
 }
