@@ -32,7 +32,7 @@ extension EntityMapper {
             .skip(
               [frt], code: "adal.family-token-without-client",
               reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
-                + "--client-id option", kind: .refreshToken, identity: group.identity))
+                + "client id option (--client-id)", kind: .refreshToken, identity: group.identity))
         }
       }
       let appItems = group.items.filter {
@@ -63,7 +63,8 @@ extension EntityMapper {
     result.proposals.append(
       proposal(
         .refreshToken(token), group, [selected.winner], code: "adal.refresh-token",
-        reason: "\(what) from the ADAL \(selected.winner.item.kind) (\(selected.losers.count) duplicate(s) set aside)"))
+        reason: "\(what) from the ADAL \(selected.winner.item.kind)"
+          + (selected.losers.isEmpty ? "" : " (\(selected.losers.count) duplicate(s) set aside)")))
     for loser in selected.losers {
       result.skips.append(
         .skip(
@@ -182,6 +183,10 @@ struct AppMetadataCollector {
     let clientSpelling = min(old?.client ?? client, client)
     let families = [old?.family, family].compactMap { $0 }
     byKey[key] = (clientSpelling, environment, families.min())
+  }
+
+  mutating func merge(_ other: AppMetadataCollector) {
+    for app in other.byKey.values { note(client: app.client, environment: app.environment, family: app.family) }
   }
 
   func proposals() -> [Proposal] {

@@ -28,9 +28,24 @@ struct EntityMapper {
     }
     var apps = AppMetadataCollector()
     for group in userGroups(items, identities) {
+      var tokens = MappingResult()
+      var groupApps = AppMetadataCollector()
+      let frtClients = mapRefreshTokens(group, into: &tokens, apps: &groupApps)
+      mapAccessTokens(group, into: &tokens, apps: &groupApps)
+      result.skips += tokens.skips
+      guard !tokens.proposals.isEmpty else {
+        // Nothing to sign in with: an Account alone would look signed in and is not written.
+        result.skips.append(
+          PlanEntry(
+            action: .skip, kind: .account, reasonCode: "adal.no-token-migrates",
+            reason: "no refresh or access token of this user migrates, so no account or id token is written",
+            sources: group.items.map(\.planSource), identityRule: group.rule,
+            username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID))
+        continue
+      }
       mapAccounts(group, into: &result)
-      let frtClients = mapRefreshTokens(group, into: &result, apps: &apps)
-      mapAccessTokens(group, into: &result, apps: &apps)
+      result.proposals += tokens.proposals
+      apps.merge(groupApps)
       mapIdTokens(group, frtClients: frtClients, into: &result, apps: &apps)
     }
     result.proposals += apps.proposals()
