@@ -32,7 +32,7 @@ extension EntityMapper {
             .skip(
               [frt], code: "adal.family-token-without-client",
               reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
-                + "client id option (--client-id)", kind: .refreshToken, identity: group.identity))
+                + "client id option (--client-id)", kind: .refreshToken, in: group))
         }
       }
       let appItems = group.items.filter {
@@ -70,7 +70,7 @@ extension EntityMapper {
         .skip(
           [loser], code: "adal.duplicate-refresh-token",
           reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
-            + "single-resource, then newest)", kind: .refreshToken, identity: group.identity))
+            + "single-resource, then newest)", kind: .refreshToken, in: group))
     }
     apps.note(client: selected.clientID, environment: group.environment, family: selected.familyID)
   }
@@ -80,7 +80,7 @@ extension EntityMapper {
     for sourced in group.items where sourced.item.accessToken != nil {
       let item = sourced.item
       func skip(_ code: String, _ reason: String) {
-        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, identity: group.identity))
+        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, in: group))
       }
       guard !options.skipAccessTokens else {
         skip("option.skip-access-tokens", "access tokens are not migrated (option)")
@@ -129,7 +129,7 @@ extension EntityMapper {
           .skip(
             [loser], code: "adal.duplicate-access-token",
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
-            identity: group.identity))
+            in: group))
       }
       apps.note(client: token.clientID, environment: group.environment, family: nil)
     }
@@ -157,7 +157,7 @@ extension EntityMapper {
           .skip(
             members, code: "adal.id-token-not-jwt",
             reason: "the id token is a bare payload segment (ADAL 1.x), not a JWT: not forged into one",
-            kind: .idToken, identity: group.identity))
+            kind: .idToken, in: group))
         continue
       }
       let realm = best.isADFS ? "adfs" : (best.item.idTokenClaims?.tid?.lowercased() ?? "")

@@ -33,6 +33,16 @@ extension PlanEntry {
       identityRule: identity?.rule, username: items.newest?.displayableUsername,
       homeAccountID: identity?.homeAccountID)
   }
+
+  /// A skip entry for items of a resolved user: the rule their identity came from.
+  static func skip(
+    _ items: [SourcedItem], code: String, reason: String, kind: UnifiedEntityKind?, in group: EntityMapper.UserGroup
+  ) -> PlanEntry {
+    var entry = skip(items, code: code, reason: reason, kind: kind)
+    entry.identityRule = group.rule(of: items)
+    entry.homeAccountID = group.identity.homeAccountID
+    return entry
+  }
 }
 
 /// Dates as the report shows them: ISO 8601 UTC, whole seconds.
