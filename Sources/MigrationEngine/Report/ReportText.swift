@@ -144,7 +144,7 @@ struct TextLines {
     var current = first
     var empty = true
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      if !empty, current.count + 1 + word.count > width {
+      if !empty, Self.visibleCount(current) + 1 + word.count > width {
         lines.append(current)
         current = rest
         empty = true
@@ -166,6 +166,22 @@ struct TextLines {
       }
       line(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
     }
+  }
+
+  /// Characters a terminal shows: ANSI colour sequences (`ESC [ … m`) take no column.
+  static func visibleCount(_ text: String) -> Int {
+    var count = 0
+    var inEscape = false
+    for character in text {
+      if character == "\u{1B}" {
+        inEscape = true
+      } else if inEscape {
+        if character == "m" { inEscape = false }
+      } else {
+        count += 1
+      }
+    }
+    return count
   }
 
   var text: String {
