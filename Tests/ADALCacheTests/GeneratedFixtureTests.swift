@@ -3,6 +3,7 @@ import Adal2MSALSupport
 import Foundation
 import PropertyLists
 import Testing
+import UnifiedCache
 import _Adal2MSALTestSupport
 
 /// The fixture set written by an independent writer (bpylist2 + plistlib), checked against its manifest.
@@ -98,5 +99,11 @@ struct GeneratedFixtureTests {
     let first = try #require(result.unifiedItems.first)
     #expect(first.account.hasSuffix("-login.microsoftonline.com"))
     #expect(first.location.itemIndex == 15)
+    let decoded = UnifiedKeychainDecoder().decode(result.unifiedItems)
+    #expect(decoded.contents.accessTokens.count == 1)
+    #expect(decoded.contents.refreshTokens.count == 1)
+    #expect(decoded.contents.accounts.count == 1)
+    #expect(decoded.contents.appMetadata.count == 1)
+    #expect(decoded.diagnostics.filter { $0.severity != .note }.isEmpty, "\(decoded.diagnostics)")
   }
 }
