@@ -40,6 +40,14 @@ import UnifiedCache
     #expect(result.diagnostics.isEmpty)
   }
 
+  @Test(arguments: ["1e300", #""12abc""#, "true", #""""#, #""NaN""#, #""0x10""#])
+  func invalidTimestampFormsAreKeptUnchanged(text: String) throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "refresh_on": \#(text)"#))
+    #expect(token.refreshOn == nil)
+    #expect(token.additionalFields["refresh_on"] != nil)
+    #expect(TestCache.codes(result) == ["unified.field-type"])
+  }
+
   @Test func unparsableTimestampIsKeptAsAnUnknownField() throws {
     let (token, result) = try onlyToken(Self.accessToken(#", "expires_on": "soon""#))
     #expect(token.expiresOn == nil)
