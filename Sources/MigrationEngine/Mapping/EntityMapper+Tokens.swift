@@ -13,7 +13,8 @@ extension EntityMapper {
     }
     for sourced in group.items where !RefreshTokenSelection.isFamilyItem(sourced.item) {
       if let family = RefreshTokenSelection.familyID(of: sourced.item), sourced.item.kind.hasRefreshToken {
-        apps.note(client: sourced.item.clientID, environment: group.environment, family: family)
+        apps.note(
+          client: sourced.item.clientID, environment: group.environment, family: family, sources: [sourced.planSource])
       }
     }
     var frtClients: [Int: String] = [:]
@@ -72,7 +73,9 @@ extension EntityMapper {
           reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
             + "single-resource, then newest)", kind: .refreshToken, in: group))
     }
-    apps.note(client: selected.clientID, environment: group.environment, family: selected.familyID)
+    apps.note(
+      client: selected.clientID, environment: group.environment, family: selected.familyID,
+      sources: [selected.winner.planSource])
   }
 
   func mapAccessTokens(_ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector) {
@@ -131,7 +134,7 @@ extension EntityMapper {
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
             in: group))
       }
-      apps.note(client: token.clientID, environment: group.environment, family: nil)
+      apps.note(client: token.clientID, environment: group.environment, family: nil, sources: [winner.planSource])
     }
   }
 
@@ -168,25 +171,36 @@ extension EntityMapper {
         proposal(
           .idToken(token), group, members, code: "adal.id-token",
           reason: "id token of \(client) (newest of \(members.count) item(s))"))
-      apps.note(client: client, environment: group.environment, family: nil)
+      apps.note(client: client, environment: group.environment, family: nil, sources: [best.planSource])
     }
   }
 }
 
-/// Collects one AppMetadata per migrated client and environment, with the client's family id.
+/// Collects one AppMetadata per migrated client and environment, with the client's family id and the items
+/// that made the client migrate.
 struct AppMetadataCollector {
-  private var byKey: [String: (client: String, environment: String, family: String?)] = [:]
+  private struct App {
+    var client: String
+    var environment: String
+    var family: String?
+    var sources: Set<PlanSource>
+  }
 
-  mutating func note(client: String, environment: String, family: String?) {
+  private var byKey: [String: App] = [:]
+
+  mutating func note(client: String, environment: String, family: String?, sources: [PlanSource] = []) {
     let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
     let old = byKey[key]
-    let clientSpelling = min(old?.client ?? client, client)
     let families = [old?.family, family].compactMap { $0 }
-    byKey[key] = (clientSpelling, environment, families.min())
+    byKey[key] = App(
+      client: min(old?.client ?? client, client), environment: environment, family: families.min(),
+      sources: (old?.sources ?? []).union(sources))
   }
 
   mutating func merge(_ other: AppMetadataCollector) {
-    for app in other.byKey.values { note(client: app.client, environment: app.environment, family: app.family) }
+    for app in other.byKey.values {
+      note(client: app.client, environment: app.environment, family: app.family, sources: Array(app.sources))
+    }
   }
 
   func proposals() -> [Proposal] {
@@ -195,8 +209,8 @@ struct AppMetadataCollector {
       let entity = UnifiedAppMetadata(clientID: app.client, environment: app.environment, familyID: app.family)
       let family = app.family.map { "family \($0)" } ?? "no family"
       return Proposal(
-        entity: .appMetadata(entity), sources: [], rule: nil, username: nil, homeAccountID: nil,
-        reasonCode: "adal.app-metadata", reason: "app metadata of a migrated client (\(family))")
+        entity: .appMetadata(entity), sources: app.sources.sorted(by: PlanSource.precedes), rule: nil, username: nil,
+        homeAccountID: nil, reasonCode: "adal.app-metadata", reason: "app metadata of a migrated client (\(family))")
     }
   }
 }

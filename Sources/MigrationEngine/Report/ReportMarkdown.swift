@@ -16,7 +16,7 @@ extension MigrationReport {
     }
     out += ["", "## Summary", ""]
     let rows = summaryRows()
-    out += table(rows.first ?? [], Array(rows.dropFirst()))
+    out += table(["Kind"] + (rows.first ?? []).dropFirst(), Array(rows.dropFirst()))
     for user in users {
       out += ["", "## User \(code(user.username ?? "(no username)"))", ""]
       if !user.otherUsernames.isEmpty { out.append("- Also seen as: \(user.otherUsernames.map(code).joined(separator: ", "))") }
