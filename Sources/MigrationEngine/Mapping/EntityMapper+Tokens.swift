@@ -190,11 +190,11 @@ struct AppMetadataCollector {
 
   mutating func note(client: String, environment: String, family: String?, sources: [PlanSource] = []) {
     let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
-    let old = byKey[key]
-    let families = [old?.family, family].compactMap { $0 }
-    byKey[key] = App(
-      client: min(old?.client ?? client, client), environment: environment, family: families.min(),
-      sources: (old?.sources ?? []).union(sources))
+    var app = byKey.removeValue(forKey: key) ?? App(client: client, environment: environment, family: nil, sources: [])
+    app.client = min(app.client, client)
+    app.family = [app.family, family].compactMap { $0 }.min()
+    app.sources.formUnion(sources)
+    byKey[key] = app
   }
 
   mutating func merge(_ other: AppMetadataCollector) {

@@ -47,10 +47,7 @@ extension PlanEntry {
 
 /// Dates as the report shows them: ISO 8601 UTC, whole seconds.
 enum ReportDate {
-  static func string(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
-  }
+  private static let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+
+  static func string(_ date: Date) -> String { date.formatted(style) }
 }
