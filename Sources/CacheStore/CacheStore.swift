@@ -38,6 +38,9 @@ public struct CacheStore: Sendable {
     configuration.busyMode = .timeout(options.busyTimeout)
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA synchronous = FULL")
+      // 64 MB of page cache: a large apply inserts random keys into several B-trees, and a small cache
+      // spills pages to the WAL over and over inside the transaction.
+      try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKilobytes)")
     }
     let store: CacheStore
     do {
@@ -118,6 +121,9 @@ public struct CacheStore: Sendable {
         .unknownSchema, "the store uses an unknown encryption scheme", at: place)
     }
   }
+
+  /// The page cache of a connection, in KiB (`PRAGMA cache_size`).
+  public static let cacheKilobytes = 65_536
 
   /// The value of the `encryption` setting of an encrypted store.
   static let encryptionScheme = "aes-256-gcm-v1"

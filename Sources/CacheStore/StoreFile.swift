@@ -28,12 +28,17 @@ enum StoreFile {
   }
 
   /// Runs `body` with the process umask set to 077, so that the -wal and -shm files SQLite creates are
-  /// owner-only whatever the caller's umask. (SQLite also gives them the database file's mode.)
+  /// owner-only whatever the caller's umask. (SQLite also gives them the database file's mode.) The umask is
+  /// process-wide: a lock keeps two stores opening on different threads from restoring each other's value.
   static func withOwnerOnlyUmask<T>(_ body: () throws -> T) rethrows -> T {
+    umaskLock.lock()
+    defer { umaskLock.unlock() }
     let previous = umask(0o077)
     defer { umask(previous) }
     return try body()
   }
+
+  private static let umaskLock = NSLock()
 
   /// The permission bits of a file, for tests and diagnostics.
   static func mode(of path: String) -> UInt16? {

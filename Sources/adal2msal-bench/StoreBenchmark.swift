@@ -20,7 +20,7 @@ struct StoreBenchmark: AsyncParsableCommand {
   @Option(help: "How many access tokens the plan adds.")
   var rows: Int = 1_000_000
 
-  @Option(help: "Seal the secrets with a random key (AES-GCM) in the store run.")
+  @Flag(help: "Seal the secrets with a random key (AES-GCM) in the store run.")
   var encrypted = false
 
   func run() async throws {
@@ -71,7 +71,7 @@ enum RawInsertLoop {
       throw ValidationError("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }
-    try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; BEGIN IMMEDIATE")
+    try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(CacheStore.cacheKilobytes); BEGIN IMMEDIATE")
     try exec(db, "INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary) VALUES ('', '', '', '', '[]', '{}', '{}')")
     let runID = sqlite3_last_insert_rowid(db)
     let credential = try prepare(db, """

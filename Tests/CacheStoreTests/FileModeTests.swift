@@ -7,8 +7,6 @@ import _Adal2MSALTestSupport
 @Suite struct FileModeTests {
   @Test func aNewStoreAndItsSideFilesAreOwnerOnly() throws {
     let path = try StoreTestSupport.freshPath()
-    let previous = umask(0o022)
-    defer { umask(previous) }
     let store = try CacheStore.open(path: path)
     try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
     #expect(StoreTestSupport.mode(path) == 0o600)

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+/// `adal2msal accounts`, `export` and `import`, run as the built binary.
+@Suite struct StoreCLITests {
+  static func cli(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessRunner.Output {
+    let binary = try StoreTestSupport.benchBinary().deletingLastPathComponent().appendingPathComponent("adal2msal")
+    return try ProcessRunner.run(binary, arguments: arguments, environment: environment)
+  }
+
+  static let seed = Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json").path
+  static let adfs = Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json").path
+
+  @Test func importDryRunThenImportThenAgain() throws {
+    let cache = try StoreTestSupport.freshPath()
+    let dry = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache, "--dry-run"])
+    #expect(dry.exitCode == 0)
+    #expect(dry.stdout.hasPrefix("import (dry run, nothing written): "))
+    #expect(!FileManager.default.fileExists(atPath: cache))
+    let total = try [Self.seed, Self.adfs].map { try StoreTestSupport.read(URL(fileURLWithPath: $0)).allEntities.count }.reduce(0, +)
+
+    let first = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache])
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("\(total) added, 0 updated, 0 unchanged"), "\(first.stdout)")
+    #expect(StoreTestSupport.mode(cache) == 0o600)
+    let again = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache])
+    #expect(again.stdout.contains("0 added, 0 updated, \(total) unchanged"), "\(again.stdout)")
+    #expect(again.stdout.split(separator: "\n").count == 1)
+  }
+
+  @Test func accountsLookupsAndFormats() throws {
+    let cache = try StoreTestSupport.freshPath()
+    #expect(try Self.cli(["import", Self.seed, Self.adfs, "--out", cache]).exitCode == 0)
+    let table = try Self.cli(["accounts", cache])
+    let lines = table.stdout.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("USERNAME") == true)
+    #expect(lines.count == 3)
+    let byName = try Self.cli(["accounts", cache, "--username", " LIU.KANG@bogavrilltd.onmicrosoft.com", "--environment", "login.microsoftonline.com", "--format", "json"])
+    #expect(byName.exitCode == 0)
+    let array = try JSONSerialization.jsonObject(with: Data(byName.stdout.utf8)) as? [[String: Any]]
+    #expect(array?.count == 1)
+    #expect(array?.first?["home_account_id"] as? String == "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462")
+    let byID = try Self.cli(["accounts", cache, "--identifier", "UNZYJM1NUGFLHP1L338BXHRYYHBTCYOWX1P+F2FCSIQ="])
+    #expect(byID.stdout.contains("fidlab@msidlab8.com"))
+
+    let none = try Self.cli(["accounts", cache, "--username", "nobody@contoso.com"])
+    #expect(none.exitCode == 1)
+    #expect(none.stderr == "no account for username nobody@contoso.com in \(cache)\n")
+    let both = try Self.cli(["accounts", cache, "--username", "a", "--identifier", "b"])
+    #expect(both.exitCode != 0)
+  }
+
+  @Test func exportWritesAnOwnerOnlyFileThatReadsBackTheSame() throws {
+    let cache = try StoreTestSupport.freshPath()
+    #expect(try Self.cli(["import", Self.seed, "--out", cache]).exitCode == 0)
+    let output = cache + ".json"
+    let export = try Self.cli(["export", cache, "--output", output])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    #expect(export.stdout.isEmpty)
+    #expect(StoreTestSupport.mode(output) == 0o600)
+    let written = try UnifiedCacheJSONReader().read(Data(contentsOf: URL(fileURLWithPath: output))).contents
+    #expect(written == (try StoreTestSupport.read(URL(fileURLWithPath: Self.seed))))
+    let toStdout = try Self.cli(["export", cache])
+    #expect(Data(toStdout.stdout.utf8) == (try Data(contentsOf: URL(fileURLWithPath: output))))
+  }
+
+  @Test func encryptedStoreErrorsAreOneLineWithoutSecrets() throws {
+    let directory = try Fixtures.temporaryDirectory("cli-keys")
+    let keyFile = directory.appendingPathComponent("key").path
+    let hex = String(repeating: "0123456789abcdef", count: 4)
+    try Data(hex.utf8).write(to: URL(fileURLWithPath: keyFile))
+    let cache = directory.appendingPathComponent("cache.sqlite").path
+    #expect(try Self.cli(["import", Self.seed, "--out", cache, "--encryption-key-file", keyFile]).exitCode == 0)
+
+    let noKey = try Self.cli(["export", cache])
+    #expect(noKey.exitCode == 1)
+    #expect(noKey.stdout.isEmpty)
+    #expect(noKey.stderr.hasPrefix("adal2msal: error: the store is encrypted and no key was given, \(cache), "))
+    #expect(noKey.stderr.split(separator: "\n").count == 1)
+
+    let wrongKey = directory.appendingPathComponent("wrong").path
+    try Data(String(repeating: "ff", count: 32).utf8).write(to: URL(fileURLWithPath: wrongKey))
+    let wrong = try Self.cli(["accounts", cache, "--encryption-key-file", wrongKey])
+    #expect(wrong.exitCode == 1)
+    #expect(wrong.stderr.contains("not the key of this store"))
+    #expect(!wrong.stderr.contains(hex) && !wrong.stderr.contains("ffff"))
+
+    var environment = ProcessInfo.processInfo.environment
+    environment["ADAL2MSAL_ENCRYPTION_KEY"] = hex
+    let viaEnvironment = try Self.cli(["export", cache], environment: environment)
+    #expect(viaEnvironment.exitCode == 0)
+    let secrets = try StoreTestSupport.read(URL(fileURLWithPath: Self.seed)).refreshTokens.map(\.secret.value)
+    #expect(secrets.allSatisfy { viaEnvironment.stdout.contains($0) })
+  }
+
+  @Test func unreadableInputIsAOneLineError() throws {
+    let cache = try StoreTestSupport.freshPath()
+    let bad = cache + ".txt"
+    try Data("not json".utf8).write(to: URL(fileURLWithPath: bad))
+    let result = try Self.cli(["import", bad, "--out", cache])
+    #expect(result.exitCode == 1)
+    #expect(result.stderr.hasPrefix("adal2msal: error: "))
+    #expect(result.stderr.contains(bad))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+}
