@@ -19,9 +19,11 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: targets.map { .executable(name: $0, targets: [$0]) },
   dependencies: [.package(path: "..")],
-  targets: targets.map {
-    .executableTarget(
-      name: $0, dependencies: [.product(name: "Adal2MSAL", package: rootIdentity)], path: "Sources/\($0)")
-  },
+  targets: [.target(name: "FuzzDriver")]
+    + targets.map {
+      .executableTarget(
+        name: $0, dependencies: ["FuzzDriver", .product(name: "Adal2MSAL", package: rootIdentity)],
+        path: "Sources/\($0)")
+    },
   swiftLanguageModes: [.v6]
 )

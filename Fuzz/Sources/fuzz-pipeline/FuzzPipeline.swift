@@ -2,6 +2,7 @@
 // `adal2msal migrate`. Whatever the reader accepts, planning and reporting must not crash.
 import Adal2MSAL
 import Foundation
+import FuzzDriver
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -15,4 +16,15 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   _ = report.markdown()
   _ = plan.applied(to: UnifiedCacheContents())
   return 0
+}
+
+/// The entry point SwiftPM links as `main` on Linux: hands over to libFuzzer's driver.
+@_cdecl("fuzz_pipeline_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+  var argc = argc
+  var argv = argv
+  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+    guard let data else { return 0 }
+    return fuzz(UnsafeRawPointer(data), size)
+  }
 }
