@@ -64,7 +64,7 @@ let package = Package(
     .testTarget(
       name: "PropertyListsTests", dependencies: ["_Adal2MSALTestSupport", "PropertyLists"]),
     .testTarget(name: "UnifiedCacheTests", dependencies: ["_Adal2MSALTestSupport", "UnifiedCache"]),
-    .testTarget(name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists"]),
+    .testTarget(name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists", "UnifiedCache"]),
     .testTarget(name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"]),
     .testTarget(name: "CacheStoreTests", dependencies: ["_Adal2MSALTestSupport", "CacheStore"]),
     .testTarget(name: "EndToEndTests", dependencies: ["Adal2MSAL", "_Adal2MSALTestSupport"]),

@@ -1,7 +1,7 @@
 import Adal2MSALSupport
 import Foundation
 
-/// One item as `adal2msal inspect` shows it: no secret, only fingerprints.
+/// One item as `adal2msal inspect` shows it: secrets as fingerprints, unless the caller asks to reveal them.
 public struct ADALInspectionRow: Sendable, Hashable, Codable {
   public var itemIndex: Int?
   public var kind: String
@@ -18,7 +18,8 @@ public struct ADALInspectionRow: Sendable, Hashable, Codable {
   public var refreshToken: String?
   public var idToken: String?
 
-  public init(_ item: ADALTokenItem) {
+  /// - Parameter revealSecrets: show the tokens themselves (`inspect --show-secrets`) instead of fingerprints.
+  public init(_ item: ADALTokenItem, revealSecrets: Bool = false) {
     itemIndex = item.source.itemIndex
     kind = item.kind.description
     user = item.userID
@@ -29,9 +30,10 @@ public struct ADALInspectionRow: Sendable, Hashable, Codable {
     homeAccountID = item.homeAccountID
     expiresOn = item.expiresOn.map(ADALValue.iso8601)
     era = item.source.era.rawValue
-    accessToken = item.accessToken?.fingerprint
-    refreshToken = item.refreshToken?.fingerprint
-    idToken = item.idToken?.fingerprint
+    let show = { (secret: ADALSecret?) in revealSecrets ? secret?.value : secret?.fingerprint }
+    accessToken = show(item.accessToken)
+    refreshToken = show(item.refreshToken)
+    idToken = show(item.idToken)
   }
 }
 
@@ -45,10 +47,10 @@ public struct ADALInspectionReport: Sendable, Hashable, Codable {
   public var ignoredItems: Int
   public var diagnostics: [Diagnostic]
 
-  public init(_ result: ADALReadResult) {
+  public init(_ result: ADALReadResult, revealSecrets: Bool = false) {
     inputKind = result.inputKind.rawValue
     plistFormat = result.plistFormat?.rawValue
-    items = result.items.map(ADALInspectionRow.init)
+    items = result.items.map { ADALInspectionRow($0, revealSecrets: revealSecrets) }
     unifiedItemTypes = result.unifiedItems.map(\.type)
     wipeMarkers = result.wipeMarkers.count
     ignoredItems = result.ignoredItemCount
@@ -60,8 +62,8 @@ public struct ADALInspectionReport: Sendable, Hashable, Codable {
 public enum ADALInspection {
   /// One line per item, then a summary line and the diagnostics:
   /// `#3 MRRT user=alice@contoso.com client=… authority=… resource=- expires=- rt=sha256:…`.
-  public static func textLines(_ result: ADALReadResult) -> [String] {
-    var lines = result.items.map(line)
+  public static func textLines(_ result: ADALReadResult, revealSecrets: Bool = false) -> [String] {
+    var lines = result.items.map { line($0, revealSecrets: revealSecrets) }
     var summary = "\(result.items.count) ADAL item(s) from \(result.inputKind.rawValue)"
     if !result.unifiedItems.isEmpty { summary += ", \(result.unifiedItems.count) unified item(s)" }
     if !result.wipeMarkers.isEmpty { summary += ", \(result.wipeMarkers.count) wipe marker(s)" }
@@ -72,8 +74,8 @@ public enum ADALInspection {
   }
 
   /// One item's line.
-  public static func line(_ item: ADALTokenItem) -> String {
-    let row = ADALInspectionRow(item)
+  public static func line(_ item: ADALTokenItem, revealSecrets: Bool = false) -> String {
+    let row = ADALInspectionRow(item, revealSecrets: revealSecrets)
     var parts = [
       row.itemIndex.map { "#\($0)" } ?? "#-", row.kind, "user=\(row.user ?? "-")", "client=\(row.client)",
       "authority=\(row.authority)", "resource=\(row.resource ?? "-")", "expires=\(row.expiresOn ?? "-")",
@@ -85,10 +87,10 @@ public enum ADALInspection {
   }
 
   /// The report as pretty-printed JSON with sorted keys (stable for golden files).
-  public static func json(_ result: ADALReadResult) throws -> String {
+  public static func json(_ result: ADALReadResult, revealSecrets: Bool = false) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(ADALInspectionReport(result))
+    let data = try encoder.encode(ADALInspectionReport(result, revealSecrets: revealSecrets))
     return String(decoding: data, as: UTF8.self)
   }
 }

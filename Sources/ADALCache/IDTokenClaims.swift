@@ -43,7 +43,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     let claimParts = isJWT ? Array(parts.prefix(2)) : parts
     var merged: [String: ADALValue] = [:]
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
-      guard let bytes = Base64URL.decodeLenient(part) else { throw .notBase64URL(segment: index) }
+      guard let bytes = Base64URL.decode(part) else { throw .notBase64URL(segment: index) }
       guard let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] else {
         throw .notJSONObject(segment: index)
       }
@@ -127,32 +127,5 @@ public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertib
     case .notJSONObject(let segment): "id_token part \(segment) is not a JSON object"
     case .empty: "id_token holds no claims"
     }
-  }
-}
-
-extension Base64URL {
-  /// Like `decode` (base64url or standard alphabet, padded or not), working on bytes: id tokens are decoded
-  /// for every item, and this avoids string bridging.
-  static func decodeLenient(_ text: String) -> Data? {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count + 3)
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
-      case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
-      case UInt8(ascii: "="), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
-      default: bytes.append(byte)
-      }
-    }
-    guard bytes.count % 4 != 1 else { return nil }
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
-    return Data(base64Encoded: Data(bytes))
-  }
-}
-
-extension Base64URL {
-  /// `decodeLenient` to UTF-8 text, or nil.
-  static func decodeUTF8(_ text: String) -> String? {
-    decodeLenient(text).flatMap { String(data: $0, encoding: .utf8) }
   }
 }

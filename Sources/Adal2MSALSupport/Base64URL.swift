@@ -11,14 +11,23 @@ public enum Base64URL {
 
   public static func encode(_ string: String) -> String { encode(Data(string.utf8)) }
 
-  /// Decodes base64url with or without padding; also accepts the standard alphabet. Returns nil for input
-  /// whose length leaves a single dangling character (`count % 4 == 1`) or that holds other characters.
+  /// Decodes base64url with or without padding; also accepts the standard alphabet and ignores whitespace.
+  /// Returns nil for input whose length leaves a single dangling character (`count % 4 == 1`) or that holds
+  /// other characters. Works on bytes: every id token and keychain attribute goes through here.
   public static func decode(_ text: String) -> Data? {
-    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while standard.hasSuffix("=") { standard.removeLast() }
-    guard standard.count % 4 != 1 else { return nil }
-    standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-    return Data(base64Encoded: standard)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 3)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+      case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+      case UInt8(ascii: "="), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+      default: bytes.append(byte)
+      }
+    }
+    guard bytes.count % 4 != 1 else { return nil }
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
+    return Data(base64Encoded: Data(bytes))
   }
 
   /// Decodes to a UTF-8 string, or nil.

@@ -34,9 +34,13 @@ public struct CacheStore: Sendable {
         at: SourceLocation(file: path))
     }
     var configuration = Configuration()
-    configuration.journalMode = .wal
+    configuration.readonly = options.readOnly
+    // A read-only connection cannot switch the journal mode; the file is already in WAL mode.
+    configuration.journalMode = options.readOnly ? .default : .wal
     configuration.busyMode = .timeout(options.busyTimeout)
+    let readOnly = options.readOnly
     configuration.prepareDatabase { db in
+      if readOnly { return }
       try db.execute(sql: "PRAGMA synchronous = FULL")
       // 64 MB of page cache: a large apply inserts random keys into several B-trees, and a small cache
       // spills pages to the WAL over and over inside the transaction.
@@ -44,9 +48,15 @@ public struct CacheStore: Sendable {
     }
     let store: CacheStore
     do {
-      let queue = try StoreFile.withOwnerOnlyUmask { try DatabaseQueue(path: path, configuration: configuration) }
+      let queue = try StoreFile.withOwnerOnlyUmask {
+        try DatabaseQueue(path: options.readOnly ? StoreFile.readOnlyURI(path) : path, configuration: configuration)
+      }
       store = CacheStore(path: path, queue: queue, sealing: options.sealing)
-      try StoreFile.withOwnerOnlyUmask { try store.migrate() }
+      if options.readOnly {
+        try store.checkSchemaIsCurrent()
+      } else {
+        try StoreFile.withOwnerOnlyUmask { try store.migrate() }
+      }
     } catch let error as CacheStoreError {
       throw error
     } catch {
@@ -54,8 +64,25 @@ public struct CacheStore: Sendable {
         .cannotOpen, "cannot open the store (\(Self.describe(error)))",
         at: SourceLocation(file: path))
     }
-    try store.checkEncryptionSetting(options.sealing)
+    try store.checkEncryptionSetting(options.sealing, readOnly: options.readOnly)
     return store
+  }
+
+  /// For a read-only open: the schema must be exactly the one this version writes.
+  private func checkSchemaIsCurrent() throws {
+    let migrator = StoreSchema.migrator
+    let (complete, superseded) = try queue.read { db in
+      (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
+    }
+    if superseded {
+      throw CacheStoreError(.unknownSchema, "the store was written by a newer adal2msal", at: SourceLocation(file: path))
+    }
+    if !complete {
+      throw CacheStoreError(
+        .unknownSchema, "the store's schema is older than this adal2msal or the file is not a store",
+        remedy: "run adal2msal migrate or import on it (without --dry-run) to upgrade it",
+        at: SourceLocation(file: path))
+    }
   }
 
   /// Brings the schema up to date. Two processes creating the same new file race on the first migration; the
@@ -80,11 +107,11 @@ public struct CacheStore: Sendable {
   }
 
   /// Records the encryption setting of a new store, or checks the key against an existing one.
-  private func checkEncryptionSetting(_ sealing: SecretSealing?) throws(CacheStoreError) {
+  private func checkEncryptionSetting(_ sealing: SecretSealing?, readOnly: Bool) throws(CacheStoreError) {
     let place = SourceLocation(file: path)
     let stored: (mode: String, check: String?)
     do {
-      stored = try queue.immediateTransaction { db in
+      stored = try readOnly ? readEncryptionSetting() : queue.immediateTransaction { db in
         let mode = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'encryption'")
         if let mode {
           let check = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'key_check'")
@@ -119,6 +146,15 @@ public struct CacheStore: Sendable {
     default:
       throw CacheStoreError(
         .unknownSchema, "the store uses an unknown encryption scheme", at: place)
+    }
+  }
+
+  /// The encryption setting as stored; a store that never recorded one has none.
+  private func readEncryptionSetting() throws -> (mode: String, check: String?) {
+    try queue.read { db in
+      let mode = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'encryption'") ?? "none"
+      let check = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'key_check'")
+      return (mode, check)
     }
   }
 

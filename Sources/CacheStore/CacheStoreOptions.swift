@@ -9,10 +9,21 @@ public struct CacheStoreOptions: Sendable {
   public var busyTimeout: TimeInterval
   /// Whether a missing file is created (`migrate`, `import`) or is an error (`accounts`, `export`).
   public var createIfMissing: Bool
+  /// Open without writing a byte: no schema migration, no settings row, SQLite in read-only mode (dry runs,
+  /// `accounts`, `export`). The store must exist and be of the current schema.
+  public var readOnly: Bool
 
-  public init(sealing: SecretSealing? = nil, busyTimeout: TimeInterval = 30, createIfMissing: Bool = true) {
+  public init(
+    sealing: SecretSealing? = nil, busyTimeout: TimeInterval = 30, createIfMissing: Bool = true, readOnly: Bool = false
+  ) {
     self.sealing = sealing
     self.busyTimeout = busyTimeout
-    self.createIfMissing = createIfMissing
+    self.createIfMissing = createIfMissing && !readOnly
+    self.readOnly = readOnly
+  }
+
+  /// The options of a reader: an existing store, opened read-only.
+  public static func reading(sealing: SecretSealing? = nil) -> CacheStoreOptions {
+    CacheStoreOptions(sealing: sealing, createIfMissing: false, readOnly: true)
   }
 }

@@ -40,10 +40,40 @@ enum StoreFile {
 
   private static let umaskLock = NSLock()
 
+  /// What a read-only open passes to SQLite. A read-only connection to a WAL database creates the `-wal` and
+  /// `-shm` files when they are missing; when no other connection has the file open (no `-wal` exists, every
+  /// commit is in the main file), the store is opened `immutable` instead, so a dry run leaves the directory
+  /// exactly as it was. (A writer that starts and checkpoints during that read could give the reader an error,
+  /// never a change to the file.)
+  static func readOnlyURI(_ path: String) -> String {
+    guard !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+    return "file:\(encoded)?immutable=1"
+  }
+
   /// The permission bits of a file, for tests and diagnostics.
   static func mode(of path: String) -> UInt16? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return UInt16(info.st_mode & 0o7777)
+  }
+}
+
+extension CacheStore {
+  /// Runs `body` (which opens or creates the store at `path` and writes to it). When it fails and the file did
+  /// not exist before (`existed == false`), the file and its `-wal`/`-shm` are removed: a failed run leaves
+  /// no new file behind. An existing file is never removed (its transaction rolled back).
+  public static func removingNewFileOnFailure<T>(_ path: String, existed: Bool, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch {
+      if !existed {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+      }
+      throw error
+    }
   }
 }

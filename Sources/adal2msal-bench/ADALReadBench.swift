@@ -5,7 +5,8 @@ import Foundation
 /// `adal2msal-bench adal-read`: how fast `ADALCacheReader` reads a large keychain dump.
 ///
 /// Takes a plist keychain dump (e.g. Fixtures/adal/dump-multiuser.bplist), repeats its entries `--copies`
-/// times, writes the result in memory as a binary plist, an XML plist and a base64 JSON dump, and times
+/// times, writes the result in memory as a binary plist, an XML plist, a base64 JSON and an objection JSON
+/// dump, and times
 /// reading each one.
 struct ADALReadBench: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -36,10 +37,22 @@ struct ADALReadBench: ParsableCommand {
         }
       }
     }
+    let objection: [[String: Any]] = scaled.compactMap { entry in
+      guard let item = entry as? [String: Any] else { return nil }
+      let payload = item["v_Data"] as? Data ?? Data()
+      return [
+        "account": item["acct"] ?? "", "service": item["svce"] ?? "", "entitlement_group": item["agrp"] ?? "",
+        "generic": (item["gena"] as? Data).flatMap { String(data: $0, encoding: .utf8) } ?? "",
+        "dataHex": payload.map { String(format: "%02x", $0) }.joined(), "data": "",
+        "create_date": "2019-06-07 10:11:12 +0000", "modification_date": "2019-06-07 10:11:12 +0000",
+        "item_class": "kSecClassGenericPassword", "type": (item["type"] as? Int).map(String.init) ?? "",
+      ]
+    }
     let inputs: [(String, Data)] = [
       ("binary plist", try PropertyListSerialization.data(fromPropertyList: scaled, format: .binary, options: 0)),
       ("XML plist", try PropertyListSerialization.data(fromPropertyList: scaled, format: .xml, options: 0)),
       ("base64 JSON", try JSONSerialization.data(withJSONObject: json)),
+      ("objection JSON", try JSONSerialization.data(withJSONObject: objection)),
     ]
     let reader = ADALCacheReader()
     for (name, data) in inputs {

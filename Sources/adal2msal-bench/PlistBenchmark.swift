@@ -159,7 +159,7 @@ extension BenchCommand {
 /// The synthetic input: one array of ADAL-like `ADTokenCacheStoreItem` keyed archives with ~1 KB of tokens each.
 enum PlistBenchInput {
   static func make(items: Int) -> Data {
-    var random = PlistSplitMix64(seed: 0xADA1)
+    var random = SplitMix64(seed: 0xADA1)
     var archives: [PropertyListValue] = []
     archives.reserveCapacity(items)
     for item in 0..<items { archives.append(archive(item, &random)) }
@@ -174,14 +174,14 @@ enum PlistBenchInput {
     dict([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))])
   }
 
-  static func token(_ length: Int, _ random: inout PlistSplitMix64) -> String {
+  static func token(_ length: Int, _ random: inout SplitMix64) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     var bytes = [UInt8](repeating: 0, count: length)
     for index in 0..<length { bytes[index] = alphabet[Int(random.next() & 63)] }
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  static func archive(_ item: Int, _ random: inout PlistSplitMix64) -> PropertyListValue {
+  static func archive(_ item: Int, _ random: inout SplitMix64) -> PropertyListValue {
     let accessToken = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9." + token(560, &random) + "." + token(342, &random)
     let objects: [PropertyListValue] = [
       .string("$null"),
@@ -206,18 +206,5 @@ enum PlistBenchInput {
       ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")), ("$top", dict([("root", .uid(1))])),
       ("$objects", .array(objects)),
     ])
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so that every run reads the same input.
-struct PlistSplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 }

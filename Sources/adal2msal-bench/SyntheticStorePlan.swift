@@ -6,7 +6,7 @@ import Foundation
 /// share an account, so identical strings share storage as they would in a real plan.
 enum SyntheticStorePlan {
   static func make(count: Int, seed: UInt64) -> MigrationPlan {
-    var generator = SplitMix64(state: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+    var generator = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1)
     let environment = "login.windows.net"
     let clientID = "1d18b3b0-251b-4714-a02a-9956cec86c2d"
     let realm = "49f548d0-12b7-4169-a390-bb5304d24462"
@@ -39,18 +39,5 @@ enum SyntheticStorePlan {
   private static func hex(_ value: UInt64) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
-  }
-}
-
-/// A tiny deterministic generator (SplitMix64), so every run of a seed gives the same plan.
-struct SplitMix64 {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

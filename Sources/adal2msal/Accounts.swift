@@ -47,7 +47,7 @@ extension Adal2MSALCommand {
       var found: [UnifiedAccount]
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        let store = try CacheStore.open(path: cache, options: CacheStoreOptions(sealing: sealing, createIfMissing: false))
+        let store = try CacheStore.open(path: cache, options: .reading(sealing: sealing))
         if let username {
           found = try store.accountsForUsername(username, environment: environment)
         } else if let identifier {

@@ -35,7 +35,7 @@ extension Adal2MSALCommand {
       let data: Data
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        let store = try CacheStore.open(path: cache, options: CacheStoreOptions(sealing: sealing, createIfMissing: false))
+        let store = try CacheStore.open(path: cache, options: .reading(sealing: sealing))
         data = try store.exportJSON()
       } catch {
         throw StoreCommandSupport.fail(error, file: cache)

@@ -59,7 +59,7 @@ extension Adal2MSALCommand {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         let exists = FileManager.default.fileExists(atPath: out)
         let store: CacheStore? =
-          dryRun && !exists ? nil : try CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
+          dryRun && !exists ? nil : try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
         let existing = try store?.contents() ?? UnifiedCacheContents()
         let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
         for diagnostic in planned.diagnostics.prefix(10) {

@@ -7,8 +7,14 @@ extension Adal2MSALCommand {
     static let configuration = CommandConfiguration(
       abstract: "Show what a file is and what it holds.",
       discussion: """
-        Recognises binary and XML property lists and NSKeyedArchiver archives (with their root class). \
-        Tokens and secrets are shown as sha256 fingerprints unless --show-secrets is given.
+        Recognises, by content: ADAL keychain dumps (plist or JSON), macOS ADAL blobs and archived ADAL items \
+        (one line per item: kind, user, client, authority, resource, expiry, token fingerprints); MSAL \
+        unified-cache JSON (one line per entity); any other binary or XML property list or NSKeyedArchiver \
+        archive (its decoded tree). Tokens are shown as sha256 fingerprints unless --show-secrets is given.
+
+        Examples:
+          adal2msal inspect device-keychain.plist
+          adal2msal inspect msal_cache.json --format json
         """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -25,39 +31,63 @@ extension Adal2MSALCommand {
     var showSecrets = false
 
     func run() async throws {
-      let inspection: PropertyListInspection
-      do {
-        let limits = InputLimits.default
-        let data = try readInput(limit: limits.maxInputBytes)
-        inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
-      } catch let error as PropertyListError {
-        throw fail(error.messageWithPlace)
-      } catch {
-        throw fail(error.localizedDescription)
-      }
-      switch format {
-      case .text: print(PropertyListRendering.text(inspection, showSecrets: showSecrets), terminator: "")
-      case .json: print(PropertyListRendering.json(inspection, showSecrets: showSecrets), terminator: "")
-      }
-    }
-
-    private func readInput(limit: Int) throws -> Data {
-      let url = URL(fileURLWithPath: file)
-      let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
-      guard size <= limit else { throw InspectError("file is \(size) bytes, larger than the limit of \(limit)") }
-      return try Data(contentsOf: url, options: .mappedIfSafe)
-    }
-
-    /// Prints the one-line error; the caller throws the returned exit status 1.
-    private func fail(_ message: String) -> ExitCode {
-      FileHandle.standardError.write(Data("adal2msal: error: \(file): \(message)\n".utf8))
-      return ExitCode(1)
+      let output = try await runReportingFailures { try FileInspector(file: file, reveal: showSecrets).render(format) }
+      FileHandle.standardOutput.write(Data(output.utf8))
     }
   }
 }
 
-private struct InspectError: LocalizedError {
-  var message: String
-  init(_ message: String) { self.message = message }
-  var errorDescription: String? { message }
+/// Decides what a file is (ADAL input, unified cache, other property list) and renders it.
+private struct FileInspector {
+  let file: String
+  let reveal: Bool
+  let limits = InputLimits.default
+
+  func render(_ format: Adal2MSALCommand.Inspect.OutputFormat) throws -> String {
+    let data = try InputFile.read(file, limits: limits)
+    if Self.looksLikeJSONObject(data) {
+      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: file)
+      switch format {
+      case .text:
+        return (["file: \(file)", "format: MSAL unified cache JSON"]
+          + UnifiedCacheInspection.textLines(result, revealSecrets: reveal)).joined(separator: "\n") + "\n"
+      case .json:
+        let body: JSONObject = [
+          "file": .string(file), "format": .string("msal-json"),
+          "cache": .object(UnifiedCacheInspection.jsonObject(result, revealSecrets: reveal)),
+          "diagnostics": .array(result.diagnostics.map { .string($0.description) }),
+        ]
+        return JSONText.pretty(.object(body), indent: 2) + "\n"
+      }
+    }
+    let adal: ADALReadResult
+    do {
+      adal = try ADALCacheReader(limits: limits).read(data, file: file)
+    } catch {
+      // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
+      guard PropertyListFormat.sniff(data) != nil else { throw error }
+      let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
+      switch format {
+      case .text:
+        return PropertyListRendering.text(inspection, showSecrets: reveal) + "note: not an ADAL cache (\(error.localizedDescription))\n"
+      case .json: return PropertyListRendering.json(inspection, showSecrets: reveal)
+      }
+    }
+    switch format {
+    case .text:
+      return (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
+        + ADALInspection.textLines(adal, revealSecrets: reveal)).joined(separator: "\n") + "\n"
+    case .json:
+      let report = try JSONParser().parse(Data(try ADALInspection.json(adal, revealSecrets: reveal).utf8))
+      let body: JSONObject = ["file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report]
+      return JSONText.pretty(.object(body), indent: 2) + "\n"
+    }
+  }
+
+  /// A JSON object (after an optional byte-order mark and white space): a unified cache. ADAL JSON dumps are arrays.
+  static func looksLikeJSONObject(_ data: Data) -> Bool {
+    var bytes = data.prefix(4096)[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+  }
 }

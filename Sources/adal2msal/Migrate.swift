@@ -50,14 +50,13 @@ extension Adal2MSALCommand {
       let pipeline = MigrationPipeline(options: options, limits: inputs.limits)
       let outcome = try await runReportingFailures {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        let exists = FileManager.default.fileExists(atPath: out)
-        // A dry run never creates the target; it reads an existing one without changing a byte.
-        let store: CacheStore? =
-          dryRun && !exists
-          ? nil : try CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing, createIfMissing: !dryRun))
-        let existing = try store?.contents() ?? UnifiedCacheContents()
+        // Inputs first: a bad input fails the run before the target is touched.
         let read = try await inputs.read(with: pipeline)
-        let plan = pipeline.plan(read, existing: existing)
+        let existed = FileManager.default.fileExists(atPath: out)
+        // A dry run reads an existing target read-only and never creates one.
+        let store: CacheStore? =
+          existed ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing)) : nil
+        let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
         try reporting.emit(Migration.report(plan, redactUsernames: options.redactUsernames))
         if strict && plan.hasSkipsOrConflicts {
           Terminal.standardError(
@@ -65,12 +64,15 @@ extension Adal2MSALCommand {
           )
           return ExitStatus.failure
         }
-        if !dryRun, let store {
-          let applied = try store.apply(
-            plan,
-            options: ApplyOptions(
-              startedAt: startedAt, recordedOptions: recordedOptions(encrypted: store.isEncrypted),
-              unknownSections: read.unknownSections))
+        if !dryRun {
+          let applied = try CacheStore.removingNewFileOnFailure(out, existed: existed) {
+            let target = try store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
+            return try target.apply(
+              plan,
+              options: ApplyOptions(
+                startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
+                unknownSections: read.unknownSections))
+          }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
         }

@@ -23,14 +23,22 @@ extension RowCodec {
   }
 
   func account(from row: Row) throws(CacheStoreError) -> UnifiedAccount {
-    let key: String = row["key"]
+    let fields = try RowFields(row, codec: self)
+    let key = fields.key
     return UnifiedAccount(
-      homeAccountID: row["home_account_id"], environment: row["environment"], realm: row["realm"],
-      localAccountID: row["local_account_id"], username: row["username"], authorityType: row["authority_type"],
-      name: row["name"], givenName: row["given_name"], familyName: row["family_name"], middleName: row["middle_name"],
-      alternativeAccountID: row["alternative_account_id"], clientInfo: row["client_info"],
-      accountSource: row["account_source"], lastModificationTime: row["last_modification_time"],
-      lastModificationApp: row["last_modification_app"],
-      additionalFields: try jsonObject(row["additional_fields"], rowKey: key))
+      homeAccountID: try fields.required("home_account_id"),
+      environment: try fields.required("environment"),
+      realm: try fields.required("realm"),
+      localAccountID: try fields.text("local_account_id"),
+      username: try fields.text("username"),
+      authorityType: try fields.text("authority_type"),
+      name: try fields.text("name"),
+      givenName: try fields.text("given_name"),
+      familyName: try fields.text("family_name"),
+      middleName: try fields.text("middle_name"),
+      alternativeAccountID: try fields.text("alternative_account_id"), clientInfo: try fields.text("client_info"),
+      accountSource: try fields.text("account_source"), lastModificationTime: try fields.text("last_modification_time"),
+      lastModificationApp: try fields.text("last_modification_app"),
+      additionalFields: try jsonObject(try fields.text("additional_fields"), rowKey: key))
   }
 }

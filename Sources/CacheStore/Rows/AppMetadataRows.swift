@@ -14,9 +14,12 @@ extension RowCodec {
   }
 
   func appMetadata(from row: Row) throws(CacheStoreError) -> UnifiedAppMetadata {
-    let key: String = row["key"]
+    let fields = try RowFields(row, codec: self)
+    let key = fields.key
     return UnifiedAppMetadata(
-      clientID: row["client_id"], environment: row["environment"], familyID: row["family_id"],
-      additionalFields: try jsonObject(row["additional_fields"], rowKey: key))
+      clientID: try fields.required("client_id"),
+      environment: try fields.required("environment"),
+      familyID: try fields.text("family_id"),
+      additionalFields: try jsonObject(try fields.text("additional_fields"), rowKey: key))
   }
 }

@@ -48,36 +48,46 @@ extension RowCodec {
 
   /// The entity of a `credentials` row.
   func credential(from row: Row) throws(CacheStoreError) -> AnyUnifiedEntity {
-    let key: String = row["key"]
-    let kind: String = row["credential_kind"]
+    let fields = try RowFields(row, codec: self)
+    let key = fields.key
+    let kind = try fields.required("credential_kind")
     let secret = try secret(from: row, rowKey: key)
-    let additional = try jsonObject(row["additional_fields"], rowKey: key)
+    let additional = try jsonObject(try fields.text("additional_fields"), rowKey: key)
     switch UnifiedEntityKind(rawValue: kind) {
     case .accessToken:
       return .accessToken(
         UnifiedAccessToken(
-          credentialType: row["credential_type"] ?? "AccessToken", homeAccountID: row["home_account_id"],
-          environment: row["environment"], clientID: row["client_id"], realm: row["realm"] ?? "",
-          target: row["target"] ?? "", secret: secret, cachedAt: Self.date(row, "cached_at"),
-          expiresOn: Self.date(row, "expires_on"), extendedExpiresOn: Self.date(row, "extended_expires_on"),
-          refreshOn: Self.date(row, "refresh_on"), tokenType: row["token_type"], keyID: row["key_id"],
-          requestedClaims: row["requested_claims"], userAssertionHash: row["user_assertion_hash"],
-          clientInfo: row["client_info"], lastModificationTime: row["last_modification_time"],
-          lastModificationApp: row["last_modification_app"], additionalFields: additional))
+          credentialType: try fields.text("credential_type") ?? "AccessToken",
+          homeAccountID: try fields.required("home_account_id"),
+          environment: try fields.required("environment"),
+          clientID: try fields.required("client_id"),
+          realm: try fields.text("realm") ?? "",
+          target: try fields.text("target") ?? "", secret: secret, cachedAt: try fields.date("cached_at"),
+          expiresOn: try fields.date("expires_on"), extendedExpiresOn: try fields.date("extended_expires_on"),
+          refreshOn: try fields.date("refresh_on"), tokenType: try fields.text("token_type"), keyID: try fields.text("key_id"),
+          requestedClaims: try fields.text("requested_claims"), userAssertionHash: try fields.text("user_assertion_hash"),
+          clientInfo: try fields.text("client_info"), lastModificationTime: try fields.text("last_modification_time"),
+          lastModificationApp: try fields.text("last_modification_app"), additionalFields: additional))
     case .refreshToken:
       return .refreshToken(
         UnifiedRefreshToken(
-          homeAccountID: row["home_account_id"], environment: row["environment"], clientID: row["client_id"],
-          secret: secret, familyID: row["family_id"], realm: row["realm"], target: row["target"],
-          userAssertionHash: row["user_assertion_hash"], clientInfo: row["client_info"],
-          lastModificationTime: row["last_modification_time"], lastModificationApp: row["last_modification_app"],
+          homeAccountID: try fields.required("home_account_id"),
+          environment: try fields.required("environment"),
+          clientID: try fields.required("client_id"),
+          secret: secret, familyID: try fields.text("family_id"), realm: try fields.text("realm"), target: try fields.text("target"),
+          userAssertionHash: try fields.text("user_assertion_hash"), clientInfo: try fields.text("client_info"),
+          lastModificationTime: try fields.text("last_modification_time"),
+          lastModificationApp: try fields.text("last_modification_app"),
           additionalFields: additional))
     case .idToken:
       return .idToken(
         UnifiedIdToken(
-          homeAccountID: row["home_account_id"], environment: row["environment"], clientID: row["client_id"],
-          realm: row["realm"] ?? "", secret: secret, clientInfo: row["client_info"],
-          lastModificationTime: row["last_modification_time"], lastModificationApp: row["last_modification_app"],
+          homeAccountID: try fields.required("home_account_id"),
+          environment: try fields.required("environment"),
+          clientID: try fields.required("client_id"),
+          realm: try fields.text("realm") ?? "", secret: secret, clientInfo: try fields.text("client_info"),
+          lastModificationTime: try fields.text("last_modification_time"),
+          lastModificationApp: try fields.text("last_modification_app"),
           additionalFields: additional))
     default:
       throw corrupt("a credential of unknown kind", rowKey: key)

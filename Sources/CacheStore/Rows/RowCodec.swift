@@ -52,11 +52,6 @@ struct RowCodec: Sendable {
     return date.timeIntervalSince1970.databaseValue
   }
 
-  static func date(_ row: Row, _ column: String) -> Date? {
-    let seconds: Double? = row[column]
-    return seconds.map { Date(timeIntervalSince1970: $0) }
-  }
-
   func corrupt(_ what: String, rowKey: String) -> CacheStoreError {
     CacheStoreError(
       .corruptRow, "the store holds \(what)",
@@ -70,5 +65,47 @@ struct RowCodec: Sendable {
   static func normalizedUsername(_ username: String?) -> String? {
     guard let trimmed = username?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
     return trimmed.lowercased()
+  }
+}
+
+/// The columns of one row, read through `DatabaseValue` so that a tampered file (a number or blob where text
+/// belongs, a NULL in a required column) is a corrupt-row error and never a crash in GRDB's conversions.
+struct RowFields {
+  let row: Row
+  let key: String
+  let codec: RowCodec
+
+  init(_ row: Row, codec: RowCodec) throws(CacheStoreError) {
+    guard case .string(let key) = (row["key"] as DatabaseValue).storage else {
+      throw codec.corrupt("a row without a text key", rowKey: "")
+    }
+    self.row = row
+    self.key = key
+    self.codec = codec
+  }
+
+  /// A text column that may be NULL.
+  func text(_ column: String) throws(CacheStoreError) -> String? {
+    switch (row[column] as DatabaseValue).storage {
+    case .null: return nil
+    case .string(let text): return text
+    default: throw codec.corrupt("a \(column) that is not text", rowKey: key)
+    }
+  }
+
+  /// A text column that must be present.
+  func required(_ column: String) throws(CacheStoreError) -> String {
+    guard let value = try text(column) else { throw codec.corrupt("no \(column)", rowKey: key) }
+    return value
+  }
+
+  /// A date column: NULL, or INTEGER or REAL epoch seconds.
+  func date(_ column: String) throws(CacheStoreError) -> Date? {
+    switch (row[column] as DatabaseValue).storage {
+    case .null: return nil
+    case .int64(let seconds): return Date(timeIntervalSince1970: Double(seconds))
+    case .double(let seconds): return Date(timeIntervalSince1970: seconds)
+    default: throw codec.corrupt("a \(column) that is not a number", rowKey: key)
+    }
   }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// `adal2msal migrate` run as a user runs it: the built binary on the bundled multi-user dump.
+@Suite(.serialized) struct MigrateCommandTests {
+  static let dump = Fixtures.url("adal/dump-multiuser.xml.plist").path
+  static let now = "2026-11-21T00:00:00Z"
+  /// Home account ids the fixture's users must end up with (Fixtures/adal/README.md): Alice by the derived
+  /// oid.tid rule, Bob and Dave by their archived homeAccountId.
+  static let expectedAccounts = [
+    "alice@contoso.com": "a11ce000-0000-4000-8000-00000000a11c.72f988bf-86f1-41af-91ab-2d7cd011db47",
+    "bob@fabrikam.com": "b0b00000-0000-4000-8000-000000000b0b.f645ad92-e38d-4d1a-b510-d1b09a74a8ca",
+  ]
+
+  func adal2msal(_ arguments: [String]) throws -> ProcessRunner.Output {
+    let binary = try #require(BuiltProducts.url("adal2msal"), "adal2msal not built: run swift build --build-tests")
+    return try ProcessRunner.run(binary, arguments: arguments, environment: ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"])
+  }
+
+  func reportSummary(_ json: String) throws -> [String: Int] {
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let summary = try #require(object["summary"] as? [String: Any])
+    return try #require(summary["actions"] as? [String: Int])
+  }
+
+  @Test func migrateThenLookUpThenExportThenMSALPythonReadsIt() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let migrate = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
+    // Skipped items (a guest, an ADFS user without id token, expired access tokens) make it exit 2.
+    #expect(migrate.exitCode == 2, "\(migrate.stderr)")
+    let actions = try reportSummary(migrate.stdout)
+    #expect((actions["add"] ?? 0) > 0)
+    #expect(FileManager.default.fileExists(atPath: store))
+    let mode = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+
+    for (username, homeAccountID) in Self.expectedAccounts {
+      let accounts = try adal2msal(["accounts", store, "--username", username.uppercased(), "--format", "json"])
+      #expect(accounts.exitCode == 0, "\(accounts.stderr)")
+      let rows = try #require(try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]])
+      #expect(rows.contains { ($0["home_account_id"] as? String) == homeAccountID }, "\(accounts.stdout)")
+    }
+
+    let exported = dir.appendingPathComponent("export.json").path
+    let export = try adal2msal(["export", store, "--output", exported])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    let expectations = try JSONSerialization.data(withJSONObject: Self.expectedAccounts)
+    let oracle = try ProcessRunner.run(
+      BuiltProducts.oraclePython,
+      arguments: [Fixtures.repositoryRoot.appendingPathComponent("scripts/oracle/msal_python_check.py").path, exported],
+      stdin: expectations)
+    #expect(oracle.exitCode == 0, "MSAL Python could not use the export: \(oracle.stdout) \(oracle.stderr)")
+  }
+
+  @Test func aSecondMigrateChangesNothing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let first = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
+    #expect(first.exitCode == 2)
+    let second = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
+    let actions = try reportSummary(second.stdout)
+    #expect(actions["add"] == 0 && actions["update"] == 0, "\(actions)")
+    #expect((actions["unchanged"] ?? 0) > 0)
+  }
+
+  @Test func aDryRunCreatesNothing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let store = dir.appendingPathComponent("never.sqlite").path
+    let run = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--dry-run", "--now", Self.now])
+    #expect(run.exitCode == 2)
+    #expect(run.stdout.contains("adal2msal migration plan"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+  }
+
+  @Test func aDryRunLeavesAnExistingStoreByteForByte() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let seed = Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json").path
+    #expect(try adal2msal(["import", seed, "--out", store]).exitCode == 0)
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: store)
+    let before = try snapshot(dir)
+    let run = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--dry-run", "--now", Self.now])
+    #expect(run.exitCode == 2, "\(run.stderr)")
+    #expect(try snapshot(dir) == before)
+  }
+
+  @Test func strictFailsAndWritesNothingWhenItemsAreSkipped() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let run = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--strict"])
+    #expect(run.exitCode == 1)
+    #expect(run.stderr.contains("--strict"))
+    let size = (try? FileManager.default.attributesOfItem(atPath: store)[.size] as? Int) ?? 0
+    if FileManager.default.fileExists(atPath: store) {
+      // The store may have been created empty (schema only), but it holds no account.
+      let accounts = try adal2msal(["accounts", store, "--format", "json"])
+      #expect(accounts.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "size \(size)")
+    }
+  }
+
+  @Test func aDirectoryOfDumpsGivesTheSameReportInAnyOrder() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let forward = dir.appendingPathComponent("a")
+    let backward = dir.appendingPathComponent("b")
+    let names = ["dump-multiuser.xml.plist", "archive-e4-at.bplist", "macos-blob.bplist", "archive-e3-frt.bplist"]
+    for (folder, order) in [(forward, names), (backward, Array(names.reversed()))] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      for (index, name) in order.enumerated() {
+        // Same files, different names: the directory order differs, the content is the same.
+        let target = folder.appendingPathComponent("\(index)-\(name)")
+        try FileManager.default.copyItem(at: Fixtures.url("adal/\(name)"), to: target)
+      }
+    }
+    let one = try adal2msal(["migrate", "--adal", forward.path, "--out", dir.appendingPathComponent("1.sqlite").path, "--dry-run", "--now", Self.now, "--report-format", "json"])
+    let two = try adal2msal(["migrate", "--adal", backward.path, "--out", dir.appendingPathComponent("2.sqlite").path, "--dry-run", "--now", Self.now, "--report-format", "json"])
+    #expect(one.exitCode == two.exitCode)
+    #expect(try reportSummary(one.stdout) == reportSummary(two.stdout))
+  }
+
+  @Test func usageErrorsExit64() throws {
+    let run = try adal2msal(["migrate", "--out", "/tmp/x.sqlite"])
+    #expect(run.exitCode == 64)
+    #expect(run.stderr.contains("at least one input"))
+  }
+
+  @Test func anUnreadableInputIsOneLineAndWritesNothing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let bad = dir.appendingPathComponent("garbage.plist")
+    try Data("bplist00 truncated".utf8).write(to: bad)
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let run = try adal2msal(["migrate", "--adal", bad.path, "--out", store])
+    #expect(run.exitCode == 1)
+    let lines = run.stderr.split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].hasPrefix("adal2msal: error: ") && lines[0].contains("garbage.plist"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
+  /// Every file's bytes and mode in a directory.
+  private func snapshot(_ dir: URL) throws -> [String: String] {
+    var result: [String: String] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+      let path = dir.appendingPathComponent(name).path
+      let attributes = try FileManager.default.attributesOfItem(atPath: path)
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      result[name] = "\(attributes[.posixPermissions] ?? "") \(data.hashValue) \(data.count)"
+    }
+    return result
+  }
+}
