@@ -61,7 +61,7 @@ struct FaultTests {
       // CacheStore.open writes to an existing store even when the command then fails (file change counter,
       // schema cookie +2, one page on the freelist, from the schema migration step): reported to the store
       // owner. When that is fixed delete the wrapper (intermittent: commands that fail before opening the store do not show it).
-      withKnownIssue("CacheStore.open rewrites an existing store's header although nothing is written", isIntermittent: true) {
+      withKnownIssue("CacheStore.open commits a schema transaction, so a failed write still changes the store's header", isIntermittent: true) {
         #expect(bytesEqual, "\(what): the existing store's bytes changed")
       }
     }
