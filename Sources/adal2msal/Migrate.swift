@@ -14,8 +14,10 @@ extension Adal2MSALCommand {
 
         Examples:
           adal2msal migrate --adal device.plist --out cache.sqlite --dry-run
-          adal2msal migrate --adal dumps/ --msal msal_cache.json --out cache.sqlite --report report.json --report-format json
-          adal2msal migrate --adal device.plist --out cache.sqlite --client-id 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0 --strict
+          adal2msal migrate --adal dumps/ --msal msal.json --out cache.sqlite \\
+            --report report.json --report-format json
+          adal2msal migrate --adal device.plist --out cache.sqlite --strict \\
+            --client-id 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0
 
         \(ExitStatus.helpText)
         """)
