@@ -56,20 +56,20 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
     if parts[0] != libraryString {
       let brokerPrefix = libraryString + "-"
       guard parts[0].hasPrefix(brokerPrefix) else { throw .notADALService }
-      guard let appID = Base64URL.decodeString(String(parts[0].dropFirst(brokerPrefix.count))) else {
+      guard let appID = Base64URL.decodeUTF8(String(parts[0].dropFirst(brokerPrefix.count))) else {
         throw .undecodable(component: "applicationIdentifier")
       }
       applicationIdentifier = appID
     }
-    guard let authority = Base64URL.decodeString(parts[1]), !authority.isEmpty else {
+    guard let authority = Base64URL.decodeUTF8(parts[1]), !authority.isEmpty else {
       throw .undecodable(component: "authority")
     }
     var resource: String?
     if parts[2].caseInsensitiveCompare(nilKey) != .orderedSame {
-      guard let decoded = Base64URL.decodeString(parts[2]) else { throw .undecodable(component: "resource") }
+      guard let decoded = Base64URL.decodeUTF8(parts[2]) else { throw .undecodable(component: "resource") }
       resource = decoded
     }
-    guard let clientID = Base64URL.decodeString(parts[3]), !clientID.isEmpty else {
+    guard let clientID = Base64URL.decodeUTF8(parts[3]), !clientID.isEmpty else {
       throw .undecodable(component: "clientId")
     }
     return ADALKeychainService(
@@ -116,7 +116,7 @@ public enum ADALKeychainAccount {
     if trimmed.isEmpty || trimmed.caseInsensitiveCompare(ADALKeychainService.nilKey) == .orderedSame {
       return .noUser
     }
-    if let text = Base64URL.decodeString(trimmed), !text.isEmpty,
+    if let text = Base64URL.decodeUTF8(trimmed), !text.isEmpty,
       !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
     {
       return .encoded(text)

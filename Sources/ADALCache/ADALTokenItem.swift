@@ -10,9 +10,9 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
   /// The archived `authority`, original case (`https://login.microsoftonline.com/common`).
   public var authority: String
   /// `authority`'s host (lowercased, `:port` if non-default); nil if the authority is not a URL.
-  public var environment: String?
+  public var environment: String? { ADALAuthority(authority)?.environment }
   /// `authority`'s tenant: the first path component, or the second for `/tfp/<tenant>/…`.
-  public var tenant: String?
+  public var tenant: String? { ADALAuthority(authority)?.tenant }
   /// The archived `resource`; nil for multi-resource and family refresh tokens.
   public var resource: String?
   /// The archived `clientId`, original case (`foci-1` for family refresh tokens).
@@ -72,9 +72,6 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
     tombstoneInfo: [ADALValueEntry]? = nil, kind: ADALTokenKind, source: ADALItemSource
   ) {
     self.authority = authority
-    let parsed = ADALAuthority(authority)
-    self.environment = parsed?.environment
-    self.tenant = parsed?.tenant
     self.resource = resource
     self.clientID = clientID
     self.familyID = familyID

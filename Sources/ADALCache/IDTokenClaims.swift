@@ -44,9 +44,10 @@ public struct IDTokenClaims: Sendable, Hashable {
     var merged: [String: ADALValue] = [:]
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
       guard let bytes = Base64URL.decodeLenient(part) else { throw .notBase64URL(segment: index) }
-      guard let value = try? JSONDecoder().decode(ADALValue.self, from: bytes), case .object(let entries) = value
-      else { throw .notJSONObject(segment: index) }
-      for entry in entries { merged[entry.key] = entry.value }
+      guard let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] else {
+        throw .notJSONObject(segment: index)
+      }
+      for (key, value) in object { merged[key] = ADALValue(jsonObject: value) }
     }
     guard !merged.isEmpty else { throw .empty }
     claims = merged.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }
@@ -130,8 +131,28 @@ public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension Base64URL {
-  /// Like `decode`, but also accepts the standard alphabet and stray padding (some writers pad JWT parts).
+  /// Like `decode` (base64url or standard alphabet, padded or not), working on bytes: id tokens are decoded
+  /// for every item, and this avoids string bridging.
   static func decodeLenient(_ text: String) -> Data? {
-    decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 3)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+      case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+      case UInt8(ascii: "="), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+      default: bytes.append(byte)
+      }
+    }
+    guard bytes.count % 4 != 1 else { return nil }
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
+    return Data(base64Encoded: Data(bytes))
+  }
+}
+
+extension Base64URL {
+  /// `decodeLenient` to UTF-8 text, or nil.
+  static func decodeUTF8(_ text: String) -> String? {
+    decodeLenient(text).flatMap { String(data: $0, encoding: .utf8) }
   }
 }

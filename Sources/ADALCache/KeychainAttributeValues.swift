@@ -44,27 +44,24 @@ enum KeychainAttributeValues {
   }
 
   static func parseDate(_ text: String) -> Date? {
-    if let date = try? Date(text, strategy: .iso8601) { return date }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd HH:mm:ss"] {
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
+    DumpDateParser.parse(text) ?? (try? Date(text, strategy: .iso8601))
   }
 
   /// Hex text (`4d53…`, `0x4d53…`, `<4d534f70 656e…>`); nil if it is not hex.
   static func hex(_ text: String) -> Data? {
-    var digits = text.lowercased()
-    if digits.hasPrefix("0x") { digits.removeFirst(2) }
-    digits.removeAll { $0 == " " || $0 == "<" || $0 == ">" || $0 == "\n" }
-    guard digits.count % 2 == 0 else { return nil }
-    var bytes = Data(capacity: digits.count / 2)
+    var utf8 = Substring(text).utf8[...]
+    if utf8.starts(with: "0x".utf8) || utf8.starts(with: "0X".utf8) { utf8 = utf8.dropFirst(2) }
+    var bytes = Data(capacity: utf8.count / 2)
     var high: UInt8?
-    for scalar in digits.unicodeScalars {
-      guard let nibble = UInt8(String(scalar), radix: 16) else { return nil }
+    for byte in utf8 {
+      let nibble: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
+      case UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\n"): continue
+      default: return nil
+      }
       if let pending = high {
         bytes.append(pending << 4 | nibble)
         high = nil
@@ -72,7 +69,7 @@ enum KeychainAttributeValues {
         high = nibble
       }
     }
-    return bytes
+    return high == nil ? bytes : nil
   }
 
   /// Standard or URL-safe base64, padded or not.

@@ -7,6 +7,6 @@ struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adal2msal-bench",
     abstract: "Benchmarks (figures, not tests) and the synthetic input generator.",
-    subcommands: [PlanBench.self]
+    subcommands: [ADALReadBench.self, PlanBench.self]
   )
 }

@@ -54,6 +54,23 @@ struct CorruptDumpTests {
     #expect(result.diagnostics.filter { $0.severity == .warning && $0.code != "adal.value-undecodable" }.isEmpty)
   }
 
+  /// objection: `dataHex` wins over the lossy `data`; bad hex is a warning and the item is unreadable.
+  @Test func objectionHexHandling() throws {
+    let good = try Fixtures.data("adal/archive-e1-at.bplist")
+    let hex = good.map { String(format: "%02X", $0) }.joined()
+    let json: [[String: Any]] = [
+      ["account": "", "service": "", "generic": "MSOpenTech.ADAL.1", "dataHex": "0x" + hex, "data": "lossy"],
+      ["account": "", "service": "", "generic": "MSOpenTech.ADAL.1", "dataHex": "zz", "data": ""],
+      ["account": "", "service": "", "generic": "MSOpenTech.ADAL.1", "dataHex": "abc", "data": ""],
+    ]
+    let result = try ADALCacheReader().read(try JSONSerialization.data(withJSONObject: json), file: "o.json")
+    #expect(result.inputKind == .objectionJSON)
+    #expect(result.items.map(\.source.itemIndex) == [0])
+    #expect(result.items.first?.kind == .accessToken)
+    #expect(result.diagnostics.filter { $0.code == "adal.value-undecodable" }.map(\.location?.itemIndex) == [1, 2])
+    #expect(result.diagnostics.filter { $0.code == "adal.item-unreadable" }.map(\.location?.itemIndex) == [1, 2])
+  }
+
   @Test func unrecognisedInputsThrow() {
     let reader = ADALCacheReader()
     #expect(throws: ADALCacheError.self) { try reader.read(Data("hello".utf8), file: "x") }

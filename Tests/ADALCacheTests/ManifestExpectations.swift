@@ -15,6 +15,8 @@ enum Manifest {
     try #require(try load()[name] as? [String: [String: Any]])
   }
 
+  static func archive(_ fixture: String) throws -> Data { try Fixtures.data("adal/\(fixture)") }
+
   static func read(_ fixture: String) throws -> ADALReadResult {
     try ADALCacheReader().read(try Fixtures.data("adal/\(fixture)"), file: fixture)
   }

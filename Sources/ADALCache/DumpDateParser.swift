@@ -1,0 +1,92 @@
+import Foundation
+
+/// Parses the date spellings keychain dumps use, by hand (dumps hold two dates per item, and
+/// `DateFormatter` dominated reading time):
+/// `2019-06-07 10:11:12 +0000` (`-[NSDate description]`, objection), `2019-06-07T10:11:12Z`,
+/// `2019-06-07T10:11:12.5+02:00`, and `2019-06-07 10:11:12` (taken as UTC).
+enum DumpDateParser {
+  static func parse(_ text: String) -> Date? {
+    var reader = Reader(bytes: Array(text.utf8))
+    reader.skipSpaces()
+    guard let year = reader.number(4), reader.take("-"), let month = reader.number(2), reader.take("-"),
+      let day = reader.number(2), reader.take("T") || reader.take(" ") || reader.take("t"),
+      let hour = reader.number(2), reader.take(":"), let minute = reader.number(2), reader.take(":"),
+      let second = reader.number(2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+      second < 61
+    else { return nil }
+    var fraction = 0.0
+    if reader.take(".") || reader.take(",") {
+      var scale = 0.1
+      var digits = 0
+      while let digit = reader.digit() {
+        fraction += Double(digit) * scale
+        scale /= 10
+        digits += 1
+      }
+      guard digits > 0 else { return nil }
+    }
+    reader.skipSpaces()
+    var offset = 0
+    if reader.take("Z") || reader.take("z") {
+      offset = 0
+    } else if let sign = reader.sign() {
+      guard let hours = reader.number(2) else { return nil }
+      _ = reader.take(":")
+      guard let minutes = reader.number(2), hours < 24, minutes < 60 else { return nil }
+      offset = sign * (hours * 3600 + minutes * 60)
+    }
+    reader.skipSpaces()
+    guard reader.atEnd else { return nil }
+    let days = daysFromCivil(year: year, month: month, day: day)
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return Date(timeIntervalSince1970: Double(seconds) + fraction)
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  private struct Reader {
+    let bytes: [UInt8]
+    var position = 0
+
+    var atEnd: Bool { position == bytes.count }
+
+    mutating func take(_ character: Unicode.Scalar) -> Bool {
+      guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+      position += 1
+      return true
+    }
+
+    mutating func digit() -> Int? {
+      guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else { return nil }
+      defer { position += 1 }
+      return Int(bytes[position] - UInt8(ascii: "0"))
+    }
+
+    mutating func number(_ width: Int) -> Int? {
+      var value = 0
+      for _ in 0..<width {
+        guard let digit = digit() else { return nil }
+        value = value * 10 + digit
+      }
+      return value
+    }
+
+    mutating func sign() -> Int? {
+      if take("+") { return 1 }
+      if take("-") { return -1 }
+      return nil
+    }
+
+    mutating func skipSpaces() {
+      while position < bytes.count, bytes[position] == UInt8(ascii: " ") { position += 1 }
+    }
+  }
+}
