@@ -7,8 +7,12 @@ import _Adal2MSALTestSupport
 /// (Tests/MigrationEngineTests/Golden/<scenario>.json and .txt).
 @Suite struct ScenarioGoldenTests {
   @Test func everyScenarioDirectoryIsListed() throws {
-    let folders = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("scenarios").path)
-      .filter { !$0.hasPrefix(".") }.sorted()
+    let root = Fixtures.url("scenarios")
+    let folders = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { name in
+      var isDirectory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: root.appendingPathComponent(name).path, isDirectory: &isDirectory)
+        && isDirectory.boolValue
+    }.sorted()
     #expect(folders == Scenario.names)
   }
 

@@ -28,7 +28,9 @@ struct SourcedItem: Sendable {
     self.cloud = CloudGroups.group(of: environment)
     recency = [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
     refreshFingerprint = item.refreshToken?.fingerprint ?? ""
-    let index = item.source.itemIndex.map { String(format: "%012d", max(0, $0)) } ?? "~"
+    displayableUsername = Self.displayableUsername(item)
+    normalizedUsername = displayableUsername?.lowercased()
+    let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
     sortKey = [
       file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
       item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
@@ -40,7 +42,11 @@ struct SourcedItem: Sendable {
 
   /// The name shown as the account's username: a displayable claim (`preferred_username`, `upn`, `email`,
   /// `unique_name`, pain point 6), else the user id ADAL kept. Original case.
-  var displayableUsername: String? {
+  let displayableUsername: String?
+  /// `displayableUsername` lowercased: what user names are matched on.
+  let normalizedUsername: String?
+
+  private static func displayableUsername(_ item: ADALTokenItem) -> String? {
     if let claims = item.idTokenClaims,
       let name = claims.preferredUsername ?? claims.upn ?? claims.email ?? claims.uniqueName
     {
@@ -48,8 +54,6 @@ struct SourcedItem: Sendable {
     }
     return item.userID
   }
-
-  var normalizedUsername: String? { displayableUsername?.lowercased() }
 
   var planSource: PlanSource {
     var label = "ADAL \(item.kind)"

@@ -70,7 +70,7 @@ extension MigrationReport {
   }
 
   private func sources(_ entry: Entry) -> String {
-    entry.sources.isEmpty ? "-" : escape(entry.sources.map(\.description).joined(separator: "<br>"))
+    entry.sources.isEmpty ? "-" : escape(Self.sourceList(entry.sources, separator: "<br>"))
   }
 
   private func table(_ header: [String], _ rows: [[String]]) -> [String] {

@@ -83,10 +83,15 @@ extension MigrationReport {
       if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
       out.wrapped("\(entry.reason) [\(entry.reasonCode)]", first: indent + "why:  ", rest: indent + "      ")
       if !entry.sources.isEmpty {
-        out.wrapped(
-          entry.sources.map(\.description).joined(separator: ", "), first: indent + "from: ", rest: indent + "      ")
+        out.wrapped(Self.sourceList(entry.sources, separator: ", "), first: indent + "from: ", rest: indent + "      ")
       }
     }
+  }
+
+  /// At most `limit` sources, then how many more (the JSON report lists them all).
+  static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
+    let shown = sources.prefix(limit).map(\.description).joined(separator: separator)
+    return sources.count > limit ? shown + "\(separator)and \(sources.count - limit) more" : shown
   }
 
   /// A headline (what the entity is) and a detail line (its other fields) for an entry.
