@@ -63,6 +63,13 @@ struct SecretLeakTests {
     },
   ]
 
+  /// Every ADAL fixture (archives, the four dump layouts, macOS blobs, the ADAL ObjC items), not the README or
+  /// the manifest.
+  static func adalInputs() throws -> [String] {
+    let generated = try Fixtures.files(in: "adal").filter { !["README.md", "manifest.json"].contains($0.lastPathComponent) }
+    return (generated + (try Fixtures.files(in: "adal-objc", withExtension: "bplist"))).map(\.path)
+  }
+
   @Test("the known tokens are many and distinctive")
   func corpusIsMeaningful() throws {
     let adal = try SecretCorpus.adalManifestTokens()
@@ -90,8 +97,7 @@ struct SecretLeakTests {
     let publicValues = try SecretCorpus.adalPublicValues()
     var inputs: [String] = []
     if leakCase.inputs != .msal {
-      inputs += try Fixtures.files(in: "adal").filter { !["md", "json"].contains($0.pathExtension) || $0.lastPathComponent.hasPrefix("dump-") }.map(\.path)
-      inputs += try Fixtures.files(in: "adal-objc", withExtension: "bplist").map(\.path)
+      inputs += try Self.adalInputs()
     }
     if leakCase.inputs != .adal { inputs.append(canary.file.path) }
     #expect(!inputs.isEmpty)
