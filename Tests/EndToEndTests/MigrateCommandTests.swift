@@ -47,10 +47,8 @@ import _Adal2MSALTestSupport
     let export = try adal2msal(["export", store, "--output", exported])
     #expect(export.exitCode == 0, "\(export.stderr)")
     let expectations = try JSONSerialization.data(withJSONObject: Self.expectedAccounts)
-    let oracle = try ProcessRunner.run(
-      BuiltProducts.oraclePython,
-      arguments: [Fixtures.repositoryRoot.appendingPathComponent("scripts/oracle/msal_python_check.py").path, exported],
-      stdin: expectations)
+    let oracle = try MSALPythonOracle.check(
+      cache: URL(fileURLWithPath: exported), expectations: String(decoding: expectations, as: UTF8.self))
     #expect(oracle.exitCode == 0, "MSAL Python could not use the export: \(oracle.stdout) \(oracle.stderr)")
   }
 
