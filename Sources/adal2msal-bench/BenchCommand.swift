@@ -7,6 +7,6 @@ struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adal2msal-bench",
     abstract: "Benchmarks (figures, not tests) and the synthetic input generator.",
-    subcommands: [Plist.self, ADALReadBench.self, StoreBenchmark.self, StoreApplyChild.self]
+    subcommands: [Plist.self, ADALReadBench.self, PlanBench.self, StoreBenchmark.self, StoreApplyChild.self]
   )
 }

@@ -19,14 +19,52 @@ enum EntityMerge {
     }
   }
 
-  /// The JSON names of the fields that differ between two entities of the same kind, sorted.
-  static func differingFields(_ lhs: AnyUnifiedEntity, _ rhs: AnyUnifiedEntity) -> [String] {
-    let left = EntityFields.of(lhs, secrets: .fingerprint)
-    let right = EntityFields.of(rhs, secrets: .fingerprint)
-    let names = Set(left.map(\.name) + right.map(\.name))
-    return names.filter { name in
-      left.first { $0.name == name }?.value != right.first { $0.name == name }?.value
-    }.sorted()
+  /// How an incoming entity relates to the existing one under the same key.
+  enum Comparison: Equatable {
+    /// The existing entry already holds everything the incoming one says.
+    case same
+    /// The incoming entity only adds fields the existing entry lacks (named).
+    case adds([String])
+    /// Both set these fields, to different values.
+    case contradicts([String])
+  }
+
+  static func compare(_ incoming: AnyUnifiedEntity, with existing: AnyUnifiedEntity) -> Comparison {
+    let merged = merged(incoming, over: existing)
+    if merged == existing { return .same }
+    let new = EntityFields.of(incoming)
+    let old = EntityFields.of(existing)
+    var contradicting: [String] = []
+    var adding: [String] = []
+    for field in new {
+      guard let current = old.first(where: { $0.name == field.name }) else {
+        adding.append(field.name)
+        continue
+      }
+      let same = field.name == "username" ? sameUsername(field.value, current.value) : field.value == current.value
+      if !same { contradicting.append(field.name) }
+    }
+    // Secrets are compared by value, not by their (short) fingerprints.
+    if secret(of: incoming) != secret(of: existing), !contradicting.contains("secret") {
+      contradicting.append("secret")
+    }
+    if contradicting.isEmpty, adding.isEmpty { adding.append("additional_fields") }
+    return contradicting.isEmpty ? .adds(adding.sorted()) : .contradicts(contradicting.sorted())
+  }
+
+  /// Usernames match as `accountForUsername` matches them: trimmed, case-insensitive.
+  static func sameUsername(_ lhs: String?, _ rhs: String?) -> Bool {
+    func normal(_ name: String?) -> String? { name?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+    return normal(lhs) == normal(rhs)
+  }
+
+  private static func secret(of entity: AnyUnifiedEntity) -> String? {
+    switch entity {
+    case .accessToken(let token): token.secret.value
+    case .refreshToken(let token): token.secret.value
+    case .idToken(let token): token.secret.value
+    case .account, .appMetadata: nil
+    }
   }
 
   private static func fields(_ new: JSONObject, _ old: JSONObject) -> JSONObject {
@@ -41,7 +79,7 @@ enum EntityMerge {
     out.environment = new.environment
     out.realm = new.realm
     out.localAccountID = new.localAccountID ?? old.localAccountID
-    out.username = new.username ?? old.username
+    out.username = sameUsername(new.username, old.username) ? old.username : (new.username ?? old.username)
     out.authorityType = new.authorityType ?? old.authorityType
     out.name = new.name ?? old.name
     out.givenName = new.givenName ?? old.givenName

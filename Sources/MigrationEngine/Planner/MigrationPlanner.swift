@@ -70,13 +70,14 @@ public struct MigrationPlanner: Sendable {
         reconciler.offer(proposal, fromADAL: false)
       }
     }
-    let proposals = mapping.proposals.sorted { lhs, rhs in
-      let left = (lhs.entity.kind.planOrder, lhs.entity.canonicalKey)
-      let right = (rhs.entity.kind.planOrder, rhs.entity.canonicalKey)
-      if left != right { return left < right }
-      return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
+    // Keys are computed once (decorate, sort, undecorate): computing them in the comparator is costly.
+    let keyed = mapping.proposals.map { proposal in
+      (order: proposal.entity.kind.planOrder, key: proposal.entity.canonicalKey,
+       source: proposal.sources.first?.description ?? "", proposal: proposal)
     }
-    for proposal in proposals { reconciler.offer(proposal, fromADAL: true) }
+    for entry in keyed.sorted(by: { ($0.order, $0.key, $0.source) < ($1.order, $1.key, $1.source) }) {
+      reconciler.offer(entry.proposal, fromADAL: true)
+    }
 
     let entries = (reconciler.entries + skips + mapping.skips).map { entry in
       var entry = entry
