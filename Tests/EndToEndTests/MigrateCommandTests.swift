@@ -117,6 +117,18 @@ import _Adal2MSALTestSupport
     #expect(try reportSummary(one.stdout) == reportSummary(two.stdout))
   }
 
+  /// The dump holds Bob's MSAL items too, with the client id in lowercase where his ADAL archives keep the app's
+  /// uppercase spelling: a case difference in a key field is not a conflict, a different refresh token is.
+  @Test func aClientIDThatDiffersOnlyInCaseIsNotAConflict() throws {
+    let run = try adal2msal(["migrate", "--adal", Self.dump, "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now, "--report-format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let kinds = try #require((object["summary"] as? [String: Any])?["kinds"] as? [String: [String: Int]])
+    #expect(kinds["AppMetadata"]?["conflict"] == 0)
+    #expect(kinds["Account"]?["conflict"] == 0)
+    #expect(kinds["RefreshToken"]?["conflict"] == 1)
+    #expect(!run.stdout.contains("in client_id"))
+  }
+
   @Test func usageErrorsExit64() throws {
     let run = try adal2msal(["migrate", "--out", "/tmp/x.sqlite"])
     #expect(run.exitCode == 64)
