@@ -129,6 +129,23 @@ import _Adal2MSALTestSupport
     #expect(!run.stdout.contains("in client_id"))
   }
 
+  /// The report of the demo dump, as the CLI prints it, in each format (Tests/EndToEndTests/Golden/).
+  @Test(arguments: [("text", "txt"), ("json", "json"), ("markdown", "md")])
+  func theDemoReportMatchesItsGoldenFile(_ format: String, _ ext: String) throws {
+    // Relative to the repository, so the report (which names its inputs) is the same in any checkout.
+    let binary = try #require(BuiltProducts.url("adal2msal"))
+    let run = try ProcessRunner.run(
+      binary,
+      arguments: ["migrate", "--adal", "Fixtures/adal/dump-multiuser.xml.plist", "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now, "--report-format", format],
+      environment: ["NO_COLOR": "1"], currentDirectory: Fixtures.repositoryRoot)
+    #expect(run.exitCode == 2)
+    switch try Golden.compare(run.stdout, testTarget: "EndToEndTests", name: "demo-report.\(ext)") {
+    case .matches: break
+    case .recorded(let path): Issue.record("recorded \(path): review it and run again")
+    case .differs(_, _, let path): Issue.record("the \(format) report differs from \(path) (RECORD_GOLDEN=1 rewrites it)")
+    }
+  }
+
   @Test func usageErrorsExit64() throws {
     let run = try adal2msal(["migrate", "--out", "/tmp/x.sqlite"])
     #expect(run.exitCode == 64)
