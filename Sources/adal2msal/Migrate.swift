@@ -59,8 +59,13 @@ extension Adal2MSALCommand {
         let store: CacheStore? =
           existed ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing)) : nil
         let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
-        try reporting.emit(Migration.report(plan, redactUsernames: options.redactUsernames))
-        if strict && plan.hasSkipsOrConflicts {
+        let report = Migration.report(plan, redactUsernames: options.redactUsernames)
+        let refused = strict && plan.hasSkipsOrConflicts
+        // A report file is written before the store (a report that cannot be written stops the run with nothing
+        // written); a report on standard output comes after a successful write, so a failed run prints only
+        // its error line there.
+        if dryRun || refused || reporting.report != nil { try reporting.emit(report) }
+        if refused {
           Terminal.standardError(
             "adal2msal: error: --strict: \(plan.count(.skip)) skipped and \(plan.count(.conflict)) conflicting items, nothing written (see the report)"
           )
@@ -75,6 +80,7 @@ extension Adal2MSALCommand {
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
                 unknownSections: read.unknownSections))
           }
+          if reporting.report == nil { try reporting.emit(report) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
         }
