@@ -298,12 +298,16 @@ _adal2msal_import() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --version -h --help)
     repeating_options=()
-    non_repeating_options=(--out --encryption-key-file)
+    non_repeating_options=(--out --format --encryption-key-file)
     __adal2msal_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--out')
+        return
+        ;;
+    '--format')
+        __adal2msal_add_completions -W 'text'$'\n''json'
         return
         ;;
     '--encryption-key-file')

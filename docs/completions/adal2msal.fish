@@ -31,7 +31,7 @@ function __adal2msal_parse_tokens -S
         case 'export'
             __adal2msal_parse_subcommand 1 'format=' 'output=' 'encryption-key-file=' 'version' 'h/help'
         case 'import'
-            __adal2msal_parse_subcommand -r 1 'out=' 'dry-run' 'encryption-key-file=' 'version' 'h/help'
+            __adal2msal_parse_subcommand -r 1 'out=' 'dry-run' 'format=' 'encryption-key-file=' 'version' 'h/help'
         case 'help'
             __adal2msal_parse_subcommand -r 1 'version'
         end
@@ -129,6 +129,7 @@ complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_op
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal import" out' -l 'out' -d 'The SQLite store to write (created with mode 0600 when missing).' -rfka ''
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal import" dry-run' -l 'dry-run' -d 'Show the summary of what would change and write nothing.'
+complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal import" format' -l 'format' -d 'Summary format: text (one line) or json (an object with the counts, for scripts).' -rfka 'text json'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal import" encryption-key-file' -l 'encryption-key-file' -d 'Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).' -rfka ''
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal import" version' -l 'version' -d 'Show the version.'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal import" h help' -s 'h' -l 'help' -d 'Show help information.'
