@@ -49,11 +49,13 @@ let package = Package(
     .executableTarget(
       name: "adal2msal",
       dependencies: ["Adal2MSAL", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+    // Realistic synthetic ADAL inputs (an independent bplist / NSKeyedArchiver writer), for benchmarks and tests.
+    .target(name: "Adal2MSALSynthetic"),
     // Benchmarks and the synthetic-input generator: `swift run -c release adal2msal-bench --help`.
     .executableTarget(
       name: "adal2msal-bench",
       dependencies: [
-        "Adal2MSAL", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Adal2MSAL", "Adal2MSALSynthetic", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
 
@@ -67,7 +69,7 @@ let package = Package(
     .testTarget(name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists", "UnifiedCache"]),
     .testTarget(name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"]),
     .testTarget(name: "CacheStoreTests", dependencies: ["_Adal2MSALTestSupport", "CacheStore"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["Adal2MSAL", "_Adal2MSALTestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["Adal2MSAL", "Adal2MSALSynthetic", "_Adal2MSALTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

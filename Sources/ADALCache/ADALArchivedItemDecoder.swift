@@ -21,7 +21,12 @@ public struct ADALArchivedItemDecoder: Sendable {
   static let e3Keys = ["familyId", "sessionKey", "tombstone", "additionalClient", "additionalServer"]
   static let e4Keys = ["cachedAt", "homeAccountId", "enrollmentId", "applicationIdentifier"]
 
-  public init() {}
+  /// Id tokens already parsed in this read (see `IDTokenClaimsMemo`); nil parses every time.
+  let claimsMemo: IDTokenClaimsMemo?
+
+  public init() { claimsMemo = nil }
+
+  init(claimsMemo: IDTokenClaimsMemo?) { self.claimsMemo = claimsMemo }
 
   /// Decodes one item.
   /// - Parameters:
@@ -109,9 +114,15 @@ public struct ADALArchivedItemDecoder: Sendable {
     result.displayable = inner.bool("userIdDisplayable")
     result.rawIDToken = inner.string("rawIdToken")
     if let raw = result.rawIDToken, !raw.isEmpty {
-      do {
-        result.claims = try IDTokenClaims(rawIDToken: raw)
-      } catch {
+      let parsed: Result<IDTokenClaims, IDTokenClaimsError>
+      if let claimsMemo {
+        (result.rawIDToken, parsed) = claimsMemo.claims(for: raw)
+      } else {
+        parsed = Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
+      }
+      switch parsed {
+      case .success(let claims): result.claims = claims
+      case .failure(let error):
         inner.warn("rawIdToken", "cannot be parsed: \(error)", code: "adal.id-token-unreadable")
       }
     }
@@ -152,5 +163,22 @@ struct FieldReader {
   mutating func bool(_ key: String) -> Bool? { typed(key, "a boolean") { $0.boolValue } }
   mutating func dictionary(_ key: String) -> [ADALValueEntry]? {
     typed(key, "a dictionary") { $0.dictionaryEntries.map { ADALArchiveValues.plainEntries($0) } }
+  }
+}
+
+/// The id tokens parsed during one read of a dump, by raw value. A user's items repeat the same id token:
+/// it is parsed once, and the items share one copy of the string and of its claims.
+final class IDTokenClaimsMemo: @unchecked Sendable {  // mutable state guarded by `lock`
+  private let lock = NSLock()
+  private var parsed: [String: (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
+
+  /// The shared copy of `raw` and its claims (or why they cannot be read).
+  func claims(for raw: String) -> (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>) {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = parsed[raw] { return known }
+    let entry = (raw: raw, result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) })
+    parsed[raw] = entry
+    return entry
   }
 }

@@ -13,7 +13,22 @@ public struct ADALAuthority: Sendable, Hashable, Codable, CustomStringConvertibl
   public let tenant: String?
 
   /// Parses an authority; nil when it has no scheme or host.
+  ///
+  /// Every stage parses the authorities of every item again, and a dump has only a few distinct ones: the
+  /// results are remembered (a bounded table, see `ADALAuthorityMemo`).
   public init?(_ authority: String) {
+    switch ADALAuthorityMemo.shared.lookup(authority) {
+    case .some(.some(let known)): self = known
+    case .some(.none): return nil
+    case .none:
+      let parsed = Self(parsing: authority)
+      ADALAuthorityMemo.shared.store(parsed, for: authority)
+      guard let parsed else { return nil }
+      self = parsed
+    }
+  }
+
+  private init?(parsing authority: String) {
     let text = Substring(authority).drop { $0.isWhitespace }
     guard let separator = text.range(of: "://") else { return nil }
     let scheme = text[..<separator.lowerBound].lowercased()
@@ -44,4 +59,27 @@ public struct ADALAuthority: Sendable, Hashable, Codable, CustomStringConvertibl
   }
 
   public var description: String { original }
+}
+
+/// Parsed authorities by text, shared by all threads. Bounded: once full, new authorities are parsed every
+/// time and not kept, so hostile input with a distinct authority per item cannot grow it.
+final class ADALAuthorityMemo: @unchecked Sendable {  // mutable state guarded by `lock`
+  static let shared = ADALAuthorityMemo()
+  static let capacity = 4_096
+
+  private let lock = NSLock()
+  private var parsed: [String: ADALAuthority?] = [:]
+
+  /// nil when unknown; `.some(nil)` for text known not to be an authority.
+  func lookup(_ authority: String) -> ADALAuthority?? {
+    lock.lock()
+    defer { lock.unlock() }
+    return parsed[authority]
+  }
+
+  func store(_ value: ADALAuthority?, for authority: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if parsed.count < Self.capacity { parsed[authority] = .some(value) }
+  }
 }

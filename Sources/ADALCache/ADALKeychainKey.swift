@@ -37,10 +37,10 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
   /// The `svce` string ADAL writes for these values (trimmed and lowercased before encoding).
   public var encoded: String {
     func part(_ text: String) -> String {
-      Base64URL.encode(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+      Base64URL.encode(text.trimmedWhitespaceAndNewlines().lowercased())
     }
     let prefix = applicationIdentifier.map { "\(Self.libraryString)-\(Base64URL.encode($0))" } ?? Self.libraryString
-    let trimmedResource = resource?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    let trimmedResource = resource?.trimmedWhitespaceAndNewlines() ?? ""
     var parts = [prefix, part(authority), trimmedResource.isEmpty ? Self.nilKey : part(trimmedResource), part(clientID)]
     if let appKey { parts.append(appKey) }
     return parts.joined(separator: "|")
@@ -50,7 +50,7 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
 
   /// Parses a `svce` value. Throws `ADALKeychainKeyError` naming the part that is wrong.
   public static func decode(_ service: String) throws(ADALKeychainKeyError) -> ADALKeychainService {
-    let parts = service.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    let parts = service.splitting(ascii: "|", omittingEmptySubsequences: false).map(String.init)
     guard parts.count == 4 || parts.count == 5 else { throw .wrongComponentCount(parts.count) }
     var applicationIdentifier: String?
     if parts[0] != libraryString {
@@ -100,7 +100,7 @@ public enum ADALKeychainAccount {
 
   /// ADAL's `normalizeUserId`: trimmed and lowercased; nil when blank.
   public static func normalize(_ userID: String?) -> String? {
-    guard let trimmed = userID?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    guard let trimmed = userID?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
     return trimmed.lowercased()
   }
 
@@ -112,7 +112,7 @@ public enum ADALKeychainAccount {
   /// Reads an `acct` value. base64url that decodes to printable UTF-8 is taken as encoded; anything else
   /// (a raw `user@domain` has `@` and `.`, which base64url lacks) as a raw user id.
   public static func decode(_ account: String) -> Decoded {
-    let trimmed = account.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = account.trimmedWhitespaceAndNewlines()
     if trimmed.isEmpty || trimmed.caseInsensitiveCompare(ADALKeychainService.nilKey) == .orderedSame {
       return .noUser
     }

@@ -37,7 +37,7 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// Parses a raw id token. Throws when no part decodes to a JSON object, or when a header or payload part
   /// is not base64url JSON. The error never contains the token.
   public init(rawIDToken: String) throws(IDTokenClaimsError) {
-    let parts = rawIDToken.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let parts = rawIDToken.splitting(ascii: ".", omittingEmptySubsequences: false).map(String.init)
     segmentCount = parts.count
     isJWT = parts.count == 3
     let claimParts = isJWT ? Array(parts.prefix(2)) : parts
@@ -88,7 +88,7 @@ public struct IDTokenClaims: Sendable, Hashable {
   public var uniqueID: String? { (oid ?? sub)?.lowercased() }
 
   static func nonBlank(_ text: String) -> String? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmedWhitespaceAndNewlines()
     return trimmed.isEmpty ? nil : trimmed
   }
 

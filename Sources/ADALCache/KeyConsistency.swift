@@ -6,13 +6,13 @@ import Foundation
 /// `https://host/tenant`), so values are compared in that form; a difference is a warning, never fatal.
 enum KeyConsistency {
   static func canonicalAuthority(_ authority: String) -> String {
-    let lowered = authority.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let lowered = authority.trimmedWhitespaceAndNewlines().lowercased()
     guard let parsed = ADALAuthority(lowered) else { return lowered }
     return "https://\(parsed.environment)/\(parsed.tenant ?? "")"
   }
 
   static func normalizedResource(_ resource: String?) -> String? {
-    guard let trimmed = resource?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    guard let trimmed = resource?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
     return trimmed.lowercased()
   }
 
@@ -35,8 +35,8 @@ enum KeyConsistency {
       report("resource", keyResource ?? "(none)", item.resource ?? "(none)")
     }
     if let keyClientID,
-      keyClientID.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        != item.clientID.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      keyClientID.trimmedWhitespaceAndNewlines().lowercased()
+        != item.clientID.trimmedWhitespaceAndNewlines().lowercased()
     {
       report("clientId", keyClientID, item.clientID)
     }

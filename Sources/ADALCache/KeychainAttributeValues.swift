@@ -74,7 +74,7 @@ enum KeychainAttributeValues {
 
   /// Standard or URL-safe base64, padded or not.
   static func base64(_ text: String) -> Data? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmedWhitespaceAndNewlines()
     return Data(base64Encoded: trimmed) ?? Base64URL.decode(trimmed)
   }
 }

@@ -9,10 +9,11 @@ struct KeychainItemRouter {
   let file: String?
 
   func route(_ records: [KeychainRecord], into result: inout ADALReadResult) {
+    let claimsMemo = IDTokenClaimsMemo()
     for record in records {
       if record.isADALItem {
         do {
-          let (item, diagnostics) = try decodeADAL(record)
+          let (item, diagnostics) = try decodeADAL(record, claimsMemo: claimsMemo)
           result.items.append(item)
           result.diagnostics += diagnostics
         } catch {
@@ -60,14 +61,16 @@ struct KeychainItemRouter {
     }
   }
 
-  private func decodeADAL(_ record: KeychainRecord) throws(ADALItemError) -> (ADALTokenItem, [Diagnostic]) {
+  private func decodeADAL(_ record: KeychainRecord, claimsMemo: IDTokenClaimsMemo) throws(ADALItemError) -> (
+    ADALTokenItem, [Diagnostic]
+  ) {
     var source = ADALItemSource(
       file: record.location.file ?? file, itemIndex: record.location.itemIndex, service: record.service,
       account: record.account, accessGroup: record.accessGroup, created: record.created, modified: record.modified)
     guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
     let archive = try ArchiveLoader(limits: limits).load(data, source: source)
     let keychainUser = record.account.map(ADALKeychainAccount.decode)
-    let (item, itemDiagnostics) = try ADALArchivedItemDecoder().decode(
+    let (item, itemDiagnostics) = try ADALArchivedItemDecoder(claimsMemo: claimsMemo).decode(
       archive.root, source: source, keychainUserID: keychainUser?.userID)
     source = item.source
     var diagnostics = itemDiagnostics

@@ -100,11 +100,13 @@ public struct MigrationPipeline: Sendable {
       detectedFormat: format)
   }
 
-  /// `transform` over `elements` on all cores, results in the elements' order; the first error wins.
+  /// `transform` over `elements` on all cores (or `ADAL2MSAL_READ_CONCURRENCY` at once, for benchmarks),
+  /// results in the elements' order; the first error wins.
   private static func mapConcurrently<Element: Sendable, Result: Sendable>(
     _ elements: [Element], _ transform: @escaping @Sendable (Element) throws -> Result
   ) async throws -> [Result] {
-    let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let configured = ProcessInfo.processInfo.environment["ADAL2MSAL_READ_CONCURRENCY"].flatMap { Int($0) }
+    let width = max(1, configured ?? ProcessInfo.processInfo.activeProcessorCount)
     var results = [Result?](repeating: nil, count: elements.count)
     try await withThrowingTaskGroup(of: (Int, Result).self) { group in
       var next = 0

@@ -12,13 +12,17 @@ public enum SecretFingerprint {
   public static func of(_ secret: String) -> String { of(Data(secret.utf8)) }
 
   public static func of(_ secret: Data) -> String {
-    let digest = SHA256.hash(data: secret)
-    let hex = digest.lazy.map { byte in
-      let digits = Array("0123456789abcdef")
-      return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-    }.joined()
-    return "sha256:" + hex.prefix(length)
+    // The hex digits of the digest's first bytes, written directly (a lazy joined sequence of per-byte
+    // strings cost several times the hash itself).
+    var text = Array("sha256:".utf8)
+    for byte in SHA256.hash(data: secret).prefix(length / 2) {
+      text.append(hexDigits[Int(byte >> 4)])
+      text.append(hexDigits[Int(byte & 0x0f)])
+    }
+    return String(decoding: text, as: UTF8.self)
   }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// The full lowercase hex SHA-256 of some bytes (for input-file digests in the run record, not for secrets).
   public static func sha256Hex(_ data: Data) -> String {

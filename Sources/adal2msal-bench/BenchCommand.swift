@@ -1,12 +1,31 @@
 import Adal2MSAL
 import ArgumentParser
+import Dispatch
 
 /// Benchmarks and synthetic inputs. Run in release: `swift run -c release adal2msal-bench --help`.
-@main
 struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adal2msal-bench",
     abstract: "Benchmarks (figures, not tests) and the synthetic input generator.",
-    subcommands: [Plist.self, ADALReadBench.self, PlanBench.self, StoreBenchmark.self, StoreApplyChild.self]
+    subcommands: [
+      Plist.self, ADALReadBench.self, PlanBench.self, StoreBenchmark.self, StoreApplyChild.self, GenerateCommand.self,
+      GenerateFleetCommand.self, PipelineBenchmark.self, PipelineStagesChild.self, MeasureCommandChild.self,
+      FleetBenchmark.self, FleetReadChild.self, GenerateItemsChild.self,
+    ]
   )
+}
+
+/// The entry point. The command runs on the cooperative pool while the main thread waits on a semaphore,
+/// instead of parking in `dispatch_main` as an async `main` does: valgrind (callgrind, used to profile the
+/// pipeline through `pipeline-stages`) cannot run a program whose main thread parks there.
+@main
+enum BenchMain {
+  static func main() {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      await BenchCommand.main()
+      done.signal()
+    }
+    done.wait()
+  }
 }

@@ -49,7 +49,15 @@ public enum UnifiedCacheKey {
 
   /// Scopes as in a key: split on whitespace, lowercased, sorted, deduplicated.
   public static func normalizedScopes(_ target: String) -> [String] {
-    let scopes = target.split(whereSeparator: { $0.isWhitespace }).map { $0.lowercased() }
+    // ASCII targets (nearly all) are split on their bytes: there the whitespace characters are exactly
+    // U+0009–U+000D and U+0020 (CR LF, one character, splits the same). Splitting by characters was a hot spot.
+    let scopes: [String]
+    if target.utf8.allSatisfy({ $0 < 0x80 }) {
+      scopes = target.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })
+        .map { Substring($0).lowercased() }
+    } else {
+      scopes = target.split(whereSeparator: { $0.isWhitespace }).map { $0.lowercased() }
+    }
     return Array(Set(scopes)).sorted()
   }
 

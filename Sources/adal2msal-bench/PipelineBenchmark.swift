@@ -1,0 +1,128 @@
+import Adal2MSALSynthetic
+import ArgumentParser
+import Foundation
+
+/// `adal2msal-bench pipeline`: each stage of a migration, and the whole `adal2msal migrate`, for several input
+/// sizes, next to two floors (reading the bytes; raw SQLite inserts of the same rows).
+struct PipelineBenchmark: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pipeline",
+    abstract: "Per-stage and end-to-end migration figures (items/s, MB/s, peak memory) for 10k, 100k and 1M items.",
+    discussion: """
+      For each size, synthetic dumps of --items-per-dump items are generated (or reused from --work-dir), then \
+      three fresh processes run: `pipeline-stages` (the stages one after another in one process: read bytes, \
+      MigrationPipeline.read, plan, text report, CacheStore.apply, then the raw SQLite floor), and the release \
+      `adal2msal migrate` twice (a real run and a --dry-run), each timed with its peak RSS.
+      """)
+
+  @Option(parsing: .upToNextOption, help: "Input sizes in ADAL items.")
+  var items: [Int] = [10_000, 100_000, 1_000_000]
+
+  @Option(help: "Measure this existing input (a dump or a directory of dumps) instead of generating inputs.")
+  var input: String?
+
+  @Option(help: "The dump format of generated inputs: xml-plist, binary-plist, objection-json or base64-json.")
+  var format: FormatChoice = .binaryPlist
+
+  @Option(help: "Items per generated dump file.")
+  var itemsPerDump: Int = 10_000
+
+  @Option(help: "The seed of generated inputs.")
+  var seed: UInt64 = 1
+
+  @Option(help: "Where generated inputs are kept between runs (default: a folder in the temporary directory).")
+  var workDir: String?
+
+  @Option(help: "The adal2msal binary (default: the one next to this executable).")
+  var migrate: String?
+
+  @Flag(help: "Skip the end-to-end --dry-run (the stages child still times the text report).")
+  var skipDryRun = false
+
+  func validate() throws {
+    guard format != .all else { throw ValidationError("--format takes one format here") }
+    guard itemsPerDump > 0, items.allSatisfy({ $0 > 0 }) else { throw ValidationError("sizes must be positive") }
+  }
+
+  func run() throws {
+    let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-inputs").path)
+    let scratch = work.appendingPathComponent("scratch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let binary = migrate ?? BenchChild.migrateBinary
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+      throw ValidationError("no adal2msal at \(binary): build it (swift build -c release) or pass --migrate")
+    }
+    BenchMachine.printHeader()
+    var runs: [(label: String, directory: String)] = []
+    if let input {
+      runs = [(input, input)]
+    } else {
+      for size in items {
+        let directory = try BenchInputs.items(
+          size, perDump: itemsPerDump, format: format.single ?? .binaryPlist, seed: seed, work: work)
+        runs.append(("\(size) items", directory))
+      }
+    }
+    var rows: [PipelineTable.Row] = []
+    for (label, directory) in runs {
+      let stages = try BenchChild.run(["pipeline-stages", "--input", directory], as: PipelineStagesChild.Output.self)
+      let store = scratch.appendingPathComponent("e2e-\(UUID().uuidString).sqlite").path
+      let common = ["migrate", "--adal", directory, "--now", SyntheticGenerator.referenceNowISO]
+      let full = try measure(binary, common + ["--out", store, "--report", scratch.appendingPathComponent("report.txt").path])
+      let dry =
+        skipDryRun
+        ? nil
+        : try measure(
+          binary,
+          common + ["--out", scratch.appendingPathComponent("dry.sqlite").path, "--dry-run", "--report",
+                    scratch.appendingPathComponent("report-dry.txt").path])
+      try? FileManager.default.removeItem(atPath: store)
+      rows.append(PipelineTable.Row(label: label, stages: stages, endToEnd: full, dryRun: dry))
+      PipelineTable.print(rows.last!)
+    }
+    PipelineTable.printSummary(rows)
+  }
+
+  private func measure(_ binary: String, _ arguments: [String]) throws -> MeasureCommandChild.Output {
+    let result = try BenchChild.run(["measure-command", "--", binary] + arguments, as: MeasureCommandChild.Output.self)
+    // Exit status 2 is "migrated, with skips or conflicts" (expired access tokens are skipped).
+    guard result.status == 0 || result.status == 2 else {
+      throw ValidationError("adal2msal \(arguments.joined(separator: " ")) exited with status \(result.status)")
+    }
+    return result
+  }
+}
+
+/// Generated inputs, kept in the work directory and reused when the same parameters ask for them again.
+/// Written by a `generate-items` child, so that the benchmark process itself stays small.
+enum BenchInputs {
+  static func items(_ count: Int, perDump: Int, format: SyntheticFormat, seed: UInt64, work: URL) throws -> String {
+    let directory = work.appendingPathComponent("items-\(count)-\(format.rawValue)-per\(perDump)-seed\(seed)")
+    return try reuseOrWrite(
+      directory,
+      ["--items", String(count), "--per-dump", String(perDump), "--format", format.rawValue, "--seed", String(seed)])
+  }
+
+  static func fleet(devices: Int, minItems: Int, maxItems: Int, seed: UInt64, work: URL) throws -> String {
+    let directory = work.appendingPathComponent("fleet-\(devices)-\(minItems)-\(maxItems)-seed\(seed)")
+    return try reuseOrWrite(
+      directory,
+      ["--devices", String(devices), "--min-items", String(minItems), "--max-items", String(maxItems), "--format", "all",
+       "--seed", String(seed)])
+  }
+
+  /// A hidden marker (the readers skip hidden files) says the directory was written completely.
+  private static func reuseOrWrite(_ directory: URL, _ arguments: [String]) throws -> String {
+    let marker = directory.appendingPathComponent(".complete")
+    if FileManager.default.fileExists(atPath: marker.path) { return directory.path }
+    try? FileManager.default.removeItem(at: directory)
+    let start = ContinuousClock.now
+    let written = try BenchChild.run(
+      ["generate-items", "--out", directory.path] + arguments, as: GenerateItemsChild.Output.self)
+    try Data("\(written.files) files, \(written.items) items, \(written.bytes) bytes\n".utf8).write(to: marker)
+    print("generated \(directory.lastPathComponent): \(written.files) files, \(written.items) items, "
+      + "\(written.bytes / 1_000_000) MB in \(BenchFormat.seconds(ContinuousClock.now - start)) s")
+    return directory.path
+  }
+}

@@ -1,0 +1,121 @@
+import Adal2MSAL
+import Adal2MSALSynthetic
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs the migration's stages one after the other on an input directory, in this one process, and prints one
+/// JSON line: each stage's time and the process's peak RSS after it, then the two floors. The `pipeline`
+/// benchmark starts one per input size, so that peaks do not mix. Hidden from help.
+struct PipelineStagesChild: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pipeline-stages",
+    abstract: "Time each stage of a migration of one input directory (child of `pipeline`).",
+    shouldDisplay: false)
+
+  @Option(help: "The input: an ADAL dump or a directory of dumps.")
+  var input: String
+
+  /// One stage's figures.
+  struct Stage: Codable {
+    var name: String
+    var seconds: Double
+    /// CPU seconds (user + system, all threads).
+    var cpuSeconds: Double
+    /// ru_maxrss after the stage, in MiB (the process's peak so far).
+    var peakMiB: Int
+  }
+
+  struct Output: Codable {
+    var files: Int
+    var bytes: Int
+    var items: Int
+    var planEntries: Int
+    var rowsInserted: Int
+    var reportBytes: Int
+    var stages: [Stage]
+  }
+
+  func run() async throws {
+    var stages: [Stage] = []
+    func stage<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {
+      let start = ContinuousClock.now
+      let cpu = CPUTime.ofSelf()
+      let result = try await body()
+      stages.append(
+        Stage(
+          name: name, seconds: BenchFormat.toSeconds(ContinuousClock.now - start), cpuSeconds: CPUTime.ofSelf() - cpu,
+          peakMiB: Memory.peakMB()))
+      return result
+    }
+    let files = try InputFile.expand([input])
+    let bytes = try await stage("floor: read bytes") { try ReadFloor.read(files) }
+
+    let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
+    let pipeline = MigrationPipeline(options: options)
+    let inputs = try await stage("read + parse + decode") { try await pipeline.read(adal: [input], msal: []) }
+    let items = inputs.adal.reduce(0) { $0 + $1.items.count }
+    let plan = await stage("plan") { pipeline.plan(inputs) }
+    let report = await stage("report (text)") { Migration.report(plan).text() }
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-stages-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let summary = try await stage("write (CacheStore.apply)") {
+      try CacheStore.open(path: directory.appendingPathComponent("store.sqlite").path).apply(plan)
+    }
+
+    // The SQLite floor: the same number of rows through the raw C API (its synthetic plan is built untimed).
+    let floorPlan = SyntheticStorePlan.make(count: summary.rowsInserted, seed: 42)
+    let rawPath = directory.appendingPathComponent("raw.sqlite").path
+    _ = try CacheStore.open(path: rawPath)
+    try await stage("floor: raw SQLite inserts") { try RawInsertLoop.run(path: rawPath, plan: floorPlan) }
+
+    let output = Output(
+      files: files.count, bytes: bytes, items: items, planEntries: plan.entries.count,
+      rowsInserted: summary.rowsInserted, reportBytes: report.utf8.count, stages: stages)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    print(String(decoding: try encoder.encode(output), as: UTF8.self))
+  }
+}
+
+/// The reading floor: every byte of every file read from the page cache with `read(2)` into one reused buffer,
+/// and summed so that nothing can be skipped. One core.
+enum ReadFloor {
+  static func read(_ paths: [String]) throws -> Int {
+    let size = 1 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    var total = 0
+    var checksum: UInt64 = 0
+    for path in paths {
+      let descriptor = open(path, O_RDONLY)
+      guard descriptor >= 0 else { throw ValidationError("cannot open \(path)") }
+      defer { close(descriptor) }
+      while true {
+        let count = systemRead(descriptor, buffer.baseAddress, size)
+        guard count > 0 else {
+          if count < 0 { throw ValidationError("cannot read \(path)") }
+          break
+        }
+        total += count
+        let words = buffer.bindMemory(to: UInt64.self).prefix(count / 8)
+        for word in words { checksum &+= word }
+      }
+    }
+    if checksum == 42 { print("", terminator: "") }  // keeps the sum alive
+    return total
+  }
+}
+
+#if canImport(Glibc)
+  private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+  private let systemRead = Darwin.read
+#endif
