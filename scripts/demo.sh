@@ -1,9 +1,33 @@
 #!/usr/bin/env bash
-# Sets up what a fresh machine lacks, builds adal2msal, and runs the demo migration on the bundled fixtures:
-# first a dry run (the diff report, nothing written), then the migration into out/demo.sqlite.
+# Sets up what a fresh Debian machine lacks, builds adal2msal, and runs the demo migration on the bundled
+# fixtures: the dry run (the diff report, nothing written), the migration into out/demo.sqlite, a second run
+# that changes nothing, an accountForUsername lookup, and the export to MSAL JSON.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/bootstrap.sh
 swift build -c release --product adal2msal
 bin="$(swift build -c release --show-bin-path)/adal2msal"
-"$bin" inspect Fixtures/adal-objc/adal_v1_backcompat_item.bplist
+dump=Fixtures/adal/dump-multiuser.xml.plist
+now=2026-11-21T00:00:00Z   # pinned, so the demo's expiry decisions never change
+mkdir -p out
+rm -f out/demo.sqlite out/demo.sqlite-wal out/demo.sqlite-shm
+
+step() { printf '\n==> %s\n' "$*"; }
+# Exit status 2 means "done, with skipped or conflicting items": the demo dump has some on purpose.
+run() { local status=0; "$@" || status=$?; [ "$status" -eq 0 ] || [ "$status" -eq 2 ] || exit "$status"; }
+
+step "adal2msal inspect $dump"
+run "$bin" inspect "$dump"
+step "adal2msal migrate --dry-run (nothing is written)"
+run "$bin" migrate --adal "$dump" --out out/demo.sqlite --dry-run --now "$now"
+test ! -e out/demo.sqlite
+step "adal2msal migrate (writes out/demo.sqlite, report in out/demo-report.md)"
+run "$bin" migrate --adal "$dump" --out out/demo.sqlite --now "$now" --report out/demo-report.md --report-format markdown
+step "adal2msal migrate again: nothing changes"
+run "$bin" migrate --adal "$dump" --out out/demo.sqlite --now "$now" --report-format json --report out/demo-rerun.json
+python3 -c 'import json,sys; a=json.load(open("out/demo-rerun.json"))["summary"]["actions"]; print("second run:", a); sys.exit(a["add"] or a["update"])'
+step "adal2msal accounts out/demo.sqlite --username alice@contoso.com"
+"$bin" accounts out/demo.sqlite --username alice@contoso.com
+step "adal2msal export out/demo.sqlite --output out/demo-msal.json"
+"$bin" export out/demo.sqlite --output out/demo-msal.json
+echo "demo done: out/demo.sqlite, out/demo-report.md, out/demo-msal.json"

@@ -6,4 +6,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/bootstrap.sh
 export ADAL2MSAL_PYTHON="$PWD/.venv-oracle/bin/python"
 swift build --build-tests
-swift test --skip-build --parallel 2>&1 | tee .build/test-output.txt
+swift test --skip-build

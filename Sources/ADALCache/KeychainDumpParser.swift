@@ -84,6 +84,10 @@ struct KeychainDumpParser {
   // MARK: JSON
 
   func parse(json data: Data) throws(ADALCacheError) -> Parsed {
+    if let offset = JSONNesting.offsetBeyond(limits.maxDepth, in: data) {
+      throw ADALCacheError(
+        "JSON nested deeper than the limit of \(limits.maxDepth)", at: SourceLocation(file: file, byteOffset: offset))
+    }
     let root: Any
     do {
       root = try JSONSerialization.jsonObject(with: data)

@@ -5,7 +5,9 @@ public struct InputLimits: Sendable, Hashable, Codable {
   public var maxInputBytes: Int
   /// Largest number of objects in one property list or JSON document.
   public var maxObjects: Int
-  /// Deepest nesting of containers.
+  /// Deepest nesting of containers. The readers recurse once per level, so this also bounds their stack use:
+  /// a debug build overflows an 8 MiB thread stack near 400 levels of binary plist, and real inputs nest
+  /// fewer than 20 (libxml2 stops at 256 on its own).
   public var maxDepth: Int
   /// Longest single string or data value, in bytes.
   public var maxStringBytes: Int
@@ -14,7 +16,7 @@ public struct InputLimits: Sendable, Hashable, Codable {
   public var maxExpansionFactor: Int
 
   public init(
-    maxInputBytes: Int = 2 << 30, maxObjects: Int = 50_000_000, maxDepth: Int = 512,
+    maxInputBytes: Int = 2 << 30, maxObjects: Int = 50_000_000, maxDepth: Int = 128,
     maxStringBytes: Int = 64 << 20, maxExpansionFactor: Int = 64
   ) {
     self.maxInputBytes = maxInputBytes

@@ -89,6 +89,9 @@ public struct CacheStore: Sendable {
   /// loser's "table exists" error goes away when it reads the migrations table again, so it retries.
   private func migrate() throws {
     let migrator = StoreSchema.migrator
+    // An up-to-date store is not touched: the migrator's own bookkeeping would otherwise write to the file
+    // even when no migration runs, and a run that then fails must leave the file byte for byte as it was.
+    if try queue.read({ try migrator.hasCompletedMigrations($0) && !migrator.hasBeenSuperseded($0) }) { return }
     var attempt = 0
     while true {
       do {

@@ -28,4 +28,9 @@ public enum Migration {
   public static func report(_ plan: MigrationPlan, redactUsernames: Bool = false) -> MigrationReport {
     MigrationReport(plan: plan, redactUsernames: redactUsernames)
   }
+
+  /// The report of a plan, redacted when `options.redactUsernames` says so.
+  public static func report(_ plan: MigrationPlan, options: MigrationOptions) -> MigrationReport {
+    MigrationReport(plan: plan, redactUsernames: options.redactUsernames)
+  }
 }

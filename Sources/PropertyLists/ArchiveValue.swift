@@ -4,7 +4,7 @@ import Foundation
 /// class becomes an `ArchivedObject` with its class name and coder keys.
 ///
 /// The resolver rejects cycles, so this is a tree.
-public enum ArchiveValue: Sendable, Hashable {
+public indirect enum ArchiveValue: Sendable, Hashable {
   /// `$null`, a nil reference (`UID 0`).
   case null
   case bool(Bool)

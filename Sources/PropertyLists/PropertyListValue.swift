@@ -3,7 +3,7 @@ import Foundation
 /// One value of a property list, binary or XML: the single model both readers produce.
 ///
 /// Dictionaries keep their key order as read (`PropertyListDictionary`), so that output is deterministic.
-public enum PropertyListValue: Sendable, Hashable {
+public indirect enum PropertyListValue: Sendable, Hashable {
   /// The binary format's `null` object (0x00); XML has no equivalent.
   case null
   case bool(Bool)

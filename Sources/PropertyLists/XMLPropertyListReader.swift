@@ -26,7 +26,13 @@ public struct XMLPropertyListReader: Sendable {
         Int32(XML_PARSE_NONET.rawValue))
     }
     guard let reader else { throw .at(offset: 0, "libxml2 could not create a reader") }
-    defer { xmlFreeTextReader(reader) }
+    defer {
+      // xmlTextReaderCurrentDoc (the DOCTYPE check) hands the document over to its caller, and the reader then
+      // no longer frees it: take it in every case and free it after the reader.
+      let document = xmlTextReaderCurrentDoc(reader)
+      xmlFreeTextReader(reader)
+      if let document { xmlFreeDoc(document) }
+    }
     let context = Unmanaged.passUnretained(collector).toOpaque()
     xmlTextReaderSetStructuredErrorHandler(reader, xmlCollectError, context)
     // The reader reads from `data`'s bytes lazily: keep them alive and in place while parsing.

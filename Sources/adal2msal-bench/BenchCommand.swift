@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     commandName: "adal2msal-bench",
     abstract: "Benchmarks (figures, not tests) and the synthetic input generator.",
     subcommands: [
-      Plist.self, ADALReadBench.self, StoreBenchmark.self, StoreApplyChild.self, GenerateCommand.self,
+      Plist.self, ADALReadBench.self, PlanBench.self, StoreBenchmark.self, StoreApplyChild.self, GenerateCommand.self,
       GenerateFleetCommand.self, PipelineBenchmark.self, PipelineStagesChild.self, MeasureCommandChild.self,
       FleetBenchmark.self, FleetReadChild.self, GenerateItemsChild.self,
     ]

@@ -24,6 +24,13 @@ extension Adal2MSALCommand {
     @Flag(help: "Show the summary of what would change and write nothing.")
     var dryRun = false
 
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+      case text, json
+    }
+
+    @Option(help: "Summary format: text (one line) or json (an object with the counts, for scripts).")
+    var format: OutputFormat = .text
+
     @Option(help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
@@ -46,7 +53,16 @@ extension Adal2MSALCommand {
           throw StoreCommandSupport.fail("cannot read the file", file: file, todo: "check the path and its permissions")
         }
       }
-      let summary: String
+      var summary: String
+      var counts: JSONObject = ["dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) })]
+      // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
+      let existedBefore = FileManager.default.fileExists(atPath: out)
+      var finished = false
+      defer {
+        if !finished && !existedBefore {
+          for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: out + suffix) }
+        }
+      }
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         let exists = FileManager.default.fileExists(atPath: out)
@@ -61,9 +77,10 @@ extension Adal2MSALCommand {
           FileHandle.standardError.write(Data("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics\n".utf8))
         }
         let plan = planned.plan
-        let counts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
+        let plannedCounts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
+        for action in [PlanAction.add, .update, .unchanged] { counts[action.rawValue] = .number(String(plan.count(action))) }
         if dryRun || store == nil {
-          summary = "import (dry run, nothing written): \(counts)"
+          summary = "import (dry run, nothing written): \(plannedCounts)"
         } else if let store {
           let options = ApplyOptions(
             startedAt: startedAt,
@@ -75,8 +92,11 @@ extension Adal2MSALCommand {
           let applied = try store.apply(plan, options: options)
           summary = "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
             + "\(applied.rowsUpdated) updated, \(plan.count(.unchanged) + applied.rowsAlreadyCurrent) unchanged"
+          counts["runID"] = .number(String(applied.runID))
+          counts["added"] = .number(String(applied.rowsInserted))
+          counts["updated"] = .number(String(applied.rowsUpdated))
         } else {
-          summary = counts
+          summary = plannedCounts
         }
       } catch let error as CacheStoreError {
         throw StoreCommandSupport.fail(error, file: out)
@@ -85,7 +105,11 @@ extension Adal2MSALCommand {
       } catch {
         throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
       }
-      print(summary)
+      finished = true
+      switch format {
+      case .text: print(summary)
+      case .json: print(JSONText.pretty(.object(counts), indent: 2))
+      }
     }
   }
 }

@@ -14,8 +14,10 @@ extension Adal2MSALCommand {
 
         Examples:
           adal2msal migrate --adal device.plist --out cache.sqlite --dry-run
-          adal2msal migrate --adal dumps/ --msal msal_cache.json --out cache.sqlite --report report.json --report-format json
-          adal2msal migrate --adal device.plist --out cache.sqlite --client-id 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0 --strict
+          adal2msal migrate --adal dumps/ --msal msal.json --out cache.sqlite \\
+            --report report.json --report-format json
+          adal2msal migrate --adal device.plist --out cache.sqlite --strict \\
+            --client-id 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0
 
         \(ExitStatus.helpText)
         """)
@@ -57,8 +59,13 @@ extension Adal2MSALCommand {
         let store: CacheStore? =
           existed ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing)) : nil
         let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
-        try reporting.emit(Migration.report(plan, redactUsernames: options.redactUsernames))
-        if strict && plan.hasSkipsOrConflicts {
+        let report = Migration.report(plan, redactUsernames: options.redactUsernames)
+        let refused = strict && plan.hasSkipsOrConflicts
+        // A report file is written before the store (a report that cannot be written stops the run with nothing
+        // written); a report on standard output comes after a successful write, so a failed run prints only
+        // its error line there.
+        if dryRun || refused || reporting.report != nil { try reporting.emit(report) }
+        if refused {
           Terminal.standardError(
             "adal2msal: error: --strict: \(plan.count(.skip)) skipped and \(plan.count(.conflict)) conflicting items, nothing written (see the report)"
           )
@@ -73,6 +80,7 @@ extension Adal2MSALCommand {
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
                 unknownSections: read.unknownSections))
           }
+          if reporting.report == nil { try reporting.emit(report) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
         }

@@ -62,13 +62,8 @@ enum StoreTestSupport {
   /// The permission bits of a file.
   static func mode(_ path: String) -> UInt16? { StoreFile.mode(of: path) }
 
-  /// The built `adal2msal-bench` (next to the running test bundle in `.build/<config>/`).
+  /// The built `adal2msal-bench`.
   static func benchBinary() throws -> URL {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("adal2msal-bench"),
-      Fixtures.repositoryRoot.appendingPathComponent(".build/debug/adal2msal-bench"),
-    ]
-    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    return try #require(found, "adal2msal-bench not built: run swift build --build-tests")
+    try #require(BuiltProducts.url("adal2msal-bench"), "adal2msal-bench not built: run swift build --build-tests")
   }
 }

@@ -47,10 +47,8 @@ import _Adal2MSALTestSupport
     let export = try adal2msal(["export", store, "--output", exported])
     #expect(export.exitCode == 0, "\(export.stderr)")
     let expectations = try JSONSerialization.data(withJSONObject: Self.expectedAccounts)
-    let oracle = try ProcessRunner.run(
-      BuiltProducts.oraclePython,
-      arguments: [Fixtures.repositoryRoot.appendingPathComponent("scripts/oracle/msal_python_check.py").path, exported],
-      stdin: expectations)
+    let oracle = try MSALPythonOracle.check(
+      cache: URL(fileURLWithPath: exported), expectations: String(decoding: expectations, as: UTF8.self))
     #expect(oracle.exitCode == 0, "MSAL Python could not use the export: \(oracle.stdout) \(oracle.stderr)")
   }
 
@@ -117,6 +115,35 @@ import _Adal2MSALTestSupport
     let two = try adal2msal(["migrate", "--adal", backward.path, "--out", dir.appendingPathComponent("2.sqlite").path, "--dry-run", "--now", Self.now, "--report-format", "json"])
     #expect(one.exitCode == two.exitCode)
     #expect(try reportSummary(one.stdout) == reportSummary(two.stdout))
+  }
+
+  /// The dump holds Bob's MSAL items too, with the client id in lowercase where his ADAL archives keep the app's
+  /// uppercase spelling: a case difference in a key field is not a conflict, a different refresh token is.
+  @Test func aClientIDThatDiffersOnlyInCaseIsNotAConflict() throws {
+    let run = try adal2msal(["migrate", "--adal", Self.dump, "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now, "--report-format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let kinds = try #require((object["summary"] as? [String: Any])?["kinds"] as? [String: [String: Int]])
+    #expect(kinds["AppMetadata"]?["conflict"] == 0)
+    #expect(kinds["Account"]?["conflict"] == 0)
+    #expect(kinds["RefreshToken"]?["conflict"] == 1)
+    #expect(!run.stdout.contains("in client_id"))
+  }
+
+  /// The report of the demo dump, as the CLI prints it, in each format (Tests/EndToEndTests/Golden/).
+  @Test(arguments: [("text", "txt"), ("json", "json"), ("markdown", "md")])
+  func theDemoReportMatchesItsGoldenFile(_ format: String, _ ext: String) throws {
+    // Relative to the repository, so the report (which names its inputs) is the same in any checkout.
+    let binary = try #require(BuiltProducts.url("adal2msal"))
+    let run = try ProcessRunner.run(
+      binary,
+      arguments: ["migrate", "--adal", "Fixtures/adal/dump-multiuser.xml.plist", "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now, "--report-format", format],
+      environment: ["NO_COLOR": "1"], currentDirectory: Fixtures.repositoryRoot)
+    #expect(run.exitCode == 2)
+    switch try Golden.compare(run.stdout, testTarget: "EndToEndTests", name: "demo-report.\(ext)") {
+    case .matches: break
+    case .recorded(let path): Issue.record("recorded \(path): review it and run again")
+    case .differs(_, _, let path): Issue.record("the \(format) report differs from \(path) (RECORD_GOLDEN=1 rewrites it)")
+    }
   }
 
   @Test func usageErrorsExit64() throws {

@@ -140,6 +140,11 @@ struct IdentityResolver {
   ) {
     let withClaims = cluster.filter { $0.item.idTokenClaims != nil }
     guard !withClaims.isEmpty else {
+      if authorityType == "ADFS" {
+        return fail(
+          .skip, "identity.adfs-no-id-token",
+          "an ADFS item without an id token: no sub for home_account_id and no existing account to match", [])
+      }
       return fail(
         .skip, "identity.no-id-token",
         "no home account id, no client_info, no existing account with this username and no id token: "

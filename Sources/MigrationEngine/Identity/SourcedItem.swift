@@ -9,10 +9,16 @@ struct SourcedItem: Sendable {
   let file: String
   /// The environment (host) of the archived authority.
   let environment: String
-  /// The cloud: the alias group id of `environment` (the host itself when it is in no known group).
+  /// The cloud: the alias group name of `environment` (the host itself when it is in no known group).
   let cloud: String
   /// Position in the planner's sorted order; all tie-breaks that are not content based end here.
   var ordinal: Int = 0
+  /// The newest of the item's dates (`expiresOn`, `cachedAt`, the keychain `mdat`): "newest" for duplicates.
+  let recency: Date
+  /// The refresh token's fingerprint (empty without one).
+  let refreshFingerprint: String
+  /// A content-based order key: file, item index, then the item's own fields (computed once: it hashes).
+  private let sortKey: [String]
 
   init?(_ item: ADALTokenItem, file: String) {
     guard let environment = item.environment else { return nil }
@@ -20,20 +26,27 @@ struct SourcedItem: Sendable {
     self.file = file
     self.environment = environment
     self.cloud = CloudGroups.group(of: environment)
+    recency = [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
+    refreshFingerprint = item.refreshToken?.fingerprint ?? ""
+    displayableUsername = Self.displayableUsername(item)
+    normalizedUsername = displayableUsername?.lowercased()
+    let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
+    sortKey = [
+      file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
+      item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
+      item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
+    ]
   }
 
   var isADFS: Bool { item.tenant?.lowercased() == "adfs" }
 
-  /// The newest of the item's dates (`expiresOn`, `cachedAt`, the keychain `mdat`): "newest" for duplicates.
-  var recency: Date {
-    [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
-  }
-
-  var refreshFingerprint: String { item.refreshToken?.fingerprint ?? "" }
-
   /// The name shown as the account's username: a displayable claim (`preferred_username`, `upn`, `email`,
   /// `unique_name`, pain point 6), else the user id ADAL kept. Original case.
-  var displayableUsername: String? {
+  let displayableUsername: String?
+  /// `displayableUsername` lowercased: what user names are matched on.
+  let normalizedUsername: String?
+
+  private static func displayableUsername(_ item: ADALTokenItem) -> String? {
     if let claims = item.idTokenClaims,
       let name = claims.preferredUsername ?? claims.upn ?? claims.email ?? claims.uniqueName
     {
@@ -41,8 +54,6 @@ struct SourcedItem: Sendable {
     }
     return item.userID
   }
-
-  var normalizedUsername: String? { displayableUsername?.lowercased() }
 
   var planSource: PlanSource {
     var label = "ADAL \(item.kind)"
@@ -57,24 +68,6 @@ struct SourcedItem: Sendable {
     lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey)
   }
 
-  /// `items` in `precedes` order. The start of the key (file, item index), which nearly always decides, is
-  /// computed once per item; the rest (token fingerprints: SHA-256) only for the pairs it leaves tied.
-  static func sortedByContent(_ items: [SourcedItem]) -> [SourcedItem] {
-    let keyed = items.map { (item: $0, prefix: [$0.file, $0.indexKey]) }
-    return keyed.sorted { lhs, rhs in
-      lhs.prefix == rhs.prefix ? precedes(lhs.item, rhs.item) : lhs.prefix.lexicographicallyPrecedes(rhs.prefix)
-    }.map(\.item)
-  }
-
-  private var indexKey: String { item.source.itemIndex.map { String(format: "%012d", max(0, $0)) } ?? "~" }
-
-  private var sortKey: [String] {
-    [
-      file, indexKey, item.kind.description, item.clientID, item.authority, item.resource ?? "",
-      item.refreshToken?.fingerprint ?? "", item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
-      item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
-    ]
-  }
 }
 
 extension Array where Element == SourcedItem {

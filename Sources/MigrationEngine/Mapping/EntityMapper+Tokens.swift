@@ -13,7 +13,8 @@ extension EntityMapper {
     }
     for sourced in group.items where !RefreshTokenSelection.isFamilyItem(sourced.item) {
       if let family = RefreshTokenSelection.familyID(of: sourced.item), sourced.item.kind.hasRefreshToken {
-        apps.note(client: sourced.item.clientID, environment: group.environment, family: family)
+        apps.note(
+          client: sourced.item.clientID, environment: group.environment, family: family, sources: [sourced.planSource])
       }
     }
     var frtClients: [Int: String] = [:]
@@ -32,7 +33,7 @@ extension EntityMapper {
             .skip(
               [frt], code: "adal.family-token-without-client",
               reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
-                + "--client-id option", kind: .refreshToken, identity: group.identity))
+                + "client id option (--client-id)", kind: .refreshToken, in: group))
         }
       }
       let appItems = group.items.filter {
@@ -63,15 +64,18 @@ extension EntityMapper {
     result.proposals.append(
       proposal(
         .refreshToken(token), group, [selected.winner], code: "adal.refresh-token",
-        reason: "\(what) from the ADAL \(selected.winner.item.kind) (\(selected.losers.count) duplicate(s) set aside)"))
+        reason: "\(what) from the ADAL \(selected.winner.item.kind)"
+          + (selected.losers.isEmpty ? "" : " (\(selected.losers.count) duplicate(s) set aside)")))
     for loser in selected.losers {
       result.skips.append(
         .skip(
           [loser], code: "adal.duplicate-refresh-token",
           reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
-            + "single-resource, then newest)", kind: .refreshToken, identity: group.identity))
+            + "single-resource, then newest)", kind: .refreshToken, in: group))
     }
-    apps.note(client: selected.clientID, environment: group.environment, family: selected.familyID)
+    apps.note(
+      client: selected.clientID, environment: group.environment, family: selected.familyID,
+      sources: [selected.winner.planSource])
   }
 
   func mapAccessTokens(_ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector) {
@@ -79,7 +83,7 @@ extension EntityMapper {
     for sourced in group.items where sourced.item.accessToken != nil {
       let item = sourced.item
       func skip(_ code: String, _ reason: String) {
-        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, identity: group.identity))
+        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, in: group))
       }
       guard !options.skipAccessTokens else {
         skip("option.skip-access-tokens", "access tokens are not migrated (option)")
@@ -128,9 +132,9 @@ extension EntityMapper {
           .skip(
             [loser], code: "adal.duplicate-access-token",
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
-            identity: group.identity))
+            in: group))
       }
-      apps.note(client: token.clientID, environment: group.environment, family: nil)
+      apps.note(client: token.clientID, environment: group.environment, family: nil, sources: [winner.planSource])
     }
   }
 
@@ -156,7 +160,7 @@ extension EntityMapper {
           .skip(
             members, code: "adal.id-token-not-jwt",
             reason: "the id token is a bare payload segment (ADAL 1.x), not a JWT: not forged into one",
-            kind: .idToken, identity: group.identity))
+            kind: .idToken, in: group))
         continue
       }
       let realm = best.isADFS ? "adfs" : (best.item.idTokenClaims?.tid?.lowercased() ?? "")
@@ -167,21 +171,36 @@ extension EntityMapper {
         proposal(
           .idToken(token), group, members, code: "adal.id-token",
           reason: "id token of \(client) (newest of \(members.count) item(s))"))
-      apps.note(client: client, environment: group.environment, family: nil)
+      apps.note(client: client, environment: group.environment, family: nil, sources: [best.planSource])
     }
   }
 }
 
-/// Collects one AppMetadata per migrated client and environment, with the client's family id.
+/// Collects one AppMetadata per migrated client and environment, with the client's family id and the items
+/// that made the client migrate.
 struct AppMetadataCollector {
-  private var byKey: [String: (client: String, environment: String, family: String?)] = [:]
+  private struct App {
+    var client: String
+    var environment: String
+    var family: String?
+    var sources: Set<PlanSource>
+  }
 
-  mutating func note(client: String, environment: String, family: String?) {
+  private var byKey: [String: App] = [:]
+
+  mutating func note(client: String, environment: String, family: String?, sources: [PlanSource] = []) {
     let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
-    let old = byKey[key]
-    let clientSpelling = min(old?.client ?? client, client)
-    let families = [old?.family, family].compactMap { $0 }
-    byKey[key] = (clientSpelling, environment, families.min())
+    var app = byKey.removeValue(forKey: key) ?? App(client: client, environment: environment, family: nil, sources: [])
+    app.client = min(app.client, client)
+    app.family = [app.family, family].compactMap { $0 }.min()
+    app.sources.formUnion(sources)
+    byKey[key] = app
+  }
+
+  mutating func merge(_ other: AppMetadataCollector) {
+    for app in other.byKey.values {
+      note(client: app.client, environment: app.environment, family: app.family, sources: Array(app.sources))
+    }
   }
 
   func proposals() -> [Proposal] {
@@ -190,8 +209,8 @@ struct AppMetadataCollector {
       let entity = UnifiedAppMetadata(clientID: app.client, environment: app.environment, familyID: app.family)
       let family = app.family.map { "family \($0)" } ?? "no family"
       return Proposal(
-        entity: .appMetadata(entity), sources: [], rule: nil, username: nil, homeAccountID: nil,
-        reasonCode: "adal.app-metadata", reason: "app metadata of a migrated client (\(family))")
+        entity: .appMetadata(entity), sources: app.sources.sorted(by: PlanSource.precedes), rule: nil, username: nil,
+        homeAccountID: nil, reasonCode: "adal.app-metadata", reason: "app metadata of a migrated client (\(family))")
     }
   }
 }

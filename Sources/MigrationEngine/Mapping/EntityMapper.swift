@@ -15,7 +15,15 @@ struct EntityMapper {
     var identity: ResolvedIdentity
     var items: [SourcedItem]
     var environment: String
+    /// The best rule over the user's items (for entries that do not come from items).
     var rule: IdentityRule
+    /// The rule each item got, by ordinal.
+    var itemRules: [Int: IdentityRule]
+
+    /// The rule an entity made from `items` records: the first, in PRODUCT.md order, that fired for them.
+    func rule(of items: [SourcedItem]) -> IdentityRule {
+      items.compactMap { itemRules[$0.ordinal] }.min { $0.order < $1.order } ?? rule
+    }
   }
 
   func map(_ items: [SourcedItem], identities: IdentityResolver.Outcome) -> MappingResult {
@@ -28,9 +36,24 @@ struct EntityMapper {
     }
     var apps = AppMetadataCollector()
     for group in userGroups(items, identities) {
+      var tokens = MappingResult()
+      var groupApps = AppMetadataCollector()
+      let frtClients = mapRefreshTokens(group, into: &tokens, apps: &groupApps)
+      mapAccessTokens(group, into: &tokens, apps: &groupApps)
+      result.skips += tokens.skips
+      guard !tokens.proposals.isEmpty else {
+        // Nothing to sign in with: an Account alone would look signed in and is not written.
+        result.skips.append(
+          PlanEntry(
+            action: .skip, kind: .account, reasonCode: "adal.no-token-migrates",
+            reason: "no refresh or access token of this user migrates, so no account or id token is written",
+            sources: group.items.map(\.planSource), identityRule: group.rule,
+            username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID))
+        continue
+      }
       mapAccounts(group, into: &result)
-      let frtClients = mapRefreshTokens(group, into: &result, apps: &apps)
-      mapAccessTokens(group, into: &result, apps: &apps)
+      result.proposals += tokens.proposals
+      apps.merge(groupApps)
       mapIdTokens(group, frtClients: frtClients, into: &result, apps: &apps)
     }
     result.proposals += apps.proposals()
@@ -48,13 +71,16 @@ struct EntityMapper {
         let identity = identities.resolved[newest.ordinal]
       else { return nil }
       let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
-      let rule = IdentityRule.allCases.first { rules.contains($0) } ?? identity.rule
+      let rule = rules.min { $0.order < $1.order } ?? identity.rule
       let aligned = existingAccounts.filter {
         $0.homeAccountID.lowercased() == identity.homeAccountID.lowercased()
           && CloudGroups.group(of: $0.environment) == newest.cloud
       }.map(\.environment).min()
+      var itemRules: [Int: IdentityRule] = [:]
+      for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
       return UserGroup(
-        identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule)
+        identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule,
+        itemRules: itemRules)
     }
   }
 
@@ -62,7 +88,7 @@ struct EntityMapper {
     _ entity: AnyUnifiedEntity, _ group: UserGroup, _ sources: [SourcedItem], code: String, reason: String
   ) -> Proposal {
     Proposal(
-      entity: entity, sources: sources.map(\.planSource), rule: group.rule,
+      entity: entity, sources: sources.map(\.planSource), rule: group.rule(of: sources),
       username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID,
       reasonCode: code, reason: reason)
   }
@@ -100,7 +126,7 @@ struct EntityMapper {
       result.proposals.append(
         proposal(
           .account(account), group, members, code: "adal.account",
-          reason: "account of \(members.count) ADAL item(s); identity rule \(group.rule.rawValue)"))
+          reason: "account of \(members.count) ADAL item(s); identity rule \(group.rule(of: members).rawValue)"))
     }
   }
 }

@@ -33,14 +33,21 @@ extension PlanEntry {
       identityRule: identity?.rule, username: items.newest?.displayableUsername,
       homeAccountID: identity?.homeAccountID)
   }
+
+  /// A skip entry for items of a resolved user: the rule their identity came from.
+  static func skip(
+    _ items: [SourcedItem], code: String, reason: String, kind: UnifiedEntityKind?, in group: EntityMapper.UserGroup
+  ) -> PlanEntry {
+    var entry = skip(items, code: code, reason: reason, kind: kind)
+    entry.identityRule = group.rule(of: items)
+    entry.homeAccountID = group.identity.homeAccountID
+    return entry
+  }
 }
 
 /// Dates as the report shows them: ISO 8601 UTC, whole seconds.
 enum ReportDate {
-  static func string(_ date: Date) -> String {
-    // A value-type format style: creating an ISO8601DateFormatter per date was a hot spot of planning.
-    date.formatted(style)
-  }
-
   private static let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+
+  static func string(_ date: Date) -> String { date.formatted(style) }
 }

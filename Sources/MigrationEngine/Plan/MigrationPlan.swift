@@ -169,7 +169,7 @@ public struct PlanUser: Sendable, Hashable {
   public var username: String?
   /// Other user names the same user had (a UPN change), sorted.
   public var otherUsernames: [String]
-  /// The cloud: the alias-group id of the user's environment (its preferred cache host).
+  /// The cloud: the name of the environment alias group (`public`, `china`, ...), or the host when unknown.
   public var cloud: String
   public var status: Status
   public var homeAccountID: String?

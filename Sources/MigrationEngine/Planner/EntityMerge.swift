@@ -19,14 +19,70 @@ enum EntityMerge {
     }
   }
 
-  /// The JSON names of the fields that differ between two entities of the same kind, sorted.
-  static func differingFields(_ lhs: AnyUnifiedEntity, _ rhs: AnyUnifiedEntity) -> [String] {
-    let left = EntityFields.of(lhs, secrets: .fingerprint)
-    let right = EntityFields.of(rhs, secrets: .fingerprint)
-    let names = Set(left.map(\.name) + right.map(\.name))
-    return names.filter { name in
-      left.first { $0.name == name }?.value != right.first { $0.name == name }?.value
-    }.sorted()
+  /// How an incoming entity relates to the existing one under the same key.
+  enum Comparison: Equatable {
+    /// The existing entry already holds everything the incoming one says.
+    case same
+    /// The incoming entity only adds fields the existing entry lacks (named).
+    case adds([String])
+    /// Both set these fields, to different values.
+    case contradicts([String])
+  }
+
+  static func compare(_ incoming: AnyUnifiedEntity, with existing: AnyUnifiedEntity) -> Comparison {
+    let merged = merged(incoming, over: existing)
+    if merged == existing { return .same }
+    let new = EntityFields.of(incoming)
+    let old = EntityFields.of(existing)
+    var contradicting: [String] = []
+    var adding: [String] = []
+    for field in new {
+      guard let current = old.first(where: { $0.name == field.name }) else {
+        adding.append(field.name)
+        continue
+      }
+      let same =
+        field.name == "username"
+        ? sameUsername(field.value, current.value)
+        : keyFields.contains(field.name) ? field.value.lowercased() == current.value.lowercased() : field.value == current.value
+      if !same { contradicting.append(field.name) }
+    }
+    // Secrets are compared by value, not by their (short) fingerprints.
+    if secret(of: incoming) != secret(of: existing), !contradicting.contains("secret") {
+      contradicting.append("secret")
+    }
+    if contradicting.isEmpty, adding.isEmpty { adding.append("additional_fields") }
+    return contradicting.isEmpty ? .adds(adding.sorted()) : .contradicts(contradicting.sorted())
+  }
+
+  /// Fields that are components of the (lowercased) cache key: under one key they can differ only in case, and
+  /// a case difference is not a disagreement (ADAL archives keep the app's client id as the app wrote it, MSAL
+  /// writers as the app configured it). The existing spelling is kept.
+  static let keyFields: Set<String> = ["home_account_id", "environment", "client_id", "realm"]
+
+  /// `new`, unless it equals `old` but for case: then `old`, so merging never rewrites an identifier's case.
+  private static func keepingCase(_ new: String, _ old: String) -> String {
+    new.lowercased() == old.lowercased() ? old : new
+  }
+
+  private static func keepingCase(_ new: String?, _ old: String?) -> String? {
+    guard let new, let old else { return new ?? old }
+    return keepingCase(new, old)
+  }
+
+  /// Usernames match as `accountForUsername` matches them: trimmed, case-insensitive.
+  static func sameUsername(_ lhs: String?, _ rhs: String?) -> Bool {
+    func normal(_ name: String?) -> String? { name?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+    return normal(lhs) == normal(rhs)
+  }
+
+  private static func secret(of entity: AnyUnifiedEntity) -> String? {
+    switch entity {
+    case .accessToken(let token): token.secret.value
+    case .refreshToken(let token): token.secret.value
+    case .idToken(let token): token.secret.value
+    case .account, .appMetadata: nil
+    }
   }
 
   private static func fields(_ new: JSONObject, _ old: JSONObject) -> JSONObject {
@@ -37,11 +93,11 @@ enum EntityMerge {
 
   private static func merge(_ new: UnifiedAccount, _ old: UnifiedAccount) -> UnifiedAccount {
     var out = old
-    out.homeAccountID = new.homeAccountID
-    out.environment = new.environment
-    out.realm = new.realm
+    out.homeAccountID = keepingCase(new.homeAccountID, old.homeAccountID)
+    out.environment = keepingCase(new.environment, old.environment)
+    out.realm = keepingCase(new.realm, old.realm)
     out.localAccountID = new.localAccountID ?? old.localAccountID
-    out.username = new.username ?? old.username
+    out.username = sameUsername(new.username, old.username) ? old.username : (new.username ?? old.username)
     out.authorityType = new.authorityType ?? old.authorityType
     out.name = new.name ?? old.name
     out.givenName = new.givenName ?? old.givenName
@@ -58,6 +114,10 @@ enum EntityMerge {
 
   private static func merge(_ new: UnifiedAccessToken, _ old: UnifiedAccessToken) -> UnifiedAccessToken {
     var out = new
+    out.homeAccountID = keepingCase(new.homeAccountID, old.homeAccountID)
+    out.environment = keepingCase(new.environment, old.environment)
+    out.clientID = keepingCase(new.clientID, old.clientID)
+    out.realm = keepingCase(new.realm, old.realm)
     out.cachedAt = new.cachedAt ?? old.cachedAt
     out.expiresOn = new.expiresOn ?? old.expiresOn
     out.extendedExpiresOn = new.extendedExpiresOn ?? old.extendedExpiresOn
@@ -75,8 +135,11 @@ enum EntityMerge {
 
   private static func merge(_ new: UnifiedRefreshToken, _ old: UnifiedRefreshToken) -> UnifiedRefreshToken {
     var out = new
+    out.homeAccountID = keepingCase(new.homeAccountID, old.homeAccountID)
+    out.environment = keepingCase(new.environment, old.environment)
+    out.clientID = keepingCase(new.clientID, old.clientID)
     out.familyID = new.familyID ?? old.familyID
-    out.realm = new.realm ?? old.realm
+    out.realm = keepingCase(new.realm, old.realm)
     out.target = new.target ?? old.target
     out.userAssertionHash = new.userAssertionHash ?? old.userAssertionHash
     out.clientInfo = new.clientInfo ?? old.clientInfo
@@ -88,6 +151,10 @@ enum EntityMerge {
 
   private static func merge(_ new: UnifiedIdToken, _ old: UnifiedIdToken) -> UnifiedIdToken {
     var out = new
+    out.homeAccountID = keepingCase(new.homeAccountID, old.homeAccountID)
+    out.environment = keepingCase(new.environment, old.environment)
+    out.clientID = keepingCase(new.clientID, old.clientID)
+    out.realm = keepingCase(new.realm, old.realm)
     out.clientInfo = new.clientInfo ?? old.clientInfo
     out.lastModificationTime = new.lastModificationTime ?? old.lastModificationTime
     out.lastModificationApp = new.lastModificationApp ?? old.lastModificationApp
@@ -97,6 +164,8 @@ enum EntityMerge {
 
   private static func merge(_ new: UnifiedAppMetadata, _ old: UnifiedAppMetadata) -> UnifiedAppMetadata {
     var out = new
+    out.environment = keepingCase(new.environment, old.environment)
+    out.clientID = keepingCase(new.clientID, old.clientID)
     out.familyID = new.familyID ?? old.familyID
     out.additionalFields = fields(new.additionalFields, old.additionalFields)
     return out

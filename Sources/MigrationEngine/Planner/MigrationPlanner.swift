@@ -45,7 +45,7 @@ public struct MigrationPlanner: Sendable {
         items.append(sourced)
       }
     }
-    items = SourcedItem.sortedByContent(items)
+    items.sort(by: SourcedItem.precedes)
     for index in items.indices { items[index].ordinal = index }
     diagnostics += unknownEnvironments(items)
 
@@ -70,13 +70,14 @@ public struct MigrationPlanner: Sendable {
         reconciler.offer(proposal, fromADAL: false)
       }
     }
-    // Keys are built once per proposal, not once per comparison.
-    let proposals = mapping.proposals.map { (proposal: $0, order: ($0.entity.kind.planOrder, $0.entity.canonicalKey)) }
-      .sorted { lhs, rhs in
-        if lhs.order != rhs.order { return lhs.order < rhs.order }
-        return (lhs.proposal.sources.first?.description ?? "") < (rhs.proposal.sources.first?.description ?? "")
-      }.map(\.proposal)
-    for proposal in proposals { reconciler.offer(proposal, fromADAL: true) }
+    // Keys are computed once (decorate, sort, undecorate): computing them in the comparator is costly.
+    let keyed = mapping.proposals.map { proposal in
+      (order: proposal.entity.kind.planOrder, key: proposal.entity.canonicalKey,
+       source: proposal.sources.first?.description ?? "", proposal: proposal)
+    }
+    for entry in keyed.sorted(by: { ($0.order, $0.key, $0.source) < ($1.order, $1.key, $1.source) }) {
+      reconciler.offer(entry.proposal, fromADAL: true)
+    }
 
     let entries = (reconciler.entries + skips + mapping.skips).map { entry in
       var entry = entry

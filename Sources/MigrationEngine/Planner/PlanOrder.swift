@@ -51,9 +51,16 @@ enum PlanOrder {
   }
 
   static func diagnostics(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
-    let left = [lhs.location?.file ?? "", String(format: "%012d", lhs.location?.itemIndex ?? -1), lhs.code, lhs.message, lhs.description]
-    let right = [rhs.location?.file ?? "", String(format: "%012d", rhs.location?.itemIndex ?? -1), rhs.code, rhs.message, rhs.description]
+    let left = [lhs.location?.file ?? "", sortable(lhs.location?.itemIndex), lhs.code, lhs.message, lhs.description]
+    let right = [rhs.location?.file ?? "", sortable(rhs.location?.itemIndex), rhs.code, rhs.message, rhs.description]
     return left.lexicographicallyPrecedes(right)
+  }
+
+  /// An index as text that sorts numerically: nil first, then zero-padded non-negative values.
+  static func sortable(_ index: Int?) -> String {
+    guard let index else { return "" }
+    let digits = String(max(0, index))
+    return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
   }
 
   static func users(_ lhs: PlanUser, _ rhs: PlanUser) -> Bool {

@@ -25,50 +25,67 @@ struct Reconciler {
     let slot = Self.slot(proposal.entity)
     let incoming = proposal.entity
     if let index = primary[slot], let current = entries[index].entity {
-      let merged = EntityMerge.merged(incoming, over: current)
-      if merged == current {
-        entries[index].sources = Self.union(entries[index].sources, proposal.sources)
-        return
-      }
-      let fields = EntityMerge.differingFields(merged, current).joined(separator: ", ")
-      if fromADAL, prefer == .adal {
-        let base = store[slot]
-        var entry = entries[index]
-        entry.entity = merged
-        entry.sources = Self.union(entry.sources, proposal.sources)
-        entry.identityRule = proposal.rule ?? entry.identityRule
-        entry.reasonCode = "plan.input-wins"
-        entry.reason = "ADAL entity laid over the MSAL input (differs in \(fields)); the inputs win (prefer adal)"
-        entry.action = base == nil ? .add : (base == merged ? .unchanged : .update)
-        entries[index] = entry
-        return
-      }
+      offer(proposal, against: current, plannedAt: index, fromADAL: fromADAL)
+      return
+    }
+    guard let old = store[slot] else {
+      primary[slot] = entries.count
+      append(proposal, action: .add, code: proposal.reasonCode, reason: proposal.reason)
+      return
+    }
+    let merged = EntityMerge.merged(incoming, over: old)
+    switch (EntityMerge.compare(incoming, with: old), prefer) {
+    case (.same, _):
+      primary[slot] = entries.count
+      append(proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged",
+             reason: "the target cache already holds this entity")
+    case (.adds(let fields), .existing):
+      primary[slot] = entries.count
+      append(proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged-existing-wins",
+             reason: "the target cache holds this entity; the input also knows \(fields.joined(separator: ", ")), "
+               + "not written (existing entries win)")
+    case (.adds(let fields), .adal):
+      primary[slot] = entries.count
+      append(proposal, action: .update, entity: merged, existing: old, code: "plan.update",
+             reason: "the input adds \(fields.joined(separator: ", ")); the inputs win (prefer adal)")
+    case (.contradicts(let fields), .adal):
+      primary[slot] = entries.count
+      append(proposal, action: .update, entity: merged, existing: old, code: "plan.update",
+             reason: "the input sets \(fields.joined(separator: ", ")) differently; the inputs win (prefer adal)")
+    case (.contradicts(let fields), .existing):
+      append(proposal, action: .conflict, existing: old, code: "plan.conflict",
+             reason: "differs from the existing entry in \(fields.joined(separator: ", ")); the existing entry is kept")
+    }
+  }
+
+  /// An incoming entity for a key another input already planned (an add, update or unchanged entry).
+  private mutating func offer(_ proposal: Proposal, against current: AnyUnifiedEntity, plannedAt index: Int, fromADAL: Bool) {
+    let comparison = EntityMerge.compare(proposal.entity, with: current)
+    let inputsWin = fromADAL && prefer == .adal
+    switch comparison {
+    case .same:
+      entries[index].sources = Self.union(entries[index].sources, proposal.sources)
+    case .adds(let fields) where !inputsWin:
+      entries[index].sources = Self.union(entries[index].sources, proposal.sources)
+      entries[index].reason += "; another input also knows \(fields.joined(separator: ", ")) (not written)"
+    case .adds(let fields), .contradicts(let fields):
       let other = entries[index].identityRule == .unifiedInput ? "the MSAL input's entry" : "another input's entry"
-      append(
-        proposal, action: .conflict, existing: current, code: "plan.conflict",
-        reason: "differs from \(other) in \(fields); that entry is kept, nothing written for this one")
-      return
-    }
-    if let old = store[slot] {
-      let merged = EntityMerge.merged(incoming, over: old)
-      if merged == old {
-        primary[slot] = entries.count
-        append(proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged",
-               reason: "the target cache already holds this entity")
-      } else if prefer == .adal {
-        let fields = EntityMerge.differingFields(merged, old).joined(separator: ", ")
-        primary[slot] = entries.count
-        append(proposal, action: .update, entity: merged, existing: old, code: "plan.update",
-               reason: "differs from the existing entry in \(fields); the inputs win (prefer adal)")
-      } else {
-        let fields = EntityMerge.differingFields(merged, old).joined(separator: ", ")
-        append(proposal, action: .conflict, existing: old, code: "plan.conflict",
-               reason: "differs from the existing entry in \(fields); the existing entry is kept")
+      guard inputsWin else {
+        append(proposal, action: .conflict, existing: current, code: "plan.conflict",
+               reason: "differs from \(other) in \(fields.joined(separator: ", ")); that entry is kept, nothing written for this one")
+        return
       }
-      return
+      let merged = EntityMerge.merged(proposal.entity, over: current)
+      let base = store[Self.slot(merged)]
+      var entry = entries[index]
+      entry.entity = merged
+      entry.sources = Self.union(entry.sources, proposal.sources)
+      entry.identityRule = proposal.rule ?? entry.identityRule
+      entry.reasonCode = "plan.input-wins"
+      entry.reason = "the ADAL entity laid over \(other) (\(fields.joined(separator: ", "))); the inputs win (prefer adal)"
+      entry.action = base == nil ? .add : (base == merged ? .unchanged : .update)
+      entries[index] = entry
     }
-    primary[slot] = entries.count
-    append(proposal, action: .add, code: proposal.reasonCode, reason: proposal.reason)
   }
 
   private mutating func append(

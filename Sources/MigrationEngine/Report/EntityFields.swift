@@ -9,11 +9,7 @@ enum EntityFields {
     var value: String
   }
 
-  enum Secrets {
-    case fingerprint
-  }
-
-  static func of(_ entity: AnyUnifiedEntity, secrets: Secrets = .fingerprint) -> [Field] {
+  static func of(_ entity: AnyUnifiedEntity) -> [Field] {
     var out: [Field] = []
     func add(_ name: String, _ value: String?) {
       if let value { out.append(Field(name: name, value: value)) }

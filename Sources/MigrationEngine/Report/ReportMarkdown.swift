@@ -16,7 +16,7 @@ extension MigrationReport {
     }
     out += ["", "## Summary", ""]
     let rows = summaryRows()
-    out += table(rows.first ?? [], Array(rows.dropFirst()))
+    out += table(["Kind"] + (rows.first ?? []).dropFirst(), Array(rows.dropFirst()))
     for user in users {
       out += ["", "## User \(code(user.username ?? "(no username)"))", ""]
       if !user.otherUsernames.isEmpty { out.append("- Also seen as: \(user.otherUsernames.map(code).joined(separator: ", "))") }
@@ -59,13 +59,18 @@ extension MigrationReport {
     table(
       ["Action", "Kind", "Entity", "Reason", "Sources"],
       entries.map {
-        [$0.action.rawValue, $0.kind?.rawValue ?? "-", escape(Self.summary($0)),
+        [$0.action.rawValue, $0.kind?.rawValue ?? "-", escape(Self.markdownSummary($0)),
          escape($0.reason) + " " + code($0.reasonCode), sources($0)]
       })
   }
 
+  private static func markdownSummary(_ entry: Entry) -> String {
+    let (headline, detail) = summary(entry)
+    return detail.isEmpty ? headline : "\(headline)<br>\(detail)"
+  }
+
   private func sources(_ entry: Entry) -> String {
-    entry.sources.isEmpty ? "-" : escape(entry.sources.map(\.description).joined(separator: "<br>"))
+    entry.sources.isEmpty ? "-" : escape(Self.sourceList(entry.sources, separator: "<br>"))
   }
 
   private func table(_ header: [String], _ rows: [[String]]) -> [String] {

@@ -38,12 +38,17 @@ enum ReportSections {
         $0.user.status != .resolved && $0.user.sources == entry.sources && $0.user.reasonCode == entry.reasonCode
       }) {
         sections[index].entries.append(entry)
+      } else if entry.homeAccountID == nil, let name = entry.username?.lowercased(), let index = sections.firstIndex(where: {
+        $0.user.status == .resolved
+          && ([$0.user.username].compactMap { $0 } + $0.user.otherUsernames).contains { $0.lowercased() == name }
+      }) {
+        // An item skipped before identity resolution (a tombstone): filed under the user it names.
+        sections[index].entries.append(entry)
       } else if let home = entry.homeAccountID, !home.isEmpty {
         // An account only the MSAL inputs know.
         byHome[home.lowercased()] = sections.count
         let user = PlanUser(
-          username: entry.username, cloud: EnvironmentAliases.group(forHost: entry.entity?.environment ?? "")
-            .preferredCacheHost, status: .resolved, homeAccountID: home, rule: .unifiedInput,
+          username: entry.username, cloud: EnvironmentAliases.group(forHost: entry.entity?.environment ?? "").name, status: .resolved, homeAccountID: home, rule: .unifiedInput,
           reasonCode: "identity.unified-input", reason: "an account of the MSAL inputs")
         sections.append(Section(user: user, entries: [entry]))
       } else {

@@ -29,7 +29,10 @@ extension MigrationReport {
       if let rule = user.rule { facts.append(["identity rule", rule.rawValue]) }
       if !user.candidates.isEmpty { facts.append(["candidates", user.candidates.joined(separator: ", ")]) }
       facts.append(["cloud", user.cloud])
-      out.table(facts, indent: 2)
+      let width = facts.map { $0[0].count }.max() ?? 0
+      for fact in facts {
+        out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: String(repeating: " ", count: width + 6))
+      }
       entries(user.entries, into: &out, colorize: colorize)
     }
     if !otherEntries.isEmpty {
@@ -42,13 +45,18 @@ extension MigrationReport {
     out.line("Skipped and conflicts (\(attention.count))")
     for entry in attention {
       let who = entry.username ?? "-"
-      out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(who): \(entry.reason) [\(entry.reasonCode)]")
+      out.wrapped(
+        "\(who): \(entry.reason) [\(entry.reasonCode)]",
+        first: "  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) ",
+        rest: String(repeating: " ", count: 27))
     }
     out.blank()
     out.line("Diagnostics (\(diagnostics.count))")
     for diagnostic in diagnostics {
       let place = diagnostic.location.map { "\($0): " } ?? ""
-      out.line("  \(pad(diagnostic.severity.rawValue, 8)) \(place)\(diagnostic.message) [\(diagnostic.code)]")
+      out.wrapped(
+        "\(place)\(diagnostic.message) [\(diagnostic.code)]", first: "  \(pad(diagnostic.severity.rawValue, 8)) ",
+        rest: String(repeating: " ", count: 11))
     }
     return out.text
   }
@@ -69,37 +77,45 @@ extension MigrationReport {
 
   private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
     for entry in entries {
-      out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(Self.summary(entry))")
-      out.line("             why:  \(entry.reason) [\(entry.reasonCode)]")
+      let (headline, detail) = Self.summary(entry)
+      out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(headline)")
+      let indent = String(repeating: " ", count: 13)
+      if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
+      out.wrapped("\(entry.reason) [\(entry.reasonCode)]", first: indent + "why:  ", rest: indent + "      ")
       if !entry.sources.isEmpty {
-        out.line("             from: \(entry.sources.map(\.description).joined(separator: ", "))")
+        out.wrapped(Self.sourceList(entry.sources, separator: ", "), first: indent + "from: ", rest: indent + "      ")
       }
     }
   }
 
-  /// A one-line description of an entry's entity.
-  static func summary(_ entry: Entry) -> String {
+  /// At most `limit` sources, then how many more (the JSON report lists them all).
+  static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
+    let shown = sources.prefix(limit).map(\.description).joined(separator: separator)
+    return sources.count > limit ? shown + "\(separator)and \(sources.count - limit) more" : shown
+  }
+
+  /// A headline (what the entity is) and a detail line (its other fields) for an entry.
+  static func summary(_ entry: Entry) -> (String, String) {
     func f(_ name: String) -> String { entry.field(name) ?? "-" }
+    let family = entry.field("family_id").map { ", family \($0)" } ?? ""
+    guard !entry.fields.isEmpty else {
+      return (entry.kind == nil ? entry.reasonCode : (entry.sources.first?.label ?? "-"), "")
+    }
     switch entry.kind {
     case .account?:
-      guard !entry.fields.isEmpty else { return "-" }
-      return "\(f("username")) realm \(f("realm")) \(f("authority_type")) at \(f("environment"))"
+      return (f("username"), "realm \(f("realm")), \(f("authority_type")), at \(f("environment"))")
     case .refreshToken?:
-      guard !entry.fields.isEmpty else { return "-" }
-      let family = entry.field("family_id").map { " family \($0)" } ?? ""
-      return "client \(f("client_id"))\(family) at \(f("environment")) \(f("secret"))"
+      return ("client \(f("client_id"))\(family)", "at \(f("environment")), secret \(f("secret"))")
     case .accessToken?:
-      guard !entry.fields.isEmpty else { return entry.sources.first?.label ?? "-" }
-      let expires = entry.field("expires_on").flatMap(Double.init).map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
-      return "\(f("target")) realm \(f("realm")) expires \(expires ?? "-") \(f("secret"))"
+      let expires = entry.field("expires_on").flatMap(Double.init)
+        .map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
+      return (f("target"), "realm \(f("realm")), expires \(expires ?? "-"), secret \(f("secret"))")
     case .idToken?:
-      guard !entry.fields.isEmpty else { return "-" }
-      return "client \(f("client_id")) realm \(f("realm")) \(f("secret"))"
+      return ("client \(f("client_id"))", "realm \(f("realm")), secret \(f("secret"))")
     case .appMetadata?:
-      let family = entry.field("family_id").map { " family \($0)" } ?? ""
-      return "client \(f("client_id")) at \(f("environment"))\(family)"
+      return ("client \(f("client_id"))", "at \(f("environment"))\(family)")
     case nil:
-      return entry.reasonCode
+      return (entry.reasonCode, "")
     }
   }
 
@@ -127,6 +143,22 @@ struct TextLines {
   private var lines: [String] = []
 
   mutating func line(_ text: String) { lines.append(text) }
+
+  /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
+  mutating func wrapped(_ text: String, first: String, rest: String, width: Int = 118) {
+    var current = first
+    var empty = true
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if !empty, Self.visibleCount(current) + 1 + word.count > width {
+        lines.append(current)
+        current = rest
+        empty = true
+      }
+      current += (empty ? "" : " ") + word
+      empty = false
+    }
+    lines.append(current)
+  }
   mutating func blank() { lines.append("") }
 
   mutating func table(_ rows: [[String]], indent: Int, rightAligned: Set<Int> = []) {
@@ -139,6 +171,22 @@ struct TextLines {
       }
       line(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
     }
+  }
+
+  /// Characters a terminal shows: ANSI colour sequences (`ESC [ … m`) take no column.
+  static func visibleCount(_ text: String) -> Int {
+    var count = 0
+    var inEscape = false
+    for character in text {
+      if character == "\u{1B}" {
+        inEscape = true
+      } else if inEscape {
+        if character == "m" { inEscape = false }
+      } else {
+        count += 1
+      }
+    }
+    return count
   }
 
   var text: String {

@@ -15,8 +15,9 @@ enum ExitStatus {
   static let helpText = """
     Exit status:
       0   success, nothing skipped
-      1   failure, nothing written (bad input, store error, or --strict with skipped or conflicting items)
-      2   success with skipped or conflicting items (written; see the report)
+      1   failure, nothing written (bad input, store error,
+          or --strict with skipped or conflicting items)
+      2   success with skipped or conflicting items (see the report)
       64  usage error
     """
 }

@@ -1,0 +1,72 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+
+/// `adal2msal-bench plan`: how long identity resolution, mapping and planning take, and the report renderers,
+/// on synthetic ADAL items (per user: an MRRT, its FRT copy and two unexpired access tokens; every third user
+/// pre-2.7, so its identity is derived from the id token).
+struct PlanBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "plan", abstract: "Time MigrationPlanner and the report renderers on synthetic users.")
+
+  @Option(help: "Number of synthetic users.") var users = 2_000
+  @Option(help: "Timed repetitions (the best is reported).") var repeats = 5
+
+  func run() throws {
+    let items = try (0..<users).flatMap(Self.items)
+    let input = ADALInput(file: "synthetic", items: items)
+    let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_750_000_000)))
+    var best: (plan: Duration, text: Duration, json: Duration) = (.seconds(3600), .seconds(3600), .seconds(3600))
+    var plan = MigrationPlan(entries: [], plannedAt: Date())
+    for _ in 0..<max(1, repeats) {
+      let clock = ContinuousClock()
+      let start = clock.now
+      plan = Migration.plan(adal: [input], options: options)
+      let planned = clock.now
+      let report = Migration.report(plan)
+      _ = report.text()
+      let texted = clock.now
+      _ = report.json()
+      let jsoned = clock.now
+      best = (min(best.plan, planned - start), min(best.text, texted - planned), min(best.json, jsoned - texted))
+    }
+    print("users \(users), ADAL items \(items.count), plan entries \(plan.entries.count)")
+    print("plan        \(best.plan)  (\(Int(Double(items.count) / best.plan.seconds)) items/s)")
+    print("report text \(best.text)")
+    print("report json \(best.json)")
+  }
+
+  static func items(_ user: Int) throws -> [ADALTokenItem] {
+    let oid = String(format: "%08x-0000-4000-8000-%012x", user, user)
+    let tid = "72f988bf-86f1-41af-91ab-2d7cd011db47"
+    let claims: [String: Any] = [
+      "oid": oid, "tid": tid, "upn": "user\(user)@contoso.com", "sub": "sub-\(user)", "ver": "1.0",
+      "iss": "https://sts.windows.net/\(tid)/", "name": "User \(user)",
+    ]
+    let payload = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]))
+    let raw = Base64URL.encode(#"{"typ":"JWT","alg":"none"}"#) + "." + payload + ".c2ln"
+    let home = user % 3 == 0 ? nil : "\(oid).\(tid)"
+    let authority = "https://login.microsoftonline.com/\(tid)"
+    let client = "c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5f"
+    func item(_ index: Int, client: String, resource: String?, at: String?, rt: String?) throws -> ADALTokenItem {
+      let kind = ADALTokenKind.classify(accessToken: at, refreshToken: rt, clientID: client, familyID: "1")
+      return ADALTokenItem(
+        authority: authority, resource: resource, clientID: client, familyID: "1", accessToken: at.map(ADALSecret.init),
+        refreshToken: rt.map(ADALSecret.init), expiresOn: Date(timeIntervalSince1970: 4_000_000_000),
+        homeAccountID: home, idToken: ADALSecret(raw), idTokenClaims: try IDTokenClaims(rawIDToken: raw),
+        kind: kind ?? .accessToken, source: ADALItemSource(file: "synthetic", itemIndex: user * 4 + index))
+    }
+    return [
+      try item(0, client: client, resource: nil, at: nil, rt: "rt-\(user)"),
+      try item(1, client: "foci-1", resource: nil, at: nil, rt: "rt-\(user)"),
+      try item(2, client: client, resource: "https://graph.microsoft.com", at: "at-graph-\(user)", rt: nil),
+      try item(3, client: client, resource: "https://contoso-my.sharepoint.com/", at: "at-sp-\(user)", rt: nil),
+    ]
+  }
+}
+
+extension Duration {
+  fileprivate var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// What a new user meets first: the help of every subcommand, and the committed completion scripts.
+@Suite struct HelpAndCompletionTests {
+  static let subcommands = ["migrate", "inspect", "accounts", "export", "import"]
+
+  func adal2msal(_ arguments: [String]) throws -> ProcessRunner.Output {
+    let binary = try #require(BuiltProducts.url("adal2msal"), "adal2msal not built: run swift build --build-tests")
+    return try ProcessRunner.run(binary, arguments: arguments)
+  }
+
+  @Test func theRootHelpListsEverySubcommandAndTheExitStatuses() throws {
+    let help = try adal2msal(["--help"])
+    #expect(help.exitCode == 0)
+    for name in Self.subcommands { #expect(help.stdout.contains("  \(name) "), "\(name) missing") }
+    for status in ["0   success", "1   failure", "2   success with skipped", "64  usage error"] {
+      #expect(help.stdout.contains(status), "exit status line '\(status)' missing")
+    }
+  }
+
+  @Test(arguments: subcommands)
+  func everySubcommandHasAnOverviewAnExampleAndHelpForEveryOption(_ name: String) throws {
+    let help = try adal2msal(["help", name])
+    #expect(help.exitCode == 0)
+    #expect(help.stdout.hasPrefix("OVERVIEW: "))
+    #expect(help.stdout.contains("Example"), "no example in `\(name) --help`")
+    #expect(help.stdout.contains("adal2msal \(name) "), "the example does not show the command")
+    // Each option line in OPTIONS is followed by its help text on the same or the next line.
+    let options = help.stdout.components(separatedBy: "OPTIONS:").last ?? ""
+    let lines = options.split(separator: "\n", omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() where line.hasPrefix("  -") {
+      let sameLine = line.trimmingCharacters(in: .whitespaces).contains("  ")
+      let nextLine = index + 1 < lines.count && lines[index + 1].hasPrefix("        ")
+      #expect(sameLine || nextLine, "option without help in \(name): \(line)")
+    }
+  }
+
+  @Test(arguments: [("bash", "adal2msal.bash"), ("zsh", "_adal2msal"), ("fish", "adal2msal.fish")])
+  func theCommittedCompletionScriptsMatchTheBinary(_ shell: String, _ file: String) throws {
+    let generated = try adal2msal(["--generate-completion-script", shell])
+    #expect(generated.exitCode == 0)
+    let committed = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/completions/\(file)"), encoding: .utf8)
+    #expect(generated.stdout == committed, "docs/completions/\(file) is stale: run scripts/generate-docs.sh")
+  }
+
+  @Test func theManPageCoversEverySubcommand() throws {
+    let page = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/man/adal2msal.1"), encoding: .utf8)
+    for name in Self.subcommands { #expect(page.contains(".It Em \(name)"), "\(name) missing from the man page") }
+  }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// `adal2msal import --format json`: the summary scripts read.
+@Suite struct ImportCommandTests {
+  @Test func theJSONSummaryCountsWhatWasPlannedAndWritten() throws {
+    let binary = try #require(BuiltProducts.url("adal2msal"))
+    let store = try Fixtures.temporaryDirectory().appendingPathComponent("cache.sqlite").path
+    let file = Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json").path
+    func summary(_ extra: [String]) throws -> [String: Any] {
+      let run = try ProcessRunner.run(binary, arguments: ["import", file, "--out", store, "--format", "json"] + extra)
+      #expect(run.exitCode == 0, "\(run.stderr)")
+      return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    }
+    let dry = try summary(["--dry-run"])
+    #expect(dry["dryRun"] as? Bool == true && dry["add"] as? Int == 5 && dry["runID"] == nil)
+    #expect(!FileManager.default.fileExists(atPath: store))
+    let real = try summary([])
+    #expect(real["added"] as? Int == 5 && real["runID"] as? Int == 1)
+    let again = try summary([])
+    #expect(again["added"] as? Int == 0 && again["unchanged"] as? Int == 5)
+  }
+}

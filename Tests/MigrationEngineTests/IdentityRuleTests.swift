@@ -1,0 +1,92 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import MigrationEngine
+import Testing
+import UnifiedCache
+
+/// The identity rules one at a time, on items built in code.
+@Suite struct IdentityRuleTests {
+  let oid = "0a0a0a0a-0000-4000-8000-000000000001"
+  let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_750_000_000)))
+
+  func plan(_ items: [ADALTokenItem], existing: UnifiedCacheContents = UnifiedCacheContents()) -> MigrationPlan {
+    Migration.plan(adal: [ADALInput(file: "items", items: items)], existing: existing, options: options)
+  }
+
+  @Test func clientInfoInAdditionalServerGivesUidUtid() throws {
+    let info = Base64URL.encode(#"{"uid":"u-1","utid":"t-1"}"#)
+    let plan = plan([try ItemFactory.item(index: 0, claims: ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com"), clientInfo: info, refreshToken: "rt")])
+    #expect(plan.users.map(\.homeAccountID) == ["u-1.t-1"])
+    #expect(plan.users.map(\.rule) == [.clientInfo])
+  }
+
+  @Test func siblingWithTheSameOidLendsItsIdentity() throws {
+    let claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
+    let plan = plan([
+      try ItemFactory.item(index: 0, claims: claims, home: "uid-a.utid-a", refreshToken: "rt-new"),
+      try ItemFactory.item(index: 1, claims: claims, client: officeID, refreshToken: "rt-old"),
+    ])
+    let office = try #require(plan.entries.first { $0.entity?.clientID == officeID && $0.kind == .refreshToken })
+    #expect(office.identityRule == .siblingItem && office.homeAccountID == "uid-a.utid-a")
+    #expect(plan.users.map(\.rule) == [.archivedHomeAccountID])
+  }
+
+  @Test func twoArchivedIdentitiesForOneUserAreAConflictWithBothCandidates() throws {
+    let claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
+    let plan = plan([
+      try ItemFactory.item(index: 0, claims: claims, home: "uid-a.utid-a", refreshToken: "rt1"),
+      try ItemFactory.item(index: 1, claims: claims, home: "uid-b.utid-b", client: officeID, refreshToken: "rt2"),
+    ])
+    #expect(plan.writes.isEmpty)
+    #expect(plan.users.first?.status == .conflict)
+    #expect(plan.users.first?.candidates == ["uid-a.utid-a", "uid-b.utid-b"])
+    #expect(plan.entries.map(\.action) == [.conflict])
+  }
+
+  @Test func twoExistingAccountsWithTheUsernameAreAConflict() throws {
+    var existing = UnifiedCacheContents()
+    for home in ["h1.t", "h2.t"] {
+      existing.upsert(.account(UnifiedAccount(homeAccountID: home, environment: "login.windows.net", realm: "t", username: "A@X.com")))
+    }
+    let claims: [String: Any] = ["upn": "a@x.com", "ver": "1.0"]
+    let plan = plan([try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt")], existing: existing)
+    #expect(plan.users.first?.status == .conflict && plan.users.first?.candidates == ["h1.t", "h2.t"])
+  }
+
+  @Test func existingAccountInAnotherCloudDoesNotMatch() throws {
+    var existing = UnifiedCacheContents()
+    existing.upsert(.account(UnifiedAccount(homeAccountID: "h.t", environment: "login.chinacloudapi.cn", realm: "t", username: "a@x.com")))
+    let plan = plan([try ItemFactory.item(index: 0, claims: ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com"), refreshToken: "rt")], existing: existing)
+    #expect(plan.users.first?.rule == .derivedFromIDToken)
+    #expect(plan.users.first?.homeAccountID == "\(oid).\(contosoTenant)")
+  }
+
+  @Test(arguments: [
+    ("acct", "1", "identity.guest"), ("upn", "x_y.com#EXT#@contoso.onmicrosoft.com", "identity.guest"),
+    ("idp", "live.com", "identity.guest"), ("iss", "", "identity.home-tenant-unknown"),
+  ])
+  func tokensWithoutMemberEvidenceAreSkipped(_ claim: String, _ value: String, _ code: String) throws {
+    var claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
+    if value.isEmpty { claims.removeValue(forKey: claim) } else { claims[claim] = claim == "acct" ? 1 : value }
+    let plan = plan([try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt")])
+    #expect(plan.writes.isEmpty)
+    #expect(plan.users.first?.reasonCode == code)
+  }
+
+  @Test func accessTokenRealmComesFromTheAuthorityOrTheTid() throws {
+    let claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
+    let future = Date(timeIntervalSince1970: 4_000_000_000)
+    let plan = plan([
+      try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt"),
+      try ItemFactory.item(index: 1, claims: claims, authority: "https://login.microsoftonline.com/organizations",
+                           accessToken: "at1", resource: "https://a", expiresOn: future),
+      try ItemFactory.item(index: 2, claims: claims, authority: "https://login.microsoftonline.com/contoso.com",
+                           accessToken: "at2", resource: "https://b", expiresOn: future),
+    ])
+    let realms = Dictionary(uniqueKeysWithValues: plan.accessTokens.map { ($0.target, $0.realm) })
+    #expect(realms == ["https://a/.default": contosoTenant, "https://b/.default": "contoso.com"])
+    // No stored cachedAt (pre-2.7): the pinned clock.
+    #expect(plan.accessTokens.allSatisfy { $0.cachedAt == Date(timeIntervalSince1970: 1_750_000_000) })
+  }
+}

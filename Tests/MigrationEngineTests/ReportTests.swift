@@ -1,0 +1,96 @@
+import ADALCache
+import Foundation
+import MigrationEngine
+import Testing
+import UnifiedCache
+
+/// The reports never show a secret, redact consistently, and colour only on request.
+@Suite struct ReportTests {
+  /// Every secret any input of the scenario holds.
+  func secrets(_ scenario: Scenario) -> [String] {
+    let adal = scenario.adal.flatMap(\.items).flatMap { item in
+      [item.accessToken?.value, item.refreshToken?.value, item.idToken?.value].compactMap { $0 }
+    }
+    let unified = ([scenario.existing] + scenario.msal.map(\.contents)).flatMap { contents in
+      contents.accessTokens.map(\.secret.value) + contents.refreshTokens.map(\.secret.value)
+        + contents.idTokens.map(\.secret.value)
+    }
+    return (adal + unified).filter { $0 != ADALTokenKind.tombstoneMarker }
+  }
+
+  @Test(arguments: Scenario.names)
+  func reportsNeverShowASecret(_ name: String) throws {
+    let scenario = try Scenario(name)
+    let plan = scenario.plan()
+    let report = Migration.report(plan)
+    let texts = [report.text(), report.text(colorize: true), report.json(), report.markdown()]
+    let all = secrets(scenario)
+    #expect(!all.isEmpty)
+    for secret in all {
+      #expect(texts.allSatisfy { !$0.contains(secret) }, "a secret (\(secret.count) chars) appears in a report")
+      // Nor any payload segment of an id token (claims are personal data, shown only as fields).
+      if secret.hasPrefix("eyJ"), secret.split(separator: ".").count == 3, let payload = secret.split(separator: ".").dropFirst().first {
+        #expect(texts.allSatisfy { !$0.contains(payload) })
+      }
+    }
+    for entry in plan.entries {
+      if let entity = entry.entity { #expect(all.allSatisfy { !entity.description.contains($0) }) }
+    }
+  }
+
+  @Test(arguments: ["two-tenants", "upn-change", "msal-conflict", "adfs"])
+  func redactionHidesEveryNameAndIdConsistently(_ name: String) throws {
+    let plan = try Scenario(name).plan()
+    let report = Migration.report(plan, redactUsernames: true)
+    var personal: Set<String> = []
+    for user in plan.users {
+      personal.formUnion([user.username, user.homeAccountID].compactMap { $0 } + user.otherUsernames)
+    }
+    for account in plan.entities([.add, .update, .unchanged, .conflict]).compactMap({ entity -> UnifiedAccount? in
+      if case .account(let value) = entity { value } else { nil }
+    }) {
+      personal.formUnion([account.username, account.localAccountID, account.homeAccountID].compactMap { $0 })
+    }
+    personal = Set(personal.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+    #expect(!personal.isEmpty)
+    for text in [report.text(), report.json(), report.markdown()] {
+      let lower = text.lowercased()
+      for value in personal { #expect(!lower.contains(value), "\(name): a personal value is not redacted") }
+      #expect(text.contains("user-") && text.contains("account-"))
+    }
+    // The same user gets the same token in every section, and again in a second rendering.
+    let tokens = Set(report.users.compactMap(\.homeAccountID))
+    #expect(report.users.flatMap(\.entries).compactMap(\.homeAccountID).allSatisfy { tokens.contains($0) })
+    #expect(Migration.report(plan, redactUsernames: true).json() == report.json())
+  }
+
+  @Test func colourOnlyWhenAsked() throws {
+    let report = Migration.report(try Scenario("msal-conflict").plan())
+    #expect(!report.text().contains("\u{1B}"))
+    let coloured = report.text(colorize: true)
+    #expect(coloured.contains("\u{1B}[31mconflict"))
+    #expect(coloured.contains("\u{1B}[32madd"))
+    #expect(coloured.replacingOccurrences(of: "\u{1B}\\[[0-9]+m", with: "", options: .regularExpression) == report.text())
+  }
+
+  @Test func textFitsAWideTerminal() throws {
+    for name in Scenario.names {
+      let text = Migration.report(try Scenario(name).plan()).text()
+      let long = text.split(separator: "\n").filter { $0.count > 120 }
+      #expect(long.isEmpty, "\(name): \(long.count) line(s) over 120 columns")
+    }
+  }
+
+  @Test func markdownMatchesGolden() throws {
+    let report = Migration.report(try Scenario("msal-conflict").plan())
+    try expectGolden(report.markdown(), "msal-conflict.md")
+  }
+
+  @Test func jsonIsValidAndCarriesTheSchemaVersion() throws {
+    let json = Migration.report(try Scenario("duplicate-rts").plan()).json()
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["schemaVersion"] as? Int == 1)
+    let summary = try #require(object["summary"] as? [String: Any])
+    #expect((summary["actions"] as? [String: Int])?["skip"] == 3)
+  }
+}
