@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with the Swift toolchain lacks: the C libraries we link (libxml2,
-# SQLite) and the real MSAL Python library, which the tests use as an independent reader of our output.
+# SQLite), the sqlite3 shell (the fault tests use it as a second process holding the store's lock) and the
+# real MSAL Python library, which the tests use as an independent reader of our output.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 
 need_apt=()
-for pkg in libxml2-dev libsqlite3-dev pkgconf python3 python3-venv; do
+for pkg in libxml2-dev libsqlite3-dev sqlite3 pkgconf python3 python3-venv; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if ((${#need_apt[@]})); then

@@ -35,12 +35,17 @@ public struct CacheStore: Sendable {
     }
     var configuration = Configuration()
     configuration.readonly = options.readOnly
-    // A read-only connection cannot switch the journal mode; the file is already in WAL mode.
-    configuration.journalMode = options.readOnly ? .default : .wal
     configuration.busyMode = .timeout(options.busyTimeout)
     let readOnly = options.readOnly
     configuration.prepareDatabase { db in
+      // A read-only connection cannot switch the journal mode; the file is already in WAL mode.
       if readOnly { return }
+      // WAL is set here rather than with GRDB's `journalMode = .wal`, which, on every open, also creates and
+      // drops a table (changing the file even when nothing else is written) and sets `synchronous = NORMAL`
+      // after this block. On a file already in WAL mode this pragma writes nothing.
+      if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+      }
       try db.execute(sql: "PRAGMA synchronous = FULL")
       // 64 MB of page cache: a large apply inserts random keys into several B-trees, and a small cache
       // spills pages to the WAL over and over inside the transaction.

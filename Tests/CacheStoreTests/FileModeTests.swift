@@ -14,6 +14,25 @@ import _Adal2MSALTestSupport
     #expect(StoreTestSupport.mode(path + "-shm") == 0o600)
   }
 
+  /// WAL with `synchronous = FULL` (GRDB's own WAL setup would lower it to NORMAL), and opening an up-to-date
+  /// store for writing changes no byte of it.
+  @Test func theStoreRunsInWALWithFullSynchronousAndOpeningItWritesNothing() throws {
+    let path = try StoreTestSupport.freshPath()
+    let store = try CacheStore.open(path: path)
+    try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    let (journal, synchronous) = try store.queue.read { db in
+      (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+    }
+    #expect(journal == "wal")
+    #expect(synchronous == 2, "synchronous must be FULL (2)")
+    try store.queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let again = try CacheStore.open(path: path)
+    _ = try again.contents()
+    try again.queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
   @Test(arguments: [0o644 as UInt16, 0o600, 0o640])
   func anExistingStoreKeepsItsMode(mode: UInt16) throws {
     let path = try StoreTestSupport.freshPath()
