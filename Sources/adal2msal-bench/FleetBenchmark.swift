@@ -27,21 +27,11 @@ struct FleetBenchmark: ParsableCommand {
   @Option(help: "The seed.")
   var seed: UInt64 = 1
 
-  @Option(help: "Where generated fleets are kept between runs (default: a folder in the temporary directory).")
-  var workDir: String?
-
-  @Option(help: "The adal2msal binary (default: the one next to this executable).")
-  var migrate: String?
+  @OptionGroup var endToEnd: EndToEndBenchOptions
 
   func run() throws {
-    let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-inputs").path)
-    let scratch = work.appendingPathComponent("scratch-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let (work, scratch, binary) = try endToEnd.prepare()
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let binary = migrate ?? BenchChild.migrateBinary
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      throw ValidationError("no adal2msal at \(binary): build it (swift build -c release) or pass --migrate")
-    }
     BenchMachine.printHeader()
     var lines: [String] = []
     for count in devices {

@@ -30,11 +30,7 @@ struct PipelineBenchmark: ParsableCommand {
   @Option(help: "The seed of generated inputs.")
   var seed: UInt64 = 1
 
-  @Option(help: "Where generated inputs are kept between runs (default: a folder in the temporary directory).")
-  var workDir: String?
-
-  @Option(help: "The adal2msal binary (default: the one next to this executable).")
-  var migrate: String?
+  @OptionGroup var endToEnd: EndToEndBenchOptions
 
   @Flag(help: "Skip the end-to-end --dry-run (the stages child still times the text report).")
   var skipDryRun = false
@@ -45,14 +41,8 @@ struct PipelineBenchmark: ParsableCommand {
   }
 
   func run() throws {
-    let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-inputs").path)
-    let scratch = work.appendingPathComponent("scratch-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let (work, scratch, binary) = try endToEnd.prepare()
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let binary = migrate ?? BenchChild.migrateBinary
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      throw ValidationError("no adal2msal at \(binary): build it (swift build -c release) or pass --migrate")
-    }
     BenchMachine.printHeader()
     var runs: [(label: String, directory: String)] = []
     if let input {

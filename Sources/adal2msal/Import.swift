@@ -53,59 +53,54 @@ extension Adal2MSALCommand {
           throw StoreCommandSupport.fail("cannot read the file", file: file, todo: "check the path and its permissions")
         }
       }
-      var summary: String
+      var summary = ""
       var counts: JSONObject = ["dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) })]
       // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
       let existedBefore = FileManager.default.fileExists(atPath: out)
-      var finished = false
-      defer {
-        if !finished && !existedBefore {
-          for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: out + suffix) }
+      try CacheStore.removingNewFileOnFailure(out, existed: existedBefore) {
+        do {
+          let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
+          let exists = FileManager.default.fileExists(atPath: out)
+          let store: CacheStore? =
+            dryRun && !exists ? nil : try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+          let existing = try store?.contents() ?? UnifiedCacheContents()
+          let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
+          for diagnostic in planned.diagnostics.prefix(10) {
+            FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
+          }
+          if planned.diagnostics.count > 10 {
+            FileHandle.standardError.write(Data("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics\n".utf8))
+          }
+          let plan = planned.plan
+          let plannedCounts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
+          for action in [PlanAction.add, .update, .unchanged] { counts[action.rawValue] = .number(String(plan.count(action))) }
+          if dryRun || store == nil {
+            summary = "import (dry run, nothing written): \(plannedCounts)"
+          } else if let store {
+            let options = ApplyOptions(
+              startedAt: startedAt,
+              recordedOptions: [
+                "command": .string("import"), "files": .array(files.map { .string($0) }),
+                "encrypted": .bool(store.isEncrypted),
+              ],
+              unknownSections: planned.unknownSections)
+            let applied = try store.apply(plan, options: options)
+            summary = "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
+              + "\(applied.rowsUpdated) updated, \(plan.count(.unchanged) + applied.rowsAlreadyCurrent) unchanged"
+            counts["runID"] = .number(String(applied.runID))
+            counts["added"] = .number(String(applied.rowsInserted))
+            counts["updated"] = .number(String(applied.rowsUpdated))
+          } else {
+            summary = plannedCounts
+          }
+        } catch let error as CacheStoreError {
+          throw StoreCommandSupport.fail(error, file: out)
+        } catch let error as UnifiedCacheError {
+          throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
+        } catch {
+          throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
         }
       }
-      do {
-        let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        let exists = FileManager.default.fileExists(atPath: out)
-        let store: CacheStore? =
-          dryRun && !exists ? nil : try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
-        let existing = try store?.contents() ?? UnifiedCacheContents()
-        let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
-        for diagnostic in planned.diagnostics.prefix(10) {
-          FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
-        }
-        if planned.diagnostics.count > 10 {
-          FileHandle.standardError.write(Data("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics\n".utf8))
-        }
-        let plan = planned.plan
-        let plannedCounts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
-        for action in [PlanAction.add, .update, .unchanged] { counts[action.rawValue] = .number(String(plan.count(action))) }
-        if dryRun || store == nil {
-          summary = "import (dry run, nothing written): \(plannedCounts)"
-        } else if let store {
-          let options = ApplyOptions(
-            startedAt: startedAt,
-            recordedOptions: [
-              "command": .string("import"), "files": .array(files.map { .string($0) }),
-              "encrypted": .bool(store.isEncrypted),
-            ],
-            unknownSections: planned.unknownSections)
-          let applied = try store.apply(plan, options: options)
-          summary = "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
-            + "\(applied.rowsUpdated) updated, \(plan.count(.unchanged) + applied.rowsAlreadyCurrent) unchanged"
-          counts["runID"] = .number(String(applied.runID))
-          counts["added"] = .number(String(applied.rowsInserted))
-          counts["updated"] = .number(String(applied.rowsUpdated))
-        } else {
-          summary = plannedCounts
-        }
-      } catch let error as CacheStoreError {
-        throw StoreCommandSupport.fail(error, file: out)
-      } catch let error as UnifiedCacheError {
-        throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
-      } catch {
-        throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
-      }
-      finished = true
       switch format {
       case .text: print(summary)
       case .json: print(JSONText.pretty(.object(counts), indent: 2))
