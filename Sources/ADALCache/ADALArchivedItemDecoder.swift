@@ -49,10 +49,10 @@ public struct ADALArchivedItemDecoder: Sendable {
       Self.e4Keys.contains { object[$0] != nil } ? .e4 : Self.e3Keys.contains { object[$0] != nil } ? .e3 : .e1
     var fields = FieldReader(object: object, location: source.location, path: "root")
 
-    guard let authority = fields.string("authority"), !authority.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard let authority = fields.string("authority"), !authority.trimmedWhitespace().isEmpty else {
       throw ADALItemError("the item has no authority", source: source)
     }
-    guard let clientID = fields.string("clientId"), !clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard let clientID = fields.string("clientId"), !clientID.trimmedWhitespace().isEmpty else {
       throw ADALItemError("the item has no clientId", source: source)
     }
     let accessToken = fields.string("accessToken")

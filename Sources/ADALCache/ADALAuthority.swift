@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// An ADAL authority URL split the way CORE does (`msidHostWithPortIfNecessary`, `msidAADTenant`).
@@ -43,13 +44,13 @@ public struct ADALAuthority: Sendable, Hashable, Codable, CustomStringConvertibl
       if !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits) { port = number }
       host = hostPort[..<colon]
     }
-    let lowerHost = host.trimmingCharacters(in: .whitespaces).lowercased()
+    let lowerHost = host.trimmedWhitespace().lowercased()
     guard !lowerHost.isEmpty, !scheme.isEmpty else { return nil }
     original = authority
     let defaultPort = scheme == "http" ? 80 : 443
     environment = port.map { $0 == defaultPort ? lowerHost : "\(lowerHost):\($0)" } ?? lowerHost
     let pathEnd = rest[authorityEnd...].firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
-    let path = rest[authorityEnd..<pathEnd].split(separator: "/").map { String($0).trimmingCharacters(in: .whitespaces) }
+    let path = rest[authorityEnd..<pathEnd].split(separator: "/").map { String($0).trimmedWhitespace() }
       .filter { !$0.isEmpty }
     if path.first?.lowercased() == "tfp" {
       tenant = path.count > 1 ? path[1] : nil

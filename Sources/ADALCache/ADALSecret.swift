@@ -11,11 +11,16 @@ public struct ADALSecret: Sendable, Hashable, CustomStringConvertible, CustomDeb
 {
   /// The secret itself.
   public let value: String
+  /// Hashed once: the planner compares and sorts by fingerprints many times per item.
+  package let digestPrefix: UInt64
 
-  public init(_ value: String) { self.value = value }
+  public init(_ value: String) {
+    self.value = value
+    digestPrefix = SecretFingerprint.digestPrefix(of: value)
+  }
 
   /// `sha256:` and the first 12 hex digits of the SHA-256 of the UTF-8 value.
-  public var fingerprint: String { SecretFingerprint.of(value) }
+  public var fingerprint: String { SecretFingerprint.text(ofDigestPrefix: digestPrefix) }
 
   public var description: String { fingerprint }
   public var debugDescription: String { "ADALSecret(\(fingerprint))" }

@@ -15,7 +15,7 @@ enum KeychainAttributeValues {
   /// A numeric attribute (`type`): integers, or strings of digits.
   static func integer(_ value: Any?) -> Int? {
     switch value {
-    case let text as String: return Int(text.trimmingCharacters(in: .whitespaces))
+    case let text as String: return Int(text.trimmedWhitespace())
     case let number as Int: return number
     case let number as Int64: return Int(exactly: number)
     case let number as NSNumber: return Int(exactly: number.doubleValue)
@@ -38,7 +38,7 @@ enum KeychainAttributeValues {
     switch value {
     case let date as Date: return date
     case let number as NSNumber: return Date(timeIntervalSince1970: number.doubleValue)
-    case let text as String: return parseDate(text.trimmingCharacters(in: .whitespaces))
+    case let text as String: return parseDate(text.trimmedWhitespace())
     default: return nil
     }
   }

@@ -9,15 +9,28 @@ public enum SecretFingerprint {
   /// The number of hex digits shown.
   public static let length = 12
 
-  public static func of(_ secret: String) -> String { of(Data(secret.utf8)) }
+  public static func of(_ secret: String) -> String { text(ofDigestPrefix: digestPrefix(of: secret)) }
 
-  public static func of(_ secret: Data) -> String {
-    // The hex digits of the digest's first bytes, written directly (a lazy joined sequence of per-byte
-    // strings cost several times the hash itself).
+  public static func of(_ secret: Data) -> String { text(ofDigestPrefix: digestPrefix(of: secret)) }
+
+  /// The digest's first `length / 2` bytes as one integer: what a value that is fingerprinted often keeps, so
+  /// that it hashes once (the text form is rebuilt from it on demand).
+  public static func digestPrefix(of secret: String) -> UInt64 {
+    var secret = secret
+    return secret.withUTF8 { digestPrefix(of: SHA256.hash(data: $0)) }
+  }
+
+  public static func digestPrefix(of secret: Data) -> UInt64 { digestPrefix(of: SHA256.hash(data: secret)) }
+
+  private static func digestPrefix(of digest: SHA256.Digest) -> UInt64 {
+    digest.prefix(length / 2).reduce(0) { ($0 << 8) | UInt64($1) }
+  }
+
+  /// `sha256:` and the hex digits of a `digestPrefix`.
+  public static func text(ofDigestPrefix prefix: UInt64) -> String {
     var text = Array("sha256:".utf8)
-    for byte in SHA256.hash(data: secret).prefix(length / 2) {
-      text.append(hexDigits[Int(byte >> 4)])
-      text.append(hexDigits[Int(byte & 0x0f)])
+    for shift in stride(from: (length - 1) * 4, through: 0, by: -4) {
+      text.append(hexDigits[Int((prefix >> UInt64(shift)) & 0x0f)])
     }
     return String(decoding: text, as: UTF8.self)
   }
@@ -26,6 +39,6 @@ public enum SecretFingerprint {
 
   /// The full lowercase hex SHA-256 of some bytes (for input-file digests in the run record, not for secrets).
   public static func sha256Hex(_ data: Data) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    String(decoding: SHA256.hash(data: data).flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
   }
 }

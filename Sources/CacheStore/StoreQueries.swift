@@ -62,7 +62,7 @@ extension CacheStore {
   /// Every account with this `home_account_id` (case-insensitive): one per tenant and environment. One lookup
   /// in `accounts_by_home_account_id`.
   public func accountsForIdentifier(_ homeAccountID: String) throws(CacheStoreError) -> [UnifiedAccount] {
-    let wanted = RowCodec.normalizedHomeAccountID(homeAccountID.trimmingCharacters(in: .whitespaces))
+    let wanted = RowCodec.normalizedHomeAccountID(homeAccountID.trimmedWhitespace())
     guard !wanted.isEmpty else { return [] }
     return try read { db, codec in
       try Row.fetchAll(

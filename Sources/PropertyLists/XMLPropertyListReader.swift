@@ -65,7 +65,7 @@ private func xmlCollectError(_ context: UnsafeMutableRawPointer?, _ error: xmlEr
   let column = Int(error.pointee.int2)
   collector.first = .at(
     line: line > 0 ? line : nil, column: column > 0 ? column : nil,
-    "malformed XML: " + message.trimmingCharacters(in: .whitespacesAndNewlines))
+    "malformed XML: " + message.trimmedWhitespaceAndNewlines())
 }
 
 /// Rejects a DOCTYPE with an internal subset before libxml2 sees it: without one there can be no entity

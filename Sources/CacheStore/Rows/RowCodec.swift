@@ -63,7 +63,7 @@ struct RowCodec: Sendable {
 
   /// `username` as looked up by `accountForUsername`: trimmed and lowercased; nil when blank.
   static func normalizedUsername(_ username: String?) -> String? {
-    guard let trimmed = username?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    guard let trimmed = username?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
     return trimmed.lowercased()
   }
 }

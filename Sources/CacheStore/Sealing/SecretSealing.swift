@@ -47,7 +47,7 @@ public struct SecretSealing: Sendable {
 
   /// A key given as text: 64 hex digits or the base64 of 32 bytes (white space around it ignored).
   public static func keyText(_ text: String) throws(CacheStoreError) -> SecretSealing {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmedWhitespaceAndNewlines()
     if trimmed.count == 64, let bytes = hexBytes(trimmed) { return try SecretSealing(keyBytes: bytes) }
     if let bytes = Data(base64Encoded: trimmed), bytes.count == 32 { return try SecretSealing(keyBytes: bytes) }
     throw CacheStoreError(

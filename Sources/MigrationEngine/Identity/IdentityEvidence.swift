@@ -8,7 +8,7 @@ import UnifiedCache
 enum IdentityEvidence {
   /// Rule 1: the archived `homeAccountId` (ADAL 2.7+), trimmed; nil when blank.
   static func archivedHomeAccountID(_ item: ADALTokenItem) -> String? {
-    guard let home = item.homeAccountID?.trimmingCharacters(in: .whitespacesAndNewlines), !home.isEmpty else {
+    guard let home = item.homeAccountID?.trimmedWhitespaceAndNewlines(), !home.isEmpty else {
       return nil
     }
     return home
@@ -19,8 +19,8 @@ enum IdentityEvidence {
     guard let entry = item.additionalServer.first(where: { $0.key == "client_info" }),
       let encoded = entry.value.stringValue, let data = Base64URL.decode(encoded),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let uid = (object["uid"] as? String)?.trimmingCharacters(in: .whitespaces), !uid.isEmpty,
-      let utid = (object["utid"] as? String)?.trimmingCharacters(in: .whitespaces), !utid.isEmpty
+      let uid = (object["uid"] as? String)?.trimmedWhitespace(), !uid.isEmpty,
+      let utid = (object["utid"] as? String)?.trimmedWhitespace(), !utid.isEmpty
     else { return nil }
     return "\(uid).\(utid)"
   }
@@ -33,7 +33,7 @@ struct ExistingAccountIndex: Sendable {
 
   init(_ accounts: [UnifiedAccount]) {
     for account in accounts {
-      guard let name = account.username?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(),
+      guard let name = account.username?.trimmedWhitespaceAndNewlines().lowercased(),
         !name.isEmpty, !account.homeAccountID.isEmpty
       else { continue }
       byNameAndCloud["\(CloudGroups.group(of: account.environment))|\(name)", default: []].append(account)
@@ -42,7 +42,7 @@ struct ExistingAccountIndex: Sendable {
 
   /// The distinct home account ids (compared case-insensitively, smallest spelling kept), sorted.
   func homeAccountIDs(username: String, cloud: String) -> [String] {
-    let key = "\(cloud)|\(username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())"
+    let key = "\(cloud)|\(username.trimmedWhitespaceAndNewlines().lowercased())"
     var byLower: [String: String] = [:]
     for account in byNameAndCloud[key] ?? [] {
       let lower = account.homeAccountID.lowercased()

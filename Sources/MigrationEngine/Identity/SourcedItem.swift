@@ -4,49 +4,82 @@ import Foundation
 
 /// An ADAL item with what the planner needs around it: its input file, its place in a deterministic order,
 /// its cloud and how recent it is.
+///
+/// The planner copies, sorts and groups items many times: everything but `ordinal` sits in one shared,
+/// immutable box, so a copy is one reference count and the derived fields are computed once.
 struct SourcedItem: Sendable {
-  let item: ADALTokenItem
-  let file: String
-  /// The environment (host) of the archived authority.
-  let environment: String
-  /// The cloud: the alias group name of `environment` (the host itself when it is in no known group).
-  let cloud: String
+  private let core: Core
   /// Position in the planner's sorted order; all tie-breaks that are not content based end here.
   var ordinal: Int = 0
-  /// The newest of the item's dates (`expiresOn`, `cachedAt`, the keychain `mdat`): "newest" for duplicates.
-  let recency: Date
-  /// The refresh token's fingerprint (empty without one).
-  let refreshFingerprint: String
-  /// A content-based order key: file, item index, then the item's own fields (computed once: it hashes).
-  private let sortKey: [String]
 
-  init?(_ item: ADALTokenItem, file: String) {
-    guard let environment = item.environment else { return nil }
-    self.item = item
-    self.file = file
-    self.environment = environment
-    self.cloud = CloudGroups.group(of: environment)
-    recency = [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
-    refreshFingerprint = item.refreshToken?.fingerprint ?? ""
-    displayableUsername = Self.displayableUsername(item)
-    normalizedUsername = displayableUsername?.lowercased()
-    let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
-    sortKey = [
-      file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
-      item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
-      item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
-    ]
+  private final class Core: Sendable {
+    let item: ADALTokenItem
+    let file: String
+    let environment: String
+    let cloud: String
+    let isADFS: Bool
+    let tenant: String?
+    let recency: Date
+    let refreshFingerprint: String
+    let displayableUsername: String?
+    let normalizedUsername: String?
+    let sortKey: [String]
+
+    init(item: ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
+      self.item = item
+      self.file = file
+      environment = authority.environment
+      self.cloud = cloud
+      tenant = authority.tenant
+      isADFS = authority.tenant?.lowercased() == "adfs"
+      recency = [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
+      refreshFingerprint = item.refreshToken?.fingerprint ?? ""
+      displayableUsername = SourcedItem.displayableUsername(item)
+      normalizedUsername = displayableUsername?.lowercased()
+      let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
+      sortKey = [
+        file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
+        item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
+        item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
+      ]
+    }
   }
 
-  var isADFS: Bool { item.tenant?.lowercased() == "adfs" }
+  /// nil when the authority is not a URL with a host (no environment). `clouds` memoizes the alias group of
+  /// each environment over a run.
+  init?(_ item: ADALTokenItem, file: String, clouds: inout [String: String]) {
+    guard let authority = ADALAuthority(item.authority) else { return nil }
+    let environment = authority.environment
+    let cloud: String
+    if let known = clouds[environment] {
+      cloud = known
+    } else {
+      cloud = CloudGroups.group(of: environment)
+      clouds[environment] = cloud
+    }
+    core = Core(item: item, file: file, authority: authority, cloud: cloud)
+  }
 
+  var item: ADALTokenItem { core.item }
+  var file: String { core.file }
+  /// The environment (host) of the archived authority.
+  var environment: String { core.environment }
+  /// The cloud: the alias group name of `environment` (the host itself when it is in no known group).
+  var cloud: String { core.cloud }
+  /// The archived authority's tenant (`ADALTokenItem.tenant`, computed once).
+  var tenant: String? { core.tenant }
+  var isADFS: Bool { core.isADFS }
+  /// The newest of the item's dates (`expiresOn`, `cachedAt`, the keychain `mdat`): "newest" for duplicates.
+  var recency: Date { core.recency }
+  /// The refresh token's fingerprint (empty without one).
+  var refreshFingerprint: String { core.refreshFingerprint }
   /// The name shown as the account's username: a displayable claim (`preferred_username`, `upn`, `email`,
   /// `unique_name`, pain point 6), else the user id ADAL kept. Original case.
-  let displayableUsername: String?
+  var displayableUsername: String? { core.displayableUsername }
   /// `displayableUsername` lowercased: what user names are matched on.
-  let normalizedUsername: String?
+  var normalizedUsername: String? { core.normalizedUsername }
 
-  private static func displayableUsername(_ item: ADALTokenItem) -> String? {
+  fileprivate static func displayableUsername(_ item: ADALTokenItem) -> String? {
     if let claims = item.idTokenClaims,
       let name = claims.preferredUsername ?? claims.upn ?? claims.email ?? claims.uniqueName
     {
@@ -65,7 +98,7 @@ struct SourcedItem: Sendable {
 
   /// A content-based order: file, item index, then the item's own fields, so shuffled inputs sort the same.
   static func precedes(_ lhs: SourcedItem, _ rhs: SourcedItem) -> Bool {
-    lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey)
+    lhs.core.sortKey.lexicographicallyPrecedes(rhs.core.sortKey)
   }
 
 }

@@ -59,7 +59,7 @@ extension EntityMapper {
     guard let secret = selected.winner.item.refreshToken else { return }
     let token = UnifiedRefreshToken(
       homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: selected.clientID,
-      secret: UnifiedSecret(secret.value), familyID: selected.familyID)
+      secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix), familyID: selected.familyID)
     let what = selected.familyID.map { "family \($0) refresh token" } ?? "refresh token of \(selected.clientID)"
     result.proposals.append(
       proposal(
@@ -108,7 +108,7 @@ extension EntityMapper {
       }
       let token = UnifiedAccessToken(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: item.clientID,
-        realm: realm, target: resource + "/.default", secret: UnifiedSecret(secret.value),
+        realm: realm, target: resource + "/.default", secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
         cachedAt: item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: item.extendedExpiresOn,
         tokenType: item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
       byKey[token.canonicalKey, default: []].append((sourced, token))
@@ -166,7 +166,7 @@ extension EntityMapper {
       let realm = best.isADFS ? "adfs" : (best.item.idTokenClaims?.tid?.lowercased() ?? "")
       let token = UnifiedIdToken(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: client, realm: realm,
-        secret: UnifiedSecret(secret.value))
+        secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix))
       result.proposals.append(
         proposal(
           .idToken(token), group, members, code: "adal.id-token",

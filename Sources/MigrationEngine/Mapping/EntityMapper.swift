@@ -7,8 +7,15 @@ import UnifiedCache
 struct EntityMapper {
   let options: MigrationOptions
   let now: Date
-  /// Target store plus MSAL inputs: an account's environment there is reused for its ADAL entities.
-  let existingAccounts: [UnifiedAccount]
+  /// Target store plus MSAL inputs, by lowercased home account id: an account's environment there is reused
+  /// for its ADAL entities.
+  let existingAccounts: [String: [UnifiedAccount]]
+
+  init(options: MigrationOptions, now: Date, existingAccounts: [UnifiedAccount]) {
+    self.options = options
+    self.now = now
+    self.existingAccounts = Dictionary(grouping: existingAccounts) { $0.homeAccountID.lowercased() }
+  }
 
   /// The items of one resolved user in one cloud, with the environment its entities are written under.
   struct UserGroup {
@@ -72,9 +79,8 @@ struct EntityMapper {
       else { return nil }
       let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
       let rule = rules.min { $0.order < $1.order } ?? identity.rule
-      let aligned = existingAccounts.filter {
-        $0.homeAccountID.lowercased() == identity.homeAccountID.lowercased()
-          && CloudGroups.group(of: $0.environment) == newest.cloud
+      let aligned = existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
+        CloudGroups.group(of: $0.environment) == newest.cloud
       }.map(\.environment).min()
       var itemRules: [Int: IdentityRule] = [:]
       for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
@@ -101,7 +107,7 @@ struct EntityMapper {
   }
 
   func tenantedAuthority(_ sourced: SourcedItem) -> String? {
-    guard let tenant = sourced.item.tenant, !tenant.isEmpty else { return nil }
+    guard let tenant = sourced.tenant, !tenant.isEmpty else { return nil }
     return ["common", "organizations", "consumers"].contains(tenant.lowercased()) ? nil : tenant
   }
 

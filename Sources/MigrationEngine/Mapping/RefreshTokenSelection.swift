@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import ADALCache
 import Foundation
 import UnifiedCache
@@ -40,7 +41,7 @@ struct RefreshTokenSelection {
 
   static func familyID(of item: ADALTokenItem) -> String? {
     if case .familyRefreshToken(let family) = item.kind { return family }
-    guard let family = item.familyID?.trimmingCharacters(in: .whitespaces), !family.isEmpty else { return nil }
+    guard let family = item.familyID?.trimmedWhitespace(), !family.isEmpty else { return nil }
     return family
   }
 

@@ -26,7 +26,7 @@ public struct MigrationOptions: Sendable {
     clientID: String? = nil, skipAccessTokens: Bool = false, prefer: Preference = .existing,
     clock: MigrationClock = .system, redactUsernames: Bool = false
   ) {
-    self.clientID = clientID.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    self.clientID = clientID.flatMap { $0.trimmedWhitespace().isEmpty ? nil : $0 }
     self.skipAccessTokens = skipAccessTokens
     self.prefer = prefer
     self.clock = clock

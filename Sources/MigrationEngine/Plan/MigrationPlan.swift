@@ -64,9 +64,19 @@ public struct PlanEntry: Sendable, Hashable {
   /// The canonical key of the target entity; nil when there is none.
   public var canonicalKey: String?
   /// The entity as it will be after the apply (add, update, unchanged), or the ADAL-side proposal (conflict).
-  public var entity: AnyUnifiedEntity?
+  public var entity: AnyUnifiedEntity? {
+    get { entityBox?.value }
+    set { entityBox = newValue.map(EntityBox.init) }
+  }
   /// The entity the target holds now (update, unchanged, conflict).
-  public var existing: AnyUnifiedEntity?
+  public var existing: AnyUnifiedEntity? {
+    get { existingBox?.value }
+    set { existingBox = newValue.map(EntityBox.init) }
+  }
+  // Entities are boxed: plans are sorted and grouped, and an entity inline made every copy of an entry
+  // dozens of reference counts (and the entry a kilobyte).
+  private var entityBox: EntityBox?
+  private var existingBox: EntityBox?
   /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
   public var reasonCode: String
   /// A one-line human-readable reason, never with a secret.
@@ -87,8 +97,8 @@ public struct PlanEntry: Sendable, Hashable {
     self.action = action
     self.kind = kind ?? entity?.kind ?? existing?.kind
     self.canonicalKey = canonicalKey ?? entity?.canonicalKey ?? existing?.canonicalKey
-    self.entity = entity
-    self.existing = existing
+    self.entityBox = entity.map(EntityBox.init)
+    self.existingBox = existing.map(EntityBox.init)
     self.reasonCode = reasonCode
     self.reason = reason
     self.sources = sources
@@ -96,6 +106,16 @@ public struct PlanEntry: Sendable, Hashable {
     self.username = username
     self.homeAccountID = homeAccountID
   }
+}
+
+/// An immutable, shared entity.
+private final class EntityBox: Sendable, Hashable {
+  let value: AnyUnifiedEntity
+
+  init(_ value: AnyUnifiedEntity) { self.value = value }
+
+  static func == (lhs: EntityBox, rhs: EntityBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+  func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// One input of a run, recorded with its digest so a run can be traced to exact bytes.

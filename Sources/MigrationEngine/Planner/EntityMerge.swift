@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
@@ -72,7 +73,7 @@ enum EntityMerge {
 
   /// Usernames match as `accountForUsername` matches them: trimmed, case-insensitive.
   static func sameUsername(_ lhs: String?, _ rhs: String?) -> Bool {
-    func normal(_ name: String?) -> String? { name?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+    func normal(_ name: String?) -> String? { name?.trimmedWhitespaceAndNewlines().lowercased() }
     return normal(lhs) == normal(rhs)
   }
 

@@ -24,10 +24,11 @@ public struct MigrationPlanner: Sendable {
     var skips: [PlanEntry] = []
     var diagnostics: [Diagnostic] = []
     var items: [SourcedItem] = []
+    var clouds: [String: String] = [:]
     for input in adal {
       diagnostics += input.diagnostics.map { $0.withFile(input.file) }
       for item in input.items {
-        guard let sourced = SourcedItem(item, file: input.file) else {
+        guard let sourced = SourcedItem(item, file: input.file, clouds: &clouds) else {
           let source = PlanSource(file: input.file, itemIndex: item.source.itemIndex, label: "ADAL \(item.kind)")
           skips.append(
             PlanEntry(
@@ -45,7 +46,7 @@ public struct MigrationPlanner: Sendable {
         items.append(sourced)
       }
     }
-    items.sort(by: SourcedItem.precedes)
+    items = PlanOrder.sorted(items, by: SourcedItem.precedes)
     for index in items.indices { items[index].ordinal = index }
     diagnostics += unknownEnvironments(items)
 
@@ -75,7 +76,7 @@ public struct MigrationPlanner: Sendable {
       (order: proposal.entity.kind.planOrder, key: proposal.entity.canonicalKey,
        source: proposal.sources.first?.description ?? "", proposal: proposal)
     }
-    for entry in keyed.sorted(by: { ($0.order, $0.key, $0.source) < ($1.order, $1.key, $1.source) }) {
+    for entry in PlanOrder.sorted(keyed, by: { ($0.order, $0.key, $0.source) < ($1.order, $1.key, $1.source) }) {
       reconciler.offer(entry.proposal, fromADAL: true)
     }
 
@@ -85,15 +86,16 @@ public struct MigrationPlanner: Sendable {
       return entry
     }
     return MigrationPlan(
-      entries: entries.sorted(by: PlanOrder.entries),
+      entries: PlanOrder.sorted(entries, by: PlanOrder.entries),
       diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: now,
-      users: identities.users.map { user in
-        var user = user
-        user.sources.sort(by: PlanSource.precedes)
-        return user
-      }.sorted(by: PlanOrder.users))
+      users: PlanOrder.sorted(
+        identities.users.map { user in
+          var user = user
+          user.sources.sort(by: PlanSource.precedes)
+          return user
+        }, by: PlanOrder.users))
   }
 
   /// A warning per host in no known alias group (ADFS hosts aside): reported, never guessed into a cloud.

@@ -36,6 +36,14 @@ extension PlanAction {
 }
 
 enum PlanOrder {
+  /// `elements` sorted by `areInIncreasingOrder`, moving each element once: sorting large structs in place
+  /// copies them O(n log n) times (a retain per reference field each time), sorting their indices does not.
+  static func sorted<Element>(_ elements: [Element], by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
+    elements.withUnsafeBufferPointer { buffer in
+      buffer.indices.sorted { areInIncreasingOrder(buffer[$0], buffer[$1]) }.map { buffer[$0] }
+    }
+  }
+
   static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool {
     let left = (lhs.kind?.planOrder ?? 9, lhs.canonicalKey ?? "", lhs.action.planOrder)
     let right = (rhs.kind?.planOrder ?? 9, rhs.canonicalKey ?? "", rhs.action.planOrder)
@@ -63,9 +71,13 @@ enum PlanOrder {
     return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
   }
 
+  /// Cloud, home account id, lowercased user name (missing ones last), then the first source.
   static func users(_ lhs: PlanUser, _ rhs: PlanUser) -> Bool {
-    let left = [lhs.cloud, lhs.homeAccountID ?? "~", lhs.username?.lowercased() ?? "~", lhs.sources.first?.description ?? ""]
-    let right = [rhs.cloud, rhs.homeAccountID ?? "~", rhs.username?.lowercased() ?? "~", rhs.sources.first?.description ?? ""]
-    return left.lexicographicallyPrecedes(right)
+    if lhs.cloud != rhs.cloud { return lhs.cloud < rhs.cloud }
+    let (leftHome, rightHome) = (lhs.homeAccountID ?? "~", rhs.homeAccountID ?? "~")
+    if leftHome != rightHome { return leftHome < rightHome }
+    let (leftName, rightName) = (lhs.username?.lowercased() ?? "~", rhs.username?.lowercased() ?? "~")
+    if leftName != rightName { return leftName < rightName }
+    return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
   }
 }

@@ -67,7 +67,11 @@ public struct MigrationReport: Sendable {
 
   /// Every skip and conflict, in plan order.
   public var skipsAndConflicts: [Entry] {
-    (users.flatMap(\.entries) + otherEntries).filter { $0.action == .skip || $0.action == .conflict }
+    var out: [Entry] = []
+    for entries in users.lazy.map(\.entries) + [otherEntries] {
+      for entry in entries where entry.action == .skip || entry.action == .conflict { out.append(entry) }
+    }
+    return out
   }
 
   public init(plan: MigrationPlan, redactUsernames: Bool = false) {

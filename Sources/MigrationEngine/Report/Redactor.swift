@@ -16,10 +16,10 @@ struct Redactor: Sendable {
     var usernames: Set<String> = []
     var accountIDs: Set<String> = []
     func addName(_ name: String?) {
-      if let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty { usernames.insert(name.lowercased()) }
+      if let name = name?.trimmedWhitespace(), !name.isEmpty { usernames.insert(name.lowercased()) }
     }
     func addID(_ id: String?) {
-      if let id = id?.trimmingCharacters(in: .whitespaces), id.count >= 4 { accountIDs.insert(id.lowercased()) }
+      if let id = id?.trimmedWhitespace(), id.count >= 4 { accountIDs.insert(id.lowercased()) }
     }
     for user in plan.users {
       addName(user.username)

@@ -30,27 +30,45 @@ enum ReportSections {
       }
       sections.append(Section(user: user, entries: []))
     }
+    // First matching section for each way an entry can be filed (indexes, not scans: a large plan has
+    // many sections).
+    struct UnresolvedKey: Hashable {
+      var sources: [PlanSource]
+      var reasonCode: String
+    }
+    var unresolved: [UnresolvedKey: Int] = [:]
+    var resolvedByName: [String: Int] = [:]
+    func register(_ section: Section, at position: Int) {
+      if section.user.status != .resolved {
+        let key = UnresolvedKey(sources: section.user.sources, reasonCode: section.user.reasonCode)
+        if unresolved[key] == nil { unresolved[key] = position }
+      } else {
+        for name in [section.user.username].compactMap({ $0 }) + section.user.otherUsernames
+        where resolvedByName[name.lowercased()] == nil {
+          resolvedByName[name.lowercased()] = position
+        }
+      }
+    }
+    for (position, section) in sections.enumerated() { register(section, at: position) }
     var others: [PlanEntry] = []
     for entry in plan.entries {
       if let home = entry.homeAccountID?.lowercased(), let index = byHome[home] {
         sections[index].entries.append(entry)
-      } else if let index = sections.firstIndex(where: {
-        $0.user.status != .resolved && $0.user.sources == entry.sources && $0.user.reasonCode == entry.reasonCode
-      }) {
+      } else if let index = unresolved[UnresolvedKey(sources: entry.sources, reasonCode: entry.reasonCode)] {
         sections[index].entries.append(entry)
-      } else if entry.homeAccountID == nil, let name = entry.username?.lowercased(), let index = sections.firstIndex(where: {
-        $0.user.status == .resolved
-          && ([$0.user.username].compactMap { $0 } + $0.user.otherUsernames).contains { $0.lowercased() == name }
-      }) {
+      } else if entry.homeAccountID == nil, let name = entry.username?.lowercased(), let index = resolvedByName[name] {
         // An item skipped before identity resolution (a tombstone): filed under the user it names.
         sections[index].entries.append(entry)
       } else if let home = entry.homeAccountID, !home.isEmpty {
         // An account only the MSAL inputs know.
         byHome[home.lowercased()] = sections.count
         let user = PlanUser(
-          username: entry.username, cloud: EnvironmentAliases.group(forHost: entry.entity?.environment ?? "").name, status: .resolved, homeAccountID: home, rule: .unifiedInput,
-          reasonCode: "identity.unified-input", reason: "an account of the MSAL inputs")
-        sections.append(Section(user: user, entries: [entry]))
+          username: entry.username, cloud: EnvironmentAliases.group(forHost: entry.entity?.environment ?? "").name,
+          status: .resolved, homeAccountID: home, rule: .unifiedInput, reasonCode: "identity.unified-input",
+          reason: "an account of the MSAL inputs")
+        let section = Section(user: user, entries: [entry])
+        register(section, at: sections.count)
+        sections.append(section)
       } else {
         others.append(entry)
       }

@@ -140,26 +140,50 @@ func pad(_ text: String, _ width: Int) -> String {
 
 /// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
 struct TextLines {
-  private var lines: [String] = []
+  /// The finished text: each line is trimmed and ended as it is added.
+  private(set) var text = ""
 
-  mutating func line(_ text: String) { lines.append(text) }
+  mutating func line(_ line: String) {
+    // Trailing spaces (padding) are trimmed on the bytes: a space is one byte, and byte offsets after a space
+    // are character boundaries.
+    let bytes = line.utf8
+    var end = bytes.endIndex
+    while end > bytes.startIndex {
+      let before = bytes.index(before: end)
+      guard bytes[before] == UInt8(ascii: " ") else { break }
+      end = before
+    }
+    text += line[..<end]
+    text += "\n"
+  }
 
   /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
   mutating func wrapped(_ text: String, first: String, rest: String, width: Int = 118) {
     var current = first
+    // Widths are kept as the line grows: measuring the whole line again for every word made reports of
+    // 100,000 entries take seconds.
+    var currentWidth = Self.visibleCount(first)
+    let restWidth = Self.visibleCount(rest)
     var empty = true
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      if !empty, Self.visibleCount(current) + 1 + word.count > width {
-        lines.append(current)
+      let wordWidth = Self.visibleCount(word)
+      if !empty, currentWidth + 1 + wordWidth > width {
+        line(current)
         current = rest
+        currentWidth = restWidth
         empty = true
       }
-      current += (empty ? "" : " ") + word
+      if !empty {
+        current += " "
+        currentWidth += 1
+      }
+      current += word
+      currentWidth += wordWidth
       empty = false
     }
-    lines.append(current)
+    line(current)
   }
-  mutating func blank() { lines.append("") }
+  mutating func blank() { line("") }
 
   mutating func table(_ rows: [[String]], indent: Int, rightAligned: Set<Int> = []) {
     let columns = rows.map(\.count).max() ?? 0
@@ -174,7 +198,8 @@ struct TextLines {
   }
 
   /// Characters a terminal shows: ANSI colour sequences (`ESC [ … m`) take no column.
-  static func visibleCount(_ text: String) -> Int {
+  static func visibleCount(_ text: some StringProtocol) -> Int {
+    if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x1B }) { return text.utf8.count }
     var count = 0
     var inEscape = false
     for character in text {
@@ -187,19 +212,5 @@ struct TextLines {
       }
     }
     return count
-  }
-
-  var text: String {
-    lines.map { line in
-      // ASCII lines (nearly all) are trimmed on their bytes: removing padded spaces one character at a
-      // time was a third of the report's cost.
-      if line.utf8.allSatisfy({ $0 < 0x80 }) {
-        guard let last = line.utf8.lastIndex(where: { $0 != UInt8(ascii: " ") }) else { return "" }
-        return String(line[...last])
-      }
-      var trimmed = line
-      while trimmed.last == " " { trimmed.removeLast() }
-      return trimmed
-    }.joined(separator: "\n") + "\n"
   }
 }

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// A set of hosts that name the same cloud: tokens cached under one are valid under the others.
@@ -61,7 +62,7 @@ public enum EnvironmentAliases {
   /// Lowercases, trims whitespace, and drops a `:port` and a trailing `.` (`Login.Windows.NET:443` →
   /// `login.windows.net`). A `scheme://` prefix or a path is not a host and is left as it is.
   public static func normalize(_ host: String) -> String {
-    var text = host.trimmingCharacters(in: .whitespaces).lowercased()
+    var text = host.trimmedWhitespace().lowercased()
     if let colon = text.lastIndex(of: ":"), !text[text.index(after: colon)...].isEmpty,
       text[text.index(after: colon)...].allSatisfy(\.isNumber), !text.contains("/")
     {

@@ -94,8 +94,8 @@ public struct UnifiedKeychainDecoder: Sendable {
     } else {
       expected = "\(entity.homeAccountID ?? "")-\(entity.environment)"
     }
-    let attribute = item.account.trimmingCharacters(in: .whitespaces)
-    guard attribute.caseInsensitiveCompare(expected.trimmingCharacters(in: .whitespaces)) != .orderedSame else { return }
+    let attribute = item.account.trimmedWhitespace()
+    guard attribute.caseInsensitiveCompare(expected.trimmedWhitespace()) != .orderedSame else { return }
     assembler.report(
       Diagnostic(
         .warning, code: "unified.key-mismatch",

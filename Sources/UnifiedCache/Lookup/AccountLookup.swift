@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// Finds accounts in a unified cache the way MSAL apps look them up: by username or by home account id.
@@ -28,7 +29,7 @@ public enum AccountLookup {
 
   /// Every account with this `home_account_id` (case-insensitive), in key order: one per tenant and environment.
   public static func accountsForIdentifier(_ homeAccountID: String, in contents: UnifiedCacheContents) -> [UnifiedAccount] {
-    let wanted = homeAccountID.trimmingCharacters(in: .whitespaces).lowercased()
+    let wanted = homeAccountID.trimmedWhitespace().lowercased()
     guard !wanted.isEmpty else { return [] }
     return contents.accounts.filter { $0.homeAccountID.lowercased() == wanted }
   }
@@ -40,7 +41,7 @@ public enum AccountLookup {
   }
 
   static func normalizeUsername(_ name: String) -> String {
-    name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    name.trimmedWhitespaceAndNewlines().lowercased()
   }
 
   static func isHomeTenant(_ account: UnifiedAccount) -> Bool {

@@ -7,11 +7,21 @@ public struct UnifiedSecret: Sendable, Hashable, CustomStringConvertible, Custom
 {
   /// The token itself. Read it only to write it to a cache.
   public let value: String
+  /// Hashed once: plans and reports show a secret's fingerprint several times.
+  package let digestPrefix: UInt64
 
-  public init(_ value: String) { self.value = value }
+  public init(_ value: String) {
+    self.init(value, digestPrefix: SecretFingerprint.digestPrefix(of: value))
+  }
+
+  /// A secret whose `SecretFingerprint.digestPrefix` is already known (a token mapped from another model).
+  package init(_ value: String, digestPrefix: UInt64) {
+    self.value = value
+    self.digestPrefix = digestPrefix
+  }
 
   /// The fingerprint of the token, safe to show.
-  public var fingerprint: String { SecretFingerprint.of(value) }
+  public var fingerprint: String { SecretFingerprint.text(ofDigestPrefix: digestPrefix) }
 
   public var description: String { fingerprint }
   public var debugDescription: String { "UnifiedSecret(\(fingerprint))" }

@@ -37,7 +37,7 @@ struct FieldReader {
   mutating func timestamp(_ names: String...) -> Date? {
     take(names, expected: "epoch seconds (string or number)") { value in
       switch value {
-      case .string(let text): FieldReader.epoch(text.trimmingCharacters(in: .whitespaces))
+      case .string(let text): FieldReader.epoch(text.trimmedWhitespace())
       case .number(let text): FieldReader.epoch(text)
       default: nil
       }
