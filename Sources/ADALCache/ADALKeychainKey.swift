@@ -117,7 +117,7 @@ public enum ADALKeychainAccount {
       return .noUser
     }
     if let text = Base64URL.decodeString(trimmed), !text.isEmpty,
-      !text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+      !text.unicodeScalars.contains(where: \.isControlOrFormat)
     {
       return .encoded(text)
     }

@@ -77,7 +77,7 @@ enum KeychainRecordBuilder {
     let literal = Data(text.utf8)
     if text == ADALKeychainService.libraryString || text == KeychainRecord.wipeGeneric { return literal }
     guard let decoded = Data(base64Encoded: text), let string = String(data: decoded, encoding: .utf8),
-      !string.isEmpty, !string.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+      !string.isEmpty, !string.unicodeScalars.contains(where: \.isControlOrFormat)
     else { return literal }
     return decoded
   }

@@ -70,11 +70,10 @@ struct PipelineStagesChild: AsyncParsableCommand {
       try CacheStore.open(path: directory.appendingPathComponent("store.sqlite").path).apply(plan)
     }
 
-    // The SQLite floor: the same number of rows through the raw C API (its synthetic plan is built untimed).
-    let floorPlan = SyntheticStorePlan.make(count: summary.rowsInserted, seed: 42)
+    // The SQLite floor: the same rows (entities and provenance) through the raw C API.
     let rawPath = directory.appendingPathComponent("raw.sqlite").path
     _ = try CacheStore.open(path: rawPath)
-    try await stage("floor: raw SQLite inserts") { try RawInsertLoop.run(path: rawPath, plan: floorPlan) }
+    try await stage("floor: raw SQLite inserts") { try RawInsertLoop.run(path: rawPath, plan: plan) }
 
     let output = Output(
       files: files.count, bytes: bytes, items: items, planEntries: plan.entries.count,

@@ -52,19 +52,15 @@ extension Adal2MSALCommand {
       let pipeline = MigrationPipeline(options: options, limits: inputs.limits)
       let outcome = try await runReportingFailures {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        // Inputs first: a bad input fails the run before the target is touched.
-        let read = try await inputs.read(with: pipeline)
-        let existed = FileManager.default.fileExists(atPath: out)
-        // A dry run reads an existing target read-only and never creates one.
-        let store: CacheStore? =
-          existed ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing)) : nil
-        let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
-        let report = Migration.report(plan, redactUsernames: options.redactUsernames)
+        let planned = try await readAndPlan(pipeline, sealing: sealing)
+        let plan = planned.plan
+        // Rendered now, so that only the text (not the report's model of every entry) waits for the write.
+        let report = reporting.render(Migration.report(plan, redactUsernames: options.redactUsernames))
         let refused = strict && plan.hasSkipsOrConflicts
         // A report file is written before the store (a report that cannot be written stops the run with nothing
         // written); a report on standard output comes after a successful write, so a failed run prints only
         // its error line there.
-        if dryRun || refused || reporting.report != nil { try reporting.emit(report) }
+        if dryRun || refused || reporting.report != nil { try reporting.write(report) }
         if refused {
           Terminal.standardError(
             "adal2msal: error: --strict: \(plan.count(.skip)) skipped and \(plan.count(.conflict)) conflicting items, nothing written (see the report)"
@@ -72,21 +68,37 @@ extension Adal2MSALCommand {
           return ExitStatus.failure
         }
         if !dryRun {
-          let applied = try CacheStore.removingNewFileOnFailure(out, existed: existed) {
-            let target = try store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
+          let applied = try CacheStore.removingNewFileOnFailure(out, existed: planned.existed) {
+            let target = try planned.store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
             return try target.apply(
               plan,
               options: ApplyOptions(
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
-                unknownSections: read.unknownSections))
+                unknownSections: planned.unknownSections))
           }
-          if reporting.report == nil { try reporting.emit(report) }
+          if reporting.report == nil { try reporting.write(report) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
         }
         return plan.hasSkipsOrConflicts ? ExitStatus.successWithSkips : ExitStatus.success
       }
       if outcome != ExitStatus.success { throw outcome }
+    }
+
+    /// Reads the inputs, then opens the target and plans against it. Inputs come first: a bad input fails the
+    /// run before the target is touched. A dry run opens an existing target read-only and never creates one.
+    /// The decoded inputs end here; only the plan (which holds what the apply writes) outlives them.
+    private func readAndPlan(_ pipeline: MigrationPipeline, sealing: SecretSealing?) async throws
+      -> (plan: MigrationPlan, store: CacheStore?, existed: Bool, unknownSections: JSONObject)
+    {
+      let read = try await inputs.read(with: pipeline)
+      let existed = FileManager.default.fileExists(atPath: out)
+      let store: CacheStore? =
+        existed
+        ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+        : nil
+      let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
+      return (plan, store, existed, read.unknownSections)
     }
 
     /// The options recorded in the run row: what was asked, never a key or a token.

@@ -166,9 +166,19 @@ struct IdentityResolver {
     var derived: Set<String> = []
     var guestReason: String?
     var unknownReason: String?
+    // The items of one user mostly share one id token: its membership is read once.
+    var memberships: [(token: String, membership: TenantMembership)] = []
     for sourced in withClaims {
       guard let claims = sourced.item.idTokenClaims else { continue }
-      switch TenantMembership(claims) {
+      let token = sourced.item.idToken?.value
+      let membership: TenantMembership
+      if let token, let known = memberships.first(where: { $0.token == token }) {
+        membership = known.membership
+      } else {
+        membership = TenantMembership(claims)
+        if let token { memberships.append((token, membership)) }
+      }
+      switch membership {
       case .member(let oid, let tid): derived.insert("\(oid).\(tid)")
       case .guest(let reason): guestReason = guestReason ?? reason
       case .unknown(let reason): unknownReason = unknownReason ?? reason

@@ -23,6 +23,8 @@ struct SourcedItem: Sendable {
     let refreshFingerprint: String
     let displayableUsername: String?
     let normalizedUsername: String?
+    let oid: String?
+    let tid: String?
     let sortKey: [String]
 
     init(item: ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
@@ -34,6 +36,8 @@ struct SourcedItem: Sendable {
       isADFS = authority.tenant?.lowercased() == "adfs"
       recency = [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
       refreshFingerprint = item.refreshToken?.fingerprint ?? ""
+      oid = item.idTokenClaims?.oid
+      tid = item.idTokenClaims?.tid
       displayableUsername = SourcedItem.displayableUsername(item)
       normalizedUsername = displayableUsername?.lowercased()
       let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
@@ -60,7 +64,10 @@ struct SourcedItem: Sendable {
     core = Core(item: item, file: file, authority: authority, cloud: cloud)
   }
 
-  var item: ADALTokenItem { core.item }
+  /// Borrowed, not copied: the item is large, and the planner reads its fields many times.
+  var item: ADALTokenItem {
+    _read { yield core.item }
+  }
   var file: String { core.file }
   /// The environment (host) of the archived authority.
   var environment: String { core.environment }
@@ -78,6 +85,9 @@ struct SourcedItem: Sendable {
   var displayableUsername: String? { core.displayableUsername }
   /// `displayableUsername` lowercased: what user names are matched on.
   var normalizedUsername: String? { core.normalizedUsername }
+  /// The id token's `oid` and `tid` claims (claims are looked up by a scan, so these are read once).
+  var oid: String? { core.oid }
+  var tid: String? { core.tid }
 
   fileprivate static func displayableUsername(_ item: ADALTokenItem) -> String? {
     if let claims = item.idTokenClaims,

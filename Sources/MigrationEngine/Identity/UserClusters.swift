@@ -12,7 +12,7 @@ enum UserClusters {
     }
     for (index, sourced) in items.enumerated() {
       let cloud = sourced.cloud
-      if let oid = sourced.item.idTokenClaims?.oid { link("oid|\(cloud)|\(oid.lowercased())", index) }
+      if let oid = sourced.oid { link("oid|\(cloud)|\(oid.lowercased())", index) }
       if let home = IdentityEvidence.archivedHomeAccountID(sourced.item) {
         link("home|\(cloud)|\(home.lowercased())", index)
       }
@@ -22,12 +22,12 @@ enum UserClusters {
     }
     // Items without an oid: by user name, attached to the single oid-user of that name if there is one.
     var oidRootsByName: [String: Set<Int>] = [:]
-    for (index, sourced) in items.enumerated() where sourced.item.idTokenClaims?.oid != nil {
+    for (index, sourced) in items.enumerated() where sourced.oid != nil {
       if let name = sourced.normalizedUsername {
         oidRootsByName["\(sourced.cloud)|\(name)", default: []].insert(sets.find(index))
       }
     }
-    for (index, sourced) in items.enumerated() where sourced.item.idTokenClaims?.oid == nil {
+    for (index, sourced) in items.enumerated() where sourced.oid == nil {
       guard let name = sourced.normalizedUsername else { continue }
       let key = "\(sourced.cloud)|\(name)"
       link("name|\(key)", index)

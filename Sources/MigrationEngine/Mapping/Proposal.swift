@@ -3,7 +3,9 @@ import UnifiedCache
 
 /// An entity the ADAL side proposes, before it is compared with the existing cache.
 struct Proposal: Sendable {
-  var entity: AnyUnifiedEntity
+  let entity: AnyUnifiedEntity
+  /// `entity.canonicalKey`, computed once: sorting, reconciling and the plan entry all need it.
+  let canonicalKey: String
   var sources: [PlanSource]
   var rule: IdentityRule?
   var username: String?
@@ -11,6 +13,20 @@ struct Proposal: Sendable {
   /// Why this entity exists (`adal.refresh-token`, ...), and a sentence for the report.
   var reasonCode: String
   var reason: String
+
+  init(
+    entity: AnyUnifiedEntity, sources: [PlanSource], rule: IdentityRule?, username: String?, homeAccountID: String?,
+    reasonCode: String, reason: String
+  ) {
+    self.entity = entity
+    canonicalKey = entity.canonicalKey
+    self.sources = sources
+    self.rule = rule
+    self.username = username
+    self.homeAccountID = homeAccountID
+    self.reasonCode = reasonCode
+    self.reason = reason
+  }
 }
 
 /// What the mapping produced: proposals plus the items it skipped, with their reasons.

@@ -73,7 +73,7 @@ public struct MigrationPlanner: Sendable {
     }
     // Keys are computed once (decorate, sort, undecorate): computing them in the comparator is costly.
     let keyed = mapping.proposals.map { proposal in
-      (order: proposal.entity.kind.planOrder, key: proposal.entity.canonicalKey,
+      (order: proposal.entity.kind.planOrder, key: proposal.canonicalKey,
        source: proposal.sources.first?.description ?? "", proposal: proposal)
     }
     for entry in PlanOrder.sorted(keyed, by: { ($0.order, $0.key, $0.source) < ($1.order, $1.key, $1.source) }) {
@@ -86,7 +86,7 @@ public struct MigrationPlanner: Sendable {
       return entry
     }
     return MigrationPlan(
-      entries: PlanOrder.sorted(entries, by: PlanOrder.entries),
+      entries: PlanOrder.sortedEntries(entries),
       diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: now,

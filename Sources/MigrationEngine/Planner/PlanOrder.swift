@@ -44,6 +44,24 @@ enum PlanOrder {
     }
   }
 
+  /// `entries` in plan order: by kind, key and action (compared once per entry as a `EntryKey`), ties by
+  /// `entries(_:_:)`.
+  static func sortedEntries(_ entries: [PlanEntry]) -> [PlanEntry] {
+    let keys = entries.map { EntryKey(kind: $0.kind?.planOrder ?? 9, key: $0.canonicalKey ?? "", action: $0.action.planOrder) }
+    let order = entries.indices.sorted { left, right in
+      keys[left] != keys[right] ? keys[left] < keys[right] : Self.entries(entries[left], entries[right])
+    }
+    return order.map { entries[$0] }
+  }
+
+  private struct EntryKey: Comparable {
+    var kind: Int
+    var key: String
+    var action: Int
+
+    static func < (lhs: EntryKey, rhs: EntryKey) -> Bool { (lhs.kind, lhs.key, lhs.action) < (rhs.kind, rhs.key, rhs.action) }
+  }
+
   static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool {
     let left = (lhs.kind?.planOrder ?? 9, lhs.canonicalKey ?? "", lhs.action.planOrder)
     let right = (rhs.kind?.planOrder ?? 9, rhs.canonicalKey ?? "", rhs.action.planOrder)

@@ -22,7 +22,7 @@ struct Reconciler {
 
   /// Offers an incoming entity. `fromADAL` is false for MSAL-input entities (first input wins among those).
   mutating func offer(_ proposal: Proposal, fromADAL: Bool) {
-    let slot = Self.slot(proposal.entity)
+    let slot = "\(proposal.entity.kind.rawValue)|\(proposal.canonicalKey)"
     let incoming = proposal.entity
     if let index = primary[slot], let current = entries[index].entity {
       offer(proposal, against: current, plannedAt: index, fromADAL: fromADAL)
@@ -94,7 +94,8 @@ struct Reconciler {
   ) {
     entries.append(
       PlanEntry(
-        action: action, entity: entity ?? proposal.entity, existing: existing, reasonCode: code, reason: reason,
+        action: action, canonicalKey: proposal.canonicalKey, entity: entity ?? proposal.entity, existing: existing,
+        reasonCode: code, reason: reason,
         sources: proposal.sources, identityRule: proposal.rule, username: proposal.username,
         homeAccountID: proposal.homeAccountID))
   }

@@ -88,7 +88,7 @@ public struct MigrationReport: Sendable {
     actionCounts = actions
     kindCounts = kinds
     let grouped = ReportSections.group(plan)
-    users = grouped.users.map { section in
+    users = grouped.users.orderedParallelMap { section in
       UserSection(
         username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
         homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,

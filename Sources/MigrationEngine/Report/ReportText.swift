@@ -1,4 +1,3 @@
-import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
@@ -7,6 +6,8 @@ extension MigrationReport {
   /// words get ANSI colours (the caller decides whether the output is a terminal).
   public func text(colorize: Bool = false) -> String {
     var out = TextLines()
+    // About 650 bytes per entry: growing a 100 MB buffer by doubling copies and faults it in again and again.
+    out.reserveCapacity(4096 + 650 * (users.reduce(0) { $0 + $1.entries.count } + otherEntries.count))
     out.line("adal2msal migration plan")
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
     if !inputs.isEmpty {
@@ -20,21 +21,7 @@ extension MigrationReport {
     out.blank()
     out.line("Summary")
     out.table(summaryRows(), indent: 2, rightAligned: Set(1...6))
-    for user in users {
-      out.blank()
-      out.line("User \(user.username ?? "(no username)")" + (user.otherUsernames.isEmpty ? "" : " (also \(user.otherUsernames.joined(separator: ", ")))"))
-      var facts: [[String]] = []
-      facts.append(["status", user.status.rawValue + (user.reason.isEmpty ? "" : ": \(user.reason)")])
-      if let home = user.homeAccountID { facts.append(["home account id", home]) }
-      if let rule = user.rule { facts.append(["identity rule", rule.rawValue]) }
-      if !user.candidates.isEmpty { facts.append(["candidates", user.candidates.joined(separator: ", ")]) }
-      facts.append(["cloud", user.cloud])
-      let width = facts.map { $0[0].count }.max() ?? 0
-      for fact in facts {
-        out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: String(repeating: " ", count: width + 6))
-      }
-      entries(user.entries, into: &out, colorize: colorize)
-    }
+    for section in users.orderedParallelMap({ userSection($0, colorize: colorize) }) { out.append(section) }
     if !otherEntries.isEmpty {
       out.blank()
       out.line("Other entries")
@@ -75,11 +62,30 @@ extension MigrationReport {
     return rows
   }
 
+  /// One user's section: its identity, then its entries.
+  private func userSection(_ user: UserSection, colorize: Bool) -> TextLines {
+    var out = TextLines()
+    out.blank()
+    out.line("User \(user.username ?? "(no username)")" + (user.otherUsernames.isEmpty ? "" : " (also \(user.otherUsernames.joined(separator: ", ")))"))
+    var facts: [[String]] = []
+    facts.append(["status", user.status.rawValue + (user.reason.isEmpty ? "" : ": \(user.reason)")])
+    if let home = user.homeAccountID { facts.append(["home account id", home]) }
+    if let rule = user.rule { facts.append(["identity rule", rule.rawValue]) }
+    if !user.candidates.isEmpty { facts.append(["candidates", user.candidates.joined(separator: ", ")]) }
+    facts.append(["cloud", user.cloud])
+    let width = facts.map { $0[0].count }.max() ?? 0
+    for fact in facts {
+      out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: String(repeating: " ", count: width + 6))
+    }
+    entries(user.entries, into: &out, colorize: colorize)
+    return out
+  }
+
   private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
     for entry in entries {
       let (headline, detail) = Self.summary(entry)
       out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(headline)")
-      let indent = String(repeating: " ", count: 13)
+      let indent = Self.entryIndent
       if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
       out.wrapped("\(entry.reason) [\(entry.reasonCode)]", first: indent + "why:  ", rest: indent + "      ")
       if !entry.sources.isEmpty {
@@ -87,6 +93,8 @@ extension MigrationReport {
       }
     }
   }
+
+  private static let entryIndent = String(repeating: " ", count: 13)
 
   /// At most `limit` sources, then how many more (the JSON report lists them all).
   static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
@@ -135,33 +143,87 @@ extension MigrationReport {
 }
 
 func pad(_ text: String, _ width: Int) -> String {
-  text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  let count = text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
+  guard count < width else { return text }
+  return text + (width - count < spaces.count ? spaces[width - count] : String(repeating: " ", count: width - count))
 }
+
+/// Runs of spaces for padding, made once.
+private let spaces = (0..<32).map { String(repeating: " ", count: $0) }
 
 /// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
 struct TextLines {
-  /// The finished text: each line is trimmed and ended as it is added.
-  private(set) var text = ""
+  // UTF-8 bytes, each line trimmed and ended as it is added: reports of 100,000 entries are about 100 MB, and
+  // building them as Strings, line by line and word by word, took seconds.
+  private var bytes: [UInt8] = []
+
+  /// Appends lines made elsewhere.
+  mutating func append(_ other: TextLines) { bytes.append(contentsOf: other.bytes) }
+
+  /// Room for about `byteCount` bytes of text.
+  mutating func reserveCapacity(_ byteCount: Int) { bytes.reserveCapacity(byteCount) }
+
+  /// The finished text.
+  var text: String { String(decoding: bytes, as: UTF8.self) }
 
   mutating func line(_ line: String) {
-    // Trailing spaces (padding) are trimmed on the bytes: a space is one byte, and byte offsets after a space
-    // are character boundaries.
-    let bytes = line.utf8
-    var end = bytes.endIndex
-    while end > bytes.startIndex {
-      let before = bytes.index(before: end)
-      guard bytes[before] == UInt8(ascii: " ") else { break }
-      end = before
-    }
-    text += line[..<end]
-    text += "\n"
+    bytes.append(contentsOf: line.utf8)
+    endLine()
+  }
+
+  /// Ends the line being written, without its trailing spaces (padding). A space is one byte and never part
+  /// of another character, and the previous line ends with a newline, so trimming stops in time.
+  private mutating func endLine() {
+    while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+    bytes.append(UInt8(ascii: "\n"))
   }
 
   /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
   mutating func wrapped(_ text: String, first: String, rest: String, width: Int = 118) {
+    // ASCII text without escapes (nearly all) is wrapped on its bytes, where a byte is a column; anything else
+    // is undone and wrapped by characters.
+    let start = bytes.count
+    let restWidth = Self.visibleCount(rest)
+    var currentWidth = Self.visibleCount(first)
+    bytes.append(contentsOf: first.utf8)
+    var empty = true
+    var text = text
+    let plain = text.withUTF8 { utf8 -> Bool in
+      var wordStart = 0
+      for position in 0...utf8.count {
+        if position < utf8.count {
+          let byte = utf8[position]
+          if byte >= 0x80 || byte == 0x1B { return false }
+          if byte != UInt8(ascii: " ") { continue }
+        }
+        let word = UnsafeBufferPointer(rebasing: utf8[wordStart..<position])
+        wordStart = position + 1
+        if !empty, currentWidth + 1 + word.count > width {
+          endLine()
+          bytes.append(contentsOf: rest.utf8)
+          currentWidth = restWidth
+          empty = true
+        }
+        if !empty {
+          bytes.append(UInt8(ascii: " "))
+          currentWidth += 1
+        }
+        bytes.append(contentsOf: word)
+        currentWidth += word.count
+        empty = false
+      }
+      return true
+    }
+    guard plain else {
+      bytes.removeSubrange(start...)
+      return wrappedByCharacters(text, first: first, rest: rest, width: width)
+    }
+    endLine()
+  }
+
+  /// `wrapped` for text with non-ASCII characters or escapes, where columns are characters a terminal shows.
+  private mutating func wrappedByCharacters(_ text: String, first: String, rest: String, width: Int) {
     var current = first
-    // Widths are kept as the line grows: measuring the whole line again for every word made reports of
-    // 100,000 entries take seconds.
     var currentWidth = Self.visibleCount(first)
     let restWidth = Self.visibleCount(rest)
     var empty = true
@@ -183,6 +245,7 @@ struct TextLines {
     }
     line(current)
   }
+
   mutating func blank() { line("") }
 
   mutating func table(_ rows: [[String]], indent: Int, rightAligned: Set<Int> = []) {

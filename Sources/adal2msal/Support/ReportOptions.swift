@@ -17,15 +17,17 @@ struct ReportOptions: ParsableArguments {
   @Flag(help: "Replace usernames and account ids in the report with stable hashes, for reports that leave the team.")
   var redactUsernames = false
 
-  /// Renders the report and writes it to the file or standard output.
-  func emit(_ report: MigrationReport) throws {
-    let toTerminal = self.report == nil && Terminal.colorOnStandardOutput
-    let rendered: String
+  /// The report in the chosen format (coloured only for a terminal on standard output).
+  func render(_ report: MigrationReport) -> String {
     switch reportFormat {
-    case .text: rendered = report.text(colorize: toTerminal)
-    case .json: rendered = report.json()
-    case .markdown: rendered = report.markdown()
+    case .text: report.text(colorize: self.report == nil && Terminal.colorOnStandardOutput)
+    case .json: report.json()
+    case .markdown: report.markdown()
     }
+  }
+
+  /// Writes a rendered report to the file (mode 0600) or standard output.
+  func write(_ rendered: String) throws {
     if let path = self.report {
       try StoreCommandSupport.writeOwnerOnly(Data(rendered.utf8), to: path)
     } else {

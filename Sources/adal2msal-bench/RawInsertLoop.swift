@@ -1,0 +1,123 @@
+import Adal2MSAL
+import ArgumentParser
+import Foundation
+import GRDBSQLite
+
+/// The SQLite floor: the rows an apply of `plan` writes (every `add` entity, of every kind, and one provenance
+/// row per source), inserted with the sqlite3 C API into the same schema with the same pragmas (WAL,
+/// `synchronous = FULL`, the store's cache size, one `BEGIN IMMEDIATE` transaction), text bound straight from
+/// the entities: no GRDB, no existence checks, no row codec. What is left of an apply's time above it is ours.
+enum RawInsertLoop {
+  static func run(path: String, plan: MigrationPlan) throws {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
+      throw ValidationError("cannot open \(path)")
+    }
+    defer { sqlite3_close_v2(db) }
+    try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(CacheStore.cacheKilobytes); BEGIN IMMEDIATE")
+    try exec(db, "INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary) VALUES ('', '', '', '', '[]', '{}', '{}')")
+    let runID = sqlite3_last_insert_rowid(db)
+    let account = try prepare(db, """
+      INSERT INTO accounts (key, home_account_id, environment, realm, local_account_id, username, authority_type,
+        name, given_name, family_name, username_normalized, environment_group, home_account_id_normalized)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    let credential = try prepare(db, """
+      INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, home_account_id_normalized,
+        environment, client_id, realm, target, secret, family_id, cached_at, expires_on, extended_expires_on)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    let appMetadata = try prepare(db, "INSERT INTO app_metadata (key, client_id, environment, family_id) VALUES (?, ?, ?, ?)")
+    let provenance = try prepare(db, """
+      INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
+      VALUES (?, ?, ?, ?, ?, ?, 'add')
+      """)
+    defer { [account, credential, appMetadata, provenance].forEach { sqlite3_finalize($0) } }
+
+    for entry in plan.entries where entry.action == .add {
+      guard let entity = entry.entity else { continue }
+      let key = entity.canonicalKey
+      switch entity {
+      case .account(let a):
+        bind(account, [
+          key, a.homeAccountID, a.environment, a.realm, a.localAccountID, a.username, a.authorityType, a.name,
+          a.givenName, a.familyName, a.username?.lowercased(), EnvironmentAliases.group(forHost: a.environment).name,
+          a.homeAccountID.lowercased(),
+        ])
+        try step(db, account)
+      case .accessToken(let t):
+        try insertCredential(db, credential, [
+          key, "AccessToken", t.credentialType, t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+          t.clientID, t.realm, t.target, t.secret.value, nil,
+        ], dates: [t.cachedAt, t.expiresOn, t.extendedExpiresOn])
+      case .refreshToken(let t):
+        try insertCredential(db, credential, [
+          key, "RefreshToken", "RefreshToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+          t.clientID, t.realm, t.target, t.secret.value, t.familyID,
+        ], dates: [])
+      case .idToken(let t):
+        try insertCredential(db, credential, [
+          key, "IdToken", "IdToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+          t.clientID, t.realm, nil, t.secret.value, nil,
+        ], dates: [])
+      case .appMetadata(let m):
+        bind(appMetadata, [key, m.clientID, m.environment, m.familyID])
+        try step(db, appMetadata)
+      }
+      for source in entry.sources {
+        bind(provenance, [key, entity.kind.rawValue])
+        sqlite3_bind_int64(provenance, 3, runID)
+        bind(provenance, [source.file], from: 4)
+        sqlite3_bind_int64(provenance, 5, Int64(source.itemIndex ?? 0))
+        bind(provenance, [source.label], from: 6)
+        try step(db, provenance)
+      }
+    }
+    try exec(db, "COMMIT")
+  }
+
+  private static func insertCredential(
+    _ db: OpaquePointer, _ statement: OpaquePointer, _ texts: [String?], dates: [Date?]
+  ) throws {
+    bind(statement, texts)
+    for index in 0..<3 {
+      let date = index < dates.count ? dates[index] : nil
+      if let date {
+        sqlite3_bind_int64(statement, Int32(12 + index), Int64(date.timeIntervalSince1970))
+      } else {
+        sqlite3_bind_null(statement, Int32(12 + index))
+      }
+    }
+    try step(db, statement)
+  }
+
+  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  private static func bind(_ statement: OpaquePointer, _ texts: [String?], from first: Int32 = 1) {
+    for (offset, text) in texts.enumerated() {
+      let index = first + Int32(offset)
+      if let text { sqlite3_bind_text(statement, index, text, -1, transient) } else { sqlite3_bind_null(statement, index) }
+    }
+  }
+
+  private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
+    }
+  }
+
+  private static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
+    }
+    return statement
+  }
+
+  private static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
+    guard sqlite3_step(statement) == SQLITE_DONE else {
+      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
+    }
+    sqlite3_reset(statement)
+  }
+}
