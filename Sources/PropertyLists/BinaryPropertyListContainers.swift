@@ -13,9 +13,11 @@ struct BinaryContainerFrame {
   var start: Int
   /// The next reference to read: for dictionaries, keys first then values.
   var next = 0
+  /// Array and set elements, dictionary values.
   var elements: [PropertyListValue] = []
-  /// Dictionaries: keys as read, then their values filled in place.
-  var entries: [(key: String, value: PropertyListValue)] = []
+  /// Dictionaries: the shared key table once known, else the keys as read.
+  var keyTable: PropertyListKeys?
+  var keys: [String] = []
   var nodes = 1
   var height = 1
   var allCommon = true
@@ -31,53 +33,6 @@ struct BinaryReadObject {
   /// Whether other places may hold the same value (a shared object, a cached scalar, an interned container):
   /// containers made only of such values are worth interning.
   var isCommon = false
-}
-
-/// Shared boxes for booleans, small UIDs and integers and small containers (keyed archives repeat them
-/// constantly).
-struct SmallScalarCache {
-  static let trueValue = PropertyListValue.bool(true)
-  static let falseValue = PropertyListValue.bool(false)
-  static let size = 1024
-  private var uids: [PropertyListValue?] = []
-  private var integers: [PropertyListValue?] = []
-
-  mutating func uid(_ value: UInt64) -> PropertyListValue {
-    guard value < UInt64(Self.size) else { return .uid(value) }
-    if uids.isEmpty { uids = Array(repeating: nil, count: Self.size) }
-    if let cached = uids[Int(value)] { return cached }
-    let made = PropertyListValue.uid(value)
-    uids[Int(value)] = made
-    return made
-  }
-
-  /// Small containers with equal content (the class descriptions every archived item repeats) share one
-  /// value.
-  private var containers: Set<PropertyListValue> = []
-  static let maxInternedNodes = 8
-
-  mutating func intern(_ value: PropertyListValue) -> PropertyListValue {
-    containers.insert(value).memberAfterInsert
-  }
-
-  /// Whether a scalar's box is shared by `uid(_:)`, `integer(_:)` or the boolean constants.
-  static func isCached(_ value: PropertyListValue) -> Bool {
-    switch value {
-    case .bool, .null: true
-    case .uid(let uid): uid < UInt64(size)
-    case .integer(let number): number >= 0 && number < Int128(size)
-    default: false
-    }
-  }
-
-  mutating func integer(_ value: Int128) -> PropertyListValue {
-    guard value >= 0, value < Int128(Self.size) else { return .integer(value) }
-    if integers.isEmpty { integers = Array(repeating: nil, count: Self.size) }
-    if let cached = integers[Int(value)] { return cached }
-    let made = PropertyListValue.integer(value)
-    integers[Int(value)] = made
-    return made
-  }
 }
 
 extension BinaryPropertyListParser {
@@ -145,7 +100,7 @@ extension BinaryPropertyListParser {
       let (value, _, _) = try decodeScalar(at: offset)
       let isShared = referenceCounts[index] > 1
       let read = BinaryReadObject(
-        value: value, nodes: 1, height: 0, isCommon: isShared || SmallScalarCache.isCached(value))
+        value: value, nodes: 1, height: 0, isCommon: isShared || BinaryValueSharing.isCached(value))
       if isShared { shared[index] = read }
       return read
     }
@@ -159,14 +114,15 @@ extension BinaryPropertyListParser {
     guard !overflow1, !overflow2 else { throw .at(offset: offset, "container count \(count) is too large") }
     try requireBytes(start, size, "container of \(count) entries")
     var frame = BinaryContainerFrame(kind: kind, index: index, offset: offset, depth: depth, count: count, start: start)
-    if kind == .dictionary { frame.entries.reserveCapacity(count) } else { frame.elements.reserveCapacity(count) }
+    frame.elements.reserveCapacity(count)
+    if kind == .dictionary { try startDictionary(&frame) }
     inProgress[index] = true
     stack.append(frame)
     return nil
   }
 
   /// Adds a child to its container, checking the depth of shared children, the blow-up limit and the key type.
-  private func accept(
+  private mutating func accept(
     _ read: BinaryReadObject, at position: Int, into frame: inout BinaryContainerFrame
   ) throws(PropertyListError) {
     let value = read.value
@@ -176,7 +132,23 @@ extension BinaryPropertyListParser {
     }
     frame.height = max(frame.height, childHeight + 1)
     frame.allCommon = frame.allCommon && read.isCommon
-    let (total, overflow) = frame.nodes.addingReportingOverflow(read.nodes)
+    try addNodes(read.nodes, at: position, to: &frame)
+    let entry = frame.next - 1  // the reference just read
+    guard frame.kind == .dictionary, entry < frame.count else {
+      frame.elements.append(value)
+      return
+    }
+    guard case .string(let key) = value else {
+      throw .at(offset: position, "dictionary key is a \(value.kindName), expected a string")
+    }
+    frame.keys.append(key)
+    if entry == frame.count - 1 { finishKeys(&frame) }
+  }
+
+  private func addNodes(
+    _ nodes: Int, at position: Int, to frame: inout BinaryContainerFrame
+  ) throws(PropertyListError) {
+    let (total, overflow) = frame.nodes.addingReportingOverflow(nodes)
     guard !overflow, total <= maxNodes else {
       throw .at(
         offset: position,
@@ -184,19 +156,41 @@ extension BinaryPropertyListParser {
           + "at most \(limits.maxObjects))")
     }
     frame.nodes = total
-    guard frame.kind == .dictionary else {
-      frame.elements.append(value)
+  }
+
+  /// A dictionary's keys: the table of an earlier dictionary with the same key references (its keys are then
+  /// not read again, only counted as they would be), or read one by one.
+  private mutating func startDictionary(_ frame: inout BinaryContainerFrame) throws(PropertyListError) {
+    guard frame.count > 0 else {
+      frame.keyTable = .empty
       return
     }
-    let entry = frame.next - 1  // the reference just read
-    if entry < frame.count {
-      guard case .string(let key) = value else {
-        throw .at(offset: position, "dictionary key is a \(value.kindName), expected a string")
-      }
-      frame.entries.append((key, .null))
-    } else {
-      frame.entries[entry - frame.count].value = value
+    guard let known = sharing.keys(referencedBy: keyReferences(frame)) else {
+      frame.keys.reserveCapacity(frame.count)
+      return
     }
+    for key in 0..<frame.count {
+      try addNodes(1, at: frame.start + key * trailer.objectRefSize, to: &frame)  // a string is one node
+    }
+    frame.allCommon = known.allCommon
+    frame.keyTable = known.table
+    frame.next = frame.count
+  }
+
+  /// All keys read: a table for them, shared with later dictionaries of the same key references. Duplicate
+  /// keys get no table (`finish` merges them).
+  private mutating func finishKeys(_ frame: inout BinaryContainerFrame) {
+    guard PropertyListKeys.areDistinct(frame.keys) else { return }
+    let table = PropertyListKeys(distinct: frame.keys)
+    sharing.remember(.init(table: table, allCommon: frame.allCommon), referencedBy: keyReferences(frame))
+    frame.keyTable = table
+    frame.keys = []
+  }
+
+  /// The bytes of a dictionary's key references (bounds-checked by `begin`).
+  private func keyReferences(_ frame: BinaryContainerFrame) -> KeyReferenceBytes {
+    let end = frame.start + frame.count * trailer.objectRefSize
+    return KeyReferenceBytes(bytes: UnsafeRawBufferPointer(rebasing: bytes[frame.start..<end]))
   }
 
   /// The finished container, remembered for later references.
@@ -206,13 +200,17 @@ extension BinaryPropertyListParser {
     case .array: value = .array(frame.elements)
     case .set: value = .set(frame.elements)
     case .dictionary:
-      value = .dictionary(PropertyListDictionary(parsedEntries: frame.entries))
+      if let table = frame.keyTable {
+        value = .dictionary(PropertyListDictionary(keys: table, values: frame.elements))
+      } else {  // duplicate keys: the last one wins
+        value = .dictionary(PropertyListDictionary(zip(frame.keys, frame.elements).map { (key: $0, value: $1) }))
+      }
     }
     inProgress[frame.index] = false
     let isShared = referenceCounts[frame.index] > 1
     var read = BinaryReadObject(value: value, nodes: frame.nodes, height: frame.height, isCommon: isShared)
-    if frame.allCommon, frame.nodes <= SmallScalarCache.maxInternedNodes {
-      read.value = smallScalars.intern(value)
+    if frame.allCommon, frame.nodes <= BinaryValueSharing.maxInternedNodes {
+      read.value = sharing.intern(value)
       read.isCommon = true
     }
     if isShared { shared[frame.index] = read }

@@ -46,8 +46,8 @@ struct BinaryPropertyListParser {
   /// Objects referenced more than once, once read: they are read once and share storage.
   var shared: [Int: BinaryReadObject] = [:]
   var inProgress: [Bool]
-  /// Boxes of small UIDs and integers, shared (each binary object would otherwise get its own).
-  var smallScalars = SmallScalarCache()
+  /// Integer boxes, small containers and key tables shared between values.
+  var sharing = BinaryValueSharing()
   let maxNodes: Int
 
   init(bytes: UnsafeRawBufferPointer, limits: InputLimits) throws(PropertyListError) {
@@ -158,11 +158,11 @@ struct BinaryPropertyListParser {
     case 0x0:
       switch low {
       case 0x0, 0xF: return (.null, 1, 0)  // null, and fill (padding), which has no value of its own
-      case 0x8: return (SmallScalarCache.falseValue, 1, 0)
-      case 0x9: return (SmallScalarCache.trueValue, 1, 0)
+      case 0x8: return (.bool(false), 1, 0)
+      case 0x9: return (.bool(true), 1, 0)
       default: throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
       }
-    case 0x1: return (smallScalars.integer(try readInteger(at: offset)), 1, 0)
+    case 0x1: return (sharing.integer(try readInteger(at: offset)), 1, 0)
     case 0x2:
       switch low {
       case 2:
@@ -200,7 +200,7 @@ struct BinaryPropertyListParser {
         guard uid >> 56 == 0 else { throw .at(offset: offset, "UID of \(size) bytes exceeds 64 bits") }
         uid = uid << 8 | UInt64(bytes[index])
       }
-      return (smallScalars.uid(uid), 1, 0)
+      return (.uid(uid), 1, 0)
     default:
       throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
     }

@@ -42,7 +42,7 @@ extension BenchCommand {
       print(String(format: "input: %.1f MB binary plist", megabytes))
       print("each reader runs in its own child process; peak RSS is that process's VmHWM, input buffer included")
       print("reader       load s  parse s (wall)  MB/s  parse s (CPU)  MB/s (CPU)  RSS after load MB  peak RSS MB  peak/file  values")
-      for reader in ["adal2msal", "foundation"] {
+      for reader in ["adal2msal", "foundation", "floor"] {
         let figures = try spawnChild(reader: reader, path: path)
         let parse = figures["parse"] ?? 0
         print(
@@ -56,6 +56,7 @@ extension BenchCommand {
           print(String(format: "  + resolving every item as a keyed archive: %.2f s", resolve))
         }
       }
+      print("floor: every string object decoded into one [String], nothing else (what any reader of Swift Strings holds)")
     }
 
     private func spawnChild(reader: String, path: String) throws -> [String: Double] {
@@ -97,6 +98,9 @@ extension BenchCommand {
         guard resolved == values else { throw ValidationError("resolved \(resolved) of \(values) archives") }
         resolveSeconds = Self.seconds(ContinuousClock.now - parsed)
         print("parse=\(Self.seconds(parsed - start))")
+      case "floor":
+        values = PlistStringFloor.strings(in: data).count
+        print("parse=\(Self.seconds(ContinuousClock.now - start)) cpu=\(Self.processCPUSeconds() - cpuStart)")
       default:
         let value = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         values = (value as? [Any])?.count ?? 0
