@@ -81,9 +81,10 @@ public struct MigrationReport: Sendable {
     redacted = redactUsernames
     var actions: [PlanAction: Int] = [:]
     var kinds: [UnifiedEntityKind?: [PlanAction: Int]] = [:]
-    for entry in plan.entries {
-      actions[entry.action, default: 0] += 1
-      kinds[entry.kind, default: [:]][entry.action, default: 0] += 1
+    for index in plan.entries.indices {
+      let (action, kind) = (plan.entries[index].action, plan.entries[index].kind)
+      actions[action, default: 0] += 1
+      kinds[kind, default: [:]][action, default: 0] += 1
     }
     actionCounts = actions
     kindCounts = kinds
@@ -93,9 +94,9 @@ public struct MigrationReport: Sendable {
         username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
         homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
         rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
-        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Self.entry($0, redact) })
+        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Self.entry(plan.entries[$0], redact) })
     }
-    otherEntries = grouped.others.map { Self.entry($0, redact) }
+    otherEntries = grouped.others.map { Self.entry(plan.entries[$0], redact) }
     diagnostics = plan.diagnostics.map { diagnostic in
       var copy = diagnostic
       copy.message = redact(diagnostic.message)

@@ -5,10 +5,11 @@ import UnifiedCache
 enum ReportSections {
   struct Section {
     var user: PlanUser
-    var entries: [PlanEntry]
+    /// Indices into the plan's entries (copying entries into sections was most of the grouping's cost).
+    var entries: [Int]
   }
 
-  static func group(_ plan: MigrationPlan) -> (users: [Section], others: [PlanEntry]) {
+  static func group(_ plan: MigrationPlan) -> (users: [Section], others: [Int]) {
     var sections: [Section] = []
     var byHome: [String: Int] = [:]
     for user in plan.users {
@@ -50,27 +51,30 @@ enum ReportSections {
       }
     }
     for (position, section) in sections.enumerated() { register(section, at: position) }
-    var others: [PlanEntry] = []
-    for entry in plan.entries {
-      if let home = entry.homeAccountID?.lowercased(), let index = byHome[home] {
-        sections[index].entries.append(entry)
-      } else if let index = unresolved[UnresolvedKey(sources: entry.sources, reasonCode: entry.reasonCode)] {
-        sections[index].entries.append(entry)
-      } else if entry.homeAccountID == nil, let name = entry.username?.lowercased(), let index = resolvedByName[name] {
+    var others: [Int] = []
+    // Fields are read in place (`entries[position].x`): binding each entry to a local copied all of it.
+    let entries = plan.entries
+    let homes = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) { entries[$0].homeAccountID?.lowercased() }
+    for position in entries.indices {
+      if let home = homes[position], let index = byHome[home] {
+        sections[index].entries.append(position)
+      } else if let index = unresolved[UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)] {
+        sections[index].entries.append(position)
+      } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercased(), let index = resolvedByName[name] {
         // An item skipped before identity resolution (a tombstone): filed under the user it names.
-        sections[index].entries.append(entry)
-      } else if let home = entry.homeAccountID, !home.isEmpty {
+        sections[index].entries.append(position)
+      } else if let home = entries[position].homeAccountID, !home.isEmpty {
         // An account only the MSAL inputs know.
         byHome[home.lowercased()] = sections.count
         let user = PlanUser(
-          username: entry.username, cloud: EnvironmentAliases.group(forHost: entry.entity?.environment ?? "").name,
+          username: entries[position].username, cloud: EnvironmentAliases.group(forHost: entries[position].entity?.environment ?? "").name,
           status: .resolved, homeAccountID: home, rule: .unifiedInput, reasonCode: "identity.unified-input",
           reason: "an account of the MSAL inputs")
-        let section = Section(user: user, entries: [entry])
+        let section = Section(user: user, entries: [position])
         register(section, at: sections.count)
         sections.append(section)
       } else {
-        others.append(entry)
+        others.append(position)
       }
     }
     return (sections, others)

@@ -6,8 +6,6 @@ extension MigrationReport {
   /// words get ANSI colours (the caller decides whether the output is a terminal).
   public func text(colorize: Bool = false) -> String {
     var out = TextLines()
-    // About 650 bytes per entry: growing a 100 MB buffer by doubling copies and faults it in again and again.
-    out.reserveCapacity(4096 + 650 * (users.reduce(0) { $0 + $1.entries.count } + otherEntries.count))
     out.line("adal2msal migration plan")
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
     if !inputs.isEmpty {
@@ -27,16 +25,24 @@ extension MigrationReport {
       out.line("Other entries")
       entries(otherEntries, into: &out, colorize: colorize)
     }
-    let attention = skipsAndConflicts
-    out.blank()
-    out.line("Skipped and conflicts (\(attention.count))")
-    for entry in attention {
-      let who = entry.username ?? "-"
-      out.wrapped(
-        "\(who): \(entry.reason) [\(entry.reasonCode)]",
-        first: "  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) ",
-        rest: String(repeating: " ", count: 27))
+    // Per user section, in parallel, reading entries in place.
+    let attentionIndent = String(repeating: " ", count: 27)
+    let sections = users.map(\.entries) + [otherEntries]
+    let attentionLines = sections.orderedParallelMap(minimumChunk: 64) { entries in
+      var lines = TextLines()
+      var count = 0
+      for index in entries.indices where entries[index].action == .skip || entries[index].action == .conflict {
+        count += 1
+        lines.wrapped(
+          "\(entries[index].username ?? "-"): \(entries[index].reason) [\(entries[index].reasonCode)]",
+          first: "  \(action(entries[index].action, colorize)) \(pad(entries[index].kind?.rawValue ?? "-", 13)) ",
+          rest: attentionIndent)
+      }
+      return (lines: lines, count: count)
     }
+    out.blank()
+    out.line("Skipped and conflicts (\(attentionLines.reduce(0) { $0 + $1.count }))")
+    for section in attentionLines { out.append(section.lines) }
     out.blank()
     out.line("Diagnostics (\(diagnostics.count))")
     for diagnostic in diagnostics {
@@ -87,14 +93,17 @@ extension MigrationReport {
       out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(headline)")
       let indent = Self.entryIndent
       if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
-      out.wrapped("\(entry.reason) [\(entry.reasonCode)]", first: indent + "why:  ", rest: indent + "      ")
+      out.wrapped("\(entry.reason) [\(entry.reasonCode)]", first: Self.whyIndent, rest: Self.continuationIndent)
       if !entry.sources.isEmpty {
-        out.wrapped(Self.sourceList(entry.sources, separator: ", "), first: indent + "from: ", rest: indent + "      ")
+        out.wrapped(Self.sourceList(entry.sources, separator: ", "), first: Self.fromIndent, rest: Self.continuationIndent)
       }
     }
   }
 
   private static let entryIndent = String(repeating: " ", count: 13)
+  private static let whyIndent = entryIndent + "why:  "
+  private static let fromIndent = entryIndent + "from: "
+  private static let continuationIndent = entryIndent + "      "
 
   /// At most `limit` sources, then how many more (the JSON report lists them all).
   static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
@@ -154,17 +163,32 @@ private let spaces = (0..<32).map { String(repeating: " ", count: $0) }
 /// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
 struct TextLines {
   // UTF-8 bytes, each line trimmed and ended as it is added: reports of 100,000 entries are about 100 MB, and
-  // building them as Strings, line by line and word by word, took seconds.
+  // building them as Strings, line by line and word by word, took seconds. Lines made elsewhere (in
+  // parallel) are kept as chunks and copied once, into the final String.
+  private var chunks: [[UInt8]] = []
   private var bytes: [UInt8] = []
 
-  /// Appends lines made elsewhere.
-  mutating func append(_ other: TextLines) { bytes.append(contentsOf: other.bytes) }
-
-  /// Room for about `byteCount` bytes of text.
-  mutating func reserveCapacity(_ byteCount: Int) { bytes.reserveCapacity(byteCount) }
-
   /// The finished text.
-  var text: String { String(decoding: bytes, as: UTF8.self) }
+  var text: String {
+    let parts = chunks + [bytes]
+    return String(unsafeUninitializedCapacity: parts.reduce(0) { $0 + $1.count }) { buffer in
+      var offset = 0
+      for part in parts {
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: part)
+        offset += part.count
+      }
+      return offset
+    }
+  }
+
+  /// Appends lines made elsewhere, without copying them. (Trimming the next line stops at the empty buffer:
+  /// every chunk ends with a newline.)
+  mutating func append(_ other: TextLines) {
+    if !bytes.isEmpty { chunks.append(bytes) }
+    bytes = []
+    chunks += other.chunks
+    if !other.bytes.isEmpty { chunks.append(other.bytes) }
+  }
 
   mutating func line(_ line: String) {
     bytes.append(contentsOf: line.utf8)
@@ -183,7 +207,6 @@ struct TextLines {
     // ASCII text without escapes (nearly all) is wrapped on its bytes, where a byte is a column; anything else
     // is undone and wrapped by characters.
     let start = bytes.count
-    let restWidth = Self.visibleCount(rest)
     var currentWidth = Self.visibleCount(first)
     bytes.append(contentsOf: first.utf8)
     var empty = true
@@ -201,7 +224,7 @@ struct TextLines {
         if !empty, currentWidth + 1 + word.count > width {
           endLine()
           bytes.append(contentsOf: rest.utf8)
-          currentWidth = restWidth
+          currentWidth = Self.visibleCount(rest)
           empty = true
         }
         if !empty {
