@@ -1,0 +1,85 @@
+import Testing
+
+@testable import MigrationEngine
+
+/// The text report's line builder: its byte-level fast paths must lay text out exactly as the plain
+/// character-by-character algorithm does (the oracle below, which is how the report was first written).
+@Suite struct TextLinesTests {
+  /// The reference: re-measure the whole line (escapes excluded) for every word, trim spaces per line.
+  private static func referenceWrap(_ text: String, first: String, rest: String, width: Int = 118) -> String {
+    func visible(_ text: String) -> Int {
+      var count = 0
+      var inEscape = false
+      for character in text {
+        if character == "\u{1B}" {
+          inEscape = true
+        } else if inEscape {
+          if character == "m" { inEscape = false }
+        } else {
+          count += 1
+        }
+      }
+      return count
+    }
+    var lines: [String] = []
+    var current = first
+    var empty = true
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if !empty, visible(current) + 1 + word.count > width {
+        lines.append(current)
+        current = rest
+        empty = true
+      }
+      current += (empty ? "" : " ") + word
+      empty = false
+    }
+    lines.append(current)
+    return lines.map { line in
+      var trimmed = line
+      while trimmed.last == " " { trimmed.removeLast() }
+      return trimmed + "\n"
+    }.joined()
+  }
+
+  private static let words = [
+    "a", "token", "sha256:3f1a9c0b7d2e", "https://login.microsoftonline.com/common", "", "déjà", "日本語",
+    "user@contoso.com", "🙂", "e\u{301}", String(repeating: "x", count: 130), "[adal.expired-access-token]",
+  ]
+
+  @Test func wrappingMatchesTheCharacterAlgorithm() {
+    var seed: UInt64 = 0x5EED  // a fixed LCG: the same 2,000 cases every run
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    let prefixes = [("", ""), ("             why:  ", "                   "), ("  \u{1B}[32madd       \u{1B}[0m ", "  ")]
+    for _ in 0..<2000 {
+      let text = (0..<next(40)).map { _ in Self.words[next(Self.words.count)] }.joined(separator: " ")
+      let (first, rest) = prefixes[next(prefixes.count)]
+      let width = 40 + next(80)
+      var lines = TextLines()
+      lines.wrapped(text, first: first, rest: rest, width: width)
+      #expect(lines.text == Self.referenceWrap(text, first: first, rest: rest, width: width), "text: \(text)")
+    }
+  }
+
+  @Test func appendedLinesKeepTheirOrderAndTrimming() {
+    var out = TextLines()
+    out.line("header   ")
+    var section = TextLines()
+    section.line("  user  ")
+    section.blank()
+    out.append(section)
+    out.line("after ")
+    out.append(TextLines())
+    out.wrapped("one two", first: "  ", rest: "  ")
+    #expect(out.text == "header\n  user\n\nafter\n  one two\n")
+  }
+
+  @Test(arguments: [0, 1, 255, 256, 257, 1_000, 10_007])
+  func orderedParallelMapIsMapInOrder(count: Int) {
+    let values = Array(0..<count)
+    #expect(values.orderedParallelMap(minimumChunk: 16) { $0 * 3 + 1 } == values.map { $0 * 3 + 1 })
+    #expect(values.orderedParallelMap { String($0) } == values.map { String($0) })
+  }
+}
