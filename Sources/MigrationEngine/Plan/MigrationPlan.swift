@@ -18,6 +18,9 @@ public enum PlanAction: String, Sendable, Hashable, Codable, CaseIterable {
 
   /// Whether applying the plan writes this entry.
   public var writes: Bool { self == .add || self == .update }
+
+  /// Whether the entry needs a reader's attention: a skip or a conflict.
+  public var needsAttention: Bool { self == .skip || self == .conflict }
 }
 
 /// Which rule gave an account its identity (PRODUCT.md, "The mapping, decided").
@@ -174,7 +177,7 @@ public struct MigrationPlan: Sendable, Hashable {
   public var isNoChange: Bool { !entries.contains { $0.action.writes } }
 
   /// Whether anything was skipped or is in conflict (the CLI's "success with skipped items" exit code).
-  public var hasSkipsOrConflicts: Bool { entries.contains { $0.action == .skip || $0.action == .conflict } }
+  public var hasSkipsOrConflicts: Bool { entries.contains { $0.action.needsAttention } }
 }
 
 /// One ADAL user (the items of one object id, or of one user name when there is no id token) and the identity

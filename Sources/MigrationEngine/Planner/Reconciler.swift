@@ -18,11 +18,13 @@ struct Reconciler {
     self.store = store
   }
 
-  static func slot(_ entity: AnyUnifiedEntity) -> String { "\(entity.kind.rawValue)|\(entity.canonicalKey)" }
+  static func slot(_ entity: AnyUnifiedEntity) -> String { slot(entity.kind, entity.canonicalKey) }
+
+  static func slot(_ kind: UnifiedEntityKind, _ key: String) -> String { "\(kind.rawValue)|\(key)" }
 
   /// Offers an incoming entity. `fromADAL` is false for MSAL-input entities (first input wins among those).
   mutating func offer(_ proposal: Proposal, fromADAL: Bool) {
-    let slot = "\(proposal.entity.kind.rawValue)|\(proposal.canonicalKey)"
+    let slot = Self.slot(proposal.entity.kind, proposal.canonicalKey)
     let incoming = proposal.entity
     if let index = primary[slot], let current = entries[index].entity {
       offer(proposal, against: current, plannedAt: index, fromADAL: fromADAL)

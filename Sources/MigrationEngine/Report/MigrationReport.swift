@@ -69,7 +69,7 @@ public struct MigrationReport: Sendable {
   public var skipsAndConflicts: [Entry] {
     var out: [Entry] = []
     for entries in users.lazy.map(\.entries) + [otherEntries] {
-      for entry in entries where entry.action == .skip || entry.action == .conflict { out.append(entry) }
+      for entry in entries where entry.action.needsAttention { out.append(entry) }
     }
     return out
   }

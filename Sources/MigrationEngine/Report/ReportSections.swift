@@ -63,9 +63,9 @@ enum ReportSections {
       } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercased(), let index = resolvedByName[name] {
         // An item skipped before identity resolution (a tombstone): filed under the user it names.
         sections[index].entries.append(position)
-      } else if let home = entries[position].homeAccountID, !home.isEmpty {
+      } else if let home = entries[position].homeAccountID, !home.isEmpty, let key = homes[position] {
         // An account only the MSAL inputs know.
-        byHome[home.lowercased()] = sections.count
+        byHome[key] = sections.count
         let user = PlanUser(
           username: entries[position].username, cloud: EnvironmentAliases.group(forHost: entries[position].entity?.environment ?? "").name,
           status: .resolved, homeAccountID: home, rule: .unifiedInput, reasonCode: "identity.unified-input",

@@ -31,7 +31,7 @@ extension MigrationReport {
     let attentionLines = sections.orderedParallelMap(minimumChunk: 64) { entries in
       var lines = TextLines()
       var count = 0
-      for index in entries.indices where entries[index].action == .skip || entries[index].action == .conflict {
+      for index in entries.indices where entries[index].action.needsAttention {
         count += 1
         lines.wrapped(
           "\(entries[index].username ?? "-"): \(entries[index].reason) [\(entries[index].reasonCode)]",
