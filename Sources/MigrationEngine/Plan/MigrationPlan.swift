@@ -56,7 +56,23 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
     self.label = label
   }
 
-  public var description: String { itemIndex.map { "\(file)#\($0) (\(label))" } ?? "\(file) (\(label))" }
+  public var description: String {
+    var text = ""
+    write(to: &text)
+    return text
+  }
+
+  /// Appends the description (`file#index (label)`): reports list thousands of sources into one string.
+  func write(to text: inout String) {
+    text += file
+    if let itemIndex {
+      text += "#"
+      text += String(itemIndex)
+    }
+    text += " ("
+    text += label
+    text += ")"
+  }
 }
 
 /// One line of the plan: one action on one target entity, with its reason and where it came from.
@@ -80,6 +96,13 @@ public struct PlanEntry: Sendable, Hashable {
   // dozens of reference counts (and the entry a kilobyte).
   private var entityBox: EntityBox?
   private var existingBox: EntityBox?
+
+  /// Calls `body` with the boxed entity (or the existing one) without copying it out of its box: reports
+  /// read the fields of every entry, and a copy of an entity retains each of its strings.
+  func withEntity<Result>(existing: Bool = false, _ body: (AnyUnifiedEntity) -> Result) -> Result? {
+    guard let box = existing ? existingBox : entityBox else { return nil }
+    return body(box.value)
+  }
   /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
   public var reasonCode: String
   /// A one-line human-readable reason, never with a secret.

@@ -36,7 +36,13 @@ public struct MigrationReport: Sendable {
     }
 
     /// A field's value.
-    public func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+    public func field(_ name: String) -> String? { Self.value(of: name, in: fields) }
+
+    static func value(of name: String, in fields: [(name: String, value: String)]) -> String? {
+      // By index: `first(where:)` copied every (name, value) pair it passed.
+      for index in fields.indices where fields[index].name == name { return fields[index].value }
+      return nil
+    }
   }
 
   /// One user: its identity and its entries.
@@ -94,9 +100,9 @@ public struct MigrationReport: Sendable {
         username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
         homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
         rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
-        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Self.entry(plan.entries[$0], redact) })
+        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Self.entry(at: $0, of: plan.entries, redact) })
     }
-    otherEntries = grouped.others.map { Self.entry(plan.entries[$0], redact) }
+    otherEntries = grouped.others.map { Self.entry(at: $0, of: plan.entries, redact) }
     diagnostics = plan.diagnostics.map { diagnostic in
       var copy = diagnostic
       copy.message = redact(diagnostic.message)
@@ -104,15 +110,17 @@ public struct MigrationReport: Sendable {
     }
   }
 
-  private static func entry(_ entry: PlanEntry, _ redact: Redactor) -> Entry {
-    func fields(_ entity: AnyUnifiedEntity?) -> [(name: String, value: String)] {
-      guard let entity else { return [] }
-      return EntityFields.of(entity).map { (name: $0.name, value: redact($0.value)) }
+  /// The report entry of `entries[index]`, whose fields are read in place (a copy of a plan entry retains
+  /// every field it holds).
+  private static func entry(at index: Int, of entries: [PlanEntry], _ redact: Redactor) -> Entry {
+    func fields(existing: Bool) -> [(name: String, value: String)] {
+      entries[index].withEntity(existing: existing) { EntityFields.pairs(of: $0) { redact($0) } } ?? []
     }
     return Entry(
-      action: entry.action, kind: entry.kind, key: redact(entry.canonicalKey), reasonCode: entry.reasonCode,
-      reason: redact(entry.reason), rule: entry.identityRule, username: redact(entry.username),
-      homeAccountID: redact(entry.homeAccountID), sources: entry.sources, fields: fields(entry.entity),
-      existingFields: fields(entry.existing))
+      action: entries[index].action, kind: entries[index].kind, key: redact(entries[index].canonicalKey),
+      reasonCode: entries[index].reasonCode, reason: redact(entries[index].reason),
+      rule: entries[index].identityRule, username: redact(entries[index].username),
+      homeAccountID: redact(entries[index].homeAccountID), sources: entries[index].sources,
+      fields: fields(existing: false), existingFields: fields(existing: true))
   }
 }

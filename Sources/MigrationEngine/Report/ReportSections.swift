@@ -54,16 +54,25 @@ enum ReportSections {
     var others: [Int] = []
     // Fields are read in place (`entries[position].x`): binding each entry to a local copied all of it.
     let entries = plan.entries
-    let homes = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) { entries[$0].homeAccountID?.lowercased() }
+    // The lookups in the tables as they stand now are made on all cores (hashing is most of the work). The
+    // loop below only adds sections for accounts no user has, so a home found here files the entry the same;
+    // an entry whose home is not found is looked up again, in order, before its unresolved-user section.
+    let (initialHomes, initialUnresolved) = (byHome, unresolved)
+    let found = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) {
+      (position: Int) -> (home: String?, section: Int?, byHome: Bool) in
+      let home = entries[position].homeAccountID?.lowercased()
+      if let home, let index = initialHomes[home] { return (home: home, section: index, byHome: true) }
+      let key = UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)
+      return (home: home, section: initialUnresolved[key], byHome: false)
+    }
     for position in entries.indices {
-      if let home = homes[position], let index = byHome[home] {
-        sections[index].entries.append(position)
-      } else if let index = unresolved[UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)] {
+      let (home, section, isHomeSection) = found[position]
+      if let index = isHomeSection ? section : home.flatMap({ byHome[$0] }) ?? section {
         sections[index].entries.append(position)
       } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercased(), let index = resolvedByName[name] {
         // An item skipped before identity resolution (a tombstone): filed under the user it names.
         sections[index].entries.append(position)
-      } else if let home = entries[position].homeAccountID, !home.isEmpty, let key = homes[position] {
+      } else if let key = home, let home = entries[position].homeAccountID, !home.isEmpty {
         // An account only the MSAL inputs know.
         byHome[key] = sections.count
         let user = PlanUser(

@@ -88,14 +88,15 @@ extension MigrationReport {
   }
 
   private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
-    for entry in entries {
-      let (headline, detail) = Self.summary(entry)
-      out.line("  \(action(entry.action, colorize)) \(pad(entry.kind?.rawValue ?? "-", 13)) \(headline)")
+    // Entries are read in place (`entries[index]`): binding each to a local copied all its fields.
+    for index in entries.indices {
+      let (headline, detail) = Self.summary(entries[index])
+      out.line("  \(action(entries[index].action, colorize)) \(pad(entries[index].kind?.rawValue ?? "-", 13)) \(headline)")
       let indent = Self.entryIndent
       if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
-      out.wrapped("\(entry.reason) [\(entry.reasonCode)]", first: Self.whyIndent, rest: Self.continuationIndent)
-      if !entry.sources.isEmpty {
-        out.wrapped(Self.sourceList(entry.sources, separator: ", "), first: Self.fromIndent, rest: Self.continuationIndent)
+      out.wrapped("\(entries[index].reason) [\(entries[index].reasonCode)]", first: Self.whyIndent, rest: Self.continuationIndent)
+      if !entries[index].sources.isEmpty {
+        out.wrapped(Self.sourceList(entries[index].sources, separator: ", "), first: Self.fromIndent, rest: Self.continuationIndent)
       }
     }
   }
@@ -107,15 +108,22 @@ extension MigrationReport {
 
   /// At most `limit` sources, then how many more (the JSON report lists them all).
   static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
-    let shown = sources.prefix(limit).map(\.description).joined(separator: separator)
-    return sources.count > limit ? shown + "\(separator)and \(sources.count - limit) more" : shown
+    var text = ""
+    for index in sources.indices.prefix(limit) {
+      if index > 0 { text += separator }
+      sources[index].write(to: &text)
+    }
+    if sources.count > limit { text += "\(separator)and \(sources.count - limit) more" }
+    return text
   }
 
   /// A headline (what the entity is) and a detail line (its other fields) for an entry.
-  static func summary(_ entry: Entry) -> (String, String) {
-    func f(_ name: String) -> String { entry.field(name) ?? "-" }
-    let family = entry.field("family_id").map { ", family \($0)" } ?? ""
-    guard !entry.fields.isEmpty else {
+  static func summary(_ entry: borrowing Entry) -> (String, String) {
+    // The fields alone are captured: capturing `entry` copied every entry.
+    let fields = entry.fields
+    func f(_ name: String) -> String { Entry.value(of: name, in: fields) ?? "-" }
+    let family = Entry.value(of: "family_id", in: fields).map { ", family \($0)" } ?? ""
+    guard !fields.isEmpty else {
       return (entry.kind == nil ? entry.reasonCode : (entry.sources.first?.label ?? "-"), "")
     }
     switch entry.kind {
@@ -124,7 +132,7 @@ extension MigrationReport {
     case .refreshToken?:
       return ("client \(f("client_id"))\(family)", "at \(f("environment")), secret \(f("secret"))")
     case .accessToken?:
-      let expires = entry.field("expires_on").flatMap(Double.init)
+      let expires = Entry.value(of: "expires_on", in: fields).flatMap(Double.init)
         .map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
       return (f("target"), "realm \(f("realm")), expires \(expires ?? "-"), secret \(f("secret"))")
     case .idToken?:
