@@ -17,7 +17,8 @@ public enum PropertyListValue: Sendable, Hashable {
   /// An absolute date (binary: seconds since 2001-01-01 UTC; XML: ISO 8601).
   case date(Date)
   case data(Data)
-  case string(String)
+  /// Text: borrowed from the input by the binary reader (decoded on access), native from the XML reader.
+  case string(PropertyListString)
   /// A keyed-archive object reference: binary UID objects, and XML `<dict><key>CF$UID</key><integer>…`.
   case uid(UInt64)
   case array([PropertyListValue])
@@ -26,8 +27,9 @@ public enum PropertyListValue: Sendable, Hashable {
 }
 
 extension PropertyListValue {
+  /// The string, decoded (see `PropertyListString.value`).
   public var stringValue: String? {
-    if case .string(let value) = self { return value }
+    if case .string(let string) = self { return string.value }
     return nil
   }
   public var dataValue: Data? {
