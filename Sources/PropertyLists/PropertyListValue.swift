@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Payloads are stored inline (24 bytes a value), not in a heap box each: a parsed tree holds millions of
 /// values. Only the 128-bit integer is boxed, since its 16-byte alignment would make every value 32 bytes; the
-/// binary reader shares the boxes of small integers.
+/// binary reader shares the boxes of small integers. Strings read from a binary input are slices of it, decoded
+/// on access (`PropertyListString`), so a parsed tree holds no copy of its text.
 public enum PropertyListValue: Sendable, Hashable {
   /// The binary format's `null` object (0x00); XML has no equivalent.
   case null
