@@ -6,7 +6,7 @@ enum ADALArchiveValues {
   /// A string, from a plain string or defensively from an unresolved `NSString`/`NSMutableString` object.
   static func string(_ value: ArchiveValue) -> String? {
     switch value {
-    case .string(let text): return text
+    case .string(let text): return text.value
     case .object(let object) where object.className.hasSuffix("String"):
       return object["NS.string"]?.stringValue
     default: return nil
@@ -23,7 +23,7 @@ enum ADALArchiveValues {
       if let small = Int64(exactly: number) { return .integer(small) }
       return .string(String(number))
     case .real(let number): return .real(number)
-    case .string(let text): return .string(text)
+    case .string(let text): return .string(text.value)
     case .data(let bytes): return .data(bytes)
     case .date(let date): return .date(date)
     case .array(let values), .set(let values): return .array(values.map { plain($0, depth: depth + 1) })

@@ -71,7 +71,7 @@ struct KeychainDumpParser {
 
   private static func scalar(_ value: PropertyListValue) -> Any? {
     switch value {
-    case .string(let text): text
+    case .string(let text): text.value
     case .data(let bytes): bytes
     case .integer(let number): Int(exactly: number)
     case .real(let number): number

@@ -10,8 +10,9 @@ public indirect enum ArchiveValue: Sendable, Hashable {
   case bool(Bool)
   case integer(Int128)
   case real(Double)
-  /// `NSString` / `NSMutableString` (`NS.string`) and plain archived strings.
-  case string(String)
+  /// `NSString` / `NSMutableString` (`NS.string`) and plain archived strings: borrowed from a binary input
+  /// as the property list's strings are (see `PropertyListString`), so resolving decodes no text.
+  case string(PropertyListString)
   /// `NSData` / `NSMutableData` (`NS.data`) and plain archived data.
   case data(Data)
   /// `NSDate` (`NS.time`, seconds since 2001-01-01 UTC).
@@ -74,8 +75,9 @@ extension ArchiveValue {
     if case .null = self { return true }
     return false
   }
+  /// The string, decoded (see `PropertyListString.value`).
   public var stringValue: String? {
-    if case .string(let value) = self { return value }
+    if case .string(let string) = self { return string.value }
     return nil
   }
   public var dataValue: Data? {

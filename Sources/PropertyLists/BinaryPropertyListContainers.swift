@@ -141,7 +141,7 @@ extension BinaryPropertyListParser {
     guard case .string(let key) = value else {
       throw .at(offset: position, "dictionary key is a \(value.kindName), expected a string")
     }
-    frame.keys.append(key)
+    frame.keys.append(key.value)  // keys are decoded: short, and shared through key tables
     if entry == frame.count - 1 { finishKeys(&frame) }
   }
 

@@ -12,10 +12,13 @@ public struct BinaryPropertyListReader: Sendable {
 
   /// Reads the top object.
   /// - Throws: `PropertyListError` with the byte offset of the problem.
+  ///
+  /// Strings (except dictionary keys) are borrowed from `data`, not decoded: see `PropertyListString`. They
+  /// keep `data`'s buffer alive.
   public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
     let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
       do throws(PropertyListError) {
-        var parser = try BinaryPropertyListParser(bytes: raw, limits: limits)
+        var parser = try BinaryPropertyListParser(bytes: raw, input: data, limits: limits)
         return .success(try parser.readTop())
       } catch {
         return .failure(error)
@@ -39,6 +42,8 @@ struct BinaryPropertyListTrailer {
 
 struct BinaryPropertyListParser {
   let bytes: UnsafeRawBufferPointer
+  /// The Data `bytes` belong to, which string values borrow slices of.
+  let input: Data
   let limits: InputLimits
   let trailer: BinaryPropertyListTrailer
   /// How often each object is referenced (saturating at 2), from a first pass over the containers.
@@ -50,8 +55,9 @@ struct BinaryPropertyListParser {
   var sharing = BinaryValueSharing()
   let maxNodes: Int
 
-  init(bytes: UnsafeRawBufferPointer, limits: InputLimits) throws(PropertyListError) {
+  init(bytes: UnsafeRawBufferPointer, input: Data, limits: InputLimits) throws(PropertyListError) {
     self.bytes = bytes
+    self.input = input
     self.limits = limits
     let trailer = try Self.readTrailer(bytes, limits: limits)
     self.trailer = trailer
@@ -184,14 +190,16 @@ struct BinaryPropertyListParser {
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "string")
       try requireBytes(start, count, "ASCII string")
-      return (.string(try asciiString(start, count)), 1, 0)
+      try validateASCII(start, count)
+      return (.string(PropertyListString(ascii: slice(start, count))), 1, 0)
     case 0x6:
       let (count, start) = try readCount(at: offset, low: low)
       let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else { throw .at(offset: offset, "UTF-16 string length \(count) is too large") }
       try checkLength(byteCount, offset, "string")
       try requireBytes(start, byteCount, "UTF-16 string")
-      return (.string(try utf16String(start, count)), 1, 0)
+      try validateUTF16(start, count)
+      return (.string(PropertyListString(utf16BigEndian: slice(start, byteCount))), 1, 0)
     case 0x8:
       let size = low + 1
       try requireBytes(offset + 1, size, "UID")
@@ -241,7 +249,14 @@ struct BinaryPropertyListParser {
     }
   }
 
-  func asciiString(_ start: Int, _ count: Int) throws(PropertyListError) -> String {
+  /// `count` bytes of the input from `start` (an offset into `bytes`, already bounds-checked), sharing its storage.
+  func slice(_ start: Int, _ count: Int) -> Data {
+    let base = input.startIndex + start
+    return input[base..<(base + count)]
+  }
+
+  /// Checks that an ASCII string object holds only bytes below 0x80.
+  func validateASCII(_ start: Int, _ count: Int) throws(PropertyListError) {
     let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
     var combined: UInt8 = 0
     for byte in slice { combined |= byte }
@@ -249,12 +264,10 @@ struct BinaryPropertyListParser {
       let bad = slice.firstIndex { $0 >= 0x80 } ?? 0
       throw .at(offset: start + bad, "ASCII string holds a non-ASCII byte")
     }
-    return String(decoding: slice, as: UTF8.self)
   }
 
-  func utf16String(_ start: Int, _ count: Int) throws(PropertyListError) -> String {
-    var units = [UInt16]()
-    units.reserveCapacity(count)
+  /// Checks that a UTF-16 string object of `count` big-endian code units pairs every surrogate.
+  func validateUTF16(_ start: Int, _ count: Int) throws(PropertyListError) {
     var expectLow = false
     for index in 0..<count {
       let position = start + 2 * index
@@ -265,9 +278,7 @@ struct BinaryPropertyListParser {
         throw .at(offset: position, "invalid UTF-16: unpaired surrogate 0x\(String(unit, radix: 16))")
       }
       expectLow = isHigh
-      units.append(unit)
     }
     if expectLow { throw .at(offset: start + 2 * count - 2, "invalid UTF-16: string ends inside a surrogate pair") }
-    return String(decoding: units, as: UTF16.self)
   }
 }

@@ -28,6 +28,7 @@ struct BinaryValueSharing {
     var allCommon: Bool
   }
 
+  /// Hashing a borrowed string hashes its bytes where they lie in the input (a UTF-16 one is decoded first).
   mutating func intern(_ value: PropertyListValue) -> PropertyListValue {
     containers.insert(value).memberAfterInsert
   }

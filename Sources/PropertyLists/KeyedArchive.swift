@@ -56,7 +56,7 @@ public struct KeyedArchiveReader: Sendable {
       throw fail("$archiver", "missing or not a string, expected NSKeyedArchiver")
     }
     guard archiver == "NSKeyedArchiver" else {
-      throw fail("$archiver", "archiver \"\(archiver.prefix(40))\" is not supported, expected NSKeyedArchiver")
+      throw fail("$archiver", "archiver \"\(archiver.value.prefix(40))\" is not supported, expected NSKeyedArchiver")
     }
     guard case .integer(let version)? = archive["$version"] else {
       throw fail("$version", "missing or not an integer, expected 100000")

@@ -24,7 +24,7 @@ extension KeyedArchiveResolver {
         guard case .data(let data) = value, let text = String(validating: data, as: UTF8.self) else {
           throw .at(object: index, "\(className) NS.bytes is not UTF-8 data")
         }
-        return (.string(text), 1, 0)
+        return (.string(PropertyListString(text)), 1, 0)
       }
       throw .at(object: index, "\(className) without NS.string or NS.bytes")
     }

@@ -46,7 +46,7 @@ struct KeyedArchiveResolver {
       classUID < objects.count, case .dictionary(let classObject) = objects[Int(classUID)],
       case .string(let name)? = classObject["$classname"]
     else { return nil }
-    return name
+    return name.value
   }
 
   /// Resolves a coder key's value (or a `$top` entry): UIDs are followed, inline values kept.
@@ -85,7 +85,7 @@ struct KeyedArchiveResolver {
         let (resolvedValue, count, childHeight) = try resolveField(element, owner: owner, depth: depth + 1)
         nodes = try addNodes(nodes, count + 1, owner: owner)
         height = max(height, childHeight + 1)
-        entries.append(ArchiveDictionaryEntry(key: .string(key), value: resolvedValue))
+        entries.append(ArchiveDictionaryEntry(key: .string(PropertyListString(key)), value: resolvedValue))
       }
       return (.dictionary(entries), nodes, height)
     }

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Payloads are stored inline (24 bytes a value), not in a heap box each: a parsed tree holds millions of
 /// values. Only the 128-bit integer is boxed, since its 16-byte alignment would make every value 32 bytes; the
-/// binary reader shares the boxes of small integers.
+/// binary reader shares the boxes of small integers. Strings read from a binary input are slices of it, decoded
+/// on access (`PropertyListString`), so a parsed tree holds no copy of its text.
 public enum PropertyListValue: Sendable, Hashable {
   /// The binary format's `null` object (0x00); XML has no equivalent.
   case null
@@ -17,7 +18,8 @@ public enum PropertyListValue: Sendable, Hashable {
   /// An absolute date (binary: seconds since 2001-01-01 UTC; XML: ISO 8601).
   case date(Date)
   case data(Data)
-  case string(String)
+  /// Text: borrowed from the input by the binary reader (decoded on access), native from the XML reader.
+  case string(PropertyListString)
   /// A keyed-archive object reference: binary UID objects, and XML `<dict><key>CF$UID</key><integer>…`.
   case uid(UInt64)
   case array([PropertyListValue])
@@ -26,8 +28,9 @@ public enum PropertyListValue: Sendable, Hashable {
 }
 
 extension PropertyListValue {
+  /// The string, decoded (see `PropertyListString.value`).
   public var stringValue: String? {
-    if case .string(let value) = self { return value }
+    if case .string(let string) = self { return string.value }
     return nil
   }
   public var dataValue: Data? {

@@ -60,7 +60,7 @@ extension RenderNode {
     case .date(let date): self = .date(date)
     case .uid(let uid): self = .uid(uid)
     case .data(let data): self = hide ? .secret(SecretFingerprint.of(data)) : .data(data)
-    case .string(let text): self = RenderNode.string(text, showSecrets: showSecrets, secret: secret)
+    case .string(let text): self = RenderNode.string(text.value, showSecrets: showSecrets, secret: secret)
     case .array(let elements), .set(let elements):
       let nodes = elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) }
       if case .set = value { self = .list(set: true, nodes) } else { self = .list(set: false, nodes) }
@@ -83,7 +83,7 @@ extension RenderNode {
     case .real(let number): self = .real(number)
     case .date(let date): self = .date(date)
     case .data(let data): self = hide ? .secret(SecretFingerprint.of(data)) : .data(data)
-    case .string(let text): self = RenderNode.string(text, showSecrets: showSecrets, secret: secret)
+    case .string(let text): self = RenderNode.string(text.value, showSecrets: showSecrets, secret: secret)
     case .array(let elements): self = .list(set: false, elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) })
     case .set(let elements): self = .list(set: true, elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) })
     case .dictionary(let entries):

@@ -103,7 +103,7 @@ struct XMLPropertyListParser {
     objectCount += 1
     guard objectCount <= limits.maxObjects else { throw fail("more than \(limits.maxObjects) values") }
     switch name {
-    case "string": return .string(isEmpty ? "" : try readText(name))
+    case "string": return .string(PropertyListString(isEmpty ? "" : try readText(name)))
     case "true", "false":
       if !isEmpty, !XMLScalars.trimmed(try readText(name)).isEmpty { throw fail("<\(name)/> must be empty") }
       return .bool(name == "true")

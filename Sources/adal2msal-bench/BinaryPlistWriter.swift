@@ -40,7 +40,8 @@ struct BinaryPlistWriter {
     case .date(let date): return append([0x33] + Self.bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8))
     case .data(let data): return append(Self.header(0x4, data.count) + data)
     case .uid(let uid): return append([0x87] + Self.bigEndian(uid, size: 8))
-    case .string(let text):
+    case .string(let string):
+      let text = string.value
       if let index = stringIndex[text] { return index }
       let index: Int
       if text.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -59,7 +60,7 @@ struct BinaryPlistWriter {
       return index
     case .dictionary(let dictionary):
       let index = append([])
-      let keys = dictionary.map { add(.string($0.key)) }
+      let keys = dictionary.map { add(.string(PropertyListString($0.key))) }
       let values = dictionary.map { add($0.value) }
       objects[index] = Self.header(0xD, keys.count) + (keys + values).flatMap { Self.bigEndian(UInt64($0), size: refSize) }
       return index

@@ -174,7 +174,7 @@ enum PlistBenchInput {
     .dictionary(PropertyListDictionary(entries))
   }
 
-  static func classObject(_ name: String) -> PropertyListValue {
+  static func classObject(_ name: PropertyListString) -> PropertyListValue {
     dict([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))])
   }
 
@@ -195,14 +195,14 @@ enum PlistBenchInput {
         ("userInformation", .uid(10)),
       ]),
       .string("https://login.microsoftonline.com/common"), .string("https://graph.microsoft.com"),
-      .string("27AD83C9-FC05-4A6C-AF01-36EDA42ED18F"), .string(accessToken), .string(token(280, &random)),
+      .string("27AD83C9-FC05-4A6C-AF01-36EDA42ED18F"), .string(PropertyListString(accessToken)), .string(PropertyListString(token(280, &random))),
       .string("Bearer"),
       dict([("$class", .uid(9)), ("NS.time", .real(700_000_000 + Double(item)))]),
       classObject("NSDate"),
       dict([("$class", .uid(11)), ("userId", .uid(12)), ("userIdDisplayable", .bool(true)), ("rawIdToken", .uid(13))]),
       classObject("ADUserInformation"),
       dict([("$class", .uid(14)), ("NS.string", .string("user\(item)@contoso.com"))]),
-      .string(token(150, &random)),
+      .string(PropertyListString(token(150, &random))),
       classObject("NSMutableString"),
       classObject("ADTokenCacheStoreItem"),
     ]

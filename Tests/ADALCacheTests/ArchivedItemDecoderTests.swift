@@ -101,7 +101,7 @@ struct ArchivedItemDecoderTests {
       ArchivedObject(
         className: "ADUserInformation",
         fields: [(key: "userId", value: .string("a@b.com")), (key: "userIdDisplayable", value: .bool(true)),
-                 (key: "rawIdToken", value: .string(rawID))], objectIndex: 2))
+                 (key: "rawIdToken", value: .string(PropertyListString(rawID)))], objectIndex: 2))
     let (item, diagnostics) = try decode(
       Self.base + [
         ("refreshToken", .string("r")), ("userInformation", info), ("sessionKey", .data(Data([1, 2, 3]))),

@@ -18,7 +18,7 @@ struct MacBlobTests {
     [("authority", .string("https://login.windows.net/Common")), ("resource", .null), ("clientId", .string("App")),
      ("refreshToken", .string("r"))])
   static func key(_ authority: String, _ resource: ArchiveValue, _ client: String) -> ArchiveValue {
-    object("ADTokenCacheKey", [("authority", .string(authority)), ("resource", resource), ("clientId", .string(client))])
+    object("ADTokenCacheKey", [("authority", .string(PropertyListString(authority))), ("resource", resource), ("clientId", .string(PropertyListString(client)))])
   }
   static func blob(version: ArchiveValue?, tokens: ArchiveValue) -> ArchiveValue {
     var pairs: [(ArchiveValue, ArchiveValue)] = [(.string("tokenCache"), dict([(.string("tokens"), tokens)]))]

@@ -55,7 +55,7 @@ enum ExpectedValues {
       return .data(data)
     case "string":
       guard let text = object["value"] as? String else { throw Malformed(description: "string") }
-      return .string(text)
+      return .string(PropertyListString(text))
     case "uid":
       guard let number = object["value"] as? NSNumber else { throw Malformed(description: "uid") }
       return .uid(number.uint64Value)

@@ -60,8 +60,8 @@ import _Adal2MSALTestSupport
     // The shared NSMutableString appears, resolved, in both places.
     let root = try #require(archive.root.objectValue)
     let shared = "shared between a dictionary and an array"
-    #expect(root["list"] == .array([.string("x"), .string(shared), .null]))
-    #expect(root["attributes"]?.stringKeyedEntries?.first { $0.key == "b" }?.value == .string(shared))
+    #expect(root["list"] == .array([.string("x"), .string(PropertyListString(shared)), .null]))
+    #expect(root["attributes"]?.stringKeyedEntries?.first { $0.key == "b" }?.value == .string(PropertyListString(shared)))
     #expect(root["child"]?.objectValue?.className == "ADTestChild")
     #expect(root["when"] == .date(Date(timeIntervalSinceReferenceDate: 1_000_000)))
     #expect(root["nothing"] == .null)
@@ -86,7 +86,7 @@ enum FoundationOracle {
     compared += 1
     let ok: Bool
     switch ours {
-    case .string(let text): ok = (theirs as? String) == text
+    case .string(let text): ok = (theirs as? String) == text.value
     case .bool(let flag): ok = (theirs as? Bool) == flag
     case .integer(let number):
       ok = Int64(exactly: number).map { (theirs as? NSNumber)?.int64Value == $0 } ?? true

@@ -11,7 +11,7 @@ import Testing
   ) -> PropertyListValue {
     .dictionary(
       PropertyListDictionary([
-        ("$version", .integer(version)), ("$archiver", .string(archiver)),
+        ("$version", .integer(version)), ("$archiver", .string(PropertyListString(archiver))),
         ("$top", .dictionary(PropertyListDictionary(top))), ("$objects", .array(objects)),
       ]))
   }
@@ -21,7 +21,7 @@ import Testing
   }
 
   static func classObject(_ name: String) -> PropertyListValue {
-    dict([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))])
+    dict([("$classname", .string(PropertyListString(name))), ("$classes", .array([.string(PropertyListString(name)), .string("NSObject")]))])
   }
 
   func error(_ plist: PropertyListValue, limits: InputLimits = .default) -> PropertyListError? {

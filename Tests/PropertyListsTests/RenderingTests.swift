@@ -55,7 +55,7 @@ import _Adal2MSALTestSupport
     let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
     let long = String(repeating: "AbC-_9", count: 12)
     let value = PropertyListValue.dictionary(PropertyListDictionary([
-      ("note", .string(jwt)), ("blob", .string(long)), ("version", .string("1.2.3")),
+      ("note", .string(PropertyListString(jwt))), ("blob", .string(PropertyListString(long))), ("version", .string("1.2.3")),
       ("secret", .data(Data([1, 2, 3]))), ("short", .data(Data([9]))), ("long", .data(Data(count: 100))),
     ]))
     let json = PropertyListRendering.json(value)
@@ -113,6 +113,6 @@ import _Adal2MSALTestSupport
     let raw = String(describing: document.value)
     #expect(!raw.contains("eyJ0eXAiOiJKV1Qi"))
     let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz"
-    #expect(!String(describing: PropertyListValue.array([.string(jwt)])).contains(jwt))
+    #expect(!String(describing: PropertyListValue.array([.string(PropertyListString(jwt))])).contains(jwt))
   }
 }
