@@ -96,13 +96,6 @@ public struct PlanEntry: Sendable, Hashable {
   // dozens of reference counts (and the entry a kilobyte).
   private var entityBox: EntityBox?
   private var existingBox: EntityBox?
-
-  /// Calls `body` with the boxed entity (or the existing one) without copying it out of its box: reports
-  /// read the fields of every entry, and a copy of an entity retains each of its strings.
-  func withEntity<Result>(existing: Bool = false, _ body: (AnyUnifiedEntity) -> Result) -> Result? {
-    guard let box = existing ? existingBox : entityBox else { return nil }
-    return body(box.value)
-  }
   /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
   public var reasonCode: String
   /// A one-line human-readable reason, never with a secret.
@@ -135,6 +128,15 @@ public struct PlanEntry: Sendable, Hashable {
 }
 
 /// An immutable, shared entity.
+extension PlanEntry {
+  /// Calls `body` with the boxed entity (or the existing one) without copying it out of its box: reports
+  /// read the fields of every entry, and a copy of an entity retains each of its strings.
+  func withEntity<Result>(existing: Bool = false, _ body: (AnyUnifiedEntity) -> Result) -> Result? {
+    guard let box = existing ? existingBox : entityBox else { return nil }
+    return body(box.value)
+  }
+}
+
 private final class EntityBox: Sendable, Hashable {
   let value: AnyUnifiedEntity
 

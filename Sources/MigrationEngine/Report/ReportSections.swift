@@ -59,11 +59,11 @@ enum ReportSections {
     // an entry whose home is not found is looked up again, in order, before its unresolved-user section.
     let (initialHomes, initialUnresolved) = (byHome, unresolved)
     let found = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) {
-      (position: Int) -> (home: String?, section: Int?, byHome: Bool) in
+      (position: Int) -> (home: String?, section: Int?, isHomeSection: Bool) in
       let home = entries[position].homeAccountID?.lowercased()
-      if let home, let index = initialHomes[home] { return (home: home, section: index, byHome: true) }
+      if let home, let index = initialHomes[home] { return (home: home, section: index, isHomeSection: true) }
       let key = UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)
-      return (home: home, section: initialUnresolved[key], byHome: false)
+      return (home: home, section: initialUnresolved[key], isHomeSection: false)
     }
     for position in entries.indices {
       let (home, section, isHomeSection) = found[position]
