@@ -1,18 +1,24 @@
 import Adal2MSAL
+import Adal2MSALSynthetic
 import ArgumentParser
 import Foundation
 
 /// `adal2msal-bench plan`: how long identity resolution, mapping and planning take, and the report renderers,
 /// on synthetic ADAL items (per user: an MRRT, its FRT copy and two unexpired access tokens; every third user
-/// pre-2.7, so its identity is derived from the id token).
-struct PlanBench: ParsableCommand {
+/// pre-2.7, so its identity is derived from the id token), or on a real input read as `migrate` reads it.
+struct PlanBench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "plan", abstract: "Time MigrationPlanner and the report renderers on synthetic users.")
+    commandName: "plan", abstract: "Time MigrationPlanner and the report renderers on synthetic users or an input.")
 
   @Option(help: "Number of synthetic users.") var users = 2_000
   @Option(help: "Timed repetitions (the best is reported).") var repeats = 5
+  @Option(help: "Plan this input (a dump or a directory of dumps, as `migrate --adal` takes) instead of synthetic users, and time the report's stages one by one.")
+  var input: String?
+  @Flag(help: "With --input: time the report with --redact-usernames too.") var redact = false
+  @Flag(help: "With --input: time only the pipeline's report stage (model + text), for profiling it.") var textOnly = false
 
-  func run() throws {
+  func run() async throws {
+    if let input { return try await runOnInput(input) }
     let items = try (0..<users).flatMap(Self.items)
     let input = ADALInput(file: "synthetic", items: items)
     let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_750_000_000)))
@@ -34,6 +40,44 @@ struct PlanBench: ParsableCommand {
     print("plan        \(best.plan)  (\(Int(Double(items.count) / best.plan.seconds)) items/s)")
     print("report text \(best.text)")
     print("report json \(best.json)")
+  }
+
+  /// Reads and plans `path` once, then times the report's model and each renderer, best of `repeats`, with
+  /// wall and CPU seconds (the model and the text renderer use all cores).
+  private func runOnInput(_ path: String) async throws {
+    let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
+    let pipeline = MigrationPipeline(options: options)
+    let inputs = try await pipeline.read(adal: [path], msal: [])
+    let plan = pipeline.plan(inputs)
+    print("input \(path): \(inputs.adal.reduce(0) { $0 + $1.items.count }) ADAL items, \(plan.entries.count) plan entries")
+    var best: [String: (wall: Double, cpu: Double)] = [:]
+    var order: [String] = []
+    func time<T>(_ name: String, _ body: () -> T) -> T {
+      let (start, cpu) = (ContinuousClock.now, CPUTime.ofSelf())
+      let result = body()
+      let figures = (wall: (ContinuousClock.now - start).seconds, cpu: CPUTime.ofSelf() - cpu)
+      if best[name] == nil { order.append(name) }
+      if figures.wall < best[name]?.wall ?? .infinity { best[name] = figures }
+      return result
+    }
+    var bytes = 0
+    for _ in 0..<max(1, repeats) {
+      if textOnly {
+        _ = time("model + text (the pipeline's report stage)") { Migration.report(plan).text() }
+        continue
+      }
+      let report = time("report model") { Migration.report(plan) }
+      bytes = time("text") { report.text() }.utf8.count
+      _ = time("json") { report.json() }
+      _ = time("markdown") { report.markdown() }
+      _ = time("model + text (the pipeline's report stage)") { Migration.report(plan).text() }
+      if redact { _ = time("model + text, redacted") { Migration.report(plan, redactUsernames: true).text() } }
+    }
+    print("text report: \(bytes) bytes; best of \(max(1, repeats)):")
+    for name in order {
+      let figures = best[name]!
+      print("  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%7.3f s wall %7.3f s CPU", figures.wall, figures.cpu))")
+    }
   }
 
   static func items(_ user: Int) throws -> [ADALTokenItem] {
