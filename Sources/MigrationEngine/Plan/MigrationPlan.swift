@@ -57,21 +57,22 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   public var description: String {
-    var text = ""
+    var text: [UInt8] = []
     write(to: &text)
-    return text
+    return String(decoding: text, as: UTF8.self)
   }
 
-  /// Appends the description (`file#index (label)`): reports list thousands of sources into one string.
-  func write(to text: inout String) {
-    text += file
+  /// Appends the description (`file#index (label)`) as UTF-8: reports list thousands of sources, and build
+  /// their lines as bytes.
+  func write(to text: inout [UInt8]) {
+    text.append(contentsOf: file.utf8)
     if let itemIndex {
-      text += "#"
-      text += String(itemIndex)
+      text.append(UInt8(ascii: "#"))
+      text.append(contentsOf: String(itemIndex).utf8)
     }
-    text += " ("
-    text += label
-    text += ")"
+    text.append(contentsOf: " (".utf8)
+    text.append(contentsOf: label.utf8)
+    text.append(UInt8(ascii: ")"))
   }
 }
 

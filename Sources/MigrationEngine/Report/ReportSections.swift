@@ -58,15 +58,22 @@ enum ReportSections {
     // loop below only adds sections for accounts no user has, so a home found here files the entry the same;
     // an entry whose home is not found is looked up again, in order, before its unresolved-user section.
     let (initialHomes, initialUnresolved) = (byHome, unresolved)
-    let found = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) {
-      (position: Int) -> (home: String?, section: Int?, isHomeSection: Bool) in
-      let home = entries[position].homeAccountID?.lowercased()
-      if let home, let index = initialHomes[home] { return (home: home, section: index, isHomeSection: true) }
+    // Plain values, no strings: at 150,000 entries, copying and freeing a lowercased home per entry was a
+    // fifth of the serial loop below. The rare entry not filed by its home lowercases it again there.
+    struct Found: Sendable {
+      var section: Int?
+      var isHomeSection: Bool
+    }
+    let found = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) { (position: Int) -> Found in
+      if let home = entries[position].homeAccountID?.lowercased(), let index = initialHomes[home] {
+        return Found(section: index, isHomeSection: true)
+      }
       let key = UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)
-      return (home: home, section: initialUnresolved[key], isHomeSection: false)
+      return Found(section: initialUnresolved[key], isHomeSection: false)
     }
     for position in entries.indices {
-      let (home, section, isHomeSection) = found[position]
+      let (section, isHomeSection) = (found[position].section, found[position].isHomeSection)
+      let home = isHomeSection ? nil : entries[position].homeAccountID?.lowercased()
       if let index = isHomeSection ? section : home.flatMap({ byHome[$0] }) ?? section {
         sections[index].entries.append(position)
       } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercased(), let index = resolvedByName[name] {

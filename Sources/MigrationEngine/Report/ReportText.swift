@@ -26,7 +26,7 @@ extension MigrationReport {
       entries(otherEntries, into: &out, colorize: colorize)
     }
     // Per user section, in parallel, reading entries in place.
-    let attentionIndent = String(repeating: " ", count: 27)
+    let attentionIndent = spaces(27)
     let sections = users.map(\.entries) + [otherEntries]
     let attentionLines = sections.orderedParallelMap(minimumChunk: 64) { entries in
       var lines = TextLines()
@@ -49,7 +49,7 @@ extension MigrationReport {
       let place = diagnostic.location.map { "\($0): " } ?? ""
       out.wrapped(
         "\(place)\(diagnostic.message) [\(diagnostic.code)]", first: "  \(pad(diagnostic.severity.rawValue, 8)) ",
-        rest: String(repeating: " ", count: 11))
+        rest: spaces(11))
     }
     return out.text
   }
@@ -81,7 +81,7 @@ extension MigrationReport {
     facts.append(["cloud", user.cloud])
     let width = facts.map { $0[0].count }.max() ?? 0
     for fact in facts {
-      out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: String(repeating: " ", count: width + 6))
+      out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: spaces(width + 6))
     }
     entries(user.entries, into: &out, colorize: colorize)
     return out
@@ -91,30 +91,37 @@ extension MigrationReport {
     // Entries are read in place (`entries[index]`): binding each to a local copied all its fields.
     for index in entries.indices {
       let (headline, detail) = Self.summary(entries[index])
-      out.line("  \(action(entries[index].action, colorize)) \(pad(entries[index].kind?.rawValue ?? "-", 13)) \(headline)")
+      out.line("  ", action(entries[index].action, colorize), " ", pad(entries[index].kind?.rawValue ?? "-", 13), " ", headline)
       let indent = Self.entryIndent
       if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
       out.wrapped("\(entries[index].reason) [\(entries[index].reasonCode)]", first: Self.whyIndent, rest: Self.continuationIndent)
       if !entries[index].sources.isEmpty {
-        out.wrapped(Self.sourceList(entries[index].sources, separator: ", "), first: Self.fromIndent, rest: Self.continuationIndent)
+        out.wrapped(first: Self.fromIndent, rest: Self.continuationIndent) {
+          Self.writeSourceList(entries[index].sources, separator: ", ", to: &$0)
+        }
       }
     }
   }
 
-  private static let entryIndent = String(repeating: " ", count: 13)
+  private static let entryIndent = spaces(13)
   private static let whyIndent = entryIndent + "why:  "
   private static let fromIndent = entryIndent + "from: "
   private static let continuationIndent = entryIndent + "      "
 
   /// At most `limit` sources, then how many more (the JSON report lists them all).
   static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
-    var text = ""
+    var text: [UInt8] = []
+    writeSourceList(sources, separator: separator, limit: limit, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends `sourceList` as UTF-8.
+  static func writeSourceList(_ sources: [PlanSource], separator: String, limit: Int = 8, to text: inout [UInt8]) {
     for index in sources.indices.prefix(limit) {
-      if index > 0 { text += separator }
+      if index > 0 { text.append(contentsOf: separator.utf8) }
       sources[index].write(to: &text)
     }
-    if sources.count > limit { text += "\(separator)and \(sources.count - limit) more" }
-    return text
+    if sources.count > limit { text.append(contentsOf: "\(separator)and \(sources.count - limit) more".utf8) }
   }
 
   /// A headline (what the entity is) and a detail line (its other fields) for an entry.
@@ -162,149 +169,12 @@ extension MigrationReport {
 func pad(_ text: String, _ width: Int) -> String {
   let count = text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
   guard count < width else { return text }
-  return text + (width - count < spaces.count ? spaces[width - count] : String(repeating: " ", count: width - count))
+  return text + spaces(width - count)
 }
 
-/// Runs of spaces for padding, made once.
-private let spaces = (0..<32).map { String(repeating: " ", count: $0) }
-
-/// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
-struct TextLines {
-  // UTF-8 bytes, each line trimmed and ended as it is added: reports of 100,000 entries are about 100 MB, and
-  // building them as Strings, line by line and word by word, took seconds. Lines made elsewhere (in
-  // parallel) are kept as chunks and copied once, into the final String.
-  private var chunks: [[UInt8]] = []
-  private var bytes: [UInt8] = []
-
-  /// The finished text.
-  var text: String {
-    let parts = chunks + [bytes]
-    return String(unsafeUninitializedCapacity: parts.reduce(0) { $0 + $1.count }) { buffer in
-      var offset = 0
-      for part in parts {
-        _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: part)
-        offset += part.count
-      }
-      return offset
-    }
-  }
-
-  /// Appends lines made elsewhere, without copying them. (Trimming the next line stops at the empty buffer:
-  /// every chunk ends with a newline.)
-  mutating func append(_ other: TextLines) {
-    if !bytes.isEmpty { chunks.append(bytes) }
-    bytes = []
-    chunks += other.chunks
-    if !other.bytes.isEmpty { chunks.append(other.bytes) }
-  }
-
-  mutating func line(_ line: String) {
-    bytes.append(contentsOf: line.utf8)
-    endLine()
-  }
-
-  /// Ends the line being written, without its trailing spaces (padding). A space is one byte and never part
-  /// of another character, and the previous line ends with a newline, so trimming stops in time.
-  private mutating func endLine() {
-    while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-    bytes.append(UInt8(ascii: "\n"))
-  }
-
-  /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
-  mutating func wrapped(_ text: String, first: String, rest: String, width: Int = 118) {
-    // ASCII text without escapes (nearly all) is wrapped on its bytes, where a byte is a column; anything else
-    // is undone and wrapped by characters.
-    let start = bytes.count
-    var currentWidth = Self.visibleCount(first)
-    bytes.append(contentsOf: first.utf8)
-    var empty = true
-    var text = text
-    let plain = text.withUTF8 { utf8 -> Bool in
-      var wordStart = 0
-      for position in 0...utf8.count {
-        if position < utf8.count {
-          let byte = utf8[position]
-          if byte >= 0x80 || byte == 0x1B { return false }
-          if byte != UInt8(ascii: " ") { continue }
-        }
-        let word = UnsafeBufferPointer(rebasing: utf8[wordStart..<position])
-        wordStart = position + 1
-        if !empty, currentWidth + 1 + word.count > width {
-          endLine()
-          bytes.append(contentsOf: rest.utf8)
-          currentWidth = Self.visibleCount(rest)
-          empty = true
-        }
-        if !empty {
-          bytes.append(UInt8(ascii: " "))
-          currentWidth += 1
-        }
-        bytes.append(contentsOf: word)
-        currentWidth += word.count
-        empty = false
-      }
-      return true
-    }
-    guard plain else {
-      bytes.removeSubrange(start...)
-      return wrappedByCharacters(text, first: first, rest: rest, width: width)
-    }
-    endLine()
-  }
-
-  /// `wrapped` for text with non-ASCII characters or escapes, where columns are characters a terminal shows.
-  private mutating func wrappedByCharacters(_ text: String, first: String, rest: String, width: Int) {
-    var current = first
-    var currentWidth = Self.visibleCount(first)
-    let restWidth = Self.visibleCount(rest)
-    var empty = true
-    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      let wordWidth = Self.visibleCount(word)
-      if !empty, currentWidth + 1 + wordWidth > width {
-        line(current)
-        current = rest
-        currentWidth = restWidth
-        empty = true
-      }
-      if !empty {
-        current += " "
-        currentWidth += 1
-      }
-      current += word
-      currentWidth += wordWidth
-      empty = false
-    }
-    line(current)
-  }
-
-  mutating func blank() { line("") }
-
-  mutating func table(_ rows: [[String]], indent: Int, rightAligned: Set<Int> = []) {
-    let columns = rows.map(\.count).max() ?? 0
-    let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-    for row in rows {
-      let cells = row.enumerated().map { column, cell in
-        let gap = String(repeating: " ", count: max(0, widths[column] - cell.count))
-        return rightAligned.contains(column) ? gap + cell : cell + gap
-      }
-      line(String(repeating: " ", count: indent) + cells.joined(separator: "  "))
-    }
-  }
-
-  /// Characters a terminal shows: ANSI colour sequences (`ESC [ … m`) take no column.
-  static func visibleCount(_ text: some StringProtocol) -> Int {
-    if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x1B }) { return text.utf8.count }
-    var count = 0
-    var inEscape = false
-    for character in text {
-      if character == "\u{1B}" {
-        inEscape = true
-      } else if inEscape {
-        if character == "m" { inEscape = false }
-      } else {
-        count += 1
-      }
-    }
-    return count
-  }
+/// `count` spaces; the short runs (padding, indents) are made once.
+func spaces(_ count: Int) -> String {
+  count < spaceRuns.count ? spaceRuns[count] : String(repeating: " ", count: count)
 }
+
+private let spaceRuns = (0..<32).map { String(repeating: " ", count: $0) }
