@@ -64,6 +64,31 @@ import UnifiedCache
     #expect(Migration.report(plan, redactUsernames: true).json() == report.json())
   }
 
+  /// Report entries read their fields from the plan's entities when asked (they keep no copy): every read
+  /// gives the same fields, in the redacted form when the report is redacted, and a value set on an entry wins.
+  @Test func entryFieldsComeFromThePlanEntitiesUntilSet() throws {
+    let plan = try Scenario("msal-conflict").plan()
+    for redacted in [false, true] {
+      let report = Migration.report(plan, redactUsernames: redacted)
+      let entries = report.users.flatMap(\.entries) + report.otherEntries
+      #expect(entries.count == plan.entries.count)
+      for entry in entries {
+        #expect(entry.fields.map { "\($0.name)=\($0.value)" } == entry.fields.map { "\($0.name)=\($0.value)" })
+        #expect(entry.fields.isEmpty == (entry.kind == nil), "only skipped items have no entity")
+        if entry.action == .conflict { #expect(!entry.existingFields.isEmpty) }
+        if let home = entry.field("home_account_id") { #expect(home.hasPrefix("account-") == redacted) }
+        if [.accessToken, .refreshToken, .idToken].contains(entry.kind) {
+          #expect(entry.field("secret")?.hasPrefix("sha256:") == true)
+        }
+      }
+      var changed = try #require(entries.first { !$0.fields.isEmpty })
+      changed.fields = [(name: "note", value: "set by a caller")]
+      #expect(changed.field("note") == "set by a caller")
+      #expect(changed.field("secret") == nil && changed.fields.count == 1)
+      #expect(changed != entries.first { !$0.fields.isEmpty })
+    }
+  }
+
   @Test func colourOnlyWhenAsked() throws {
     let report = Migration.report(try Scenario("msal-conflict").plan())
     #expect(!report.text().contains("\u{1B}"))

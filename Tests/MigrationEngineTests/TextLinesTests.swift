@@ -76,6 +76,53 @@ import Testing
     #expect(out.text == "header\n  user\n\nafter\n  one two\n")
   }
 
+  @Test func bytesWrittenByAClosureWrapAsTheSameString() {
+    var seed: UInt64 = 0xB17E5
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    for _ in 0..<500 {
+      let text = (0..<next(30)).map { _ in Self.words[next(Self.words.count)] }.joined(separator: " ")
+      var viaString = TextLines()
+      viaString.wrapped(text, first: "  from: ", rest: "        ", width: 60)
+      var viaBytes = TextLines()
+      // Twice, so that the reused scratch buffer is exercised.
+      for _ in 0..<2 { viaBytes.wrapped(first: "  from: ", rest: "        ", width: 60) { $0.append(contentsOf: text.utf8) } }
+      #expect(viaBytes.text == viaString.text + viaString.text, "text: \(text)")
+    }
+  }
+
+  /// `isPlain` against the obvious byte loop, on every length around the 8-byte words and every place of an
+  /// escape or a non-ASCII byte.
+  @Test func plainCheckMatchesTheByteLoop() {
+    for length in 0..<40 {
+      for position in 0..<max(1, length) {
+        for odd: UInt8 in [0x1B, 0x80, 0xC3, 0xFF, 0x1A, 0x1C, 0x7F, 0x3B, 0x9B] {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          if length > 0 { bytes[position] = odd }
+          let expected = bytes.allSatisfy { $0 < 0x80 && $0 != 0x1B }
+          #expect(bytes.withUnsafeBufferPointer { TextLines.isPlain($0) } == expected, "\(length) \(position) \(odd)")
+        }
+      }
+    }
+  }
+
+  /// The final text copies chunks on all cores: many chunks of different sizes keep their order.
+  @Test func manyChunksJoinInOrder() {
+    var out = TextLines()
+    var expected = ""
+    for index in 0..<1_000 {
+      var section = TextLines()
+      let line = String(repeating: "x", count: index % 37) + " \(index)"
+      section.line(line)
+      out.append(section)
+      out.line("after", " ", String(index))
+      expected += "\(line)\nafter \(index)\n"
+    }
+    #expect(out.text == expected)
+  }
+
   @Test(arguments: [0, 1, 255, 256, 257, 1_000, 10_007])
   func orderedParallelMapIsMapInOrder(count: Int) {
     let values = Array(0..<count)

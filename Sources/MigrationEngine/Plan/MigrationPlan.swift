@@ -128,17 +128,14 @@ public struct PlanEntry: Sendable, Hashable {
   }
 }
 
-/// An immutable, shared entity.
 extension PlanEntry {
-  /// Calls `body` with the boxed entity (or the existing one) without copying it out of its box: reports
-  /// read the fields of every entry, and a copy of an entity retains each of its strings.
-  func withEntity<Result>(existing: Bool = false, _ body: (AnyUnifiedEntity) -> Result) -> Result? {
-    guard let box = existing ? existingBox : entityBox else { return nil }
-    return body(box.value)
-  }
+  /// The boxed entities themselves, for report entries that read their fields when asked: reports read
+  /// the fields of every entry, and a copy of an entity retains each of its strings.
+  var entityBoxes: (entity: EntityBox?, existing: EntityBox?) { (entityBox, existingBox) }
 }
 
-private final class EntityBox: Sendable, Hashable {
+/// An immutable, shared entity.
+final class EntityBox: Sendable, Hashable {
   let value: AnyUnifiedEntity
 
   init(_ value: AnyUnifiedEntity) { self.value = value }

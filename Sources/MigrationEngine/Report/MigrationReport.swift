@@ -21,9 +21,35 @@ public struct MigrationReport: Sendable {
     public var username: String?
     public var homeAccountID: String?
     public var sources: [PlanSource]
-    /// The entity's fields (JSON name, text); secrets as fingerprints, timestamps as epoch seconds.
-    public var fields: [(name: String, value: String)]
-    public var existingFields: [(name: String, value: String)]
+    /// The entity's fields (JSON name, text); secrets as fingerprints, timestamps as epoch seconds. Made from
+    /// the plan's entity on each read (until set), so that a report keeps no copy of them: at 100,000 items
+    /// they were 1.5 million strings, made, kept, and freed one by one on one core when the report went.
+    public var fields: [(name: String, value: String)] {
+      get { assignedFields ?? origin.fields(existing: false) }
+      set { assignedFields = newValue }
+    }
+    /// The fields of the entity the target holds now, made as `fields` are.
+    public var existingFields: [(name: String, value: String)] {
+      get { assignedExistingFields ?? origin.fields(existing: true) }
+      set { assignedExistingFields = newValue }
+    }
+    private var assignedFields: [(name: String, value: String)]?
+    private var assignedExistingFields: [(name: String, value: String)]?
+    private let origin: FieldOrigin
+
+    /// The report entry of `entries[index]`, read in place (a copy of a plan entry retains every field it holds).
+    init(_ entries: [PlanEntry], at index: Int, redact: Redactor) {
+      action = entries[index].action
+      kind = entries[index].kind
+      key = redact(entries[index].canonicalKey)
+      reasonCode = entries[index].reasonCode
+      reason = redact(entries[index].reason)
+      rule = entries[index].identityRule
+      username = redact(entries[index].username)
+      homeAccountID = redact(entries[index].homeAccountID)
+      sources = entries[index].sources
+      origin = FieldOrigin(boxes: entries[index].entityBoxes, redact: redact)
+    }
 
     public static func == (lhs: Entry, rhs: Entry) -> Bool {
       lhs.action == rhs.action && lhs.key == rhs.key && lhs.reason == rhs.reason && lhs.sources == rhs.sources
@@ -100,9 +126,9 @@ public struct MigrationReport: Sendable {
         username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
         homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
         rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
-        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Self.entry(at: $0, of: plan.entries, redact) })
+        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact) })
     }
-    otherEntries = grouped.others.map { Self.entry(at: $0, of: plan.entries, redact) }
+    otherEntries = grouped.others.map { Entry(plan.entries, at: $0, redact: redact) }
     diagnostics = plan.diagnostics.map { diagnostic in
       var copy = diagnostic
       copy.message = redact(diagnostic.message)
@@ -110,17 +136,16 @@ public struct MigrationReport: Sendable {
     }
   }
 
-  /// The report entry of `entries[index]`, whose fields are read in place (a copy of a plan entry retains
-  /// every field it holds).
-  private static func entry(at index: Int, of entries: [PlanEntry], _ redact: Redactor) -> Entry {
-    func fields(existing: Bool) -> [(name: String, value: String)] {
-      entries[index].withEntity(existing: existing) { EntityFields.pairs(of: $0) { redact($0) } } ?? []
-    }
-    return Entry(
-      action: entries[index].action, kind: entries[index].kind, key: redact(entries[index].canonicalKey),
-      reasonCode: entries[index].reasonCode, reason: redact(entries[index].reason),
-      rule: entries[index].identityRule, username: redact(entries[index].username),
-      homeAccountID: redact(entries[index].homeAccountID), sources: entries[index].sources,
-      fields: fields(existing: false), existingFields: fields(existing: true))
+}
+
+/// Where a report entry's fields come from: the plan entry's (shared, immutable) entities and the report's
+/// redactor.
+private struct FieldOrigin: Sendable {
+  var boxes: (entity: EntityBox?, existing: EntityBox?)
+  var redact: Redactor
+
+  func fields(existing: Bool) -> [(name: String, value: String)] {
+    guard let box = existing ? boxes.existing : boxes.entity else { return [] }
+    return EntityFields.pairs(of: box.value) { redact($0) }
   }
 }

@@ -50,7 +50,7 @@ enum ReportSections {
         }
       }
     }
-    for (position, section) in sections.enumerated() { register(section, at: position) }
+    for position in sections.indices { register(sections[position], at: position) }
     var others: [Int] = []
     // Fields are read in place (`entries[position].x`): binding each entry to a local copied all of it.
     let entries = plan.entries
