@@ -90,7 +90,7 @@ extension MigrationReport {
   private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
     // Entries are read in place (`entries[index]`): binding each to a local copied all its fields.
     for index in entries.indices {
-      let (headline, detail) = Self.summary(entries[index])
+      let (headline, detail) = entries[index].summary()
       out.line("  ", action(entries[index].action, colorize), " ", pad(entries[index].kind?.rawValue ?? "-", 13), " ", headline)
       let indent = Self.entryIndent
       if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
@@ -125,31 +125,7 @@ extension MigrationReport {
   }
 
   /// A headline (what the entity is) and a detail line (its other fields) for an entry.
-  static func summary(_ entry: borrowing Entry) -> (String, String) {
-    // The fields alone are captured: capturing `entry` copied every entry.
-    let fields = entry.fields
-    func f(_ name: String) -> String { Entry.value(of: name, in: fields) ?? "-" }
-    let family = Entry.value(of: "family_id", in: fields).map { ", family \($0)" } ?? ""
-    guard !fields.isEmpty else {
-      return (entry.kind == nil ? entry.reasonCode : (entry.sources.first?.label ?? "-"), "")
-    }
-    switch entry.kind {
-    case .account?:
-      return (f("username"), "realm \(f("realm")), \(f("authority_type")), at \(f("environment"))")
-    case .refreshToken?:
-      return ("client \(f("client_id"))\(family)", "at \(f("environment")), secret \(f("secret"))")
-    case .accessToken?:
-      let expires = Entry.value(of: "expires_on", in: fields).flatMap(Double.init)
-        .map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
-      return (f("target"), "realm \(f("realm")), expires \(expires ?? "-"), secret \(f("secret"))")
-    case .idToken?:
-      return ("client \(f("client_id"))", "realm \(f("realm")), secret \(f("secret"))")
-    case .appMetadata?:
-      return ("client \(f("client_id"))", "at \(f("environment"))\(family)")
-    case nil:
-      return (entry.reasonCode, "")
-    }
-  }
+  static func summary(_ entry: Entry) -> (String, String) { entry.summary() }
 
   private func action(_ action: PlanAction, _ colorize: Bool) -> String {
     let word = pad(action.rawValue, 10)
@@ -178,3 +154,34 @@ func spaces(_ count: Int) -> String {
 }
 
 private let spaceRuns = (0..<32).map { String(repeating: " ", count: $0) }
+
+extension MigrationReport.Entry {
+  /// A headline (what the entity is) and a detail line (its other fields), for the text and Markdown reports.
+  /// A method, so that the text report calls it on entries in place (an argument was a copy of the entry).
+  func summary() -> (String, String) {
+    // The fields alone are captured: capturing `self` copied the entry.
+    let fields = fields
+    func f(_ name: String) -> String { Self.value(of: name, in: fields) ?? "-" }
+    let family = Self.value(of: "family_id", in: fields).map { ", family \($0)" } ?? ""
+    guard !fields.isEmpty else {
+      return (kind == nil ? reasonCode : (sources.first?.label ?? "-"), "")
+    }
+    switch kind {
+    case .account?:
+      return (f("username"), "realm \(f("realm")), \(f("authority_type")), at \(f("environment"))")
+    case .refreshToken?:
+      return ("client \(f("client_id"))\(family)", "at \(f("environment")), secret \(f("secret"))")
+    case .accessToken?:
+      let expires = Self.value(of: "expires_on", in: fields).flatMap(Double.init)
+        .map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
+      return (f("target"), "realm \(f("realm")), expires \(expires ?? "-"), secret \(f("secret"))")
+    case .idToken?:
+      return ("client \(f("client_id"))", "realm \(f("realm")), secret \(f("secret"))")
+    case .appMetadata?:
+      return ("client \(f("client_id"))", "at \(f("environment"))\(family)")
+    case nil:
+      return (reasonCode, "")
+    }
+  }
+
+}

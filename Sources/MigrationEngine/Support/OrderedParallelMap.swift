@@ -9,17 +9,18 @@ extension Array where Element: Sendable {
   ) -> [Result] {
     let chunkCount = Swift.min(count / Swift.max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
     guard chunkCount > 1 else { return map(transform) }
-    var chunks = [[Result]](repeating: [], count: chunkCount)
     let chunkSize = (count + chunkCount - 1) / chunkCount
     let elements = self
-    chunks.withUnsafeMutableBufferPointer { buffer in
-      // Each iteration writes its own slot only.
+    // Each chunk initialises its own slots of the result, reading the elements in place: joining per-chunk
+    // arrays, and iterating slices, copied every element (a retain of each of its fields).
+    return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
       nonisolated(unsafe) let results = buffer
       DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-        let range = (chunk * chunkSize)..<Swift.min(elements.count, (chunk + 1) * chunkSize)
-        results[chunk] = elements[range].map(transform)
+        for index in (chunk * chunkSize)..<Swift.min(elements.count, (chunk + 1) * chunkSize) {
+          (results.baseAddress! + index).initialize(to: transform(elements[index]))
+        }
       }
+      initializedCount = elements.count
     }
-    return chunks.flatMap { $0 }
   }
 }
