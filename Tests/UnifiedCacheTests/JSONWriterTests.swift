@@ -26,10 +26,12 @@ import UnifiedCache
   }
 
   @Test func foundationReadsBackEveryString() throws {
-    let texts = Self.randomStrings(seed: 2, count: 500)
+    // JSONSerialization drops U+FEFF inside strings, so texts with one are left to the reference test.
+    let texts = Self.randomStrings(seed: 2, count: 500).filter { !$0.unicodeScalars.contains("\u{FEFF}") }
     let json = JSONText.pretty(.array(texts.map(JSONValue.string)), indent: 2)
     let read = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
-    #expect(read.map { Array($0.utf8) } == texts.map { Array($0.utf8) })
+    try #require(read.count == texts.count)
+    for (read, text) in zip(read, texts) { #expect(Array(read.utf8) == Array(text.utf8), "\(Array(text.unicodeScalars))") }
   }
 
   @Test func layoutMatchesTheReferenceAtEveryDepth() {
