@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnifiedCache
+import _Adal2MSALTestSupport
 
 /// The writer copies runs of bytes and caches indentation; these tests hold it to a plain scalar-by-scalar
 /// reference (the writer's former code) and to Foundation's reading of its output. Bytes are compared:
@@ -13,7 +14,7 @@ import UnifiedCache
       "\"", "\\", "/", "\u{7F}", "é", "ß", "日本", "\u{2028}", "\u{2029}", "👩‍💻", "🇫🇷", "e\u{301}", "\r\n", "<br>",
       "plain ascii run", "\u{FEFF}", "\u{10FFFF}", "\u{80}",
     ] + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
-    var generator = SplitMix(seed: seed)
+    var generator = SeededGenerator(seed: seed)
     return (0..<count).map { _ in
       (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
@@ -35,7 +36,7 @@ import UnifiedCache
   }
 
   @Test func layoutMatchesTheReferenceAtEveryDepth() {
-    var generator = SplitMix(seed: 3)
+    var generator = SeededGenerator(seed: 3)
     let strings = Self.randomStrings(seed: 4, count: 200)
     func value(depth: Int) -> JSONValue {
       switch Int.random(in: 0...(depth > 5 ? 3 : 6), using: &generator) {
@@ -121,18 +122,5 @@ private enum Reference {
       }
     }
     return out + "\""
-  }
-}
-
-/// SplitMix64: reproducible random strings.
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

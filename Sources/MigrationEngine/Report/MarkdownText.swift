@@ -40,12 +40,21 @@ struct MarkdownText: Sendable {
     bytes.append(0x60)
   }
 
-  /// Inline code for each of `texts`, separated by ", ".
-  mutating func codes(_ texts: [String]) {
+  /// A line: `prefix`, then `text` as inline code.
+  mutating func codeLine(_ prefix: String, _ text: String) {
+    append(prefix)
+    code(text)
+    line()
+  }
+
+  /// A line: `prefix`, then each of `texts` as inline code, separated by ", ".
+  mutating func codesLine(_ prefix: String, _ texts: [String]) {
+    append(prefix)
     for index in texts.indices {
       if index > 0 { append(", ") }
       code(texts[index])
     }
+    line()
   }
 
   /// `text` for a table cell: `|` escaped, line breaks made spaces.

@@ -94,15 +94,9 @@ extension MigrationReport {
   private static func userSection(_ user: UserSection) -> MarkdownText {
     var out = MarkdownText()
     out.line()
-    out.append("## User ")
-    out.code(user.username ?? "(no username)")
+    out.codeLine("## User ", user.username ?? "(no username)")
     out.line()
-    out.line()
-    if !user.otherUsernames.isEmpty {
-      out.append("- Also seen as: ")
-      out.codes(user.otherUsernames)
-      out.line()
-    }
+    if !user.otherUsernames.isEmpty { out.codesLine("- Also seen as: ", user.otherUsernames) }
     out.append("- Status: \(user.status.rawValue)")
     if !user.reason.isEmpty {
       out.append(" (")
@@ -110,24 +104,10 @@ extension MigrationReport {
       out.append(")")
     }
     out.line()
-    if let home = user.homeAccountID {
-      out.append("- Home account id: ")
-      out.code(home)
-      out.line()
-    }
-    if let rule = user.rule {
-      out.append("- Identity rule: ")
-      out.code(rule.rawValue)
-      out.line()
-    }
-    if !user.candidates.isEmpty {
-      out.append("- Candidates: ")
-      out.codes(user.candidates)
-      out.line()
-    }
-    out.append("- Cloud: ")
-    out.code(user.cloud)
-    out.line()
+    if let home = user.homeAccountID { out.codeLine("- Home account id: ", home) }
+    if let rule = user.rule { out.codeLine("- Identity rule: ", rule.rawValue) }
+    if !user.candidates.isEmpty { out.codesLine("- Candidates: ", user.candidates) }
+    out.codeLine("- Cloud: ", user.cloud)
     if !user.entries.isEmpty {
       out.line()
       entryTable(user.entries, into: &out)

@@ -68,6 +68,12 @@ public struct JSONWriter: Sendable {
     if let text { string(text) } else { null() }
   }
 
+  /// An object member whose value is a string, or null.
+  public mutating func member(_ key: String, _ text: String?) {
+    self.key(key)
+    string(text)
+  }
+
   /// A whole `JSONValue`.
   public mutating func value(_ value: JSONValue) {
     switch value {
