@@ -3,6 +3,7 @@ import Foundation
 import MigrationEngine
 import Testing
 import UnifiedCache
+import _Adal2MSALTestSupport
 
 /// Properties every scenario's plan must have: applying it and planning again changes nothing, and the plan
 /// does not depend on the order of inputs or items.
@@ -50,18 +51,5 @@ import UnifiedCache
       #expect(report.text() == referenceReport.text())
       #expect(report.markdown() == referenceReport.markdown())
     }
-  }
-}
-
-/// A small deterministic generator (SplitMix64) so shuffles are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

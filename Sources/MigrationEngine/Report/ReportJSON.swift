@@ -6,16 +6,38 @@ extension MigrationReport {
   /// The report as JSON (schema: docs/report-schema.json, `schemaVersion` 1): members in a fixed order,
   /// 2-space indentation, a final newline.
   public func json() -> String {
-    var root = JSONObject()
-    root["schemaVersion"] = .number(String(Self.schemaVersion))
-    root["plannedAt"] = .string(ReportDate.string(plannedAt))
-    root["redacted"] = .bool(redacted)
-    root["inputs"] = .array(inputs.map(Self.json))
-    root["summary"] = summaryJSON()
-    root["users"] = .array(users.map(Self.json))
-    root["otherEntries"] = .array(otherEntries.map(Self.json))
-    root["diagnostics"] = .array(diagnostics.map(Self.json))
-    return JSONText.pretty(.object(root), indent: 2) + "\n"
+    // Written straight to bytes, without a `JSONValue` tree: a 100,000-item plan makes a 200 MB report.
+    var out = JSONWriter(indent: 2)
+    out.beginObject()
+    out.key("schemaVersion")
+    out.number(Self.schemaVersion)
+    out.member("plannedAt", ReportDate.string(plannedAt))
+    out.key("redacted")
+    out.bool(redacted)
+    out.key("inputs")
+    out.value(.array(inputs.map(Self.json)))
+    out.key("summary")
+    out.value(summaryJSON())
+    out.key("users")
+    out.beginArray()
+    // Users are independent: each is written on all cores at the array's depth, then appended in order.
+    let depth = out.depth
+    let parts = users.orderedParallelMap { user in
+      var part = JSONWriter(indent: 2, level: depth)
+      Self.write(user, to: &part)
+      return part.text
+    }
+    for part in parts { out.append(valueText: part) }
+    out.endArray()
+    out.key("otherEntries")
+    out.beginArray()
+    for entry in otherEntries { Self.write(entry, to: &out) }
+    out.endArray()
+    out.key("diagnostics")
+    out.value(.array(diagnostics.map(Self.json)))
+    out.endObject()
+    out.finalNewline()
+    return out.text
   }
 
   private func summaryJSON() -> JSONValue {
@@ -42,34 +64,69 @@ extension MigrationReport {
     ])
   }
 
-  private static func json(_ user: UserSection) -> JSONValue {
-    .object([
-      "username": string(user.username), "otherUsernames": .array(user.otherUsernames.map(JSONValue.string)),
-      "homeAccountId": string(user.homeAccountID), "cloud": .string(user.cloud),
-      "status": .string(user.status.rawValue), "rule": string(user.rule?.rawValue),
-      "reasonCode": .string(user.reasonCode), "reason": .string(user.reason),
-      "candidates": .array(user.candidates.map(JSONValue.string)), "entries": .array(user.entries.map(json)),
-    ])
+  private static func write(_ user: UserSection, to out: inout JSONWriter) {
+    out.beginObject()
+    out.member("username", user.username)
+    out.key("otherUsernames")
+    strings(user.otherUsernames, to: &out)
+    out.member("homeAccountId", user.homeAccountID)
+    out.member("cloud", user.cloud)
+    out.member("status", user.status.rawValue)
+    out.member("rule", user.rule?.rawValue)
+    out.member("reasonCode", user.reasonCode)
+    out.member("reason", user.reason)
+    out.key("candidates")
+    strings(user.candidates, to: &out)
+    out.key("entries")
+    out.beginArray()
+    // By index: binding each entry to a local copies all its fields.
+    for index in user.entries.indices { write(user.entries[index], to: &out) }
+    out.endArray()
+    out.endObject()
   }
 
-  private static func json(_ entry: Entry) -> JSONValue {
-    func fields(_ list: [(name: String, value: String)]) -> JSONValue {
-      list.isEmpty ? .null : .object(JSONObject(list.map { JSONMember($0.name, .string($0.value)) }))
+  private static func strings(_ list: [String], to out: inout JSONWriter) {
+    out.beginArray()
+    for text in list { out.string(text) }
+    out.endArray()
+  }
+
+  private static func write(_ entry: borrowing Entry, to out: inout JSONWriter) {
+    out.beginObject()
+    out.member("action", entry.action.rawValue)
+    out.member("kind", entry.kind?.rawValue)
+    out.member("key", entry.key)
+    out.member("reasonCode", entry.reasonCode)
+    out.member("reason", entry.reason)
+    out.member("rule", entry.rule?.rawValue)
+    out.member("username", entry.username)
+    out.member("homeAccountId", entry.homeAccountID)
+    out.key("sources")
+    out.beginArray()
+    for source in entry.sources {
+      out.beginObject()
+      out.member("file", source.file)
+      out.key("itemIndex")
+      if let index = source.itemIndex { out.number(index) } else { out.null() }
+      out.member("label", source.label)
+      out.endObject()
     }
-    return .object([
-      "action": .string(entry.action.rawValue), "kind": string(entry.kind?.rawValue), "key": string(entry.key),
-      "reasonCode": .string(entry.reasonCode), "reason": .string(entry.reason),
-      "rule": string(entry.rule?.rawValue), "username": string(entry.username),
-      "homeAccountId": string(entry.homeAccountID),
-      "sources": .array(
-        entry.sources.map { source in
-          .object([
-            "file": .string(source.file), "itemIndex": source.itemIndex.map { .number(String($0)) } ?? .null,
-            "label": .string(source.label),
-          ])
-        }),
-      "entity": fields(entry.fields), "existing": fields(entry.existingFields),
-    ])
+    out.endArray()
+    out.key("entity")
+    fields(entry.fields, to: &out)
+    out.key("existing")
+    fields(entry.existingFields, to: &out)
+    out.endObject()
+  }
+
+  /// Fields as an object of strings, or null when there are none.
+  private static func fields(_ list: [(name: String, value: String)], to out: inout JSONWriter) {
+    guard !list.isEmpty else { return out.null() }
+    out.beginObject()
+    for index in list.indices {
+      out.member(list[index].name, list[index].value)
+    }
+    out.endObject()
   }
 
   private static func json(_ diagnostic: Diagnostic) -> JSONValue {

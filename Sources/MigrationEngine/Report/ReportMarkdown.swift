@@ -6,81 +6,152 @@ extension MigrationReport {
   /// The report as GitHub-flavoured Markdown: a summary table, a table per user, the skips and conflicts,
   /// and the diagnostics.
   public func markdown() -> String {
-    var out: [String] = ["# adal2msal migration plan", ""]
-    out.append("Planned at \(ReportDate.string(plannedAt))" + (redacted ? "; usernames redacted." : "."))
+    // Users are independent: their sections are written, and made strings, on all cores.
+    let sections = users.orderedParallelMap { Self.userSection($0).text }
+    // Joined as strings: appending a valid `String` copies it without checking its UTF-8 again.
+    var text = opening().text
+    let end = closing().text
+    text.reserveCapacity(sections.reduce(text.utf8.count + end.utf8.count) { $0 + $1.utf8.count })
+    for section in sections { text += section }
+    text += end
+    return text
+  }
+
+  /// The title, the inputs and the summary.
+  private func opening() -> MarkdownText {
+    var out = MarkdownText()
+    out.line("# adal2msal migration plan")
+    out.line()
+    out.line("Planned at \(ReportDate.string(plannedAt))" + (redacted ? "; usernames redacted." : "."))
     if !inputs.isEmpty {
-      out += ["", "## Inputs", ""]
-      out += table(
-        ["Role", "Format", "Bytes", "SHA-256", "File"],
-        inputs.map { [$0.role.rawValue, $0.detectedFormat, String($0.byteCount), code(String($0.sha256.prefix(12))), code($0.path)] })
-    }
-    out += ["", "## Summary", ""]
-    let rows = summaryRows()
-    out += table(["Kind"] + (rows.first ?? []).dropFirst(), Array(rows.dropFirst()))
-    for user in users {
-      out += ["", "## User \(code(user.username ?? "(no username)"))", ""]
-      if !user.otherUsernames.isEmpty { out.append("- Also seen as: \(user.otherUsernames.map(code).joined(separator: ", "))") }
-      out.append("- Status: \(user.status.rawValue)" + (user.reason.isEmpty ? "" : " (\(escape(user.reason)))"))
-      if let home = user.homeAccountID { out.append("- Home account id: \(code(home))") }
-      if let rule = user.rule { out.append("- Identity rule: \(code(rule.rawValue))") }
-      if !user.candidates.isEmpty { out.append("- Candidates: \(user.candidates.map(code).joined(separator: ", "))") }
-      out.append("- Cloud: \(code(user.cloud))")
-      if !user.entries.isEmpty {
-        out.append("")
-        out += entryTable(user.entries)
+      out.line()
+      out.line("## Inputs")
+      out.line()
+      out.tableHeader(["Role", "Format", "Bytes", "SHA-256", "File"])
+      for input in inputs {
+        out.startRow()
+        out.append("\(input.role.rawValue) | \(input.detectedFormat) | \(input.byteCount) | ")
+        out.code(String(input.sha256.prefix(12)))
+        out.nextCell()
+        out.code(input.path)
+        out.endRow()
       }
     }
+    out.line()
+    out.line("## Summary")
+    out.line()
+    let rows = summaryRows()
+    out.tableHeader(["Kind"] + (rows.first ?? []).dropFirst())
+    for row in rows.dropFirst() { out.row(row) }
+    return out
+  }
+
+  /// The other entries, the skips and conflicts, and the diagnostics.
+  private func closing() -> MarkdownText {
+    var out = MarkdownText()
     if !otherEntries.isEmpty {
-      out += ["", "## Other entries", ""]
-      out += entryTable(otherEntries)
+      out.line()
+      out.line("## Other entries")
+      out.line()
+      Self.entryTable(otherEntries, into: &out)
     }
     let attention = skipsAndConflicts
-    out += ["", "## Skipped and conflicts (\(attention.count))", ""]
+    out.line()
+    out.line("## Skipped and conflicts (\(attention.count))")
+    out.line()
     if !attention.isEmpty {
-      out += table(
-        ["Action", "Kind", "User", "Reason", "Sources"],
-        attention.map {
-          [$0.action.rawValue, $0.kind?.rawValue ?? "-", $0.username.map(code) ?? "-",
-           escape($0.reason) + " " + code($0.reasonCode), sources($0)]
-        })
+      out.tableHeader(["Action", "Kind", "User", "Reason", "Sources"])
+      for index in attention.indices {
+        out.startRow()
+        Self.actionAndKind(attention[index], into: &out)
+        if let username = attention[index].username { out.code(username) } else { out.append("-") }
+        out.nextCell()
+        Self.reasonAndSources(attention[index], into: &out)
+        out.endRow()
+      }
     }
-    out += ["", "## Diagnostics (\(diagnostics.count))", ""]
+    out.line()
+    out.line("## Diagnostics (\(diagnostics.count))")
+    out.line()
     if !diagnostics.isEmpty {
-      out += table(
-        ["Severity", "Code", "Location", "Message"],
-        diagnostics.map {
-          [$0.severity.rawValue, code($0.code), escape($0.location?.description ?? "-"), escape($0.message)]
-        })
+      out.tableHeader(["Severity", "Code", "Location", "Message"])
+      for diagnostic in diagnostics {
+        out.startRow()
+        out.append(diagnostic.severity.rawValue)
+        out.nextCell()
+        out.code(diagnostic.code)
+        out.nextCell()
+        out.escaped(diagnostic.location?.description ?? "-")
+        out.nextCell()
+        out.escaped(diagnostic.message)
+        out.endRow()
+      }
     }
-    return out.joined(separator: "\n") + "\n"
+    return out
   }
 
-  private func entryTable(_ entries: [Entry]) -> [String] {
-    table(
-      ["Action", "Kind", "Entity", "Reason", "Sources"],
-      entries.map {
-        [$0.action.rawValue, $0.kind?.rawValue ?? "-", escape(Self.markdownSummary($0)),
-         escape($0.reason) + " " + code($0.reasonCode), sources($0)]
-      })
+  /// One user's section: a blank line, its heading, its facts, its entries.
+  private static func userSection(_ user: UserSection) -> MarkdownText {
+    var out = MarkdownText()
+    out.line()
+    out.codeLine("## User ", user.username ?? "(no username)")
+    out.line()
+    if !user.otherUsernames.isEmpty { out.codesLine("- Also seen as: ", user.otherUsernames) }
+    out.append("- Status: \(user.status.rawValue)")
+    if !user.reason.isEmpty {
+      out.append(" (")
+      out.escaped(user.reason)
+      out.append(")")
+    }
+    out.line()
+    if let home = user.homeAccountID { out.codeLine("- Home account id: ", home) }
+    if let rule = user.rule { out.codeLine("- Identity rule: ", rule.rawValue) }
+    if !user.candidates.isEmpty { out.codesLine("- Candidates: ", user.candidates) }
+    out.codeLine("- Cloud: ", user.cloud)
+    if !user.entries.isEmpty {
+      out.line()
+      entryTable(user.entries, into: &out)
+    }
+    return out
   }
 
-  private static func markdownSummary(_ entry: Entry) -> String {
-    let (headline, detail) = summary(entry)
-    return detail.isEmpty ? headline : "\(headline)<br>\(detail)"
+  private static func entryTable(_ entries: [Entry], into out: inout MarkdownText) {
+    out.tableHeader(["Action", "Kind", "Entity", "Reason", "Sources"])
+    // By index: binding each entry to a local copies all its fields.
+    for index in entries.indices {
+      out.startRow()
+      actionAndKind(entries[index], into: &out)
+      let (headline, detail) = summary(entries[index])
+      // Escaped apart: "<br>" between them holds nothing to escape and keeps their characters apart.
+      out.escaped(headline)
+      if !detail.isEmpty {
+        out.append("<br>")
+        out.escaped(detail)
+      }
+      out.nextCell()
+      reasonAndSources(entries[index], into: &out)
+      out.endRow()
+    }
   }
 
-  private func sources(_ entry: Entry) -> String {
-    entry.sources.isEmpty ? "-" : escape(Self.sourceList(entry.sources, separator: "<br>"))
+  /// The first two cells of an entry row.
+  private static func actionAndKind(_ entry: borrowing Entry, into out: inout MarkdownText) {
+    out.append(entry.action.rawValue)
+    out.nextCell()
+    out.append(entry.kind?.rawValue ?? "-")
+    out.nextCell()
   }
 
-  private func table(_ header: [String], _ rows: [[String]]) -> [String] {
-    ["| " + header.joined(separator: " | ") + " |", "|" + header.map { _ in "---|" }.joined()]
-      + rows.map { "| " + $0.joined(separator: " | ") + " |" }
-  }
-
-  private func code(_ text: String) -> String { "`" + text.replacingOccurrences(of: "`", with: "'") + "`" }
-
-  private func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+  /// The last two cells of an entry row.
+  private static func reasonAndSources(_ entry: borrowing Entry, into out: inout MarkdownText) {
+    out.escaped(entry.reason)
+    out.append(" ")
+    out.code(entry.reasonCode)
+    out.nextCell()
+    if entry.sources.isEmpty {
+      out.append("-")
+    } else {
+      out.escaped { writeSourceList(entry.sources, separator: "<br>", to: &$0) }
+    }
   }
 }

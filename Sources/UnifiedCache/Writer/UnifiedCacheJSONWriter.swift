@@ -6,7 +6,10 @@ import Foundation
 /// sections as they were read; 4-space indentation, UTF-8 without a byte-order mark, a final newline.
 public enum UnifiedCacheJSONWriter {
   public static func write(_ contents: UnifiedCacheContents) -> Data {
-    Data((JSONText.pretty(.object(jsonObject(contents)), indent: 4) + "\n").utf8)
+    var writer = JSONWriter(indent: 4)
+    writer.value(.object(jsonObject(contents)))
+    writer.finalNewline()
+    return Data(writer.bytes)
   }
 
   /// The whole cache as an ordered JSON object.

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Markdown as UTF-8 bytes, built line by line: the Markdown report's lines without a `String` per line or
+/// per cell (a 100,000-item report has 150,000 table rows).
+struct MarkdownText: Sendable {
+  private(set) var bytes: [UInt8] = []
+  /// A buffer kept for `escaped(_:)`'s text, so that each cell does not allocate one.
+  private var scratch: [UInt8] = []
+
+  /// The text so far.
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// `text`, then a line break.
+  mutating func line(_ text: String = "") {
+    append(text)
+    bytes.append(0x0A)
+  }
+
+  mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  /// A table's header row and its separator row.
+  mutating func tableHeader(_ header: [String]) {
+    line("| " + header.joined(separator: " | ") + " |")
+    line("|" + String(repeating: "---|", count: header.count))
+  }
+
+  /// A table row is `startRow()`, the cells with `nextCell()` between them, `endRow()`: "| a | b |".
+  mutating func startRow() { append("| ") }
+  mutating func nextCell() { append(" | ") }
+  mutating func endRow() { line(" |") }
+
+  /// A row of plain cells.
+  mutating func row(_ cells: [String]) { line("| " + cells.joined(separator: " | ") + " |") }
+
+  /// `text` as inline code: in backticks, with any backtick in it made a `'`.
+  mutating func code(_ text: String) {
+    bytes.append(0x60)
+    var text = text
+    text.withUTF8 { replacing($0, 0x60, with: "'") { $0.replacingOccurrences(of: "`", with: "'") } }
+    bytes.append(0x60)
+  }
+
+  /// A line: `prefix`, then `text` as inline code.
+  mutating func codeLine(_ prefix: String, _ text: String) {
+    append(prefix)
+    code(text)
+    line()
+  }
+
+  /// A line: `prefix`, then each of `texts` as inline code, separated by ", ".
+  mutating func codesLine(_ prefix: String, _ texts: [String]) {
+    append(prefix)
+    for index in texts.indices {
+      if index > 0 { append(", ") }
+      code(texts[index])
+    }
+    line()
+  }
+
+  /// `text` for a table cell: `|` escaped, line breaks made spaces.
+  mutating func escaped(_ text: String) {
+    var text = text
+    text.withUTF8 { escaped($0) }
+  }
+
+  /// `escaped` of the text `write` appends to a byte buffer, without making a `String` of it.
+  mutating func escaped(_ write: (inout [UInt8]) -> Void) {
+    var text = scratch
+    scratch = []
+    text.removeAll(keepingCapacity: true)
+    write(&text)
+    text.withUnsafeBufferPointer { escaped($0) }
+    scratch = text
+  }
+
+  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    replacing(utf8, 0x7C, with: "\\|", 0x0A, with: " ") {
+      $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+  }
+
+  /// Appends `utf8` with each byte `target` (and `other`) replaced, as `foundation` would. Foundation's
+  /// `replacingOccurrences` compares whole characters, so text where a target may be part of a larger one
+  /// (non-ASCII, or a `\r` before a `\n`) still goes through it; the rest, nearly all, is replaced bytewise.
+  private mutating func replacing(
+    _ utf8: UnsafeBufferPointer<UInt8>, _ target: UInt8, with replacement: String, _ other: UInt8? = nil,
+    with otherReplacement: String = "", foundation: (String) -> String
+  ) {
+    let other = other ?? target
+    guard utf8.contains(where: { $0 == target || $0 == other }) else { return bytes.append(contentsOf: utf8) }
+    guard !utf8.contains(where: { $0 >= 0x80 || $0 == 0x0D }) else {
+      return append(foundation(String(decoding: utf8, as: UTF8.self)))
+    }
+    for byte in utf8 {
+      if byte == target {
+        append(replacement)
+      } else if byte == other {
+        append(otherReplacement)
+      } else {
+        bytes.append(byte)
+      }
+    }
+  }
+}

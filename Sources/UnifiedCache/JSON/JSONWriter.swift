@@ -1,0 +1,196 @@
+/// Writes JSON text as UTF-8 bytes, one value at a time, in `JSONText`'s layout: compact, or indented with
+/// `"key": value`. For output too large to build as a `JSONValue` first (a report of 100,000 entries), and
+/// for parts written on other threads and appended in order (`append(valueText:)`).
+public struct JSONWriter: Sendable {
+  /// Text appended whole (`append(valueText:)`) and the text before each, in order; `bytes` follows them.
+  private var pieces: [String] = []
+  /// The text after the last piece: all of it when nothing was appended whole.
+  private(set) var bytes: [UInt8] = []
+  /// Spaces per level; nil for one line without spaces.
+  private let indent: Int?
+  /// The level of the first value, when it will be appended inside another writer's output.
+  private let baseLevel: Int
+  /// How many values each open container holds so far, innermost last.
+  private var openCounts: [Int] = []
+  /// A key was just written: the next value follows it on the same line.
+  private var afterKey = false
+  /// A newline and enough spaces for the deepest level so far: each indent is a prefix of it.
+  private var newlineAndSpaces: [UInt8] = [0x0A]
+
+  /// A writer whose first value sits at `level` (0 at the top; `depth` of the writer it will be appended to).
+  public init(indent: Int? = nil, level: Int = 0) {
+    self.indent = indent
+    baseLevel = level
+  }
+
+  /// The level of the next value: what a writer for a part appended here (`append(valueText:)`) starts at.
+  public var depth: Int { baseLevel + openCounts.count }
+
+  /// The text so far.
+  public var text: String {
+    let tail = String(decoding: bytes, as: UTF8.self)
+    guard !pieces.isEmpty else { return tail }
+    // Appending one valid `String` to another copies it without checking its UTF-8 again.
+    var out = ""
+    out.reserveCapacity(pieces.reduce(tail.utf8.count) { $0 + $1.utf8.count })
+    for piece in pieces { out += piece }
+    out += tail
+    return out
+  }
+
+  public mutating func beginObject() { open(0x7B) }
+  public mutating func endObject() { close(0x7D) }
+  public mutating func beginArray() { open(0x5B) }
+  public mutating func endArray() { close(0x5D) }
+
+  /// An object member's key; its value is the next thing written.
+  public mutating func key(_ key: String) {
+    startElement()
+    writeString(key)
+    bytes.append(0x3A)
+    if indent != nil { bytes.append(0x20) }
+    afterKey = true
+  }
+
+  public mutating func null() { raw("null") }
+  public mutating func bool(_ flag: Bool) { raw(flag ? "true" : "false") }
+  /// A number, written as its text.
+  public mutating func number(_ text: String) { raw(text) }
+  public mutating func number(_ value: Int) { raw(String(value)) }
+
+  public mutating func string(_ text: String) {
+    startValue()
+    writeString(text)
+  }
+
+  /// The string, or null.
+  public mutating func string(_ text: String?) {
+    if let text { string(text) } else { null() }
+  }
+
+  /// An object member whose value is a string, or null.
+  public mutating func member(_ key: String, _ text: String?) {
+    self.key(key)
+    string(text)
+  }
+
+  /// A whole `JSONValue`.
+  public mutating func value(_ value: JSONValue) {
+    switch value {
+    case .null: null()
+    case .bool(let flag): bool(flag)
+    case .number(let text): number(text)
+    case .string(let text): string(text)
+    case .array(let items):
+      beginArray()
+      for item in items { self.value(item) }
+      endArray()
+    case .object(let object):
+      beginObject()
+      for member in object.members {
+        key(member.key)
+        self.value(member.value)
+      }
+      endObject()
+    }
+  }
+
+  /// A value written by another writer that started at this writer's `depth`, with the same indent: its
+  /// `text`, made on the thread that wrote it, so that turning bytes into a `String` (a UTF-8 check and a
+  /// copy, serial in `text`) is shared out too. Kept as it is, not copied.
+  public mutating func append(valueText: String) {
+    startValue()
+    pieces.append(String(decoding: bytes, as: UTF8.self))
+    bytes.removeAll(keepingCapacity: true)
+    pieces.append(valueText)
+  }
+
+  /// A newline after the top-level value, as a file ends.
+  public mutating func finalNewline() { bytes.append(0x0A) }
+
+  private mutating func raw(_ text: String) {
+    startValue()
+    bytes.append(contentsOf: text.utf8)
+  }
+
+  private mutating func open(_ bracket: UInt8) {
+    startValue()
+    bytes.append(bracket)
+    openCounts.append(0)
+  }
+
+  private mutating func close(_ bracket: UInt8) {
+    let count = openCounts.removeLast()
+    if count > 0 { newline(level: depth) }
+    bytes.append(bracket)
+  }
+
+  /// Before a value: nothing after a key, else the separator an element needs.
+  private mutating func startValue() {
+    if afterKey {
+      afterKey = false
+    } else {
+      startElement()
+    }
+  }
+
+  /// A comma after the previous element of the open container, and the element's line.
+  private mutating func startElement() {
+    guard !openCounts.isEmpty else { return }
+    if openCounts[openCounts.count - 1] > 0 { bytes.append(0x2C) }
+    openCounts[openCounts.count - 1] += 1
+    newline(level: depth)
+  }
+
+  private mutating func newline(level: Int) {
+    guard let indent else { return }
+    let length = 1 + indent * level
+    if newlineAndSpaces.count < length {
+      newlineAndSpaces += repeatElement(0x20, count: length - newlineAndSpaces.count)
+    }
+    bytes.append(contentsOf: newlineAndSpaces[..<length])
+  }
+
+  /// A JSON string literal: `"`, `\` and control characters escaped, everything else as its UTF-8 bytes.
+  /// Runs that need no escaping are copied whole.
+  private mutating func writeString(_ text: String) {
+    bytes.append(0x22)
+    if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0) }
+    }
+    bytes.append(0x22)
+  }
+
+  private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    for index in utf8.indices {
+      let byte = utf8[index]
+      // Bytes of non-ASCII scalars are all >= 0x80, so a byte test finds exactly the scalars to escape.
+      guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      appendEscape(byte)
+      runStart = index + 1
+    }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+  }
+
+  private mutating func appendEscape(_ byte: UInt8) {
+    let short: UInt8? =
+      switch byte {
+      case 0x22: 0x22  // \"
+      case 0x5C: 0x5C  // \\
+      case 0x0A: 0x6E  // \n
+      case 0x0D: 0x72  // \r
+      case 0x09: 0x74  // \t
+      case 0x08: 0x62  // \b
+      case 0x0C: 0x66  // \f
+      default: nil
+      }
+    bytes.append(0x5C)
+    if let short { return bytes.append(short) }
+    // \u00XX with lowercase hex digits; a control character's high digit is 0 or 1.
+    let low = byte & 0x0F
+    let digits: [UInt8] = [0x75, 0x30, 0x30, 0x30 + (byte >> 4), low < 10 ? 0x30 + low : 0x57 + low]
+    bytes.append(contentsOf: digits)
+  }
+}
