@@ -121,7 +121,7 @@ extension MigrationReport {
     for index in entries.indices {
       out.startRow()
       actionAndKind(entries[index], into: &out)
-      let (headline, detail) = summary(entries[index])
+      let (headline, detail) = entries[index].summary()
       // Escaped apart: "<br>" between them holds nothing to escape and keeps their characters apart.
       out.escaped(headline)
       if !detail.isEmpty {

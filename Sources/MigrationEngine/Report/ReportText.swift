@@ -124,9 +124,6 @@ extension MigrationReport {
     if sources.count > limit { text.append(contentsOf: "\(separator)and \(sources.count - limit) more".utf8) }
   }
 
-  /// A headline (what the entity is) and a detail line (its other fields) for an entry.
-  static func summary(_ entry: Entry) -> (String, String) { entry.summary() }
-
   private func action(_ action: PlanAction, _ colorize: Bool) -> String {
     let word = pad(action.rawValue, 10)
     guard colorize else { return word }
