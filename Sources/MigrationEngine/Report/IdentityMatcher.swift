@@ -11,30 +11,40 @@
 struct IdentityMatcher: Sendable {
   /// The first node of a value, by its first folded byte; -1 when no value starts with that byte.
   private var root = [Int32](repeating: -1, count: 256)
-  // Node `n` holds the byte `label[n]`, its first child and next sibling (-1 for none), and in `replacement[n]`
-  // the index in `tokens` of the value that ends there (-1 when none does).
+  // Node `n` holds the byte `label[n]`; its children are the nodes `childStart[n]..<childStart[n + 1]`, in
+  // byte order and next to each other (nodes are numbered breadth first), so looking a byte up reads one run
+  // of adjacent labels. `replacement[n]` is the index in `tokens` of the value that ends there, or -1.
   private var label: [UInt8] = []
-  private var firstChild: [Int32] = []
-  private var nextSibling: [Int32] = []
+  private var childStart: [Int32] = []
   private var replacement: [Int32] = []
   private var tokens: [[UInt8]] = []
 
   /// A matcher of `pairs`; when two values fold alike, the first one's token is used.
   init(_ pairs: [(value: String, token: String)]) {
+    var seen: Set<[UInt8]> = []
+    var folded: [(bytes: [UInt8], token: Int32)] = []
     for (value, token) in pairs {
       let bytes = Self.fold(value)
-      guard let first = bytes.first else { continue }
-      var node = root[Int(first)]
-      if node < 0 {
-        node = newNode(first)
-        root[Int(first)] = node
-      }
-      for byte in bytes.dropFirst() { node = child(of: node, byte) }
-      if replacement[Int(node)] < 0 {
-        replacement[Int(node)] = Int32(tokens.count)
-        tokens.append(Array(token.utf8))
-      }
+      guard !bytes.isEmpty, seen.insert(bytes).inserted else { continue }
+      folded.append((bytes, Int32(tokens.count)))
+      tokens.append(Array(token.utf8))
     }
+    let values = SortedValues(folded)
+    // One level at a time: `level` holds the values under each node of the current depth, in node order.
+    var level: [Range<Int>] = []
+    addChildren(depth: 0, 0..<values.count, of: values, into: &level)
+    for (node, byte) in label.enumerated() { root[Int(byte)] = Int32(node) }
+    var depth = 1
+    while !level.isEmpty {
+      var next: [Range<Int>] = []
+      for under in level {
+        childStart.append(Int32(label.count))
+        addChildren(depth: depth, under, of: values, into: &next)
+      }
+      level = next
+      depth += 1
+    }
+    childStart.append(Int32(label.count))
   }
 
   var isEmpty: Bool { tokens.isEmpty }
@@ -84,7 +94,7 @@ struct IdentityMatcher: Sendable {
       matched = true
       out.append(contentsOf: original[copied..<start])
       out.append(contentsOf: tokens[Int(token)])
-      copied = offset(end)!
+      copied = offset(end)!  // a match ends on a scalar boundary
       index = end
     }
     guard matched else { return nil }
@@ -103,36 +113,60 @@ struct IdentityMatcher: Sendable {
       if replacement[Int(node)] >= 0, offset(index) != nil { best = (index, replacement[Int(node)]) }
       guard index < folded.count else { break }
       let byte = Self.lowercased(folded[index])
-      var next = firstChild[Int(node)]
-      while next >= 0 && label[Int(next)] != byte { next = nextSibling[Int(next)] }
-      node = next
+      node = child(of: Int(node), byte)
       index += 1
     }
     return best
   }
 
-  // MARK: Building
-
-  private mutating func newNode(_ byte: UInt8) -> Int32 {
-    label.append(byte)
-    firstChild.append(-1)
-    nextSibling.append(-1)
-    replacement.append(-1)
-    return Int32(label.count - 1)
+  /// The child of `node` labelled `byte`, or -1.
+  private func child(of node: Int, _ byte: UInt8) -> Int32 {
+    for child in Int(childStart[node])..<Int(childStart[node + 1]) where label[child] >= byte {
+      return label[child] == byte ? Int32(child) : -1
+    }
+    return -1
   }
 
-  /// The child of `node` labelled `byte`, added when missing.
-  private mutating func child(of node: Int32, _ byte: UInt8) -> Int32 {
-    var previous: Int32 = -1
-    var next = firstChild[Int(node)]
-    while next >= 0 {
-      if label[Int(next)] == byte { return next }
-      previous = next
-      next = nextSibling[Int(next)]
+  // MARK: Building
+
+  /// Adds a node for each byte that values in `under` (which share their first `depth` bytes) have at `depth`,
+  /// and appends the values under each added node to `children`.
+  private mutating func addChildren(
+    depth: Int, _ under: Range<Int>, of values: SortedValues, into children: inout [Range<Int>]
+  ) {
+    var first = under.lowerBound
+    if first < under.upperBound && values.length(first) == depth { first += 1 }  // it ends at the parent
+    while first < under.upperBound {
+      let byte = values.byte(first, depth)
+      var end = first + 1
+      while end < under.upperBound && values.byte(end, depth) == byte { end += 1 }
+      label.append(byte)
+      replacement.append(values.length(first) == depth + 1 ? values.token[first] : -1)
+      children.append(first..<end)
+      first = end
     }
-    let added = newNode(byte)
-    if previous < 0 { firstChild[Int(node)] = added } else { nextSibling[Int(previous)] = added }
-    return added
+  }
+
+  /// The folded values in byte order, end to end in one buffer, which the build reads once per depth. Sorted,
+  /// the values under a node are consecutive, grouped by their next byte in byte order, and the one that ends
+  /// at the node (if any) comes first.
+  private struct SortedValues {
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    private(set) var token: [Int32] = []
+    var count: Int { ends.count }
+
+    init(_ values: [(bytes: [UInt8], token: Int32)]) {
+      for value in values.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+        bytes += value.bytes
+        ends.append(bytes.count)
+        token.append(value.token)
+      }
+    }
+
+    private func start(_ value: Int) -> Int { value == 0 ? 0 : ends[value - 1] }
+    func length(_ value: Int) -> Int { ends[value] - start(value) }
+    func byte(_ value: Int, _ depth: Int) -> UInt8 { bytes[start(value) + depth] }
   }
 
   // MARK: Folding
@@ -142,7 +176,7 @@ struct IdentityMatcher: Sendable {
   }
 
   /// A value's folded UTF-8.
-  static func fold(_ value: String) -> [UInt8] {
+  private static func fold(_ value: String) -> [UInt8] {
     var folded: [UInt8] = []
     var origin: [Int32] = []
     var value = value
