@@ -52,6 +52,7 @@ import Testing
     check("JOSÉ@contoso.com", pairs, "user-j")
     check("Ünïcode JOSÉ@CONTOSO.COM, bob@CONTOSO.com, josé@contoso.com…", pairs, "Ünïcode user-j, user-b, user-j…")
     check("jose@contoso.com", pairs, "jose@contoso.com")
+    check("josé@contoso.com", [("JOSÉ@CONTOSO.COM", "user-J")], "user-J")
   }
 
   /// `İ` lowercases to two scalars (`i` and a combining dot): a value may not start or end inside them, and the
@@ -99,6 +100,34 @@ import Testing
       if IdentityMatcher(pairs)(text) != text { changed += 1 }
     }
     #expect(changed > 1_000, "most random texts should hold a value")
+  }
+
+  /// Many identities that share prefixes, as a large plan has: local ids, home account ids and usernames.
+  @Test func agreesWithTheOracleOnManyIdentities() {
+    var random = SeededGenerator(seed: 0xAD41)
+    func hex(_ count: Int) -> String {
+      String((0..<count).map { _ in Array("0123456789abcdef").randomElement(using: &random)! })
+    }
+    let tenants = (0..<5).map { _ in "\(hex(8))-\(hex(4))-4\(hex(3))-8\(hex(3))-\(hex(12))" }
+    var values: [String] = []
+    for user in 0..<400 {
+      let oid = "\(hex(2))00\(hex(4))-0000-4000-8000-\(hex(12))"
+      values += [oid, "\(oid).\(tenants[user % tenants.count])", "user\(user)@contoso\(user % 7).com"]
+    }
+    let pairs = values.enumerated().map { (value: $0.element, token: "<\($0.offset)>") }
+    let matcher = IdentityMatcher(pairs)
+    for _ in 0..<10 {
+      let words = (0..<50).map { _ in
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: values.randomElement(using: &random)!.uppercased()
+        case 1: values.randomElement(using: &random)!
+        case 2: tenants.randomElement(using: &random)!
+        default: hex(Int.random(in: 1...12, using: &random))
+        }
+      }
+      let text = words.joined(separator: Bool.random(using: &random) ? " " : ", key ")
+      #expect(matcher(text) == Self.reference(text, pairs))
+    }
   }
 
   /// Whether the two are equal, or a proper end of one is a proper start of the other (or of itself). One value
