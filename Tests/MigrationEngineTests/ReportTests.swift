@@ -89,6 +89,15 @@ import UnifiedCache
     }
   }
 
+  /// Redacted reports, byte for byte: recorded with the first redactor (one search per identity), they pin its
+  /// tokens and placement for any faster one.
+  @Test(arguments: ["two-tenants", "upn-change", "msal-conflict", "adfs"])
+  func redactedReportsMatchGolden(_ name: String) throws {
+    let report = Migration.report(try Scenario(name).plan(), redactUsernames: true)
+    try expectGolden(report.json(), "\(name).redacted.json")
+    try expectGolden(report.text(), "\(name).redacted.txt")
+  }
+
   @Test func colourOnlyWhenAsked() throws {
     let report = Migration.report(try Scenario("msal-conflict").plan())
     #expect(!report.text().contains("\u{1B}"))

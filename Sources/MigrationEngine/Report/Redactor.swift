@@ -6,11 +6,11 @@ import UnifiedCache
 /// home or local account id `account-<12 hex>` (the SHA-256 of the lowercased value), the same token
 /// wherever the value appears, including inside cache keys, reasons and diagnostics.
 struct Redactor: Sendable {
-  private let replacements: [(String, String)]
+  private let matcher: IdentityMatcher
 
-  static let none = Redactor(replacements: [])
+  static let none = Redactor(matcher: IdentityMatcher([]))
 
-  private init(replacements: [(String, String)]) { self.replacements = replacements }
+  private init(matcher: IdentityMatcher) { self.matcher = matcher }
 
   init(plan: MigrationPlan) {
     var usernames: Set<String> = []
@@ -38,23 +38,16 @@ struct Redactor: Sendable {
         }
       }
     }
+    // Usernames first: a value that is both a username and an id always becomes a `user-` token.
     let pairs = usernames.map { ($0, "user-" + Self.digest($0)) } + accountIDs.map { ($0, "account-" + Self.digest($0)) }
-    // Longest first, so a home account id (`oid.tid`) is replaced before the local id (`oid`) inside it.
-    replacements = pairs.sorted { ($0.0.count, $0.0) > ($1.0.count, $1.0) }
+    matcher = IdentityMatcher(pairs)
   }
 
   private static func digest(_ value: String) -> String {
     String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
   }
 
-  func callAsFunction(_ text: String) -> String {
-    guard !replacements.isEmpty else { return text }
-    var out = text
-    for (value, token) in replacements where out.range(of: value, options: .caseInsensitive) != nil {
-      out = out.replacingOccurrences(of: value, with: token, options: .caseInsensitive)
-    }
-    return out
-  }
+  func callAsFunction(_ text: String) -> String { matcher(text) }
 
   func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
 }
