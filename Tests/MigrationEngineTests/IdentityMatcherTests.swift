@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 @testable import MigrationEngine
 
