@@ -6,11 +6,18 @@ import UnifiedCache
 /// home or local account id `account-<12 hex>` (the SHA-256 of the lowercased value), the same token
 /// wherever the value appears, including inside cache keys, reasons and diagnostics.
 struct Redactor: Sendable {
-  private let matcher: IdentityMatcher
+  // Boxed, and nil when nothing is redacted: every report entry keeps its redactor (to make its fields when
+  // asked), and the matcher inline was five arrays to retain and release per entry.
+  private let matcher: Matcher?
 
-  static let none = Redactor(matcher: IdentityMatcher([]))
+  private final class Matcher: Sendable {
+    let value: IdentityMatcher
+    init(_ value: IdentityMatcher) { self.value = value }
+  }
 
-  private init(matcher: IdentityMatcher) { self.matcher = matcher }
+  static let none = Redactor(matcher: nil)
+
+  private init(matcher: Matcher?) { self.matcher = matcher }
 
   init(plan: MigrationPlan) {
     var usernames: Set<String> = []
@@ -40,14 +47,14 @@ struct Redactor: Sendable {
     }
     // Usernames first: a value that is both a username and an id always becomes a `user-` token.
     let pairs = usernames.map { ($0, "user-" + Self.digest($0)) } + accountIDs.map { ($0, "account-" + Self.digest($0)) }
-    matcher = IdentityMatcher(pairs)
+    matcher = Matcher(IdentityMatcher(pairs))
   }
 
   private static func digest(_ value: String) -> String {
     String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
   }
 
-  func callAsFunction(_ text: String) -> String { matcher(text) }
+  func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
 
   func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
 }
