@@ -108,14 +108,7 @@ extension MigrationReport {
   private static let fromIndent = entryIndent + "from: "
   private static let continuationIndent = entryIndent + "      "
 
-  /// At most `limit` sources, then how many more (the JSON report lists them all).
-  static func sourceList(_ sources: [PlanSource], separator: String, limit: Int = 8) -> String {
-    var text: [UInt8] = []
-    writeSourceList(sources, separator: separator, limit: limit, to: &text)
-    return String(decoding: text, as: UTF8.self)
-  }
-
-  /// Appends `sourceList` as UTF-8.
+  /// Appends at most `limit` sources, then how many more (the JSON report lists them all), as UTF-8.
   static func writeSourceList(_ sources: [PlanSource], separator: String, limit: Int = 8, to text: inout [UInt8]) {
     for index in sources.indices.prefix(limit) {
       if index > 0 { text.append(contentsOf: separator.utf8) }
