@@ -31,6 +31,17 @@ extension StringProtocol {
 }
 
 extension String {
+  /// `lowercased()`, but the string itself (its storage shared, nothing allocated) when it is ASCII without
+  /// capitals: home account ids, hosts and user names nearly always are, and a large report lowercases
+  /// hundreds of thousands of them to look them up.
+  public func lowercasedSharingStorage() -> String {
+    let isLowercaseASCII =
+      utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) }
+      } ?? false
+    return isLowercaseASCII ? self : lowercased()
+  }
+
   /// `split(separator:omittingEmptySubsequences:)` for an ASCII separator, on the UTF-8 bytes when the whole
   /// string is ASCII (there every character is one byte, CR LF aside, which holds no separator), else by
   /// characters. Splitting kilobyte tokens by characters was a hot spot.

@@ -1,4 +1,5 @@
 import Adal2MSALSupport
+import _Adal2MSALTestSupport
 import Foundation
 import Testing
 

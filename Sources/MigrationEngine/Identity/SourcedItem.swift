@@ -25,7 +25,7 @@ struct SourcedItem: Sendable {
     let normalizedUsername: String?
     let oid: String?
     let tid: String?
-    let sortKey: [String]
+    let planSource: PlanSource
 
     init(item: ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
       self.item = item
@@ -39,13 +39,10 @@ struct SourcedItem: Sendable {
       oid = item.idTokenClaims?.oid
       tid = item.idTokenClaims?.tid
       displayableUsername = SourcedItem.displayableUsername(item)
-      normalizedUsername = displayableUsername?.lowercased()
-      let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
-      sortKey = [
-        file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
-        item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
-        item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
-      ]
+      normalizedUsername = displayableUsername?.lowercasedSharingStorage()
+      var label = "ADAL \(item.kind)"
+      if let resource = item.resource, item.accessToken != nil { label += " \(resource)" }
+      planSource = PlanSource(file: file, itemIndex: item.source.itemIndex, label: label)
     }
   }
 
@@ -98,17 +95,27 @@ struct SourcedItem: Sendable {
     return item.userID
   }
 
-  var planSource: PlanSource {
-    var label = "ADAL \(item.kind)"
-    if let resource = item.resource, item.accessToken != nil { label += " \(resource)" }
-    return PlanSource(file: file, itemIndex: item.source.itemIndex, label: label)
-  }
+  /// The item as plan entries name it (`ADAL AT https://graph.windows.net`): made once, shared by every entry
+  /// that lists the item (a label per entry was one more string per source).
+  var planSource: PlanSource { core.planSource }
 
   var location: SourceLocation { SourceLocation(file: file, itemIndex: item.source.itemIndex) }
 
-  /// A content-based order: file, item index, then the item's own fields, so shuffled inputs sort the same.
-  static func precedes(_ lhs: SourcedItem, _ rhs: SourcedItem) -> Bool {
-    lhs.core.sortKey.lexicographicallyPrecedes(rhs.core.sortKey)
+  /// `items` in a content-based order: file, item index, then the item's own fields, so shuffled inputs sort
+  /// the same. The keys live only while sorting: kept with every item, they were ~400 bytes an item for the
+  /// whole plan (40 MB at 100,000 items).
+  static func sortedInPlanOrder(_ items: [SourcedItem]) -> [SourcedItem] {
+    let keys = items.map { $0.sortKey }
+    return items.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { items[$0] }
+  }
+
+  private var sortKey: [String] {
+    let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
+    return [
+      file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
+      item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
+      item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
+    ]
   }
 
 }

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import ADALCache
 import Foundation
 
@@ -14,7 +15,7 @@ enum TenantMembership: Sendable, Equatable {
   case unknown(String)
 
   init(_ claims: IDTokenClaims) {
-    guard let oid = claims.oid, let tid = claims.tid?.lowercased() else {
+    guard let oid = claims.oid, let tid = claims.tid?.lowercasedSharingStorage() else {
       self = .unknown("the id token has no oid and tid claims: the home tenant is unknown offline")
       return
     }
@@ -45,6 +46,6 @@ enum TenantMembership: Sendable, Equatable {
       self = .unknown("the id token's issuer does not name tenant \(tid): membership not shown, not guessed")
       return
     }
-    self = .member(oid: oid.lowercased(), tid: tid)
+    self = .member(oid: oid.lowercasedSharingStorage(), tid: tid)
   }
 }

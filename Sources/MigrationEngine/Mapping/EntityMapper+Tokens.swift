@@ -147,7 +147,7 @@ extension EntityMapper {
     for sourced in group.items where sourced.item.idToken != nil {
       let isFamily = RefreshTokenSelection.isFamilyItem(sourced.item)
       guard let client = isFamily ? frtClients[sourced.ordinal] : sourced.item.clientID,
-        let realm = sourced.isADFS ? "adfs" : sourced.tid?.lowercased()
+        let realm = sourced.isADFS ? "adfs" : sourced.tid?.lowercasedSharingStorage()
       else { continue }
       clientOf[sourced.ordinal] = client
       byKey["\(client.lowercased())|\(realm)", default: []].append(sourced)
@@ -163,7 +163,7 @@ extension EntityMapper {
             kind: .idToken, in: group))
         continue
       }
-      let realm = best.isADFS ? "adfs" : (best.tid?.lowercased() ?? "")
+      let realm = best.isADFS ? "adfs" : (best.tid?.lowercasedSharingStorage() ?? "")
       let token = UnifiedIdToken(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: client, realm: realm,
         secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix))

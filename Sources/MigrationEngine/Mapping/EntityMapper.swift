@@ -102,7 +102,7 @@ struct EntityMapper {
   /// The realm of an id token's tenant: `adfs` for ADFS, else `tid`, else a tenanted authority's tenant.
   private func realm(of sourced: SourcedItem) -> String? {
     if sourced.isADFS { return "adfs" }
-    if let tid = sourced.tid { return tid.lowercased() }
+    if let tid = sourced.tid { return tid.lowercasedSharingStorage() }
     return tenantedAuthority(sourced)
   }
 
