@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import UnifiedCache
 
 /// Assigns every plan entry to one report section: the user whose home account id it carries, the
@@ -10,26 +11,24 @@ enum ReportSections {
   }
 
   static func group(_ plan: MigrationPlan) -> (users: [Section], others: [Int]) {
+    // Users are read in place (`plan.users[position]`) and tables sized up front: at 100,000 items the copies
+    // and the rehashing were most of this serial part of the report.
     var sections: [Section] = []
+    sections.reserveCapacity(plan.users.count)
     var byHome: [String: Int] = [:]
-    for user in plan.users {
-      if user.status == .resolved, let home = user.homeAccountID?.lowercased() {
+    byHome.reserveCapacity(plan.users.count)
+    for position in plan.users.indices {
+      if plan.users[position].status == .resolved,
+        let home = plan.users[position].homeAccountID?.lowercasedSharingStorage()
+      {
         if let index = byHome[home] {
           // The same account met in several clusters (one per tenant): one section, the first rule in order.
-          let merged = sections[index].user
-          sections[index].user.otherUsernames = Array(
-            Set(merged.otherUsernames + user.otherUsernames + [user.username].compactMap { $0 })
-              .subtracting([merged.username].compactMap { $0 })
-          ).sorted()
-          if let rule = user.rule, let old = merged.rule, rule.order < old.order {
-            sections[index].user.rule = rule
-          }
-          sections[index].user.sources = (merged.sources + user.sources).sorted(by: PlanSource.precedes)
+          merge(plan.users[position], into: &sections[index].user)
           continue
         }
         byHome[home] = sections.count
       }
-      sections.append(Section(user: user, entries: []))
+      sections.append(Section(user: plan.users[position], entries: []))
     }
     // First matching section for each way an entry can be filed (indexes, not scans: a large plan has
     // many sections).
@@ -39,18 +38,21 @@ enum ReportSections {
     }
     var unresolved: [UnresolvedKey: Int] = [:]
     var resolvedByName: [String: Int] = [:]
-    func register(_ section: Section, at position: Int) {
-      if section.user.status != .resolved {
-        let key = UnresolvedKey(sources: section.user.sources, reasonCode: section.user.reasonCode)
+    resolvedByName.reserveCapacity(plan.users.count)
+    func register(at position: Int) {
+      if sections[position].user.status != .resolved {
+        let key = UnresolvedKey(sources: sections[position].user.sources, reasonCode: sections[position].user.reasonCode)
         if unresolved[key] == nil { unresolved[key] = position }
-      } else {
-        for name in [section.user.username].compactMap({ $0 }) + section.user.otherUsernames
-        where resolvedByName[name.lowercased()] == nil {
-          resolvedByName[name.lowercased()] = position
-        }
+        return
       }
+      func file(_ name: String) {
+        let key = name.lowercasedSharingStorage()
+        if resolvedByName[key] == nil { resolvedByName[key] = position }
+      }
+      if let name = sections[position].user.username { file(name) }
+      for name in sections[position].user.otherUsernames { file(name) }
     }
-    for position in sections.indices { register(sections[position], at: position) }
+    for position in sections.indices { register(at: position) }
     var others: [Int] = []
     // Fields are read in place (`entries[position].x`): binding each entry to a local copied all of it.
     let entries = plan.entries
@@ -65,7 +67,7 @@ enum ReportSections {
       var isHomeSection: Bool
     }
     let found = Array(entries.indices).orderedParallelMap(minimumChunk: 4096) { (position: Int) -> Found in
-      if let home = entries[position].homeAccountID?.lowercased(), let index = initialHomes[home] {
+      if let home = entries[position].homeAccountID?.lowercasedSharingStorage(), let index = initialHomes[home] {
         return Found(section: index, isHomeSection: true)
       }
       let key = UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)
@@ -73,10 +75,12 @@ enum ReportSections {
     }
     for position in entries.indices {
       let (section, isHomeSection) = (found[position].section, found[position].isHomeSection)
-      let home = isHomeSection ? nil : entries[position].homeAccountID?.lowercased()
+      let home = isHomeSection ? nil : entries[position].homeAccountID?.lowercasedSharingStorage()
       if let index = isHomeSection ? section : home.flatMap({ byHome[$0] }) ?? section {
         sections[index].entries.append(position)
-      } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercased(), let index = resolvedByName[name] {
+      } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercasedSharingStorage(),
+        let index = resolvedByName[name]
+      {
         // An item skipped before identity resolution (a tombstone): filed under the user it names.
         sections[index].entries.append(position)
       } else if let key = home, let home = entries[position].homeAccountID, !home.isEmpty {
@@ -86,14 +90,24 @@ enum ReportSections {
           username: entries[position].username, cloud: EnvironmentAliases.group(forHost: entries[position].entity?.environment ?? "").name,
           status: .resolved, homeAccountID: home, rule: .unifiedInput, reasonCode: "identity.unified-input",
           reason: "an account of the MSAL inputs")
-        let section = Section(user: user, entries: [position])
-        register(section, at: sections.count)
-        sections.append(section)
+        sections.append(Section(user: user, entries: [position]))
+        register(at: sections.count - 1)
       } else {
         others.append(position)
       }
     }
     return (sections, others)
+  }
+
+  /// Folds `user` (a later cluster of the same account) into `merged`: its other names, the earlier identity
+  /// rule in PRODUCT.md's order, and its sources.
+  private static func merge(_ user: PlanUser, into merged: inout PlanUser) {
+    merged.otherUsernames = Array(
+      Set(merged.otherUsernames + user.otherUsernames + [user.username].compactMap { $0 })
+        .subtracting([merged.username].compactMap { $0 })
+    ).sorted()
+    if let rule = user.rule, let old = merged.rule, rule.order < old.order { merged.rule = rule }
+    merged.sources = (merged.sources + user.sources).sorted(by: PlanSource.precedes)
   }
 }
 

@@ -19,7 +19,8 @@ extension MigrationReport {
     out.blank()
     out.line("Summary")
     out.table(summaryRows(), indent: 2, rightAligned: Set(1...6))
-    for section in users.orderedParallelMap({ userSection($0, colorize: colorize) }) { out.append(section) }
+    // By index: mapping the sections themselves copied each one (every string retained and released).
+    for section in Array(users.indices).orderedParallelMap({ userSection(at: $0, colorize: colorize) }) { out.append(section) }
     if !otherEntries.isEmpty {
       out.blank()
       out.line("Other entries")
@@ -34,9 +35,13 @@ extension MigrationReport {
       for index in entries.indices where entries[index].action.needsAttention {
         count += 1
         lines.wrapped(
-          "\(entries[index].username ?? "-"): \(entries[index].reason) [\(entries[index].reasonCode)]",
           first: "  \(action(entries[index].action, colorize)) \(pad(entries[index].kind?.rawValue ?? "-", 13)) ",
-          rest: attentionIndent)
+          rest: attentionIndent
+        ) {
+          $0.append(contentsOf: (entries[index].username ?? "-").utf8)
+          $0.append(contentsOf: ": ".utf8)
+          Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
+        }
       }
       return (lines: lines, count: count)
     }
@@ -69,35 +74,45 @@ extension MigrationReport {
   }
 
   /// One user's section: its identity, then its entries.
-  private func userSection(_ user: UserSection, colorize: Bool) -> TextLines {
-    var out = TextLines()
-    out.blank()
-    out.line("User \(user.username ?? "(no username)")" + (user.otherUsernames.isEmpty ? "" : " (also \(user.otherUsernames.joined(separator: ", ")))"))
-    var facts: [[String]] = []
-    facts.append(["status", user.status.rawValue + (user.reason.isEmpty ? "" : ": \(user.reason)")])
-    if let home = user.homeAccountID { facts.append(["home account id", home]) }
-    if let rule = user.rule { facts.append(["identity rule", rule.rawValue]) }
-    if !user.candidates.isEmpty { facts.append(["candidates", user.candidates.joined(separator: ", ")]) }
-    facts.append(["cloud", user.cloud])
-    let width = facts.map { $0[0].count }.max() ?? 0
-    for fact in facts {
-      out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: spaces(width + 6))
+  private func userSection(at index: Int, colorize: Bool) -> TextLines {
+    users.withUnsafeBufferPointer { users in
+      // `user` is read in place through the buffer pointer (no copy of the section).
+      var out = TextLines()
+      out.blank()
+      out.line(
+        "User \(users[index].username ?? "(no username)")"
+          + (users[index].otherUsernames.isEmpty ? "" : " (also \(users[index].otherUsernames.joined(separator: ", ")))"))
+      var facts: [[String]] = []
+      facts.append(["status", users[index].status.rawValue + (users[index].reason.isEmpty ? "" : ": \(users[index].reason)")])
+      if let home = users[index].homeAccountID { facts.append(["home account id", home]) }
+      if let rule = users[index].rule { facts.append(["identity rule", rule.rawValue]) }
+      if !users[index].candidates.isEmpty { facts.append(["candidates", users[index].candidates.joined(separator: ", ")]) }
+      facts.append(["cloud", users[index].cloud])
+      let width = facts.map { $0[0].count }.max() ?? 0
+      for fact in facts {
+        out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: spaces(width + 6))
+      }
+      entries(users[index].entries, into: &out, colorize: colorize)
+      return out
     }
-    entries(user.entries, into: &out, colorize: colorize)
-    return out
   }
 
   private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
-    // Entries are read in place (`entries[index]`): binding each to a local copied all its fields.
-    for index in entries.indices {
-      let (headline, detail) = entries[index].summary()
-      out.line("  ", action(entries[index].action, colorize), " ", pad(entries[index].kind?.rawValue ?? "-", 13), " ", headline)
-      let indent = Self.entryIndent
-      if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
-      out.wrapped("\(entries[index].reason) [\(entries[index].reasonCode)]", first: Self.whyIndent, rest: Self.continuationIndent)
-      if !entries[index].sources.isEmpty {
-        out.wrapped(first: Self.fromIndent, rest: Self.continuationIndent) {
-          Self.writeSourceList(entries[index].sources, separator: ", ", to: &$0)
+    // Through a buffer pointer, entries are read in place: through the array, each was copied (all its fields
+    // retained and released) to call `summary()` on it.
+    entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        let (headline, detail) = entries[index].summary()
+        out.line("  ", action(entries[index].action, colorize), " ", pad(entries[index].kind?.rawValue ?? "-", 13), " ", headline)
+        let indent = Self.entryIndent
+        if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
+        out.wrapped(first: Self.whyIndent, rest: Self.continuationIndent) {
+          Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
+        }
+        if !entries[index].sources.isEmpty {
+          out.wrapped(first: Self.fromIndent, rest: Self.continuationIndent) {
+            Self.writeSourceList(entries[index].sources, separator: ", ", to: &$0)
+          }
         }
       }
     }
@@ -107,6 +122,14 @@ extension MigrationReport {
   private static let whyIndent = entryIndent + "why:  "
   private static let fromIndent = entryIndent + "from: "
   private static let continuationIndent = entryIndent + "      "
+
+  /// Appends `reason [code]` as UTF-8 (no String made per entry).
+  private static func writeReason(_ reason: String, code: String, to text: inout [UInt8]) {
+    text.append(contentsOf: reason.utf8)
+    text.append(contentsOf: " [".utf8)
+    text.append(contentsOf: code.utf8)
+    text.append(UInt8(ascii: "]"))
+  }
 
   /// Appends at most `limit` sources, then how many more (the JSON report lists them all), as UTF-8.
   static func writeSourceList(_ sources: [PlanSource], separator: String, limit: Int = 8, to text: inout [UInt8]) {
