@@ -61,7 +61,7 @@ struct PipelineStagesChild: AsyncParsableCommand {
     let inputs = try await stage("read + parse + decode") { try await pipeline.read(adal: [input], msal: []) }
     let items = inputs.adal.reduce(0) { $0 + $1.items.count }
     let plan = await stage("plan") { pipeline.plan(inputs) }
-    let report = await stage("report (text)") { Migration.report(plan).text() }
+    let report = await stage("report (text)") { plan.pipelineReportText() }
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-stages-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

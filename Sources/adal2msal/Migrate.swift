@@ -54,8 +54,11 @@ extension Adal2MSALCommand {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         let planned = try await readAndPlan(pipeline, sealing: sealing)
         let plan = planned.plan
-        // Rendered now, so that only the text (not the report's model of every entry) waits for the write.
-        let report = reporting.render(Migration.report(plan, redactUsernames: options.redactUsernames))
+        // Rendered now, so that only the text (not the report's model of every entry) waits for the write; the
+        // model is freed on another core.
+        let model = Migration.report(plan, redactUsernames: options.redactUsernames)
+        let report = reporting.render(model)
+        releaseInBackground(consume model)
         let refused = strict && plan.hasSkipsOrConflicts
         // A report file is written before the store (a report that cannot be written stops the run with nothing
         // written); a report on standard output comes after a successful write, so a failed run prints only
@@ -98,6 +101,8 @@ extension Adal2MSALCommand {
         ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
         : nil
       let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
+      // `read` is freed here, on this thread: freed on another core while the report is made, its memory was
+      // still held when the report's was taken, and the peak rose (100k items: 1,010 MiB against 928).
       return (plan, store, existed, read.unknownSections)
     }
 

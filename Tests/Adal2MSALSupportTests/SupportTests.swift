@@ -44,3 +44,47 @@ import Testing
     #expect(diagnostic.description == "a: warning: tombstone skipped [adal.tombstone]")
   }
 }
+
+@Suite struct StringFastPathTests {
+  /// `lowercasedSharingStorage()` must equal `lowercased()` (its oracle) for every string, whichever path it takes.
+  @Test func lowercasesAsFoundationDoes() {
+    let fixed = [
+      "", "abc", "ABC", "uid.utid", "4B0DB8C2-9f26.contoso.COM", "user@contoso.com", "Ünïcode", "İstanbul", "STRASSE",
+      "straße", "ΣΊΣΥΦΟΣ", "login.microsoftonline.com", "a\u{301}", "@[`{", "\u{7F}Z",
+    ]
+    for text in fixed { #expect(text.lowercasedSharingStorage() == text.lowercased(), "\(text)") }
+    // Seeded mixes of the bytes either side of the ASCII capitals, digits and a few non-ASCII letters.
+    let alphabet = Array("@AZ[`az{09.-_É\u{130}ßσ")
+    var random = SeededGenerator(seed: 9)
+    for _ in 0..<2_000 {
+      let text = String((0..<Int.random(in: 0..<24, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+      #expect(text.lowercasedSharingStorage() == text.lowercased(), "\(text)")
+    }
+  }
+}
+
+@Suite struct BackgroundReleaseTests {
+  /// Where and whether a `Tracked` was freed.
+  private final class Witness: @unchecked Sendable {  // `thread` is guarded by `lock`
+    let lock = NSLock()
+    var thread: pthread_t?
+    let freed = DispatchSemaphore(value: 0)
+  }
+
+  private final class Tracked: Sendable {
+    let witness: Witness
+    init(_ witness: Witness) { self.witness = witness }
+    deinit {
+      witness.lock.withLock { witness.thread = pthread_self() }
+      witness.freed.signal()
+    }
+  }
+
+  @Test func freesTheLastReferenceOnAnotherThread() {
+    let witness = Witness()
+    releaseInBackground(Tracked(witness))
+    #expect(witness.freed.wait(timeout: .now() + 30) == .success)
+    let thread = witness.lock.withLock { witness.thread }
+    #expect(thread.map { pthread_equal($0, pthread_self()) == 0 } == true, "freed on the calling thread")
+  }
+}
