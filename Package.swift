@@ -67,9 +67,11 @@ let package = Package(
       name: "PropertyListsTests", dependencies: ["_Adal2MSALTestSupport", "PropertyLists"]),
     .testTarget(name: "UnifiedCacheTests", dependencies: ["_Adal2MSALTestSupport", "UnifiedCache"]),
     .testTarget(name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists", "UnifiedCache"]),
-    .testTarget(name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"]),
+    // Golden files are read from the source tree (`Fixtures.repositoryRoot`), not bundled.
+    .testTarget(name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"], exclude: ["Golden"]),
     .testTarget(name: "CacheStoreTests", dependencies: ["_Adal2MSALTestSupport", "CacheStore"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["Adal2MSAL", "Adal2MSALSynthetic", "_Adal2MSALTestSupport"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["Adal2MSAL", "Adal2MSALSynthetic", "_Adal2MSALTestSupport"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )
