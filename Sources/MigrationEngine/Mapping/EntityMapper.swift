@@ -41,30 +41,42 @@ struct EntityMapper {
           action: user.status == .conflict ? .conflict : .skip, reasonCode: user.reasonCode, reason: user.reason,
           sources: user.sources, username: user.username))
     }
+    // Users map independently (a group only appends to its own result, and app metadata merges
+    // commutatively), so groups are mapped on all cores and their results joined in group order: the same
+    // result as one loop, and the largest single-core share of planning before.
     var apps = AppMetadataCollector()
-    for group in userGroups(items, identities) {
-      var tokens = MappingResult()
-      var groupApps = AppMetadataCollector()
-      let frtClients = mapRefreshTokens(group, into: &tokens, apps: &groupApps)
-      mapAccessTokens(group, into: &tokens, apps: &groupApps)
-      result.skips += tokens.skips
-      guard !tokens.proposals.isEmpty else {
-        // Nothing to sign in with: an Account alone would look signed in and is not written.
-        result.skips.append(
-          PlanEntry(
-            action: .skip, kind: .account, reasonCode: "adal.no-token-migrates",
-            reason: "no refresh or access token of this user migrates, so no account or id token is written",
-            sources: group.items.map(\.planSource), identityRule: group.rule,
-            username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID))
-        continue
-      }
-      mapAccounts(group, into: &result)
-      result.proposals += tokens.proposals
-      apps.merge(groupApps)
-      mapIdTokens(group, frtClients: frtClients, into: &result, apps: &apps)
+    for part in userGroups(items, identities).orderedParallelMap(minimumChunk: 64, { mapUser($0) }) {
+      result.proposals += part.result.proposals
+      result.skips += part.result.skips
+      result.diagnostics += part.result.diagnostics
+      apps.merge(part.apps)
     }
     result.proposals += apps.proposals()
     return result
+  }
+
+  /// One user's entities: refresh and access tokens, then (if any token migrates) the account and id tokens.
+  private func mapUser(_ group: UserGroup) -> (result: MappingResult, apps: AppMetadataCollector) {
+    var result = MappingResult()
+    var tokens = MappingResult()
+    var apps = AppMetadataCollector()
+    let frtClients = mapRefreshTokens(group, into: &tokens, apps: &apps)
+    mapAccessTokens(group, into: &tokens, apps: &apps)
+    result.skips += tokens.skips
+    guard !tokens.proposals.isEmpty else {
+      // Nothing to sign in with: an Account alone would look signed in and is not written.
+      result.skips.append(
+        PlanEntry(
+          action: .skip, kind: .account, reasonCode: "adal.no-token-migrates",
+          reason: "no refresh or access token of this user migrates, so no account or id token is written",
+          sources: group.items.map(\.planSource), identityRule: group.rule,
+          username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID))
+      return (result, AppMetadataCollector())
+    }
+    mapAccounts(group, into: &result)
+    result.proposals += tokens.proposals
+    mapIdTokens(group, frtClients: frtClients, into: &result, apps: &apps)
+    return (result, apps)
   }
 
   private func userGroups(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [UserGroup] {
