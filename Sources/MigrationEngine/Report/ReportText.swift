@@ -76,7 +76,7 @@ extension MigrationReport {
   /// One user's section: its identity, then its entries.
   private func userSection(at index: Int, colorize: Bool) -> TextLines {
     users.withUnsafeBufferPointer { users in
-      // `user` is read in place through the buffer pointer (no copy of the section).
+      // The section is read in place through the buffer pointer, never copied.
       var out = TextLines()
       out.blank()
       out.line(
