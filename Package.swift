@@ -60,7 +60,8 @@ let package = Package(
       ]),
 
     // Shared test helpers (fixture paths, golden files, running the built binary). Not API.
-    .target(name: "_Adal2MSALTestSupport", dependencies: ["Adal2MSALSupport"], path: "Tests/_Adal2MSALTestSupport"),
+    .target(
+      name: "_Adal2MSALTestSupport", dependencies: ["Adal2MSALSupport", "Adal2MSALSynthetic"], path: "Tests/_Adal2MSALTestSupport"),
 
     .testTarget(name: "Adal2MSALSupportTests", dependencies: ["Adal2MSALSupport", "_Adal2MSALTestSupport"]),
     .testTarget(

@@ -6,6 +6,9 @@ public struct SyntheticRandom: Sendable {
 
   public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D }
 
+  /// Starts from `state` as it is (plain SplitMix64 seeding), for the benchmarks' and tests' own sequences.
+  public init(state: UInt64) { self.state = state }
+
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state

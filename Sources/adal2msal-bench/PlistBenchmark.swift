@@ -1,4 +1,5 @@
 import Adal2MSAL
+import Adal2MSALSynthetic
 import ArgumentParser
 import Foundation
 
@@ -163,7 +164,7 @@ extension BenchCommand {
 /// The synthetic input: one array of ADAL-like `ADTokenCacheStoreItem` keyed archives with ~1 KB of tokens each.
 enum PlistBenchInput {
   static func make(items: Int) -> Data {
-    var random = SplitMix64(seed: 0xADA1)
+    var random = SyntheticRandom(state: 0xADA1)
     var archives: [PropertyListValue] = []
     archives.reserveCapacity(items)
     for item in 0..<items { archives.append(archive(item, &random)) }
@@ -178,14 +179,14 @@ enum PlistBenchInput {
     dict([("$classname", .string(name)), ("$classes", .array([.string(name), .string("NSObject")]))])
   }
 
-  static func token(_ length: Int, _ random: inout SplitMix64) -> String {
+  static func token(_ length: Int, _ random: inout SyntheticRandom) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     var bytes = [UInt8](repeating: 0, count: length)
     for index in 0..<length { bytes[index] = alphabet[Int(random.next() & 63)] }
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  static func archive(_ item: Int, _ random: inout SplitMix64) -> PropertyListValue {
+  static func archive(_ item: Int, _ random: inout SyntheticRandom) -> PropertyListValue {
     let accessToken = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9." + token(560, &random) + "." + token(342, &random)
     let objects: [PropertyListValue] = [
       .string("$null"),

@@ -1,4 +1,5 @@
 import Adal2MSAL
+import Adal2MSALSynthetic
 import Foundation
 
 /// A deterministic plan of `count` new access tokens for the store benchmark and the store's crash and
@@ -6,7 +7,7 @@ import Foundation
 /// share an account, so identical strings share storage as they would in a real plan.
 enum SyntheticStorePlan {
   static func make(count: Int, seed: UInt64) -> MigrationPlan {
-    var generator = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+    var generator = SyntheticRandom(state: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1)
     let environment = "login.windows.net"
     let clientID = "1d18b3b0-251b-4714-a02a-9956cec86c2d"
     let realm = "49f548d0-12b7-4169-a390-bb5304d24462"
@@ -32,7 +33,7 @@ enum SyntheticStorePlan {
   }
 
   /// A 64-character pseudo-random token.
-  private static func secret(_ generator: inout SplitMix64) -> String {
+  private static func secret(_ generator: inout SyntheticRandom) -> String {
     (0..<4).map { _ in hex(generator.next()) }.joined()
   }
 
