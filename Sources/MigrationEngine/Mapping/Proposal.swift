@@ -60,10 +60,3 @@ extension PlanEntry {
     return entry
   }
 }
-
-/// Dates as the report shows them: ISO 8601 UTC, whole seconds.
-enum ReportDate {
-  private static let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
-
-  static func string(_ date: Date) -> String { date.formatted(style) }
-}
