@@ -60,6 +60,20 @@ import Testing
       let text = String((0..<Int.random(in: 0..<24, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
       #expect(text.lowercasedSharingStorage() == text.lowercased(), "\(text)")
     }
+    // Long lowercase ASCII with one byte from either side of the capitals (or a capital, or non-ASCII) at
+    // every position: the check reads eight bytes at a time, and each lane must see it.
+    let lowercase = Array("abcdefghijklmnopqrstuvwxyz0123456789.-@")
+    let probes: [Character] = ["@", "A", "M", "Z", "[", "`", "a", "z", "{", "É", "\u{7F}"]
+    for length in 1..<40 {
+      for position in 0..<length {
+        for probe in probes {
+          var characters = (0..<length).map { _ in lowercase.randomElement(using: &random)! }
+          characters[position] = probe
+          let text = String(characters)
+          #expect(text.lowercasedSharingStorage() == text.lowercased(), "\(text)")
+        }
+      }
+    }
   }
 }
 
