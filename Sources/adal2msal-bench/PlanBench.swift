@@ -63,7 +63,7 @@ struct PlanBench: AsyncParsableCommand {
     var bytes = 0
     for _ in 0..<max(1, repeats) {
       if textOnly {
-        _ = time("model + text (the pipeline's report stage)") { plan.pipelineReportText() }
+        bytes = time("model + text (the pipeline's report stage)") { plan.pipelineReportText() }.utf8.count
         continue
       }
       let report = time("report model") { Migration.report(plan) }
