@@ -65,13 +65,13 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Appends the description (`file#index (label)`) as UTF-8: reports list thousands of sources, and build
   /// their lines as bytes.
   func write(to text: inout [UInt8]) {
-    text.append(contentsOf: file.utf8)
+    text.appendUTF8(file)
     if let itemIndex {
       text.append(UInt8(ascii: "#"))
-      text.append(contentsOf: String(itemIndex).utf8)
+      text.appendUTF8(String(itemIndex))
     }
-    text.append(contentsOf: " (".utf8)
-    text.append(contentsOf: label.utf8)
+    text.appendUTF8(" (")
+    text.appendUTF8(label)
     text.append(UInt8(ascii: ")"))
   }
 }
@@ -94,9 +94,10 @@ public struct PlanEntry: Sendable, Hashable {
     set { existingBox = newValue.map(EntityBox.init) }
   }
   // Entities are boxed: plans are sorted and grouped, and an entity inline made every copy of an entry
-  // dozens of reference counts (and the entry a kilobyte).
-  private var entityBox: EntityBox?
-  private var existingBox: EntityBox?
+  // dozens of reference counts (and the entry a kilobyte). Readable in the module, for report entries that read
+  // the fields when asked (a copy of an entity retains each of its strings).
+  private(set) var entityBox: EntityBox?
+  private(set) var existingBox: EntityBox?
   /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
   public var reasonCode: String
   /// A one-line human-readable reason, never with a secret.
@@ -126,12 +127,6 @@ public struct PlanEntry: Sendable, Hashable {
     self.username = username
     self.homeAccountID = homeAccountID
   }
-}
-
-extension PlanEntry {
-  /// The boxed entities themselves, for report entries that read their fields when asked: reports read
-  /// the fields of every entry, and a copy of an entity retains each of its strings.
-  var entityBoxes: (entity: EntityBox?, existing: EntityBox?) { (entityBox, existingBox) }
 }
 
 /// An immutable, shared entity.

@@ -86,7 +86,7 @@ enum EntityFields {
       add("environment", metadata.environment)
       add("family_id", metadata.familyID)
     }
-    let extra = entity.entity.additionalFields
+    let extra = entity.additionalFields
     // Names only: values of fields this tool does not model are not known to be free of secrets.
     if !extra.isEmpty { add("additional_fields", extra.keys.joined(separator: ",")) }
   }

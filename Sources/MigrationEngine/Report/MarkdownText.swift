@@ -16,7 +16,7 @@ struct MarkdownText: Sendable {
     bytes.append(0x0A)
   }
 
-  mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+  mutating func append(_ text: String) { bytes.appendUTF8(text) }
 
   /// A table's header row and its separator row.
   mutating func tableHeader(_ header: [String]) {

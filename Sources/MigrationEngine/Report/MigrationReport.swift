@@ -25,7 +25,9 @@ public struct MigrationReport: Sendable {
     /// the plan's entity on each read (until set), so that a report keeps no copy of them: at 100,000 items
     /// they were 1.5 million strings, made, kept, and freed one by one on one core when the report went.
     public var fields: [(name: String, value: String)] {
-      get { assignedFields ?? origin.fields(existing: false) }
+      // Inlined, so that a caller reading entries through a pointer reads these stored parts in place rather
+      // than copying the whole entry to call the getter.
+      @inline(__always) get { assignedFields ?? origin.fields(existing: false) }
       set { assignedFields = newValue }
     }
     /// The fields of the entity the target holds now, made as `fields` are.
@@ -48,7 +50,8 @@ public struct MigrationReport: Sendable {
       username = redact(entries[index].username)
       homeAccountID = redact(entries[index].homeAccountID)
       sources = entries[index].sources
-      origin = FieldOrigin(boxes: entries[index].entityBoxes, redact: redact)
+      // The boxes are read as stored properties: through a computed one, the whole plan entry was copied.
+      origin = FieldOrigin(boxes: (entries[index].entityBox, entries[index].existingBox), redact: redact)
     }
 
     public static func == (lhs: Entry, rhs: Entry) -> Bool {

@@ -35,11 +35,11 @@ extension MigrationReport {
       for index in entries.indices where entries[index].action.needsAttention {
         count += 1
         lines.wrapped(
-          first: "  \(action(entries[index].action, colorize)) \(pad(entries[index].kind?.rawValue ?? "-", 13)) ",
+          first: "  \(action(entries[index].action, colorize)) \(Self.paddedKind(entries[index].kind)) ",
           rest: attentionIndent
         ) {
-          $0.append(contentsOf: (entries[index].username ?? "-").utf8)
-          $0.append(contentsOf: ": ".utf8)
+          $0.appendUTF8(entries[index].username ?? "-")
+          $0.appendUTF8(": ")
           Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
         }
       }
@@ -102,10 +102,20 @@ extension MigrationReport {
     // retained and released) to call `summary()` on it.
     entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        let (headline, detail) = entries[index].summary()
-        out.line("  ", action(entries[index].action, colorize), " ", pad(entries[index].kind?.rawValue ?? "-", 13), " ", headline)
-        let indent = Self.entryIndent
-        if !detail.isEmpty { out.wrapped(detail, first: indent, rest: indent) }
+        let summary = EntrySummary(
+          kind: entries[index].kind, reasonCode: entries[index].reasonCode, sources: entries[index].sources,
+          fields: entries[index].fields)
+        out.line {
+          $0.appendUTF8("  ")
+          $0.appendUTF8(action(entries[index].action, colorize))
+          $0.append(UInt8(ascii: " "))
+          $0.appendUTF8(Self.paddedKind(entries[index].kind))
+          $0.append(UInt8(ascii: " "))
+          summary.writeHeadline(to: &$0)
+        }
+        if summary.hasDetail {
+          out.wrapped(first: Self.entryIndent, rest: Self.entryIndent) { summary.writeDetail(to: &$0) }
+        }
         out.wrapped(first: Self.whyIndent, rest: Self.continuationIndent) {
           Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
         }
@@ -125,23 +135,38 @@ extension MigrationReport {
 
   /// Appends `reason [code]` as UTF-8 (no String made per entry).
   private static func writeReason(_ reason: String, code: String, to text: inout [UInt8]) {
-    text.append(contentsOf: reason.utf8)
-    text.append(contentsOf: " [".utf8)
-    text.append(contentsOf: code.utf8)
+    text.appendUTF8(reason)
+    text.appendUTF8(" [")
+    text.appendUTF8(code)
     text.append(UInt8(ascii: "]"))
   }
 
   /// Appends at most `limit` sources, then how many more (the JSON report lists them all), as UTF-8.
   static func writeSourceList(_ sources: [PlanSource], separator: String, limit: Int = 8, to text: inout [UInt8]) {
     for index in sources.indices.prefix(limit) {
-      if index > 0 { text.append(contentsOf: separator.utf8) }
+      if index > 0 { text.appendUTF8(separator) }
       sources[index].write(to: &text)
     }
-    if sources.count > limit { text.append(contentsOf: "\(separator)and \(sources.count - limit) more".utf8) }
+    if sources.count > limit { text.appendUTF8("\(separator)and \(sources.count - limit) more") }
+  }
+
+  // The action and kind columns, padded once rather than for every entry.
+  // Found by position (a few integer compares): hashing the enum per entry cost more.
+  private static let actions = PlanAction.allCases
+  private static let kinds = UnifiedEntityKind.allCases
+  private static let paddedActions = actions.map { pad($0.rawValue, 10) }
+  private static let paddedKinds = kinds.map { pad($0.rawValue, 13) } + [pad("-", 13)]
+
+  private static func paddedAction(_ action: PlanAction) -> String {
+    paddedActions[actions.firstIndex(of: action) ?? 0]
+  }
+
+  private static func paddedKind(_ kind: UnifiedEntityKind?) -> String {
+    paddedKinds[kind.flatMap { kinds.firstIndex(of: $0) } ?? paddedKinds.count - 1]
   }
 
   private func action(_ action: PlanAction, _ colorize: Bool) -> String {
-    let word = pad(action.rawValue, 10)
+    let word = Self.paddedAction(action)
     guard colorize else { return word }
     let code =
       switch action {
@@ -167,34 +192,3 @@ func spaces(_ count: Int) -> String {
 }
 
 private let spaceRuns = (0..<32).map { String(repeating: " ", count: $0) }
-
-extension MigrationReport.Entry {
-  /// A headline (what the entity is) and a detail line (its other fields), for the text and Markdown reports.
-  /// A method, so that the text report calls it on entries in place (an argument was a copy of the entry).
-  func summary() -> (String, String) {
-    // The fields alone are captured: capturing `self` copied the entry.
-    let fields = fields
-    func f(_ name: String) -> String { Self.value(of: name, in: fields) ?? "-" }
-    let family = Self.value(of: "family_id", in: fields).map { ", family \($0)" } ?? ""
-    guard !fields.isEmpty else {
-      return (kind == nil ? reasonCode : (sources.first?.label ?? "-"), "")
-    }
-    switch kind {
-    case .account?:
-      return (f("username"), "realm \(f("realm")), \(f("authority_type")), at \(f("environment"))")
-    case .refreshToken?:
-      return ("client \(f("client_id"))\(family)", "at \(f("environment")), secret \(f("secret"))")
-    case .accessToken?:
-      let expires = Self.value(of: "expires_on", in: fields).flatMap(Double.init)
-        .map { ReportDate.string(Date(timeIntervalSince1970: $0)) }
-      return (f("target"), "realm \(f("realm")), expires \(expires ?? "-"), secret \(f("secret"))")
-    case .idToken?:
-      return ("client \(f("client_id"))", "realm \(f("realm")), secret \(f("secret"))")
-    case .appMetadata?:
-      return ("client \(f("client_id"))", "at \(f("environment"))\(family)")
-    case nil:
-      return (reasonCode, "")
-    }
-  }
-
-}

@@ -43,13 +43,19 @@ struct TextLines {
   }
 
   mutating func line(_ line: String) {
-    bytes.append(contentsOf: line.utf8)
+    bytes.appendUTF8(line)
     endLine()
   }
 
   /// A line of several parts, without joining them into a String first.
   mutating func line(_ parts: String...) {
-    for part in parts { bytes.append(contentsOf: part.utf8) }
+    for part in parts { bytes.appendUTF8(part) }
+    endLine()
+  }
+
+  /// A line that `write` appends as UTF-8, without making a String of it.
+  mutating func line(_ write: (inout [UInt8]) -> Void) {
+    write(&bytes)
     endLine()
   }
 
@@ -87,7 +93,7 @@ struct TextLines {
   ) -> Bool {
     guard Self.isPlain(utf8) else { return false }
     var currentWidth = Self.visibleCount(first)
-    bytes.append(contentsOf: first.utf8)
+    bytes.appendUTF8(first)
     if currentWidth + utf8.count <= width {
       // Fits on the first line: word by word would give the same bytes.
       bytes.append(contentsOf: utf8)
@@ -102,7 +108,7 @@ struct TextLines {
       wordStart = position + 1
       if !empty, currentWidth + 1 + word.count > width {
         endLine()
-        bytes.append(contentsOf: rest.utf8)
+        bytes.appendUTF8(rest)
         currentWidth = Self.visibleCount(rest)  // only when a line breaks
         empty = true
       }
@@ -171,6 +177,12 @@ struct TextLines {
       offset += 8
     }
     return utf8[offset...].allSatisfy { $0 < 0x80 && $0 != 0x1B }
+  }
+
+  /// `visibleCount` of a String (indents, prefixes), on its contiguous bytes eight at a time.
+  static func visibleCount(_ text: String) -> Int {
+    var text = text
+    return text.withUTF8(isPlain) ? text.utf8.count : visibleCount(text[...])
   }
 
   /// Characters a terminal shows: ANSI colour sequences (`ESC [ … m`) take no column.

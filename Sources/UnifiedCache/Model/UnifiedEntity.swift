@@ -57,6 +57,18 @@ public enum AnyUnifiedEntity: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The wrapped entity's fields that the unified-cache model does not know, kept for the round trip. Read
+  /// from the case itself: through `entity`, each read boxed a copy of the entity.
+  public var additionalFields: JSONObject {
+    switch self {
+    case .account(let entity): entity.additionalFields
+    case .accessToken(let entity): entity.additionalFields
+    case .refreshToken(let entity): entity.additionalFields
+    case .idToken(let entity): entity.additionalFields
+    case .appMetadata(let entity): entity.additionalFields
+    }
+  }
+
   public var kind: UnifiedEntityKind { entity.kind }
   public var canonicalKey: String { entity.canonicalKey }
   public var environment: String { entity.environment }

@@ -1,0 +1,105 @@
+import Foundation
+import UnifiedCache
+
+/// What the text and Markdown reports show of an entry: a headline (what the entity is) and a detail line (its
+/// other fields), written as UTF-8 from the entry's parts.
+///
+/// The parts are passed, not the entry: the text report reads entries through a pointer, and a method on the
+/// entry made the compiler copy all of it (every string retained and released) for each call.
+struct EntrySummary {
+  var kind: UnifiedEntityKind?
+  var reasonCode: String
+  var sources: [PlanSource]
+  var fields: [(name: String, value: String)]
+
+  /// Whether there is a detail line (an entity, not a skipped item).
+  var hasDetail: Bool { kind != nil && !fields.isEmpty }
+
+  func writeHeadline(to out: inout [UInt8]) {
+    guard !fields.isEmpty else {
+      out.appendUTF8(kind == nil ? reasonCode : (sources.first?.label ?? "-"))
+      return
+    }
+    switch kind {
+    case .account?: field("username", to: &out)
+    case .accessToken?: field("target", to: &out)
+    case .refreshToken?:
+      out.appendUTF8("client ")
+      field("client_id", to: &out)
+      family(to: &out)
+    case .idToken?, .appMetadata?:
+      out.appendUTF8("client ")
+      field("client_id", to: &out)
+    case nil: out.appendUTF8(reasonCode)
+    }
+  }
+
+  func writeDetail(to out: inout [UInt8]) {
+    guard hasDetail else { return }
+    switch kind {
+    case .account?:
+      out.appendUTF8("realm ")
+      field("realm", to: &out)
+      out.appendUTF8(", ")
+      field("authority_type", to: &out)
+      out.appendUTF8(", at ")
+      field("environment", to: &out)
+    case .refreshToken?:
+      out.appendUTF8("at ")
+      field("environment", to: &out)
+      secret(to: &out)
+    case .accessToken?:
+      out.appendUTF8("realm ")
+      field("realm", to: &out)
+      out.appendUTF8(", expires ")
+      if let expires = value("expires_on").flatMap(Double.init) {
+        ReportDate.write(Date(timeIntervalSince1970: expires), to: &out)
+      } else {
+        out.append(UInt8(ascii: "-"))
+      }
+      secret(to: &out)
+    case .idToken?:
+      out.appendUTF8("realm ")
+      field("realm", to: &out)
+      secret(to: &out)
+    case .appMetadata?:
+      out.appendUTF8("at ")
+      field("environment", to: &out)
+      family(to: &out)
+    case nil: break
+    }
+  }
+
+  private func value(_ name: String) -> String? { MigrationReport.Entry.value(of: name, in: fields) }
+
+  /// The field's value, or "-" when the entity has none.
+  private func field(_ name: String, to out: inout [UInt8]) {
+    out.appendUTF8(value(name) ?? "-")
+  }
+
+  private func secret(to out: inout [UInt8]) {
+    out.appendUTF8(", secret ")
+    field("secret", to: &out)
+  }
+
+  private func family(to out: inout [UInt8]) {
+    guard let family = value("family_id") else { return }
+    out.appendUTF8(", family ")
+    out.appendUTF8(family)
+  }
+}
+
+extension MigrationReport.Entry {
+  /// The entry's parts that its summary reads.
+  var summaryParts: EntrySummary { EntrySummary(kind: kind, reasonCode: reasonCode, sources: sources, fields: fields) }
+
+  /// The headline and the detail line (empty when there is none), as Strings.
+  func summary() -> (headline: String, detail: String) {
+    let parts = summaryParts
+    var headline: [UInt8] = []
+    var detail: [UInt8] = []
+    parts.writeHeadline(to: &headline)
+    parts.writeDetail(to: &detail)
+    return (String(decoding: headline, as: UTF8.self), String(decoding: detail, as: UTF8.self))
+  }
+}
