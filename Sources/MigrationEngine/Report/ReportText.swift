@@ -19,35 +19,20 @@ extension MigrationReport {
     out.blank()
     out.line("Summary")
     out.table(summaryRows(), indent: 2, rightAligned: Set(1...6))
-    // By index: mapping the sections themselves copied each one (every string retained and released).
-    for section in Array(users.indices).orderedParallelMap({ userSection(at: $0, colorize: colorize) }) { out.append(section) }
+    // By index: mapping the sections themselves copied each one (every string retained and released). Each
+    // section also writes its entries' lines for "Skipped and conflicts", in the same pass.
+    let sections = Array(users.indices).orderedParallelMap { userSection(at: $0, colorize: colorize) }
+    for section in sections { out.append(section.lines) }
+    var otherAttention = Attention()
     if !otherEntries.isEmpty {
       out.blank()
       out.line("Other entries")
-      entries(otherEntries, into: &out, colorize: colorize)
-    }
-    // Per user section, in parallel, reading entries in place.
-    let attentionIndent = spaces(27)
-    let sections = users.map(\.entries) + [otherEntries]
-    let attentionLines = sections.orderedParallelMap(minimumChunk: 64) { entries in
-      var lines = TextLines()
-      var count = 0
-      for index in entries.indices where entries[index].action.needsAttention {
-        count += 1
-        lines.wrapped(
-          first: "  \(action(entries[index].action, colorize)) \(Self.paddedKind(entries[index].kind)) ",
-          rest: attentionIndent
-        ) {
-          $0.appendUTF8(entries[index].username ?? "-")
-          $0.appendUTF8(": ")
-          Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
-        }
-      }
-      return (lines: lines, count: count)
+      entries(otherEntries, into: &out, attention: &otherAttention, colorize: colorize)
     }
     out.blank()
-    out.line("Skipped and conflicts (\(attentionLines.reduce(0) { $0 + $1.count }))")
-    for section in attentionLines { out.append(section.lines) }
+    out.line("Skipped and conflicts (\(sections.reduce(otherAttention.count) { $0 + $1.attention.count }))")
+    for section in sections { out.append(section.attention.lines) }
+    out.append(otherAttention.lines)
     out.blank()
     out.line("Diagnostics (\(diagnostics.count))")
     for diagnostic in diagnostics {
@@ -73,8 +58,14 @@ extension MigrationReport {
     return rows
   }
 
-  /// One user's section: its identity, then its entries.
-  private func userSection(at index: Int, colorize: Bool) -> TextLines {
+  /// The lines of a section's skips and conflicts, for the report's "Skipped and conflicts".
+  private struct Attention {
+    var lines = TextLines()
+    var count = 0
+  }
+
+  /// One user's section (its identity, then its entries), and its skips and conflicts.
+  private func userSection(at index: Int, colorize: Bool) -> (lines: TextLines, attention: Attention) {
     users.withUnsafeBufferPointer { users in
       // The section is read in place through the buffer pointer, never copied.
       // About 630 bytes an entry: sized up front, a section's buffer was copied as it grew.
@@ -93,12 +84,13 @@ extension MigrationReport {
       for fact in facts {
         out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: spaces(width + 6))
       }
-      entries(users[index].entries, into: &out, colorize: colorize)
-      return out
+      var attention = Attention()
+      entries(users[index].entries, into: &out, attention: &attention, colorize: colorize)
+      return (out, attention)
     }
   }
 
-  private func entries(_ entries: [Entry], into out: inout TextLines, colorize: Bool) {
+  private func entries(_ entries: [Entry], into out: inout TextLines, attention: inout Attention, colorize: Bool) {
     // Through a buffer pointer, entries are read in place: through the array, each was copied (all its fields
     // retained and released) to call `summary()` on it.
     entries.withUnsafeBufferPointer { entries in
@@ -125,6 +117,16 @@ extension MigrationReport {
             Self.writeSourceList(entries[index].sources, separator: ", ", to: &$0)
           }
         }
+        guard entries[index].action.needsAttention else { continue }
+        attention.count += 1
+        attention.lines.wrapped(
+          first: "  \(action(entries[index].action, colorize)) \(Self.paddedKind(entries[index].kind)) ",
+          rest: Self.attentionIndent
+        ) {
+          $0.appendUTF8(entries[index].username ?? "-")
+          $0.appendUTF8(": ")
+          Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
+        }
       }
     }
   }
@@ -133,6 +135,7 @@ extension MigrationReport {
   private static let whyIndent = entryIndent + "why:  "
   private static let fromIndent = entryIndent + "from: "
   private static let continuationIndent = entryIndent + "      "
+  private static let attentionIndent = spaces(27)
 
   /// Appends `reason [code]` as UTF-8 (no String made per entry).
   private static func writeReason(_ reason: String, code: String, to text: inout [UInt8]) {
