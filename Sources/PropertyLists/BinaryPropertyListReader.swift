@@ -52,7 +52,7 @@ struct BinaryPropertyListParser {
   var shared: [Int: BinaryReadObject] = [:]
   var inProgress: [Bool]
   /// Integer boxes, small containers and key tables shared between values.
-  var sharing = BinaryValueSharing()
+  var sharing: BinaryValueSharing
   let maxNodes: Int
 
   init(bytes: UnsafeRawBufferPointer, input: Data, limits: InputLimits) throws(PropertyListError) {
@@ -64,6 +64,7 @@ struct BinaryPropertyListParser {
     // The trailer checks bound objectCount by the file size, so these allocations are bounded by the input.
     referenceCounts = Array(repeating: 0, count: trailer.objectCount)
     inProgress = Array(repeating: false, count: trailer.objectCount)
+    sharing = BinaryValueSharing(objectCount: trailer.objectCount)
     let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: trailer.objectCount)
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
   }

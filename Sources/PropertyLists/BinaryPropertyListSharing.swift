@@ -22,6 +22,13 @@ struct BinaryValueSharing {
   /// all have different keys.
   static let maxKeyTables = 4096
 
+  /// Sized for a property list of `objectCount` objects: a keychain dump holds an archive per item, each
+  /// read with its own sharing, and growing the container set from empty in every one (rehashing deep
+  /// values each time it doubled) was two fifths of the interning's cost.
+  init(objectCount: Int) {
+    containers.reserveCapacity(Swift.min(objectCount / 2, 1024))
+  }
+
   struct KnownKeys {
     var table: PropertyListKeys
     /// Whether every key object was common (see `BinaryReadObject.isCommon`).
