@@ -22,6 +22,45 @@ import Testing
     #expect(Base64URL.decode("abcde") == nil)
     #expect(Base64URL.decode("ab$d") == nil)
   }
+
+  /// The first decoder, the oracle: the text rewritten to the standard alphabet, padding and whitespace
+  /// dropped, padded again, and given to Foundation.
+  private static func foundationDecode(_ text: String) -> Data? {
+    var bytes: [UInt8] = []
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+      case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+      case UInt8(ascii: "="), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+      default: bytes.append(byte)
+      }
+    }
+    guard bytes.count % 4 != 1 else { return nil }
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
+    return Data(base64Encoded: Data(bytes))
+  }
+
+  @Test func decodesAsFoundationDoes() {
+    var cases = ["", "=", "QQ", "QR", "QUJ", "QQ=A", "Q===", "A B\nC\tD\r", "é", "QUJD$", "-_+/"]
+    // Seeded: mostly the alphabets (so that most decode), with padding, whitespace and foreign bytes mixed in;
+    // and every encoding of random bytes, which must round-trip.
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+    let extras = Array("= \n\t$.é")
+    var random = SeededGenerator(seed: 64)
+    for _ in 0..<3_000 {
+      cases.append(
+        String(
+          (0..<Int.random(in: 0..<48, using: &random)).map { _ in
+            Int.random(in: 0..<20, using: &random) == 0 ? extras.randomElement(using: &random)! : alphabet.randomElement(using: &random)!
+          }))
+    }
+    for text in cases { #expect(Base64URL.decode(text) == Self.foundationDecode(text), "\(text.debugDescription)") }
+    for _ in 0..<500 {
+      let data = Data((0..<Int.random(in: 0..<64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+      #expect(Base64URL.decode(Base64URL.encode(data)) == data)
+      #expect(Base64URL.decode(data.base64EncodedString()) == data)
+    }
+  }
 }
 
 @Suite struct SecretFingerprintTests {
@@ -71,6 +110,35 @@ import Testing
           characters[position] = probe
           let text = String(characters)
           #expect(text.lowercasedSharingStorage() == text.lowercased(), "\(text)")
+        }
+      }
+    }
+  }
+}
+
+extension StringFastPathTests {
+  /// `splitting(ascii:)` must equal `split(separator:)` by characters (its oracle), either way about empty pieces.
+  @Test func splitsAsCharactersDo() {
+    let fixed = [
+      "", ".", "..", "a.b", ".a.", "a..b", "eyJhbGciOi.eyJvaWQiOi.c2ln", "a.\u{301}b", "é.e", "a\r\n.b", "|x||y|",
+    ]
+    var cases = fixed
+    // Seeded mixes of separators, ASCII, a combining mark (which joins a preceding "." into one character) and
+    // non-ASCII letters, long enough to cross the eight-byte ASCII check.
+    let alphabet = Array("..||ab\u{301}é\r\n")
+    var random = SeededGenerator(seed: 17)
+    let asciiAlphabet = Array("..||abc\r\n")
+    for round in 0..<3_000 {
+      let letters = round.isMultiple(of: 2) ? alphabet : asciiAlphabet  // half of them ASCII: the byte path
+      cases.append(String((0..<Int.random(in: 0..<40, using: &random)).map { _ in letters.randomElement(using: &random)! }))
+    }
+    for text in cases {
+      for separator in [".", "|"] as [Unicode.Scalar] {
+        for omitting in [true, false] {
+          let expected = text.split(separator: Character(separator), omittingEmptySubsequences: omitting)
+          #expect(
+            text.splitting(ascii: separator, omittingEmptySubsequences: omitting) == expected,
+            "\(text.debugDescription) \(separator) \(omitting)")
         }
       }
     }
