@@ -3,17 +3,18 @@ import Foundation
 
 /// Cross-checks of the lookup keys ADAL stored next to an item (`svce`, a macOS blob's `ADTokenCacheKey`)
 /// with the item's archived fields. Keys were lowercased (and in ADAL ≤ 2.6 the authority canonicalized to
-/// `https://host/tenant`), so values are compared in that form; a difference is a warning, never fatal.
+/// `https://host/tenant`), so values are compared in that form; a difference is a warning, never fatal. Every
+/// item is checked, and its values are nearly always lowercase already: they are compared without copies.
 enum KeyConsistency {
   static func canonicalAuthority(_ authority: String) -> String {
-    let lowered = authority.trimmedWhitespaceAndNewlines().lowercased()
+    let lowered = authority.trimmedWhitespaceAndNewlines().lowercasedSharingStorage()
     guard let parsed = ADALAuthority(lowered) else { return lowered }
     return "https://\(parsed.environment)/\(parsed.tenant ?? "")"
   }
 
   static func normalizedResource(_ resource: String?) -> String? {
     guard let trimmed = resource?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
-    return trimmed.lowercased()
+    return trimmed.lowercasedSharingStorage()
   }
 
   /// Compares key fields with the item; one warning per differing field.
@@ -35,8 +36,8 @@ enum KeyConsistency {
       report("resource", keyResource ?? "(none)", item.resource ?? "(none)")
     }
     if let keyClientID,
-      keyClientID.trimmedWhitespaceAndNewlines().lowercased()
-        != item.clientID.trimmedWhitespaceAndNewlines().lowercased()
+      keyClientID.trimmedWhitespaceAndNewlines().lowercasedSharingStorage()
+        != item.clientID.trimmedWhitespaceAndNewlines().lowercasedSharingStorage()
     {
       report("clientId", keyClientID, item.clientID)
     }
