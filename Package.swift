@@ -50,7 +50,7 @@ let package = Package(
       name: "adal2msal",
       dependencies: ["Adal2MSAL", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     // Realistic synthetic ADAL inputs (an independent bplist / NSKeyedArchiver writer), for benchmarks and tests.
-    .target(name: "Adal2MSALSynthetic"),
+    .target(name: "Adal2MSALSynthetic", dependencies: ["Adal2MSALSupport"]),
     // Benchmarks and the synthetic-input generator: `swift run -c release adal2msal-bench --help`.
     .executableTarget(
       name: "adal2msal-bench",

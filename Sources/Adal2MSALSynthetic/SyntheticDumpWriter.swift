@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// The keychain dump formats users bring (see docs/formats.md).
@@ -203,20 +204,8 @@ enum SyntheticDumpWriter {
     return String(repeating: "0", count: max(0, width - text.count)) + text
   }
 
-  /// Days-from-civil inverse (Howard Hinnant's algorithm), so no formatter or calendar is involved.
   private static func civil(_ date: Date) -> (Int, Int, Int, Int, Int, Int) {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
+    let time = CivilTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)))
+    return (time.year, time.month, time.day, time.hour, time.minute, time.second)
   }
 }

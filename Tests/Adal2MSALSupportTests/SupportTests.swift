@@ -63,6 +63,26 @@ import Testing
   }
 }
 
+@Suite struct CivilTimeTests {
+  /// Against Foundation's Gregorian calendar in UTC, the oracle, either side of 1970 and across leap rules.
+  @Test func matchesTheGregorianCalendar() {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    var random = SeededGenerator(seed: 1970)
+    let fixed = [0, -1, -86_400, -86_401, 951_782_400, 4_107_542_400, -2_208_988_800, 253_402_300_799]
+    let seeded = (0..<2_000).map { _ in Int.random(in: -4_000_000_000...8_000_000_000, using: &random) }
+    for seconds in fixed + seeded {
+      let expected = calendar.dateComponents(
+        [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
+      let time = CivilTime(secondsSince1970: seconds)
+      #expect(
+        [time.year, time.month, time.day, time.hour, time.minute, time.second]
+          == [expected.year, expected.month, expected.day, expected.hour, expected.minute, expected.second],
+        "\(seconds)")
+    }
+  }
+}
+
 @Suite struct SecretFingerprintTests {
   @Test func isAShortPrefixOfTheSHA256() {
     // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad (FIPS 180-2 vector)

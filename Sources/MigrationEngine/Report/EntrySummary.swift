@@ -24,12 +24,10 @@ struct EntrySummary {
     case .account?: field("username", to: &out)
     case .accessToken?: field("target", to: &out)
     case .refreshToken?:
-      out.appendUTF8("client ")
-      field("client_id", to: &out)
+      labelled("client ", "client_id", to: &out)
       family(to: &out)
     case .idToken?, .appMetadata?:
-      out.appendUTF8("client ")
-      field("client_id", to: &out)
+      labelled("client ", "client_id", to: &out)
     case nil: out.appendUTF8(reasonCode)
     }
   }
@@ -38,33 +36,26 @@ struct EntrySummary {
     guard hasDetail else { return }
     switch kind {
     case .account?:
-      out.appendUTF8("realm ")
-      field("realm", to: &out)
-      out.appendUTF8(", ")
-      field("authority_type", to: &out)
-      out.appendUTF8(", at ")
-      field("environment", to: &out)
+      labelled("realm ", "realm", to: &out)
+      labelled(", ", "authority_type", to: &out)
+      labelled(", at ", "environment", to: &out)
     case .refreshToken?:
-      out.appendUTF8("at ")
-      field("environment", to: &out)
-      secret(to: &out)
+      labelled("at ", "environment", to: &out)
+      labelled(", secret ", "secret", to: &out)
     case .accessToken?:
-      out.appendUTF8("realm ")
-      field("realm", to: &out)
+      labelled("realm ", "realm", to: &out)
       out.appendUTF8(", expires ")
       if let expires = value("expires_on").flatMap(Double.init) {
         ReportDate.write(Date(timeIntervalSince1970: expires), to: &out)
       } else {
         out.append(UInt8(ascii: "-"))
       }
-      secret(to: &out)
+      labelled(", secret ", "secret", to: &out)
     case .idToken?:
-      out.appendUTF8("realm ")
-      field("realm", to: &out)
-      secret(to: &out)
+      labelled("realm ", "realm", to: &out)
+      labelled(", secret ", "secret", to: &out)
     case .appMetadata?:
-      out.appendUTF8("at ")
-      field("environment", to: &out)
+      labelled("at ", "environment", to: &out)
       family(to: &out)
     case nil: break
     }
@@ -77,9 +68,10 @@ struct EntrySummary {
     out.appendUTF8(value(name) ?? "-")
   }
 
-  private func secret(to out: inout [UInt8]) {
-    out.appendUTF8(", secret ")
-    field("secret", to: &out)
+  /// `label`, then the field's value (or "-").
+  private func labelled(_ label: String, _ name: String, to out: inout [UInt8]) {
+    out.appendUTF8(label)
+    field(name, to: &out)
   }
 
   private func family(to out: inout [UInt8]) {

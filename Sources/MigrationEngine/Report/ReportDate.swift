@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// Dates as the report shows them: ISO 8601 UTC, whole seconds (`2026-11-21T10:00:00Z`).
@@ -20,9 +21,7 @@ enum ReportDate {
       bytes.appendUTF8(date.formatted(style))
       return
     }
-    let whole = Int(seconds)
-    let (year, month, day) = civilDate(daysSince1970: whole / 86_400)
-    let time = whole % 86_400
+    let time = CivilTime(secondsSince1970: Int(seconds))
     func digits(_ value: Int, _ count: Int) {
       var divisor = 1
       for _ in 1..<count { divisor *= 10 }
@@ -31,34 +30,20 @@ enum ReportDate {
         divisor /= 10
       }
     }
-    digits(year, 4)
+    digits(time.year, 4)
     bytes.append(UInt8(ascii: "-"))
-    digits(month, 2)
+    digits(time.month, 2)
     bytes.append(UInt8(ascii: "-"))
-    digits(day, 2)
+    digits(time.day, 2)
     bytes.append(UInt8(ascii: "T"))
-    digits(time / 3600, 2)
+    digits(time.hour, 2)
     bytes.append(UInt8(ascii: ":"))
-    digits(time / 60 % 60, 2)
+    digits(time.minute, 2)
     bytes.append(UInt8(ascii: ":"))
-    digits(time % 60, 2)
+    digits(time.second, 2)
     bytes.append(UInt8(ascii: "Z"))
   }
 
   /// 10000-01-01T00:00:00Z: four-digit years end here.
   static let latestCivilSecond: Double = 253_402_300_800
-
-  /// The proleptic Gregorian date of a day count from 1970-01-01 (not negative), by shifting the year to
-  /// start in March so that the leap day ends it (the well-known days-to-civil algorithm).
-  static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-    let shifted = days + 719_468  // days from 0000-03-01
-    let era = shifted / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-    let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-  }
 }

@@ -1,0 +1,27 @@
+/// A moment as a proleptic Gregorian UTC date and time of day, from whole seconds since 1970, for writers of
+/// ISO 8601 text that need neither a formatter nor a calendar (a formatter per date was a hot spot in reports).
+public struct CivilTime: Sendable, Hashable {
+  public var year: Int
+  public var month: Int
+  public var day: Int
+  public var hour: Int
+  public var minute: Int
+  public var second: Int
+
+  /// The civil time of `seconds` since 1970-01-01T00:00:00Z (negative seconds are before it).
+  public init(secondsSince1970 seconds: Int) {
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    // The days-to-civil algorithm: years shifted to start in March, so that the leap day ends them.
+    let shifted = days + 719_468  // days from 0000-03-01
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthFromMarch = (5 * dayOfYear + 2) / 153
+    day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+    month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+    year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    (hour, minute, second) = (secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
+  }
+}
