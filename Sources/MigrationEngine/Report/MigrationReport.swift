@@ -25,9 +25,7 @@ public struct MigrationReport: Sendable {
     /// the plan's entity on each read (until set), so that a report keeps no copy of them: at 100,000 items
     /// they were 1.5 million strings, made, kept, and freed one by one on one core when the report went.
     public var fields: [(name: String, value: String)] {
-      // Inlined, so that a caller reading entries through a pointer reads these stored parts in place rather
-      // than copying the whole entry to call the getter.
-      @inline(__always) get { assignedFields ?? origin.fields(existing: false) }
+      get { assignedFields ?? origin.fields(existing: false) }
       set { assignedFields = newValue }
     }
     /// The fields of the entity the target holds now, made as `fields` are.

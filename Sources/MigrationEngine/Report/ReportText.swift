@@ -91,8 +91,8 @@ extension MigrationReport {
   }
 
   private func entries(_ entries: [Entry], into out: inout TextLines, attention: inout Attention, colorize: Bool) {
-    // Through a buffer pointer, entries are read in place: through the array, each was copied (all its fields
-    // retained and released) to call `summary()` on it.
+    // Through a buffer pointer, entries are read in place (through the array, each was copied, all its fields
+    // retained and released), and the summary is given their parts, not the entry (see `EntrySummary`).
     entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
         let summary = EntrySummary(
