@@ -25,3 +25,32 @@ public struct CivilTime: Sendable, Hashable {
     (hour, minute, second) = (secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
   }
 }
+
+extension CivilTime {
+  /// ISO 8601 in UTC, whole seconds (`2026-11-21T10:00:00Z`), appended as UTF-8. Four-digit years: callers
+  /// keep to years 0 through 9999.
+  public func writeISO8601(to bytes: inout [UInt8]) {
+    func put(_ value: Int, width: Int, then separator: Unicode.Scalar) {
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
+      }
+      bytes.append(UInt8(ascii: separator))
+    }
+    put(year, width: 4, then: "-")
+    put(month, width: 2, then: "-")
+    put(day, width: 2, then: "T")
+    put(hour, width: 2, then: ":")
+    put(minute, width: 2, then: ":")
+    put(second, width: 2, then: "Z")
+  }
+
+  /// `writeISO8601(to:)` as a String.
+  public var iso8601: String {
+    var bytes: [UInt8] = []
+    writeISO8601(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -188,15 +188,12 @@ enum SyntheticDumpWriter {
 
   // MARK: dates (UTC, whole seconds)
 
-  static func iso8601(_ date: Date) -> String {
-    let (y, mo, d, h, mi, s) = civil(date)
-    return "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))Z"
-  }
+  static func iso8601(_ date: Date) -> String { civil(date).iso8601 }
 
   /// `-[NSDate description]`, as objection prints dates.
   static func objectionDate(_ date: Date) -> String {
-    let (y, mo, d, h, mi, s) = civil(date)
-    return "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2)) \(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)) +0000"
+    let time = civil(date)
+    return "\(pad(time.year, 4))-\(pad(time.month, 2))-\(pad(time.day, 2)) \(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2)) +0000"
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {
@@ -204,8 +201,7 @@ enum SyntheticDumpWriter {
     return String(repeating: "0", count: max(0, width - text.count)) + text
   }
 
-  private static func civil(_ date: Date) -> (Int, Int, Int, Int, Int, Int) {
-    let time = CivilTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)))
-    return (time.year, time.month, time.day, time.hour, time.minute, time.second)
+  private static func civil(_ date: Date) -> CivilTime {
+    CivilTime(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)))
   }
 }

@@ -21,27 +21,7 @@ enum ReportDate {
       bytes.appendUTF8(date.formatted(style))
       return
     }
-    let time = CivilTime(secondsSince1970: Int(seconds))
-    func digits(_ value: Int, _ count: Int) {
-      var divisor = 1
-      for _ in 1..<count { divisor *= 10 }
-      while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-        divisor /= 10
-      }
-    }
-    digits(time.year, 4)
-    bytes.append(UInt8(ascii: "-"))
-    digits(time.month, 2)
-    bytes.append(UInt8(ascii: "-"))
-    digits(time.day, 2)
-    bytes.append(UInt8(ascii: "T"))
-    digits(time.hour, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(time.minute, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(time.second, 2)
-    bytes.append(UInt8(ascii: "Z"))
+    CivilTime(secondsSince1970: Int(seconds)).writeISO8601(to: &bytes)
   }
 
   /// 10000-01-01T00:00:00Z: four-digit years end here.
