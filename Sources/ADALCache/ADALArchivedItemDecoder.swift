@@ -21,12 +21,12 @@ public struct ADALArchivedItemDecoder: Sendable {
   static let e3Keys = ["familyId", "sessionKey", "tombstone", "additionalClient", "additionalServer"]
   static let e4Keys = ["cachedAt", "homeAccountId", "enrollmentId", "applicationIdentifier"]
 
-  /// Id tokens already parsed in this read (see `IDTokenClaimsMemo`); nil parses every time.
-  let claimsMemo: IDTokenClaimsMemo?
+  /// What this read has seen already (see `ReadMemo`); nil shares nothing and parses every id token.
+  let memo: ReadMemo?
 
-  public init() { claimsMemo = nil }
+  public init() { memo = nil }
 
-  init(claimsMemo: IDTokenClaimsMemo?) { self.claimsMemo = claimsMemo }
+  init(memo: ReadMemo?) { self.memo = memo }
 
   /// Decodes one item.
   /// - Parameters:
@@ -44,10 +44,10 @@ public struct ADALArchivedItemDecoder: Sendable {
       throw ADALItemError("the archive's root class is \(object.className), not an ADAL cache item", source: source)
     }
     var source = source
-    source.archiveClassName = object.className
+    source.archiveClassName = memo?.shared(object.className) ?? object.className
     source.era =
       Self.e4Keys.contains { object[$0] != nil } ? .e4 : Self.e3Keys.contains { object[$0] != nil } ? .e3 : .e1
-    var fields = FieldReader(object: object, location: source.location, path: "root")
+    var fields = FieldReader(object: object, location: source.location, path: "root", memo: memo)
 
     guard let authority = fields.string("authority"), !authority.trimmedWhitespace().isEmpty else {
       throw ADALItemError("the item has no authority", source: source)
@@ -55,8 +55,9 @@ public struct ADALArchivedItemDecoder: Sendable {
     guard let clientID = fields.string("clientId"), !clientID.trimmedWhitespace().isEmpty else {
       throw ADALItemError("the item has no clientId", source: source)
     }
-    let accessToken = fields.string("accessToken")
-    let refreshToken = fields.string("refreshToken")
+    // Access tokens are one per item: sharing them would only cost a hash.
+    let accessToken = fields.string("accessToken", shared: false)
+    let refreshToken = fields.string("refreshToken", shared: false)
     let familyID = fields.string("familyId")
     guard
       let kind = ADALTokenKind.classify(
@@ -83,16 +84,22 @@ public struct ADALArchivedItemDecoder: Sendable {
     let item = ADALTokenItem(
       authority: authority, resource: fields.string("resource"), clientID: clientID, familyID: familyID,
       accessToken: accessToken.map(ADALSecret.init), accessTokenType: fields.string("accessTokenType"),
-      refreshToken: refreshToken.map(ADALSecret.init), expiresOn: fields.date("expiresOn"),
+      refreshToken: refreshToken.map(secret), expiresOn: fields.date("expiresOn"),
       cachedAt: fields.date("cachedAt"), extendedExpiresOn: extendedExpiresOn, speInfo: speInfo,
       homeAccountID: fields.string("homeAccountId"), enrollmentID: fields.string("enrollmentId"),
       applicationIdentifier: fields.string("applicationIdentifier"),
-      sessionKey: fields.data("sessionKey").map(ADALSecretData.init), idToken: user.rawIDToken.map(ADALSecret.init),
+      sessionKey: fields.data("sessionKey").map(ADALSecretData.init), idToken: user.rawIDToken.map(secret),
       idTokenClaims: user.claims, archivedUserID: user.userID, archivedUserIDDisplayable: user.displayable,
       keychainUserID: keychainUserID, additionalServer: additionalServer,
       additionalClient: fields.dictionary("additionalClient") ?? [], tombstoneInfo: fields.dictionary("tombstone"),
       kind: kind, source: source)
     return (item, fields.diagnostics)
+  }
+
+  /// A refresh or id token, shared with the items of this read that hold the same one (an MRRT and its FRT
+  /// copy; a user's id token): one string and one fingerprint instead of one per item.
+  private func secret(_ value: String) -> ADALSecret {
+    memo?.secret(value) ?? ADALSecret(value)
   }
 
   private struct UserInformation {
@@ -108,15 +115,15 @@ public struct ADALArchivedItemDecoder: Sendable {
       fields.warn("userInformation", "is a \(value.kindName), not ADUserInformation")
       return UserInformation()
     }
-    var inner = FieldReader(object: info, location: fields.location, path: "userInformation")
+    var inner = FieldReader(object: info, location: fields.location, path: "userInformation", memo: memo)
     var result = UserInformation()
     result.userID = inner.string("userId")
     result.displayable = inner.bool("userIdDisplayable")
-    result.rawIDToken = inner.string("rawIdToken")
+    result.rawIDToken = inner.string("rawIdToken", shared: false)
     if let raw = result.rawIDToken, !raw.isEmpty {
       let parsed: Result<IDTokenClaims, IDTokenClaimsError>
-      if let claimsMemo {
-        (result.rawIDToken, parsed) = claimsMemo.claims(for: raw)
+      if let memo {
+        (result.rawIDToken, parsed) = memo.claims(for: raw)
       } else {
         parsed = Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
       }
@@ -136,12 +143,14 @@ struct FieldReader {
   let object: ArchivedObject
   let location: SourceLocation
   let path: String
+  let memo: ReadMemo?
   var diagnostics: [Diagnostic] = []
 
-  init(object: ArchivedObject, location: SourceLocation, path: String) {
+  init(object: ArchivedObject, location: SourceLocation, path: String, memo: ReadMemo? = nil) {
     self.object = object
     self.location = location
     self.path = path
+    self.memo = memo
   }
 
   mutating func warn(_ key: String, _ problem: String, code: String = "adal.field-type") {
@@ -157,28 +166,17 @@ struct FieldReader {
     return nil
   }
 
-  mutating func string(_ key: String) -> String? { typed(key, "a string", ADALArchiveValues.string) }
+  /// A string field; `shared` (for values many items repeat: authorities, client ids, users) stores equal
+  /// values of this read once.
+  mutating func string(_ key: String, shared: Bool = true) -> String? {
+    let value = typed(key, "a string", ADALArchiveValues.string)
+    guard shared, let memo, let value else { return value }
+    return memo.shared(value)
+  }
   mutating func date(_ key: String) -> Date? { typed(key, "a date") { $0.dateValue } }
   mutating func data(_ key: String) -> Data? { typed(key, "data") { $0.dataValue } }
   mutating func bool(_ key: String) -> Bool? { typed(key, "a boolean") { $0.boolValue } }
   mutating func dictionary(_ key: String) -> [ADALValueEntry]? {
     typed(key, "a dictionary") { $0.dictionaryEntries.map { ADALArchiveValues.plainEntries($0) } }
-  }
-}
-
-/// The id tokens parsed during one read of a dump, by raw value. A user's items repeat the same id token:
-/// it is parsed once, and the items share one copy of the string and of its claims.
-final class IDTokenClaimsMemo: @unchecked Sendable {  // mutable state guarded by `lock`
-  private let lock = NSLock()
-  private var parsed: [String: (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
-
-  /// The shared copy of `raw` and its claims (or why they cannot be read).
-  func claims(for raw: String) -> (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let known = parsed[raw] { return known }
-    let entry = (raw: raw, result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) })
-    parsed[raw] = entry
-    return entry
   }
 }

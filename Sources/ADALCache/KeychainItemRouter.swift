@@ -9,11 +9,13 @@ struct KeychainItemRouter {
   let file: String?
 
   func route(_ records: [KeychainRecord], into result: inout ADALReadResult) {
-    let claimsMemo = IDTokenClaimsMemo()
+    let memo = ReadMemo()
+    // Sized once: grown by doubling, the array kept up to twice the slots it needed for the rest of the run.
+    result.items.reserveCapacity(records.reduce(0) { $0 + ($1.isADALItem ? 1 : 0) })
     for record in records {
       if record.isADALItem {
         do {
-          let (item, diagnostics) = try decodeADAL(record, claimsMemo: claimsMemo)
+          let (item, diagnostics) = try decodeADAL(record, memo: memo)
           result.items.append(item)
           result.diagnostics += diagnostics
         } catch {
@@ -61,17 +63,19 @@ struct KeychainItemRouter {
     }
   }
 
-  private func decodeADAL(_ record: KeychainRecord, claimsMemo: IDTokenClaimsMemo) throws(ADALItemError) -> (
+  private func decodeADAL(_ record: KeychainRecord, memo: ReadMemo) throws(ADALItemError) -> (
     ADALTokenItem, [Diagnostic]
   ) {
+    // The attributes repeat across items (a user's account, the access group, a service per resource).
     var source = ADALItemSource(
-      file: record.location.file ?? file, itemIndex: record.location.itemIndex, service: record.service,
-      account: record.account, accessGroup: record.accessGroup, created: record.created, modified: record.modified)
+      file: record.location.file ?? file, itemIndex: record.location.itemIndex, service: record.service.map(memo.shared),
+      account: record.account.map(memo.shared), accessGroup: record.accessGroup.map(memo.shared),
+      created: record.created, modified: record.modified)
     guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
     let archive = try ArchiveLoader(limits: limits).load(data, source: source)
     let keychainUser = record.account.map(ADALKeychainAccount.decode)
-    let (item, itemDiagnostics) = try ADALArchivedItemDecoder(claimsMemo: claimsMemo).decode(
-      archive.root, source: source, keychainUserID: keychainUser?.userID)
+    let (item, itemDiagnostics) = try ADALArchivedItemDecoder(memo: memo).decode(
+      archive.root, source: source, keychainUserID: keychainUser?.userID.map(memo.shared))
     source = item.source
     var diagnostics = itemDiagnostics
     diagnostics += KeyConsistency.checkService(record.service, against: item)

@@ -12,7 +12,7 @@ import UnifiedCache
 /// let pipeline = MigrationPipeline(options: MigrationOptions(clientID: "my-app-id"))
 /// let inputs = try await pipeline.read(adal: ["device.plist"], msal: [])
 /// let store = try CacheStore.open(path: "cache.sqlite")
-/// let plan = try pipeline.plan(inputs, existing: store.contents())
+/// let plan = try pipeline.plan(consume inputs, existing: store.contents())  // frees the items once mapped
 /// print(Migration.report(plan).text())
 /// if !plan.isNoChange { _ = try store.apply(plan) }
 /// ```
@@ -69,8 +69,16 @@ public struct MigrationPipeline: Sendable {
   }
 
   /// Plans the migration of `inputs` into a target that holds `existing` (empty for a new store).
-  public func plan(_ inputs: Inputs, existing: UnifiedCacheContents = UnifiedCacheContents()) -> MigrationPlan {
-    Migration.plan(adal: inputs.adal, msal: inputs.msal, existing: existing, inputs: inputs.records, options: options)
+  ///
+  /// Pass `consume inputs` when they are not needed afterwards: the decoded items are then freed as soon as
+  /// they are mapped, which takes them out of the run's peak memory (docs/benchmarks.md, "Memory").
+  public func plan(_ inputs: consuming Inputs, existing: UnifiedCacheContents = UnifiedCacheContents())
+    -> MigrationPlan
+  {
+    let adal = inputs.adal
+    inputs.adal = []  // so that the planner holds the only reference to the items
+    return Migration.plan(
+      adal: consume adal, msal: inputs.msal, existing: existing, inputs: inputs.records, options: options)
   }
 
   /// The number of files `read` will open for these paths (directories expanded), for progress reporting.

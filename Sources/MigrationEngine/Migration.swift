@@ -16,12 +16,13 @@ import UnifiedCache
 ///
 /// Named `Migration` rather than after the module, so that `MigrationEngine.X` stays unambiguous.
 public enum Migration {
-  /// Plans the migration of `adal` (and `msal`) into `existing`. See `MigrationPlanner`.
+  /// Plans the migration of `adal` (and `msal`) into `existing`. See `MigrationPlanner`; pass `consume`d
+  /// inputs to let the decoded items be freed during planning.
   public static func plan(
-    adal: [ADALInput], msal: [MSALInput] = [], existing: UnifiedCacheContents = UnifiedCacheContents(),
+    adal: consuming [ADALInput], msal: [MSALInput] = [], existing: UnifiedCacheContents = UnifiedCacheContents(),
     inputs: [PlanInput] = [], options: MigrationOptions = MigrationOptions()
   ) -> MigrationPlan {
-    MigrationPlanner(options: options).plan(adal: adal, msal: msal, existing: existing, inputs: inputs)
+    MigrationPlanner(options: options).plan(adal: consume adal, msal: msal, existing: existing, inputs: inputs)
   }
 
   /// The report of a plan; render it with `text(colorize:)`, `json()` or `markdown()`.

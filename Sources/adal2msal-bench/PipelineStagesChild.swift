@@ -58,9 +58,12 @@ struct PipelineStagesChild: AsyncParsableCommand {
 
     let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
     let pipeline = MigrationPipeline(options: options)
-    let inputs = try await stage("read + parse + decode") { try await pipeline.read(adal: [input], msal: []) }
-    let items = inputs.adal.reduce(0) { $0 + $1.items.count }
-    let plan = await stage("plan") { pipeline.plan(inputs) }
+    var inputs: MigrationPipeline.Inputs? = try await stage("read + parse + decode") {
+      try await pipeline.read(adal: [input], msal: [])
+    }
+    let items = inputs?.adal.reduce(0) { $0 + $1.items.count } ?? 0
+    // Taken out of `inputs`, as `migrate` consumes its own: the planner frees the items once they are mapped.
+    let plan = await stage("plan") { pipeline.plan(inputs.take()!) }
     let report = await stage("report (text)") { plan.pipelineReportText() }
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-stages-\(UUID().uuidString)")
@@ -77,7 +80,7 @@ struct PipelineStagesChild: AsyncParsableCommand {
 
     let output = Output(
       files: files.count, bytes: bytes, items: items, planEntries: plan.entries.count,
-      rowsInserted: summary.rowsInserted, reportBytes: report.utf8.count, stages: stages)
+      rowsInserted: summary.rowsInserted, reportBytes: report, stages: stages)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     print(String(decoding: try encoder.encode(output), as: UTF8.self))

@@ -54,16 +54,16 @@ extension Adal2MSALCommand {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         let planned = try await readAndPlan(pipeline, sealing: sealing)
         let plan = planned.plan
-        // Rendered now, so that only the text (not the report's model of every entry) waits for the write; the
-        // model is freed on another core.
         let model = Migration.report(plan, redactUsernames: options.redactUsernames)
-        let report = reporting.render(model)
-        releaseInBackground(consume model)
         let refused = strict && plan.hasSkipsOrConflicts
         // A report file is written before the store (a report that cannot be written stops the run with nothing
-        // written); a report on standard output comes after a successful write, so a failed run prints only
-        // its error line there.
-        if dryRun || refused || reporting.report != nil { try reporting.write(report) }
+        // written), as it is made; a report on standard output of a run that writes the store waits for the
+        // write, so that a failed run prints only its error line there: only that one is held. The model is
+        // freed on another core.
+        let waits = !dryRun && !refused && reporting.report == nil
+        let held = waits ? reporting.render(model) : nil
+        if !waits { try reporting.write(model) }
+        releaseInBackground(consume model)
         if refused {
           Terminal.standardError(
             "adal2msal: error: --strict: \(plan.count(.skip)) skipped and \(plan.count(.conflict)) conflicting items, nothing written (see the report)"
@@ -79,7 +79,7 @@ extension Adal2MSALCommand {
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
                 unknownSections: planned.unknownSections))
           }
-          if reporting.report == nil { try reporting.write(report) }
+          if let held { try reporting.write(held) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
         }
@@ -100,10 +100,11 @@ extension Adal2MSALCommand {
         existed
         ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
         : nil
-      let plan = pipeline.plan(read, existing: try store?.contents() ?? UnifiedCacheContents())
-      // `read` is freed here, on this thread: freed on another core while the report is made, its memory was
-      // still held when the report's was taken, and the peak rose (100k items: 1,010 MiB against 928).
-      return (plan, store, existed, read.unknownSections)
+      let unknownSections = read.unknownSections
+      // Consumed: the planner frees the decoded items once they are mapped, on this thread (freed on another
+      // core while the report was made, their memory was still held when the report's was taken).
+      let plan = pipeline.plan(consume read, existing: try store?.contents() ?? UnifiedCacheContents())
+      return (plan, store, existed, unknownSections)
     }
 
     /// The options recorded in the run row: what was asked, never a key or a token.

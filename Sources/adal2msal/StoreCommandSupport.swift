@@ -33,33 +33,43 @@ enum StoreCommandSupport {
     fail(error.message, file: error.location.description, todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
   }
 
-  /// Writes `data` to `path` atomically with mode 0600: a new owner-only temporary file in the same directory,
-  /// flushed to disk, then renamed over the target.
-  static func writeOwnerOnly(_ data: Data, to path: String) throws -> Void {
+  /// Writes `data` to `path` atomically with mode 0600 (see `writeOwnerOnly(to:_:)`).
+  static func writeOwnerOnly(_ data: Data, to path: String) throws {
+    try writeOwnerOnly(to: path) { write in try data.withUnsafeBytes(write) }
+  }
+
+  /// Writes what `produce` hands its `write` function, in order, to `path` atomically with mode 0600: a new
+  /// owner-only temporary file in the same directory, flushed to disk, then renamed over the target. If
+  /// anything fails, the temporary file is removed and the target is untouched.
+  static func writeOwnerOnly(
+    to path: String, _ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
     let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw OutputError(errno) }
-    var failure: Int32?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count, let base = buffer.baseAddress {
-        let written = write(descriptor, base + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
+    var isOpen = true
+    do {
+      try produce { buffer in
+        var offset = 0
+        while offset < buffer.count, let base = buffer.baseAddress {
+          let written = write(descriptor, base + offset, buffer.count - offset)
+          if written < 0 {
+            if errno == EINTR { continue }
+            throw OutputError(errno)
+          }
+          offset += written
         }
-        offset += written
       }
-    }
-    if failure == nil, fsync(descriptor) != 0 { failure = errno }
-    close(descriptor)
-    if failure == nil, rename(temporary, path) != 0 { failure = errno }
-    if let failure {
+      if fsync(descriptor) != 0 { throw OutputError(errno) }
+      isOpen = false
+      if close(descriptor) != 0 { throw OutputError(errno) }
+      if rename(temporary, path) != 0 { throw OutputError(errno) }
+    } catch {
+      if isOpen { close(descriptor) }
       unlink(temporary)
-      throw OutputError(failure)
+      throw error
     }
   }
 

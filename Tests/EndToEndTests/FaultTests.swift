@@ -147,6 +147,35 @@ struct FaultTests {
     }
   }
 
+  @Test("a report to a full disk or a read-only directory is a clear error; the previous report and the store stay")
+  func reportFaults() throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    let previous = setup.directory.appendingPathComponent("previous-report.txt")
+    let previousBytes = Data("an earlier report\n".utf8)
+    try previousBytes.write(to: previous)
+    // The report of the 3,000-entry input is far larger than 64 KiB; it is written in parts, before the store.
+    let full = try CLI.runInShell(
+      prefix: "ulimit -f 64", ["migrate", "--msal", setup.large.path, "--out", setup.store.path, "--report", previous.path])
+    var violations = CLI.contractViolations(full, expected: ["previous-report.txt", "cannot write the report"])
+    #expect(violations.isEmpty, "report on a full disk: \(violations.joined(separator: "; "))")
+    #expect((try? Data(contentsOf: previous)) == previousBytes, "a failed report replaced the previous one")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty, "a failed report left \(leftovers)")
+    try setup.expectStoreUntouched("migrate whose report hit a full disk")
+
+    let locked = setup.directory.appendingPathComponent("read-only")
+    try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+    guard let undo = Faults.makeReadOnly(locked) else { return }
+    defer { undo() }
+    let target = locked.appendingPathComponent("report.txt")
+    let readOnly = try CLI.run(["migrate", "--msal", setup.small.path, "--out", setup.store.path, "--report", target.path])
+    violations = CLI.contractViolations(readOnly, expected: ["report.txt"])
+    #expect(violations.isEmpty, "report to a read-only directory: \(violations.joined(separator: "; "))")
+    #expect(!FileManager.default.fileExists(atPath: target.path))
+    try setup.expectStoreUntouched("migrate whose report directory is read-only")
+  }
+
   @Test("export to a full disk or a read-only directory keeps the previous export")
   func exportFaults() throws {
     guard available("export") else { return }

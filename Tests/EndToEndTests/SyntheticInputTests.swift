@@ -52,6 +52,17 @@ struct SyntheticInputTests {
       #expect(read.idTokenClaims?.ver == (expected.user.claimsVersion2 ? "2.0" : "1.0"), context)
       #expect(read.userID == expected.user.username, context)
     }
+    // Equal values of one read are one copy (`ReadMemo`): an MRRT and its FRT copy hold one refresh token.
+    func storage(_ text: String) -> UnsafeRawPointer? {
+      text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+    let pairs = zip(result.items, result.items.dropFirst()).filter { $0.refreshToken != nil && $0.refreshToken == $1.refreshToken }
+    #expect(!pairs.isEmpty)
+    for (mrrt, frt) in pairs {
+      #expect(storage(mrrt.refreshToken!.value) != nil)
+      #expect(storage(mrrt.refreshToken!.value) == storage(frt.refreshToken!.value))
+      #expect(storage(mrrt.authority) == storage(frt.authority))
+    }
   }
 
   static func kindName(_ item: SyntheticItem) -> String {

@@ -33,7 +33,9 @@ struct EntityMapper {
     }
   }
 
-  func map(_ items: [SourcedItem], identities: IdentityResolver.Outcome) -> MappingResult {
+  /// Maps every resolved user's items. `items` is consumed: each user's decoded items are let go as soon as
+  /// the user is mapped (see below).
+  func map(_ items: consuming [SourcedItem], identities: IdentityResolver.Outcome) -> MappingResult {
     var result = MappingResult()
     for user in identities.users where user.status != .resolved {
       result.skips.append(
@@ -44,16 +46,38 @@ struct EntityMapper {
     // Users map independently (a group only appends to its own result, and app metadata merges
     // commutatively), so groups are mapped on all cores and their results joined in group order: the same
     // result as one loop, and the largest single-core share of planning before.
-    var apps = AppMetadataCollector()
-    for part in userGroups(items, identities).orderedParallelMap(minimumChunk: 64, { mapUser($0) }) {
-      result.proposals += part.result.proposals
-      result.skips += part.result.skips
-      result.diagnostics += part.result.diagnostics
-      apps.merge(part.apps)
+    var groups = userGroups(items, identities)
+    items = []  // the groups hold the only references to the items now
+    // Mapped in batches, each batch's items let go once mapped: the decoded inputs shrink as the proposals
+    // grow, instead of both being whole at the planner's peak (a million items: 5.3 GB before, see
+    // docs/benchmarks.md, "Memory").
+    var parts: [(result: MappingResult, apps: AppMetadataCollector)] = []
+    parts.reserveCapacity(groups.count)
+    for start in stride(from: 0, to: groups.count, by: Self.groupsPerBatch) {
+      let range = start..<min(groups.count, start + Self.groupsPerBatch)
+      let batch = Array(groups[range])
+      for index in range { groups[index].items = [] }
+      parts += batch.orderedParallelMap(minimumChunk: 64, { mapUser($0) })
     }
-    result.proposals += apps.proposals()
+    var apps = AppMetadataCollector()
+    for part in parts { apps.merge(part.apps) }
+    let appProposals = apps.proposals()
+    // Joined into an array sized once, each part let go once copied: grown by doubling, and with every part
+    // still held, the proposals were there up to three times over at the planner's peak.
+    result.proposals.reserveCapacity(parts.reduce(appProposals.count) { $0 + $1.result.proposals.count })
+    for index in parts.indices {
+      let part = parts[index].result
+      parts[index].result = MappingResult()
+      result.proposals += part.proposals
+      result.skips += part.skips
+      result.diagnostics += part.diagnostics
+    }
+    result.proposals += appProposals
     return result
   }
+
+  /// Enough users to keep every core busy, few enough that their items are a small part of the inputs.
+  static let groupsPerBatch = 4_096
 
   /// One user's entities: refresh and access tokens, then (if any token migrates) the account and id tokens.
   private func mapUser(_ group: UserGroup) -> (result: MappingResult, apps: AppMetadataCollector) {

@@ -3,7 +3,11 @@ import UnifiedCache
 
 /// An entity the ADAL side proposes, before it is compared with the existing cache.
 struct Proposal: Sendable {
-  let entity: AnyUnifiedEntity
+  /// The entity, boxed once: the plan entry made from this proposal shares the box. (Inline, every proposal
+  /// held a copy of its entity until the plan was gathered, and the entry boxed another.)
+  let entityBox: EntityBox
+  var entity: AnyUnifiedEntity { entityBox.value }
+  var kind: UnifiedEntityKind { entityBox.value.kind }
   /// `entity.canonicalKey`, computed once: sorting, reconciling and the plan entry all need it.
   let canonicalKey: String
   var sources: [PlanSource]
@@ -18,7 +22,7 @@ struct Proposal: Sendable {
     entity: AnyUnifiedEntity, sources: [PlanSource], rule: IdentityRule?, username: String?, homeAccountID: String?,
     reasonCode: String, reason: String
   ) {
-    self.entity = entity
+    entityBox = EntityBox(entity)
     canonicalKey = entity.canonicalKey
     self.sources = sources
     self.rule = rule

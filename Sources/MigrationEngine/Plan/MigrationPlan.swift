@@ -115,11 +115,23 @@ public struct PlanEntry: Sendable, Hashable {
     existing: AnyUnifiedEntity? = nil, reasonCode: String, reason: String, sources: [PlanSource] = [],
     identityRule: IdentityRule? = nil, username: String? = nil, homeAccountID: String? = nil
   ) {
+    self.init(
+      action: action, kind: kind, canonicalKey: canonicalKey, entityBox: entity.map(EntityBox.init),
+      existingBox: existing.map(EntityBox.init), reasonCode: reasonCode, reason: reason, sources: sources,
+      identityRule: identityRule, username: username, homeAccountID: homeAccountID)
+  }
+
+  /// An entry for entities that are boxed already (the planner's proposals), sharing the boxes.
+  init(
+    action: PlanAction, kind: UnifiedEntityKind? = nil, canonicalKey: String? = nil, entityBox: EntityBox?,
+    existingBox: EntityBox?, reasonCode: String, reason: String, sources: [PlanSource] = [],
+    identityRule: IdentityRule? = nil, username: String? = nil, homeAccountID: String? = nil
+  ) {
     self.action = action
-    self.kind = kind ?? entity?.kind ?? existing?.kind
-    self.canonicalKey = canonicalKey ?? entity?.canonicalKey ?? existing?.canonicalKey
-    self.entityBox = entity.map(EntityBox.init)
-    self.existingBox = existing.map(EntityBox.init)
+    self.kind = kind ?? entityBox?.value.kind ?? existingBox?.value.kind
+    self.canonicalKey = canonicalKey ?? entityBox?.value.canonicalKey ?? existingBox?.value.canonicalKey
+    self.entityBox = entityBox
+    self.existingBox = existingBox
     self.reasonCode = reasonCode
     self.reason = reason
     self.sources = sources

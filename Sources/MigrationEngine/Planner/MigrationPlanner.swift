@@ -16,8 +16,11 @@ public struct MigrationPlanner: Sendable {
   ///   - msal: unified caches to migrate along (their entities not in `existing` are `add`s).
   ///   - existing: what the target store holds now.
   ///   - inputs: the input files' digests, recorded in the plan as given (sorted).
+  ///
+  /// `adal` is consumed: a caller that gives up its copy (`consume`) lets the decoded items be freed as soon
+  /// as they are mapped, before the plan's entries are gathered, which lowers the run's peak memory.
   public func plan(
-    adal: [ADALInput], msal: [MSALInput] = [], existing: UnifiedCacheContents = UnifiedCacheContents(),
+    adal: consuming [ADALInput], msal: [MSALInput] = [], existing: UnifiedCacheContents = UnifiedCacheContents(),
     inputs: [PlanInput] = []
   ) -> MigrationPlan {
     let now = options.clock.now
@@ -46,6 +49,7 @@ public struct MigrationPlanner: Sendable {
         items.append(sourced)
       }
     }
+    adal = []  // the items live on in `items` only, so that dropping those frees them
     items = SourcedItem.sortedInPlanOrder(items)
     for index in items.indices { items[index].ordinal = index }
     diagnostics += unknownEnvironments(items)
@@ -56,7 +60,7 @@ public struct MigrationPlanner: Sendable {
     let identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
     diagnostics += identities.diagnostics
     var mapping = EntityMapper(options: options, now: now, existingAccounts: knownAccounts)
-      .map(items, identities: identities)
+      .map(consume items, identities: identities)  // frees the items as it maps them
     diagnostics += mapping.diagnostics
 
     var reconciler = Reconciler(store: existing, prefer: options.prefer)

@@ -7,9 +7,6 @@ struct MarkdownText: Sendable {
   /// A buffer kept for `escaped(_:)`'s text, so that each cell does not allocate one.
   private var scratch: [UInt8] = []
 
-  /// The text so far.
-  var text: String { String(decoding: bytes, as: UTF8.self) }
-
   /// `text`, then a line break.
   mutating func line(_ text: String = "") {
     append(text)

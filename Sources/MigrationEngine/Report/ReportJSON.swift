@@ -5,7 +5,9 @@ import UnifiedCache
 extension MigrationReport {
   /// The report as JSON (schema: docs/report-schema.json, `schemaVersion` 1): members in a fixed order,
   /// 2-space indentation, a final newline.
-  public func json() -> String {
+  public func json() -> String { rendered(.json).text }
+
+  func writeJSON(batches: UserBatches, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
     // Written straight to bytes, without a `JSONValue` tree: a 100,000-item plan makes a 200 MB report.
     var out = JSONWriter(indent: 2)
     out.beginObject()
@@ -20,14 +22,18 @@ extension MigrationReport {
     out.value(summaryJSON())
     out.key("users")
     out.beginArray()
-    // Users are independent: each is written on all cores at the array's depth, then appended in order.
+    // Users are independent: each is written on all cores at the array's depth, then appended in order and
+    // written out a batch at a time.
     let depth = out.depth
-    let parts = users.orderedParallelMap { user in
+    try Self.flush(&out, to: output)
+    try batches.forEach(users.count, { index in
       var part = JSONWriter(indent: 2, level: depth)
-      Self.write(user, to: &part)
+      Self.write(users[index], to: &part)
       return part.text
+    }) { parts in
+      for part in parts { out.append(valueText: part) }
+      try Self.flush(&out, to: output)
     }
-    for part in parts { out.append(valueText: part) }
     out.endArray()
     out.key("otherEntries")
     out.beginArray()
@@ -37,7 +43,14 @@ extension MigrationReport {
     out.value(.array(diagnostics.map(Self.json)))
     out.endObject()
     out.finalNewline()
-    return out.text
+    try Self.flush(&out, to: output)
+  }
+
+  /// Writes what `writer` holds to `output` and forgets it; the writer goes on where it was.
+  private static func flush(_ writer: inout JSONWriter, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    var (pieces, tail) = writer.takeText()
+    for index in pieces.indices { try pieces[index].withUTF8 { try output(UnsafeRawBufferPointer($0)) } }
+    try tail.withUnsafeBytes(output)
   }
 
   private func summaryJSON() -> JSONValue {

@@ -5,16 +5,15 @@ import UnifiedCache
 extension MigrationReport {
   /// The report as GitHub-flavoured Markdown: a summary table, a table per user, the skips and conflicts,
   /// and the diagnostics.
-  public func markdown() -> String {
-    // Users are independent: their sections are written, and made strings, on all cores.
-    let sections = users.orderedParallelMap { Self.userSection($0).text }
-    // Joined as strings: appending a valid `String` copies it without checking its UTF-8 again.
-    var text = opening().text
-    let end = closing().text
-    text.reserveCapacity(sections.reduce(text.utf8.count + end.utf8.count) { $0 + $1.utf8.count })
-    for section in sections { text += section }
-    text += end
-    return text
+  public func markdown() -> String { rendered(.markdown).text }
+
+  func writeMarkdown(batches: UserBatches, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    try opening().bytes.withUnsafeBytes(output)
+    // Users are independent: their sections are made on all cores, and written out a batch at a time.
+    try batches.forEach(users.count, { Self.userSection(users[$0]).bytes }) { sections in
+      for section in sections { try section.withUnsafeBytes(output) }
+    }
+    try closing().bytes.withUnsafeBytes(output)
   }
 
   /// The title, the inputs and the summary.

@@ -4,7 +4,9 @@ import UnifiedCache
 extension MigrationReport {
   /// The report as plain text for a terminal (80-120 columns), aligned columns. With `colorize` the action
   /// words get ANSI colours (the caller decides whether the output is a terminal).
-  public func text(colorize: Bool = false) -> String {
+  public func text(colorize: Bool = false) -> String { rendered(.text, colorize: colorize).text }
+
+  func writeText(colorize: Bool, batches: UserBatches, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
     var out = TextLines()
     out.line("adal2msal migration plan")
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
@@ -19,10 +21,19 @@ extension MigrationReport {
     out.blank()
     out.line("Summary")
     out.table(summaryRows(), indent: 2, rightAligned: Set(1...6))
+    try out.flush(to: output)
     // By index: mapping the sections themselves copied each one (every string retained and released). Each
-    // section also writes its entries' lines for "Skipped and conflicts", in the same pass.
-    let sections = Array(users.indices).orderedParallelMap { userSection(at: $0, colorize: colorize) }
-    for section in sections { out.append(section.lines) }
+    // section also writes its entries' lines for "Skipped and conflicts", in the same pass; those are kept
+    // for the end, the sections are written out.
+    var attention = TextLines()
+    var attentionCount = 0
+    try batches.forEach(users.count, { userSection(at: $0, colorize: colorize) }) { sections in
+      for section in sections {
+        try section.lines.write(to: output)
+        attention.append(section.attention.lines)
+        attentionCount += section.attention.count
+      }
+    }
     var otherAttention = Attention()
     if !otherEntries.isEmpty {
       out.blank()
@@ -30,8 +41,8 @@ extension MigrationReport {
       entries(otherEntries, into: &out, attention: &otherAttention, colorize: colorize)
     }
     out.blank()
-    out.line("Skipped and conflicts (\(sections.reduce(otherAttention.count) { $0 + $1.attention.count }))")
-    for section in sections { out.append(section.attention.lines) }
+    out.line("Skipped and conflicts (\(attentionCount + otherAttention.count))")
+    out.append(attention)
     out.append(otherAttention.lines)
     out.blank()
     out.line("Diagnostics (\(diagnostics.count))")
@@ -41,7 +52,7 @@ extension MigrationReport {
         "\(place)\(diagnostic.message) [\(diagnostic.code)]", first: "  \(pad(diagnostic.severity.rawValue, 8)) ",
         rest: spaces(11))
     }
-    return out.text
+    try out.flush(to: output)
   }
 
   func summaryRows() -> [[String]] {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
@@ -18,26 +17,21 @@ struct TextLines {
     bytes.reserveCapacity(byteCount)
   }
 
-  /// The finished text. The chunks are copied into it on all cores: at 100 MB the copy, and the page faults
-  /// of the new buffer, were a fifth of the report's serial time.
-  var text: String {
-    let parts = chunks + [bytes]
-    let offsets = parts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
-    let groupCount = Swift.min(parts.count, ProcessInfo.processInfo.activeProcessorCount * 4)
-    return String(unsafeUninitializedCapacity: offsets[parts.count]) { buffer in
-      // Each group writes its own parts' bytes only.
-      nonisolated(unsafe) let target = buffer
-      DispatchQueue.concurrentPerform(iterations: Swift.max(1, groupCount)) { group in
-        var index = group
-        while index < parts.count {
-          parts[index].withUnsafeBufferPointer { part in
-            _ = UnsafeMutableBufferPointer(rebasing: target[offsets[index]...]).initialize(fromContentsOf: part)
-          }
-          index += groupCount
-        }
-      }
-      return offsets[parts.count]
-    }
+  /// The lines so far, as one text.
+  var text: String { RenderedReport(chunks + [bytes]).text }
+
+  /// Writes the lines so far to `output`, in the chunks they were written in.
+  func write(to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    for chunk in chunks { try chunk.withUnsafeBytes(output) }
+    try bytes.withUnsafeBytes(output)
+  }
+
+  /// Writes the lines so far to `output` and forgets them (every chunk ends with a newline, so the lines
+  /// written next start clean).
+  mutating func flush(to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    try write(to: output)
+    chunks = []
+    bytes = []
   }
 
   /// Appends lines made elsewhere, without copying them. (Trimming the next line stops at the empty buffer:

@@ -38,6 +38,17 @@ public struct JSONWriter: Sendable {
     return out
   }
 
+  /// Hands over the text written so far, in the pieces it was written in (its `text` is `pieces` joined, then
+  /// `bytes`), and forgets it. The writer keeps its place in the open containers and goes on from there: for
+  /// output written out as it is made.
+  public mutating func takeText() -> (pieces: [String], bytes: [UInt8]) {
+    defer {
+      pieces = []
+      bytes = []
+    }
+    return (pieces, bytes)
+  }
+
   public mutating func beginObject() { open(0x7B) }
   public mutating func endObject() { close(0x7D) }
   public mutating func beginArray() { open(0x5B) }

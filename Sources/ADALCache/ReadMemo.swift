@@ -1,0 +1,41 @@
+import Foundation
+
+/// What one read of a dump has seen already, so that its items share what they repeat. A user's items
+/// repeat its id token, its refresh token (an MRRT and its FRT copy), its authority, client id, home account
+/// id and user name; every item repeats the access group. Shared, a million-item read holds each once, not
+/// once per item (docs/benchmarks.md, "Memory").
+final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
+  private let lock = NSLock()
+  private var parsed: [String: (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
+  private var secrets: [String: ADALSecret] = [:]
+  private var strings: Set<String> = []
+
+  /// The shared copy of an id token and its claims (or why they cannot be read): parsed once per read.
+  func claims(for raw: String) -> (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>) {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = parsed[raw] { return known }
+    let entry = (raw: raw, result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) })
+    parsed[raw] = entry
+    return entry
+  }
+
+  /// The shared secret for `value`, fingerprinted once.
+  func secret(_ value: String) -> ADALSecret {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = secrets[value] { return known }
+    let secret = ADALSecret(value)
+    secrets[value] = secret
+    return secret
+  }
+
+  /// The first equal string this read kept, or `value`, kept from now on. Strings of up to 15 UTF-8 bytes
+  /// are stored inline, with nothing to share.
+  func shared(_ value: String) -> String {
+    guard value.utf8.count > 15 else { return value }
+    lock.lock()
+    defer { lock.unlock() }
+    return strings.insert(value).memberAfterInsert
+  }
+}

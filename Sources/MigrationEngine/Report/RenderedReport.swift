@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+
+/// The formats a report renders to.
+public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
+  /// Plain text for a terminal, aligned columns (`MigrationReport.text(colorize:)`).
+  case text
+  /// JSON (docs/report-schema.json).
+  case json
+  /// GitHub-flavoured Markdown.
+  case markdown
+}
+
+extension MigrationReport {
+  /// Writes the report in `format` as it is made: `output` gets its UTF-8 bytes, part by part, in order, and
+  /// a part's bytes are only lent for the call. The user sections are made on all cores a batch at a time,
+  /// so a large report is never held whole: a million items make about a gigabyte of text. `colorize`
+  /// applies to text only.
+  public func write(
+    _ format: ReportFormat, colorize: Bool = false, to output: (UnsafeRawBufferPointer) throws -> Void
+  ) rethrows {
+    try write(format, colorize: colorize, usersPerBatch: Self.usersPerBatch, to: output)
+  }
+
+  /// `write` with another batch size (tests check that it never changes a byte).
+  func write(
+    _ format: ReportFormat, colorize: Bool = false, usersPerBatch: Int,
+    to output: (UnsafeRawBufferPointer) throws -> Void
+  ) rethrows {
+    let batches = UserBatches(size: usersPerBatch)
+    switch format {
+    case .text: try writeText(colorize: colorize, batches: batches, to: output)
+    case .json: try writeJSON(batches: batches, to: output)
+    case .markdown: try writeMarkdown(batches: batches, to: output)
+    }
+  }
+
+  /// The report in `format`, held in the parts it was written in (for output that must wait, such as a
+  /// report on standard output printed after the store is written).
+  public func rendered(_ format: ReportFormat, colorize: Bool = false) -> RenderedReport {
+    var parts: [[UInt8]] = []
+    write(format, colorize: colorize) { parts.append(Array($0)) }
+    return RenderedReport(parts)
+  }
+
+  /// Users per batch when a report is written as it is made: enough to keep every core busy, few enough that
+  /// a batch's text is a small part of a large report.
+  static let usersPerBatch = 4_096
+}
+
+/// How a report's user sections are made: on all cores, a batch at a time.
+struct UserBatches {
+  let size: Int
+
+  /// `transform` of each index below `count`, on all cores a batch at a time, each batch's results handed to
+  /// `body` in order (and let go after it).
+  func forEach<Result: Sendable>(
+    _ count: Int, _ transform: @Sendable (Int) -> Result, _ body: ([Result]) throws -> Void
+  ) rethrows {
+    for start in stride(from: 0, to: count, by: max(1, size)) {
+      try body(Array(start..<min(count, start + max(1, size))).orderedParallelMap(transform))
+    }
+  }
+}
+
+/// A report held as the UTF-8 parts it was written in (`MigrationReport.rendered(_:colorize:)`), written
+/// out without joining them.
+public struct RenderedReport: Sendable {
+  private let parts: [[UInt8]]
+  /// The length of the text in UTF-8 bytes.
+  public let byteCount: Int
+
+  init(_ parts: [[UInt8]]) {
+    self.parts = parts
+    byteCount = parts.reduce(0) { $0 + $1.count }
+  }
+
+  /// Calls `body` with the text's UTF-8 bytes, part by part, in order.
+  public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    for part in parts { try part.withUnsafeBytes(body) }
+  }
+
+  /// The whole text. The parts are copied into it on all cores: at 100 MB the copy, and the page faults of the
+  /// new buffer, were a fifth of the text report's serial time.
+  public var text: String {
+    let offsets = parts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
+    let groupCount = min(parts.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+    let parts = self.parts
+    return String(unsafeUninitializedCapacity: byteCount) { buffer in
+      // Each group writes its own parts' bytes only.
+      nonisolated(unsafe) let target = buffer
+      DispatchQueue.concurrentPerform(iterations: max(1, groupCount)) { group in
+        var index = group
+        while index < parts.count {
+          parts[index].withUnsafeBufferPointer { part in
+            _ = UnsafeMutableBufferPointer(rebasing: target[offsets[index]...]).initialize(fromContentsOf: part)
+          }
+          index += groupCount
+        }
+      }
+      return byteCount
+    }
+  }
+}
