@@ -36,8 +36,8 @@ public struct MigrationPipeline: Sendable {
 
   /// Reads the ADAL inputs (files, or directories of dumps) and the MSAL unified-cache JSON files. ADAL files
   /// are read on all cores; the result does not depend on the order they finish in. A file's bytes and parse tree are
-  /// released once its items are decoded; the decoded items of every file are kept (about 4 KB per item), so
-  /// memory grows with the total number of items (docs/benchmarks.md, "Fleet scaling").
+  /// released once its items are decoded; the decoded items of every file are kept (about 3 KB per item, what a
+  /// read repeats stored once), so memory grows with the total number of items (docs/benchmarks.md, "Memory").
   ///
   /// - Parameter progress: called once per file read, from any thread.
   /// - Throws: the first unusable file's error (`InputFileError`, `ADALCacheError`, `UnifiedCacheError`),
