@@ -55,7 +55,8 @@ public struct ADALArchivedItemDecoder: Sendable {
     guard let clientID = fields.string("clientId"), !clientID.trimmedWhitespace().isEmpty else {
       throw ADALItemError("the item has no clientId", source: source)
     }
-    // Access tokens are one per item: sharing them would only cost a hash.
+    // Not in the string table: an access token is one per item (sharing it would only cost a hash), and a
+    // refresh token is shared as a secret, with its fingerprint (`secret(_:)`).
     let accessToken = fields.string("accessToken", shared: false)
     let refreshToken = fields.string("refreshToken", shared: false)
     let familyID = fields.string("familyId")
