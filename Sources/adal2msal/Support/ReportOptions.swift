@@ -32,16 +32,43 @@ struct ReportOptions: ParsableArguments {
   /// Coloured only for text on a terminal.
   private var colorize: Bool { reportFormat == .text && report == nil && Terminal.colorOnStandardOutput }
 
-  /// Hands `produce` the function that writes to the report's file or standard output.
+  /// Hands `produce` the function that writes to the report's file or standard output, through a buffer.
   private func output(_ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
     guard let path = report else {
-      return try produce { try FileHandle.standardOutput.write(contentsOf: $0) }
+      return try Self.buffered(produce) { try FileHandle.standardOutput.write(contentsOf: $0) }
     }
     do {
-      try StoreCommandSupport.writeOwnerOnly(to: path, produce)
+      try StoreCommandSupport.writeOwnerOnly(to: path) { write in try Self.buffered(produce, into: write) }
     } catch {
       throw StoreCommandSupport.fail(
         "cannot write the report (\(error))", file: path, todo: "check that the directory exists and is writable")
+    }
+  }
+}
+
+extension ReportOptions {
+  /// The most a write waits for.
+  static let bufferSize = 1 << 20
+
+  /// `produce`'s parts gathered into writes of up to `bufferSize` bytes: a user section is a few hundred
+  /// bytes, and a write of each was a system call each, and a small report on standard output several writes
+  /// where it was one.
+  static func buffered(
+    _ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+    into write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    var pending: [UInt8] = []
+    pending.reserveCapacity(bufferSize)
+    // `write` is only called during `produce`, never kept.
+    try withoutActuallyEscaping(write) { write in
+      try produce { part in
+        if pending.count + part.count > bufferSize, !pending.isEmpty {
+          try pending.withUnsafeBytes(write)
+          pending.removeAll(keepingCapacity: true)
+        }
+        if part.count >= bufferSize { try write(part) } else { pending.append(contentsOf: part) }
+      }
+      if !pending.isEmpty { try pending.withUnsafeBytes(write) }
     }
   }
 }
