@@ -56,7 +56,7 @@ public struct ADALArchivedItemDecoder: Sendable {
       throw ADALItemError("the item has no clientId", source: source)
     }
     // Not in the string table: an access token is one per item (sharing it would only cost a hash), and a
-    // refresh token is shared as a secret, with its fingerprint (`secret(_:)`).
+    // refresh token is shared as a secret, with its fingerprint (`ReadMemo.secret(_:)`).
     let accessToken = fields.string("accessToken", shared: false)
     let refreshToken = fields.string("refreshToken", shared: false)
     let familyID = fields.string("familyId")
@@ -85,11 +85,11 @@ public struct ADALArchivedItemDecoder: Sendable {
     let item = ADALTokenItem(
       authority: authority, resource: fields.string("resource"), clientID: clientID, familyID: familyID,
       accessToken: accessToken.map(ADALSecret.init), accessTokenType: fields.string("accessTokenType"),
-      refreshToken: refreshToken.map(secret), expiresOn: fields.date("expiresOn"),
+      refreshToken: refreshToken.map { memo?.secret($0) ?? ADALSecret($0) }, expiresOn: fields.date("expiresOn"),
       cachedAt: fields.date("cachedAt"), extendedExpiresOn: extendedExpiresOn, speInfo: speInfo,
       homeAccountID: fields.string("homeAccountId"), enrollmentID: fields.string("enrollmentId"),
       applicationIdentifier: fields.string("applicationIdentifier"),
-      sessionKey: fields.data("sessionKey").map(ADALSecretData.init), idToken: user.rawIDToken.map(secret),
+      sessionKey: fields.data("sessionKey").map(ADALSecretData.init), idToken: user.idToken,
       idTokenClaims: user.claims, archivedUserID: user.userID, archivedUserIDDisplayable: user.displayable,
       keychainUserID: keychainUserID, additionalServer: additionalServer,
       additionalClient: fields.dictionary("additionalClient") ?? [], tombstoneInfo: fields.dictionary("tombstone"),
@@ -97,16 +97,11 @@ public struct ADALArchivedItemDecoder: Sendable {
     return (item, fields.diagnostics)
   }
 
-  /// A refresh or id token, shared with the items of this read that hold the same one (an MRRT and its FRT
-  /// copy; a user's id token): one string and one fingerprint instead of one per item.
-  private func secret(_ value: String) -> ADALSecret {
-    memo?.secret(value) ?? ADALSecret(value)
-  }
-
   private struct UserInformation {
     var userID: String?
     var displayable: Bool?
-    var rawIDToken: String?
+    /// `rawIdToken`, shared with the read's other items that hold it (see `ReadMemo`).
+    var idToken: ADALSecret?
     var claims: IDTokenClaims?
   }
 
@@ -120,12 +115,13 @@ public struct ADALArchivedItemDecoder: Sendable {
     var result = UserInformation()
     result.userID = inner.string("userId")
     result.displayable = inner.bool("userIdDisplayable")
-    result.rawIDToken = inner.string("rawIdToken", shared: false)
-    if let raw = result.rawIDToken, !raw.isEmpty {
+    let raw = inner.string("rawIdToken", shared: false)
+    if let raw, !raw.isEmpty {
       let parsed: Result<IDTokenClaims, IDTokenClaimsError>
       if let memo {
-        (result.rawIDToken, parsed) = memo.claims(for: raw)
+        (result.idToken, parsed) = memo.claims(for: raw)
       } else {
+        result.idToken = ADALSecret(raw)
         parsed = Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
       }
       switch parsed {
@@ -133,6 +129,8 @@ public struct ADALArchivedItemDecoder: Sendable {
       case .failure(let error):
         inner.warn("rawIdToken", "cannot be parsed: \(error)", code: "adal.id-token-unreadable")
       }
+    } else if let raw {
+      result.idToken = ADALSecret(raw)  // empty: kept as archived, with nothing to parse
     }
     fields.diagnostics += inner.diagnostics
     return result

@@ -6,21 +6,24 @@ import Foundation
 /// once per item (docs/benchmarks.md, "Memory").
 final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private let lock = NSLock()
-  private var parsed: [String: (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
+  private var parsed: [String: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
   private var secrets: [String: ADALSecret] = [:]
   private var strings: Set<String> = []
 
-  /// The shared copy of an id token and its claims (or why they cannot be read): parsed once per read.
-  func claims(for raw: String) -> (raw: String, result: Result<IDTokenClaims, IDTokenClaimsError>) {
+  /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
+  /// read.
+  func claims(for raw: String) -> (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>) {
     lock.lock()
     defer { lock.unlock() }
     if let known = parsed[raw] { return known }
-    let entry = (raw: raw, result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) })
+    let entry = (
+      idToken: ADALSecret(raw), result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
+    )
     parsed[raw] = entry
     return entry
   }
 
-  /// The shared secret for `value`, fingerprinted once.
+  /// The shared secret for `value` (a refresh token), fingerprinted once.
   func secret(_ value: String) -> ADALSecret {
     lock.lock()
     defer { lock.unlock() }

@@ -70,7 +70,7 @@ import _Adal2MSALTestSupport
     for element in elements {
       var part = JSONWriter(indent: 2, level: writer.depth)
       part.value(element)
-      writer.append(valueText: part.text)
+      writer.append(valueBytes: part.bytes)
     }
     writer.endArray()
     writer.key("after")

@@ -29,9 +29,9 @@ extension MigrationReport {
     try batches.forEach(users.count, { index in
       var part = JSONWriter(indent: 2, level: depth)
       Self.write(users[index], to: &part)
-      return part.text
+      return part.bytes
     }) { parts in
-      for part in parts { out.append(valueText: part) }
+      for part in parts { out.append(valueBytes: part) }
       try Self.flush(&out, to: output)
     }
     out.endArray()
@@ -48,9 +48,7 @@ extension MigrationReport {
 
   /// Writes what `writer` holds to `output` and forgets it; the writer goes on where it was.
   private static func flush(_ writer: inout JSONWriter, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-    var (pieces, tail) = writer.takeText()
-    for index in pieces.indices { try pieces[index].withUTF8 { try output(UnsafeRawBufferPointer($0)) } }
-    try tail.withUnsafeBytes(output)
+    for part in writer.takeText() { try part.withUnsafeBytes(output) }
   }
 
   private func summaryJSON() -> JSONValue {

@@ -1,11 +1,11 @@
 /// Writes JSON text as UTF-8 bytes, one value at a time, in `JSONText`'s layout: compact, or indented with
 /// `"key": value`. For output too large to build as a `JSONValue` first (a report of 100,000 entries), and
-/// for parts written on other threads and appended in order (`append(valueText:)`).
+/// for parts written on other threads and appended in order (`append(valueBytes:)`).
 public struct JSONWriter: Sendable {
-  /// Text appended whole (`append(valueText:)`) and the text before each, in order; `bytes` follows them.
-  private var pieces: [String] = []
-  /// The text after the last piece: all of it when nothing was appended whole.
-  private(set) var bytes: [UInt8] = []
+  /// UTF-8 appended whole (`append(valueBytes:)`) and the text before each, in order; `bytes` follows them.
+  private var pieces: [[UInt8]] = []
+  /// The UTF-8 after the last piece: all of the text when nothing was appended whole.
+  public private(set) var bytes: [UInt8] = []
   /// Spaces per level; nil for one line without spaces.
   private let indent: Int?
   /// The level of the first value, when it will be appended inside another writer's output.
@@ -23,30 +23,24 @@ public struct JSONWriter: Sendable {
     baseLevel = level
   }
 
-  /// The level of the next value: what a writer for a part appended here (`append(valueText:)`) starts at.
+  /// The level of the next value: what a writer for a part appended here (`append(valueBytes:)`) starts at.
   public var depth: Int { baseLevel + openCounts.count }
 
   /// The text so far.
   public var text: String {
-    let tail = String(decoding: bytes, as: UTF8.self)
-    guard !pieces.isEmpty else { return tail }
-    // Appending one valid `String` to another copies it without checking its UTF-8 again.
-    var out = ""
-    out.reserveCapacity(pieces.reduce(tail.utf8.count) { $0 + $1.utf8.count })
-    for piece in pieces { out += piece }
-    out += tail
-    return out
+    guard !pieces.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+    return String(decoding: pieces.joined() + bytes, as: UTF8.self)
   }
 
-  /// Hands over the text written so far, in the pieces it was written in (its `text` is `pieces` joined, then
-  /// `bytes`), and forgets it. The writer keeps its place in the open containers and goes on from there: for
-  /// output written out as it is made.
-  public mutating func takeText() -> (pieces: [String], bytes: [UInt8]) {
+  /// Hands over the UTF-8 written so far, in the parts it was written in (`text` is them joined), and forgets
+  /// it. The writer keeps its place in the open containers and goes on from there: for output written out as
+  /// it is made.
+  public mutating func takeText() -> [[UInt8]] {
     defer {
       pieces = []
       bytes = []
     }
-    return (pieces, bytes)
+    return pieces + [bytes]
   }
 
   public mutating func beginObject() { open(0x7B) }
@@ -106,14 +100,13 @@ public struct JSONWriter: Sendable {
     }
   }
 
-  /// A value written by another writer that started at this writer's `depth`, with the same indent: its
-  /// `text`, made on the thread that wrote it, so that turning bytes into a `String` (a UTF-8 check and a
-  /// copy, serial in `text`) is shared out too. Kept as it is, not copied.
-  public mutating func append(valueText: String) {
+  /// A value written by another writer that started at this writer's `depth`, with the same indent (its
+  /// `bytes`, made on the thread that wrote it). Kept as it is, not copied.
+  public mutating func append(valueBytes: [UInt8]) {
     startValue()
-    pieces.append(String(decoding: bytes, as: UTF8.self))
-    bytes.removeAll(keepingCapacity: true)
-    pieces.append(valueText)
+    pieces.append(bytes)
+    bytes = []
+    pieces.append(valueBytes)
   }
 
   /// A newline after the top-level value, as a file ends.
