@@ -1,4 +1,5 @@
 import ADALCache
+import Adal2MSALSupport
 import Foundation
 import Testing
 import _Adal2MSALTestSupport
@@ -11,11 +12,13 @@ import _Adal2MSALTestSupport
     text?.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
   }
 
-  /// The fields an item's archive gives, without where it came from.
+  /// The fields an item's archive gives, without where it came from. Tokens as their whole SHA-256 (equal
+  /// exactly when the tokens are), so that a failure never prints one.
   private func archived(_ item: ADALTokenItem) -> [String?] {
-    [
-      item.authority, item.resource, item.clientID, item.familyID, item.accessToken?.value, item.accessTokenType,
-      item.refreshToken?.value, item.homeAccountID, item.idToken?.value, item.archivedUserID,
+    func digest(_ secret: ADALSecret?) -> String? { secret.map { SecretFingerprint.sha256Hex(Data($0.value.utf8)) } }
+    return [
+      item.authority, item.resource, item.clientID, item.familyID, digest(item.accessToken), item.accessTokenType,
+      digest(item.refreshToken), item.homeAccountID, digest(item.idToken), item.archivedUserID,
       item.idTokenClaims?.userID, item.expiresOn?.description, item.kind.description,
       item.refreshToken?.fingerprint, item.idToken?.fingerprint, item.source.archiveClassName,
     ]
@@ -47,11 +50,13 @@ import _Adal2MSALTestSupport
     #expect(storage(mrrt.authority) == storage(accessToken.authority))
     #expect(storage(mrrt.authority) == storage(frt.authority))
     #expect(storage(mrrt.clientID) == storage(accessToken.clientID))
-    #expect(storage(mrrt.idToken?.value) == storage(accessToken.idToken?.value))
+    let (mrrtIDToken, accessTokenIDToken) = (storage(mrrt.idToken?.value), storage(accessToken.idToken?.value))
+    #expect(mrrtIDToken == accessTokenIDToken)
     #expect(storage(mrrt.source.accessGroup) == storage(accessToken.source.accessGroup))
     #expect(storage(mrrt.source.archiveClassName) == storage(items[5].source.archiveClassName))
     // Different values are never merged.
-    #expect(storage(mrrt.refreshToken?.value) != storage(frt.refreshToken?.value))
+    let (mrrtToken, frtToken) = (storage(mrrt.refreshToken?.value), storage(frt.refreshToken?.value))
+    #expect(mrrtToken != frtToken)
     #expect(mrrt.refreshToken != frt.refreshToken)
   }
 }
