@@ -178,8 +178,8 @@ extension EntityMapper {
 
 /// Collects one AppMetadata per migrated client and environment, with the client's family id and the items
 /// that made the client migrate.
-struct AppMetadataCollector {
-  private struct App {
+struct AppMetadataCollector: Sendable {
+  private struct App: Sendable {
     var client: String
     var environment: String
     var family: String?

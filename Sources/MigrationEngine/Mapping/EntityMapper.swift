@@ -33,7 +33,7 @@ struct EntityMapper {
     }
   }
 
-  /// Maps every resolved user's items. `items` is consumed: each user's decoded items are let go as soon as
+  /// Maps every resolved user's items (app metadata is collected in `apps`, not proposed). `items` is consumed: each user's decoded items are let go as soon as
   /// the user is mapped (see below).
   func map(_ items: consuming [SourcedItem], identities: IdentityResolver.Outcome) -> MappingResult {
     var result = MappingResult()
@@ -59,12 +59,10 @@ struct EntityMapper {
       for index in range { groups[index].items = [] }
       parts += batch.orderedParallelMap(minimumChunk: 64, { mapUser($0) })
     }
-    var apps = AppMetadataCollector()
-    for part in parts { apps.merge(part.apps) }
-    let appProposals = apps.proposals()
+    for part in parts { result.apps.merge(part.apps) }
     // Joined into an array sized once, each part let go once copied: grown by doubling, and with every part
     // still held, the proposals were there up to three times over at the planner's peak.
-    result.proposals.reserveCapacity(parts.reduce(appProposals.count) { $0 + $1.result.proposals.count })
+    result.proposals.reserveCapacity(parts.reduce(0) { $0 + $1.result.proposals.count })
     for index in parts.indices {
       let part = parts[index].result
       parts[index].result = MappingResult()
@@ -72,7 +70,6 @@ struct EntityMapper {
       result.skips += part.skips
       result.diagnostics += part.diagnostics
     }
-    result.proposals += appProposals
     return result
   }
 

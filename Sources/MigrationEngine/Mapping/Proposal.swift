@@ -38,6 +38,9 @@ struct MappingResult: Sendable {
   var proposals: [Proposal] = []
   var skips: [PlanEntry] = []
   var diagnostics: [Diagnostic] = []
+  /// The clients that migrate, for app metadata: reconciled once over every user of a run (an app's entry
+  /// lists the items of all its users), not with each part of it.
+  var apps = AppMetadataCollector()
 }
 
 import Adal2MSALSupport

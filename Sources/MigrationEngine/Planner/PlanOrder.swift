@@ -44,6 +44,27 @@ enum PlanOrder {
     }
   }
 
+  /// Two arrays sorted by `areInIncreasingOrder` as one sorted array (on ties, `lhs`'s element first).
+  static func merge<Element>(_ lhs: [Element], _ rhs: [Element], by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
+    if rhs.isEmpty { return lhs }
+    if lhs.isEmpty { return rhs }
+    var out: [Element] = []
+    out.reserveCapacity(lhs.count + rhs.count)
+    var (left, right) = (0, 0)
+    while left < lhs.count, right < rhs.count {
+      if areInIncreasingOrder(rhs[right], lhs[left]) {
+        out.append(rhs[right])
+        right += 1
+      } else {
+        out.append(lhs[left])
+        left += 1
+      }
+    }
+    out += lhs[left...]
+    out += rhs[right...]
+    return out
+  }
+
   /// `entries` in plan order: by kind, key and action (compared once per entry as a `EntryKey`), ties by
   /// `entries(_:_:)`.
   static func sortedEntries(_ entries: [PlanEntry]) -> [PlanEntry] {

@@ -18,11 +18,16 @@ struct Reconciler {
     var key: String
   }
 
-  init(store contents: UnifiedCacheContents, prefer: MigrationOptions.Preference) {
+  /// `store` is the target's entities by slot (`table(of:)`), made once for the parts of a run.
+  init(store: [Slot: AnyUnifiedEntity], prefer: MigrationOptions.Preference) {
     self.prefer = prefer
+    self.store = store
+  }
+
+  static func table(of contents: UnifiedCacheContents) -> [Slot: AnyUnifiedEntity] {
     var store: [Slot: AnyUnifiedEntity] = [:]
     for entity in contents.allEntities { store[Self.slot(entity)] = entity }
-    self.store = store
+    return store
   }
 
   static func slot(_ entity: AnyUnifiedEntity) -> Slot { Slot(kind: entity.kind, key: entity.canonicalKey) }

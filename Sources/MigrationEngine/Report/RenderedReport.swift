@@ -27,12 +27,29 @@ extension MigrationReport {
     _ format: ReportFormat, colorize: Bool = false, usersPerBatch: Int,
     to output: (UnsafeRawBufferPointer) throws -> Void
   ) rethrows {
-    let batches = UserBatches(size: usersPerBatch)
-    switch format {
-    case .text: try writeText(colorize: colorize, batches: batches, to: output)
-    case .json: try writeJSON(batches: batches, to: output)
-    case .markdown: try writeMarkdown(batches: batches, to: output)
+    var assembler = ReportAssembler(format: format, colorize: colorize)
+    try assembler.opening(self, to: output)
+    // Each section's lines for "Skipped and conflicts" are kept for the end; the sections are written out.
+    var attention: [[UInt8]] = []
+    var attentionCount = 0
+    try UserBatches(size: usersPerBatch).forEach(users.count, { piece(ofUser: $0, format, colorize: colorize) }) {
+      pieces in
+      for piece in pieces {
+        try assembler.section(piece.body, to: output)
+        if !piece.attention.isEmpty { attention.append(piece.attention) }
+        attentionCount += piece.attentionCount
+      }
     }
+    try assembler.beginOthers(count: otherEntries.count, to: output)
+    for index in otherEntries.indices {
+      let piece = piece(ofOther: index, format, colorize: colorize)
+      try assembler.other(piece.body, to: output)
+      if !piece.attention.isEmpty { attention.append(piece.attention) }
+      attentionCount += piece.attentionCount
+    }
+    try assembler.beginAttention(count: attentionCount, to: output)
+    for lines in attention { try assembler.attention(lines, to: output) }
+    try assembler.end(diagnostics: diagnostics, to: output)
   }
 
   /// The report in `format`, held in the parts it was written in (for output that must wait, such as a

@@ -7,9 +7,9 @@ extension MigrationReport {
   /// 2-space indentation, a final newline.
   public func json() -> String { rendered(.json).text }
 
-  func writeJSON(batches: UserBatches, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+  /// Opens the report's object and writes its members up to the user sections' array, which it opens.
+  func jsonOpening(into out: inout JSONWriter) {
     // Written straight to bytes, without a `JSONValue` tree: a 100,000-item plan makes a 200 MB report.
-    var out = JSONWriter(indent: 2)
     out.beginObject()
     out.key("schemaVersion")
     out.number(Self.schemaVersion)
@@ -22,32 +22,42 @@ extension MigrationReport {
     out.value(summaryJSON())
     out.key("users")
     out.beginArray()
-    // Users are independent: each is written on all cores at the array's depth, then appended in order and
-    // written out a batch at a time.
-    let depth = out.depth
-    try Self.flush(&out, to: output)
-    try batches.forEach(users.count, { index in
-      var part = JSONWriter(indent: 2, level: depth)
-      Self.write(users[index], to: &part)
-      return part.bytes
-    }) { parts in
-      for part in parts { out.append(valueBytes: part) }
-      try Self.flush(&out, to: output)
-    }
-    out.endArray()
-    out.key("otherEntries")
+  }
+
+  /// The level user sections and other entries are written at (both are elements of a member's array).
+  static let jsonElementLevel: Int = {
+    var out = JSONWriter(indent: 2)
+    out.beginObject()
+    out.key("users")
     out.beginArray()
-    for entry in otherEntries { Self.write(entry, to: &out) }
+    return out.depth
+  }()
+
+  /// One user's section, written at `jsonElementLevel` (JSON has no "Skipped and conflicts" list).
+  func jsonPiece(ofUser index: Int) -> ReportPiece {
+    var part = JSONWriter(indent: 2, level: Self.jsonElementLevel)
+    Self.write(users[index], to: &part)
+    return ReportPiece(body: part.bytes, attention: [], attentionCount: 0)
+  }
+
+  /// "Other entries"' entry `index`, written at `jsonElementLevel`.
+  func jsonPiece(ofOther index: Int) -> ReportPiece {
+    var part = JSONWriter(indent: 2, level: Self.jsonElementLevel)
+    Self.write(otherEntries[index], to: &part)
+    return ReportPiece(body: part.bytes, attention: [], attentionCount: 0)
+  }
+
+  /// Closes the other entries' array, writes the diagnostics and closes the report.
+  static func jsonClosing(_ diagnostics: [Diagnostic], into out: inout JSONWriter) {
     out.endArray()
     out.key("diagnostics")
     out.value(.array(diagnostics.map(Self.json)))
     out.endObject()
     out.finalNewline()
-    try Self.flush(&out, to: output)
   }
 
   /// Writes what `writer` holds to `output` and forgets it; the writer goes on where it was.
-  private static func flush(_ writer: inout JSONWriter, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+  static func flush(_ writer: inout JSONWriter, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
     for part in writer.takeText() { try part.withUnsafeBytes(output) }
   }
 

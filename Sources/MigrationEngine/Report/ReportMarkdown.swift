@@ -7,17 +7,59 @@ extension MigrationReport {
   /// and the diagnostics.
   public func markdown() -> String { rendered(.markdown).text }
 
-  func writeMarkdown(batches: UserBatches, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-    try opening().bytes.withUnsafeBytes(output)
-    // Users are independent: their sections are made on all cores, and written out a batch at a time.
-    try batches.forEach(users.count, { Self.userSection(users[$0]).bytes }) { sections in
-      for section in sections { try section.withUnsafeBytes(output) }
+  /// One user's section, with its rows for "Skipped and conflicts".
+  func markdownPiece(ofUser index: Int) -> ReportPiece {
+    let entries = users[index].entries
+    let (rows, count) = Self.attentionRows(entries)
+    return ReportPiece(body: Self.userSection(users[index]).bytes, attention: rows, attentionCount: count)
+  }
+
+  /// The row of "Other entries"' entry `index`, with its row for "Skipped and conflicts".
+  func markdownPiece(ofOther index: Int) -> ReportPiece {
+    var out = MarkdownText()
+    Self.entryRow(otherEntries[index], into: &out)
+    let (rows, count) = Self.attentionRows([otherEntries[index]])
+    return ReportPiece(body: out.bytes, attention: rows, attentionCount: count)
+  }
+
+  /// The heading of "Other entries" (nothing when there are none).
+  static func markdownOthersHeading(count: Int) -> MarkdownText {
+    var out = MarkdownText()
+    guard count > 0 else { return out }
+    out.line()
+    out.line("## Other entries")
+    out.line()
+    out.tableHeader(entryColumns)
+    return out
+  }
+
+  /// The heading of "Skipped and conflicts".
+  static func markdownAttentionHeading(count: Int) -> MarkdownText {
+    var out = MarkdownText()
+    out.line()
+    out.line("## Skipped and conflicts (\(count))")
+    out.line()
+    if count > 0 { out.tableHeader(["Action", "Kind", "User", "Reason", "Sources"]) }
+    return out
+  }
+
+  private static func attentionRows(_ entries: [Entry]) -> (rows: [UInt8], count: Int) {
+    var out = MarkdownText()
+    var count = 0
+    for index in entries.indices where entries[index].action.needsAttention {
+      count += 1
+      out.startRow()
+      actionAndKind(entries[index], into: &out)
+      if let username = entries[index].username { out.code(username) } else { out.append("-") }
+      out.nextCell()
+      reasonAndSources(entries[index], into: &out)
+      out.endRow()
     }
-    try closing().bytes.withUnsafeBytes(output)
+    return (out.bytes, count)
   }
 
   /// The title, the inputs and the summary.
-  private func opening() -> MarkdownText {
+  func markdownOpening() -> MarkdownText {
     var out = MarkdownText()
     out.line("# adal2msal migration plan")
     out.line()
@@ -45,30 +87,9 @@ extension MigrationReport {
     return out
   }
 
-  /// The other entries, the skips and conflicts, and the diagnostics.
-  private func closing() -> MarkdownText {
+  /// The diagnostics, which end the report.
+  static func markdownDiagnostics(_ diagnostics: [Diagnostic]) -> MarkdownText {
     var out = MarkdownText()
-    if !otherEntries.isEmpty {
-      out.line()
-      out.line("## Other entries")
-      out.line()
-      Self.entryTable(otherEntries, into: &out)
-    }
-    let attention = skipsAndConflicts
-    out.line()
-    out.line("## Skipped and conflicts (\(attention.count))")
-    out.line()
-    if !attention.isEmpty {
-      out.tableHeader(["Action", "Kind", "User", "Reason", "Sources"])
-      for index in attention.indices {
-        out.startRow()
-        Self.actionAndKind(attention[index], into: &out)
-        if let username = attention[index].username { out.code(username) } else { out.append("-") }
-        out.nextCell()
-        Self.reasonAndSources(attention[index], into: &out)
-        out.endRow()
-      }
-    }
     out.line()
     out.line("## Diagnostics (\(diagnostics.count))")
     out.line()
@@ -114,23 +135,27 @@ extension MigrationReport {
     return out
   }
 
+  private static let entryColumns = ["Action", "Kind", "Entity", "Reason", "Sources"]
+
   private static func entryTable(_ entries: [Entry], into out: inout MarkdownText) {
-    out.tableHeader(["Action", "Kind", "Entity", "Reason", "Sources"])
+    out.tableHeader(entryColumns)
     // By index: binding each entry to a local copies all its fields.
-    for index in entries.indices {
-      out.startRow()
-      actionAndKind(entries[index], into: &out)
-      let (headline, detail) = entries[index].summary()
-      // Escaped apart: "<br>" between them holds nothing to escape and keeps their characters apart.
-      out.escaped(headline)
-      if !detail.isEmpty {
-        out.append("<br>")
-        out.escaped(detail)
-      }
-      out.nextCell()
-      reasonAndSources(entries[index], into: &out)
-      out.endRow()
+    for index in entries.indices { entryRow(entries[index], into: &out) }
+  }
+
+  private static func entryRow(_ entry: borrowing Entry, into out: inout MarkdownText) {
+    out.startRow()
+    actionAndKind(entry, into: &out)
+    let (headline, detail) = entry.summary()
+    // Escaped apart: "<br>" between them holds nothing to escape and keeps their characters apart.
+    out.escaped(headline)
+    if !detail.isEmpty {
+      out.append("<br>")
+      out.escaped(detail)
     }
+    out.nextCell()
+    reasonAndSources(entry, into: &out)
+    out.endRow()
   }
 
   /// The first two cells of an entry row.

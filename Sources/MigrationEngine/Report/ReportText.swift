@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
@@ -6,7 +7,8 @@ extension MigrationReport {
   /// words get ANSI colours (the caller decides whether the output is a terminal).
   public func text(colorize: Bool = false) -> String { rendered(.text, colorize: colorize).text }
 
-  func writeText(colorize: Bool, batches: UserBatches, to output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+  /// The title, the inputs and the summary.
+  func textOpening() -> TextLines {
     var out = TextLines()
     out.line("adal2msal migration plan")
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
@@ -21,29 +23,12 @@ extension MigrationReport {
     out.blank()
     out.line("Summary")
     out.table(summaryRows(), indent: 2, rightAligned: Set(1...6))
-    try out.flush(to: output)
-    // By index: mapping the sections themselves copied each one (every string retained and released). Each
-    // section also writes its entries' lines for "Skipped and conflicts", in the same pass; those are kept
-    // for the end, the sections are written out.
-    var attention = TextLines()
-    var attentionCount = 0
-    try batches.forEach(users.count, { userSection(at: $0, colorize: colorize) }) { sections in
-      for section in sections {
-        try section.lines.write(to: output)
-        attention.append(section.attention.lines)
-        attentionCount += section.attention.count
-      }
-    }
-    var otherAttention = Attention()
-    if !otherEntries.isEmpty {
-      out.blank()
-      out.line("Other entries")
-      entries(otherEntries, into: &out, attention: &otherAttention, colorize: colorize)
-    }
-    out.blank()
-    out.line("Skipped and conflicts (\(attentionCount + otherAttention.count))")
-    out.append(attention)
-    out.append(otherAttention.lines)
+    return out
+  }
+
+  /// The diagnostics, which end the report.
+  static func textDiagnostics(_ diagnostics: [Diagnostic]) -> TextLines {
+    var out = TextLines()
     out.blank()
     out.line("Diagnostics (\(diagnostics.count))")
     for diagnostic in diagnostics {
@@ -52,7 +37,15 @@ extension MigrationReport {
         "\(place)\(diagnostic.message) [\(diagnostic.code)]", first: "  \(pad(diagnostic.severity.rawValue, 8)) ",
         rest: spaces(11))
     }
-    try out.flush(to: output)
+    return out
+  }
+
+  /// The text of "Other entries"' entry `index`, with its line for "Skipped and conflicts".
+  func textPiece(ofOther index: Int, colorize: Bool) -> ReportPiece {
+    var out = TextLines()
+    var attention = Attention()
+    entries([otherEntries[index]], into: &out, attention: &attention, colorize: colorize)
+    return ReportPiece(body: out.takeBytes(), attention: attention.lines.takeBytes(), attentionCount: attention.count)
   }
 
   func summaryRows() -> [[String]] {
@@ -76,7 +69,7 @@ extension MigrationReport {
   }
 
   /// One user's section (its identity, then its entries), and its skips and conflicts.
-  private func userSection(at index: Int, colorize: Bool) -> (lines: TextLines, attention: Attention) {
+  func textPiece(ofUser index: Int, colorize: Bool) -> ReportPiece {
     users.withUnsafeBufferPointer { users in
       // The section is read in place through the buffer pointer, never copied.
       // About 630 bytes an entry: sized up front, a section's buffer was copied as it grew.
@@ -97,7 +90,7 @@ extension MigrationReport {
       }
       var attention = Attention()
       entries(users[index].entries, into: &out, attention: &attention, colorize: colorize)
-      return (out, attention)
+      return ReportPiece(body: out.takeBytes(), attention: attention.lines.takeBytes(), attentionCount: attention.count)
     }
   }
 

@@ -34,6 +34,15 @@ struct TextLines {
     bytes = []
   }
 
+  /// The lines so far as one array of UTF-8 bytes, and forgets them (no copy when nothing was appended).
+  mutating func takeBytes() -> [UInt8] {
+    var out = chunks.isEmpty ? [] : Array(chunks.joined())
+    chunks = []
+    if out.isEmpty { swap(&out, &bytes) } else { out += bytes }
+    bytes = []
+    return out
+  }
+
   /// Appends lines made elsewhere, without copying them. (Trimming the next line stops at the empty buffer:
   /// every chunk ends with a newline.)
   mutating func append(_ other: TextLines) {

@@ -1,0 +1,188 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// A migration planned a part at a time, so that a large run never holds all of its items or entries.
+///
+/// Each `plan(adal:msal:)` plans one part: its users, their entities reconciled with the target, their skips.
+/// A user must not span parts; `InputPartitions` groups inputs so that it never does. What ties users
+/// together is kept here and planned by `finish`: the app metadata (one entry per client and environment,
+/// over every user), the unknown-environment warnings (the first item per host over every part), and the
+/// MSAL entities that belong to no account. `MigrationPlanner` is one part and `finish`, merged.
+public struct PlanningSession: Sendable {
+  public let options: MigrationOptions
+  /// The clock reading every part decides expiry against (read once per run).
+  public let plannedAt: Date
+  private let existing: UnifiedCacheContents
+  private let store: [Reconciler.Slot: AnyUnifiedEntity]
+  private var apps = AppMetadataCollector()
+  /// The first item (in plan order) per host in no known alias group.
+  private var unknownHosts: [String: SourceLocation] = [:]
+
+  /// - Parameter existing: what the target store holds now (empty for a new store).
+  public init(options: MigrationOptions = MigrationOptions(), existing: UnifiedCacheContents = UnifiedCacheContents()) {
+    self.options = options
+    self.plannedAt = options.clock.now
+    self.existing = existing
+    self.store = Reconciler.table(of: existing)
+  }
+
+  /// Plans one part: the ADAL items of `adal` and the MSAL entities of `msal` other than app metadata (those,
+  /// with the part's migrated clients, go to `finish`). The plan lists no inputs. `adal` is consumed: pass
+  /// `consume` to let the decoded items go as soon as they are mapped.
+  public mutating func plan(adal: consuming [ADALInput], msal: [MSALInput] = []) -> MigrationPlan {
+    var skips: [PlanEntry] = []
+    var diagnostics: [Diagnostic] = []
+    var items: [SourcedItem] = []
+    var clouds: [String: String] = [:]
+    for input in adal {
+      diagnostics += input.diagnostics.map { $0.withFile(input.file) }
+      for item in input.items {
+        guard let sourced = SourcedItem(item, file: input.file, clouds: &clouds) else {
+          let source = PlanSource(file: input.file, itemIndex: item.source.itemIndex, label: "ADAL \(item.kind)")
+          skips.append(
+            PlanEntry(
+              action: .skip, reasonCode: "adal.bad-authority",
+              reason: "the authority is not a URL with a host: no environment", sources: [source]))
+          continue
+        }
+        if item.kind == .tombstone {
+          skips.append(
+            .skip(
+              [sourced], code: "adal.tombstone",
+              reason: "a sign-out tombstone (<tombstone> refresh token), not a token", kind: .refreshToken))
+          continue
+        }
+        items.append(sourced)
+      }
+    }
+    adal = []  // the items live on in `items` only, so that dropping those frees them
+    items = SourcedItem.sortedInPlanOrder(items)
+    for index in items.indices { items[index].ordinal = index }
+    noteUnknownEnvironments(items)
+
+    let msalInputs = msal.sorted { $0.file < $1.file }
+    for input in msalInputs { diagnostics += input.diagnostics.map { $0.withFile(input.file) } }
+    let knownAccounts = existing.accounts.entities + msalInputs.flatMap { $0.contents.accounts.entities }
+    let identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
+    diagnostics += identities.diagnostics
+    var mapping = EntityMapper(options: options, now: plannedAt, existingAccounts: knownAccounts)
+      .map(consume items, identities: identities)  // frees the items as it maps them
+    diagnostics += mapping.diagnostics
+    apps.merge(mapping.apps)
+
+    var reconciler = Reconciler(store: store, prefer: options.prefer)
+    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { $0.kind != .appMetadata }
+    // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
+    // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
+    // and a sorted copy of that, were two more arrays of 150,000 proposals at 100,000 items.
+    Self.offerInKeyOrder(mapping.proposals, to: &reconciler)
+    mapping.proposals = []  // the reconciled entries hold what is left of them
+
+    // Built in place: each concatenation and `map` was one more copy of every entry.
+    var entries = (consume reconciler).entries
+    entries += skips
+    entries += mapping.skips
+    return plan(
+      entries: &entries, diagnostics: diagnostics, inputs: [],
+      users: identities.users.map { user in
+        var user = user
+        user.sources.sort(by: PlanSource.precedes)
+        return user
+      })
+  }
+
+  /// The rest of the run, once every part is planned: the app metadata of every client that migrated in any
+  /// part, the entities of `msal` (pass the MSAL inputs' app metadata, and their entities that belong to no
+  /// account), and the unknown-environment warnings. The plan lists `inputs`, every input of the run.
+  public mutating func finish(msal: [MSALInput] = [], inputs: [PlanInput] = []) -> MigrationPlan {
+    var diagnostics = unknownHosts.keys.sorted().compactMap { host in
+      unknownHosts[host].map {
+        Diagnostic(
+          .warning, code: "engine.unknown-environment",
+          "\(host) is in no known cloud alias group: its items form their own cloud", at: $0)
+      }
+    }
+    let msalInputs = msal.sorted { $0.file < $1.file }
+    for input in msalInputs { diagnostics += input.diagnostics.map { $0.withFile(input.file) } }
+    let knownAccounts = existing.accounts.entities + msalInputs.flatMap { $0.contents.accounts.entities }
+    var reconciler = Reconciler(store: store, prefer: options.prefer)
+    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
+    Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
+    var entries = (consume reconciler).entries
+    return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: [])
+  }
+
+  private func plan(
+    entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: [PlanUser]
+  ) -> MigrationPlan {
+    for index in entries.indices { entries[index].sources.sort(by: PlanSource.precedes) }
+    return MigrationPlan(
+      entries: PlanOrder.sortedEntries(entries),
+      diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
+      inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
+      plannedAt: plannedAt,
+      users: PlanOrder.sorted(users, by: PlanOrder.users))
+  }
+
+  /// Keeps, per unknown host, the first item in plan order over all parts (parts hold different files, so
+  /// file and item index decide).
+  private mutating func noteUnknownEnvironments(_ items: [SourcedItem]) {
+    for sourced in items where !sourced.isADFS && CloudGroups.knownGroup(of: sourced.environment) == nil {
+      let location = sourced.location
+      if let known = unknownHosts[sourced.environment], !Self.precedes(location, known) { continue }
+      unknownHosts[sourced.environment] = location
+    }
+  }
+
+  private static func precedes(_ lhs: SourceLocation, _ rhs: SourceLocation) -> Bool {
+    let (leftFile, rightFile) = (lhs.file ?? "", rhs.file ?? "")
+    if leftFile != rightFile { return leftFile < rightFile }
+    return (lhs.itemIndex.map { max(0, $0) } ?? Int.max) < (rhs.itemIndex.map { max(0, $0) } ?? Int.max)
+  }
+
+  private static func offer(
+    _ inputs: [MSALInput], to reconciler: inout Reconciler, knownAccounts: [UnifiedAccount],
+    where include: (AnyUnifiedEntity) -> Bool
+  ) {
+    let usernames = usernamesByHome(knownAccounts)
+    for input in inputs {
+      for entity in input.contents.allEntities where include(entity) {
+        let home = entity.homeAccountID.flatMap { $0.isEmpty ? nil : $0 }
+        let proposal = Proposal(
+          entity: entity, sources: [PlanSource(file: input.file, label: "MSAL \(entity.kind.rawValue)")],
+          rule: .unifiedInput, username: home.flatMap { usernames[$0.lowercased()] }, homeAccountID: home,
+          reasonCode: "msal.input", reason: "entity from an MSAL input")
+        reconciler.offer(proposal, fromADAL: false)
+      }
+    }
+  }
+
+  private static func offerInKeyOrder(_ proposals: [Proposal], to reconciler: inout Reconciler) {
+    let keys = proposals.map { (order: $0.entity.kind.planOrder, key: $0.canonicalKey) }
+    let offerOrder = proposals.indices.sorted { left, right in
+      if keys[left] != keys[right] { return keys[left] < keys[right] }
+      return (proposals[left].sources.first?.description ?? "") < (proposals[right].sources.first?.description ?? "")
+    }
+    for index in offerOrder { reconciler.offer(proposals[index], fromADAL: true) }
+  }
+
+  private static func usernamesByHome(_ accounts: [UnifiedAccount]) -> [String: String] {
+    var out: [String: String] = [:]
+    for account in accounts {
+      guard let name = account.username, !name.isEmpty else { continue }
+      let key = account.homeAccountID.lowercased()
+      out[key] = min(out[key] ?? name, name)
+    }
+    return out
+  }
+}
+
+extension Diagnostic {
+  func withFile(_ file: String) -> Diagnostic {
+    var copy = self
+    copy.location = (copy.location ?? SourceLocation()).inFile(file)
+    return copy
+  }
+}
