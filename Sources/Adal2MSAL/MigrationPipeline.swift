@@ -86,13 +86,13 @@ public struct MigrationPipeline: Sendable {
     try InputFile.expand(adal).count + InputFile.expand(msal).count
   }
 
-  private struct ADALFile: Sendable {
+  struct ADALFile: Sendable {
     var input: ADALInput
     var unified: MSALInput?
     var record: PlanInput
   }
 
-  private static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
+  static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
     let data = try InputFile.read(path, limits: limits)
     let result = try ADALCacheReader(limits: limits).read(data, file: path)
     var unified: MSALInput?
@@ -103,20 +103,28 @@ public struct MigrationPipeline: Sendable {
     return ADALFile(input: ADALInput(result, file: path), unified: unified, record: record)
   }
 
-  private static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {
+  static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {
     PlanInput(
       path: path, role: role, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count,
       detectedFormat: format)
   }
 
-  /// `transform` over `elements` on all cores (or `ADAL2MSAL_READ_CONCURRENCY` at once, for benchmarks),
-  /// results in the elements' order; the first error wins.
+  /// `transform` over `elements` on all cores (`readWidth` at once), results in the elements' order; the first
+  /// error wins.
   private static func mapConcurrently<Element: Sendable, Result: Sendable>(
     _ elements: [Element], _ transform: @escaping @Sendable (Element) throws -> Result
   ) async throws -> [Result] {
-    let configured = ProcessInfo.processInfo.environment["ADAL2MSAL_READ_CONCURRENCY"].flatMap { Int($0) }
-    let width = max(1, configured ?? ProcessInfo.processInfo.activeProcessorCount)
     var results = [Result?](repeating: nil, count: elements.count)
+    try await forEachConcurrently(elements, transform) { results[$0] = $1 }
+    return results.compactMap { $0 }
+  }
+
+  /// `transform` over `elements` on all cores (`readWidth` at once), each result handed to `receive` with
+  /// its element's position as it comes (in any order, one at a time); the first error wins.
+  static func forEachConcurrently<Element: Sendable, Result: Sendable>(
+    _ elements: [Element], _ transform: @escaping @Sendable (Element) throws -> Result,
+    receive: (Int, Result) -> Void
+  ) async throws {
     try await withThrowingTaskGroup(of: (Int, Result).self) { group in
       var next = 0
       func launch() {
@@ -126,12 +134,17 @@ public struct MigrationPipeline: Sendable {
         next += 1
         group.addTask { (index, try transform(element)) }
       }
-      for _ in 0..<min(width, elements.count) { launch() }
+      for _ in 0..<min(readWidth, elements.count) { launch() }
       while let (index, result) = try await group.next() {
-        results[index] = result
+        receive(index, result)
         launch()
       }
     }
-    return results.compactMap { $0 }
+  }
+
+  /// Files read at once: the cores, or `ADAL2MSAL_READ_CONCURRENCY` (for benchmarks).
+  static var readWidth: Int {
+    let configured = ProcessInfo.processInfo.environment["ADAL2MSAL_READ_CONCURRENCY"].flatMap { Int($0) }
+    return max(1, configured ?? ProcessInfo.processInfo.activeProcessorCount)
   }
 }

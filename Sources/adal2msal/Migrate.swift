@@ -40,10 +40,17 @@ extension Adal2MSALCommand {
     @Option(help: ArgumentHelp("Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.", valueName: "file"))
     var encryptionKeyFile: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Plan, write and report at most this many ADAL items at a time (inputs whose users overlap stay together); larger runs read their inputs twice. Lower it to use less memory.",
+        valueName: "count"))
+    var itemsPerPart = 100_000
+
     func validate() throws {
       guard !inputs.adal.isEmpty || !inputs.msal.isEmpty else {
         throw ValidationError("give at least one input: --adal FILE-OR-DIRECTORY or --msal FILE")
       }
+      guard itemsPerPart > 0 else { throw ValidationError("--items-per-part must be positive") }
     }
 
     func run() async throws {
@@ -52,59 +59,54 @@ extension Adal2MSALCommand {
       let pipeline = MigrationPipeline(options: options, limits: inputs.limits)
       let outcome = try await runReportingFailures {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        let planned = try await readAndPlan(pipeline, sealing: sealing)
-        let plan = planned.plan
-        let model = Migration.report(plan, redactUsernames: options.redactUsernames)
-        let refused = strict && plan.hasSkipsOrConflicts
-        // A report file is written before the store (a report that cannot be written stops the run with nothing
-        // written), as it is made; a report on standard output of a run that writes the store waits for the
-        // write, so that a failed run prints only its error line there: only that one is held. The model is
-        // freed on another core.
-        let waits = !dryRun && !refused && reporting.report == nil
-        let held = waits ? reporting.render(model) : nil
-        if !waits { try reporting.write(model) }
-        releaseInBackground(consume model)
-        if refused {
-          Terminal.standardError(
-            "adal2msal: error: --strict: \(plan.count(.skip)) skipped and \(plan.count(.conflict)) conflicting items, nothing written (see the report)"
-          )
-          return ExitStatus.failure
+        // Inputs first: a bad input fails the run before the target is touched. A dry run opens an existing
+        // target read-only and never creates one.
+        let index = try await inputs.index(with: pipeline, keepingAtMost: itemsPerPart)
+        let existed = FileManager.default.fileExists(atPath: out)
+        let store: CacheStore? =
+          existed
+          ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+          : nil
+        var run = PartedRun(
+          pipeline: pipeline, index: index, existing: try store?.contents() ?? UnifiedCacheContents(),
+          itemsPerPart: itemsPerPart, progressTotal: index.itemCount > itemsPerPart ? index.records.count : 0)
+        var spool = try reporting.spool(names: options.redactUsernames ? try run.redactionNames() : nil)
+        if dryRun {
+          let rest = try run.plan(into: &spool) { _ in }
+          try reporting.write(&spool, rest: rest)
+          return try run.refusal(strict: strict) ?? run.status
         }
-        if !dryRun {
-          let applied = try CacheStore.removingNewFileOnFailure(out, existed: planned.existed) {
-            let target = try planned.store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
-            return try target.apply(
-              plan,
+        // A report file is written before the transaction commits (a report that cannot be written rolls the
+        // run back); a report on standard output waits for the commit, so that a failed run prints only its
+        // error there. --strict rolls back once the whole run is planned.
+        var rest: MigrationPlan?
+        var refused: ExitCode?
+        do {
+          let applied = try CacheStore.removingNewFileOnFailure(out, existed: existed) {
+            let target = try store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
+            return try target.applyInParts(
+              plannedAt: run.plannedAt, inputs: index.records,
               options: ApplyOptions(
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
-                unknownSections: planned.unknownSections))
+                unknownSections: index.unknownSections)
+            ) { writer in
+              let planned = try run.plan(into: &spool) { try writer.write($0) }
+              try writer.write(planned)
+              if reporting.report != nil { try reporting.write(&spool, rest: planned) } else { rest = planned }
+              refused = try run.refusal(strict: strict)
+              if refused != nil { throw StrictRefusal() }
+            }
           }
-          if let held { try reporting.write(held) }
+          if let rest { try reporting.write(&spool, rest: rest) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
+        } catch is StrictRefusal {
+          if let rest { try reporting.write(&spool, rest: rest) }
+          return refused ?? ExitStatus.failure
         }
-        return plan.hasSkipsOrConflicts ? ExitStatus.successWithSkips : ExitStatus.success
+        return run.status
       }
       if outcome != ExitStatus.success { throw outcome }
-    }
-
-    /// Reads the inputs, then opens the target and plans against it. Inputs come first: a bad input fails the
-    /// run before the target is touched. A dry run opens an existing target read-only and never creates one.
-    /// The decoded inputs end here; only the plan (which holds what the apply writes) outlives them.
-    private func readAndPlan(_ pipeline: MigrationPipeline, sealing: SecretSealing?) async throws
-      -> (plan: MigrationPlan, store: CacheStore?, existed: Bool, unknownSections: JSONObject)
-    {
-      let read = try await inputs.read(with: pipeline)
-      let existed = FileManager.default.fileExists(atPath: out)
-      let store: CacheStore? =
-        existed
-        ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
-        : nil
-      let unknownSections = read.unknownSections
-      // Consumed: the planner frees the decoded items once they are mapped, on this thread (freed on another
-      // core while the report was made, their memory was still held when the report's was taken).
-      let plan = pipeline.plan(consume read, existing: try store?.contents() ?? UnifiedCacheContents())
-      return (plan, store, existed, unknownSections)
     }
 
     /// The options recorded in the run row: what was asked, never a key or a token.
@@ -121,5 +123,82 @@ extension Adal2MSALCommand {
       if let now = planning.now { recorded["now"] = .string(now) }
       return recorded
     }
+  }
+}
+
+/// Thrown inside the store's transaction to roll back a --strict run with skips or conflicts.
+private struct StrictRefusal: Error {}
+
+/// One `migrate` run planned a part at a time: the parts' plans go to the report spool and to `body` (the
+/// store's writer), and what --strict and the exit status need is counted on the way.
+private struct PartedRun {
+  let pipeline: MigrationPipeline
+  /// The pipeline's options with the clock read once: every pass, the report and the run row share it.
+  let options: MigrationOptions
+  let index: MigrationPipeline.InputIndex
+  let existing: UnifiedCacheContents
+  let itemsPerPart: Int
+  /// Files read again (for the progress bar; 0 when nothing is).
+  let progressTotal: Int
+  private(set) var skips = 0
+  private(set) var conflicts = 0
+
+  init(
+    pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
+    itemsPerPart: Int, progressTotal: Int
+  ) {
+    self.pipeline = pipeline
+    var options = pipeline.options
+    options.clock = .fixed(options.clock.now)
+    self.options = options
+    self.index = index
+    self.existing = existing
+    self.itemsPerPart = itemsPerPart
+    self.progressTotal = progressTotal
+  }
+
+  var plannedAt: Date { options.clock.now }
+
+  var status: ExitCode { skips + conflicts > 0 ? ExitStatus.successWithSkips : ExitStatus.success }
+
+  /// Plans every part, adding each to `spool` and handing it to `body`; returns the rest (not yet added).
+  mutating func plan(into spool: inout ReportSpool, _ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
+    var session = PlanningSession(options: options, existing: existing)
+    let progress = ProgressBar(label: "migrating", total: progressTotal, enabled: progressTotal > 0 && Terminal.standardErrorIsTerminal)
+    defer { progress.finish() }
+    let rest = try pipeline.planInParts(
+      index, session: &session, existing: existing, maxItems: itemsPerPart, progress: { progress.advance() }
+    ) { part in
+      count(part)
+      try spool.add(part)
+      try body(part)
+    }
+    count(rest)
+    return rest
+  }
+
+  /// A planning pass that only gathers the names a redacted report replaces (every part is seen before any
+  /// section is written).
+  func redactionNames() throws -> RedactionNames {
+    var session = PlanningSession(options: options, existing: existing)
+    var names = RedactionNames()
+    let rest = try pipeline.planInParts(index, session: &session, existing: existing, maxItems: itemsPerPart) {
+      names.add($0)
+    }
+    names.add(rest)
+    return names
+  }
+
+  /// --strict's refusal, printed, when anything was skipped or in conflict.
+  func refusal(strict: Bool) throws -> ExitCode? {
+    guard strict, skips + conflicts > 0 else { return nil }
+    Terminal.standardError(
+      "adal2msal: error: --strict: \(skips) skipped and \(conflicts) conflicting items, nothing written (see the report)")
+    return ExitStatus.failure
+  }
+
+  private mutating func count(_ plan: MigrationPlan) {
+    skips += plan.count(.skip)
+    conflicts += plan.count(.conflict)
   }
 }

@@ -12,7 +12,24 @@ extension CacheStore {
   /// counts as `rowsAlreadyCurrent`; the run is recorded all the same.
   @discardableResult
   public func apply(_ plan: MigrationPlan, options: ApplyOptions = ApplyOptions()) throws(CacheStoreError) -> AppliedRunSummary {
-    let planned = Self.plannedCounts(plan)
+    do {
+      return try applyInParts(plannedAt: plan.plannedAt, inputs: plan.inputs, options: options) { try $0.write(plan) }
+    } catch let error as CacheStoreError {
+      throw error
+    } catch {
+      throw CacheStoreError(.database, "the run was rolled back (\(Self.describe(error)))", at: SourceLocation(file: path))
+    }
+  }
+
+  /// Applies a run planned in parts (`PlanningSession`), in ONE immediate transaction like `apply`: `body`
+  /// writes each part's plan with `PlanWriter.write` as it is planned, so that no more than a part is held.
+  /// The run row records `inputs` and the counts of every part. When `body` throws, everything is rolled back
+  /// and its error is rethrown as it is (a database failure is a `CacheStoreError`).
+  @discardableResult
+  public func applyInParts(
+    plannedAt: Date, inputs: [PlanInput], options: ApplyOptions = ApplyOptions(),
+    _ body: (inout PlanWriter) throws -> Void
+  ) throws -> AppliedRunSummary {
     let codec = self.codec
     do {
       return try queue.immediateTransaction { db in
@@ -22,54 +39,89 @@ extension CacheStore {
             VALUES (?, '', ?, ?, ?, ?, '{}')
             """,
           arguments: [
-            Self.timestamp(options.startedAt), Self.timestamp(plan.plannedAt), ToolVersion.current,
-            try Self.json(plan.inputs), RowCodec.jsonText(options.recordedOptions),
+            Self.timestamp(options.startedAt), Self.timestamp(plannedAt), ToolVersion.current,
+            try Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
+            RowCodec.jsonText(options.recordedOptions),
           ])
-        let runID = db.lastInsertedRowID
-        var summary = AppliedRunSummary(
-          runID: runID, startedAt: options.startedAt, finishedAt: options.startedAt, planned: planned,
-          rowsInserted: 0, rowsUpdated: 0, rowsAlreadyCurrent: 0, sectionsWritten: 0)
-        let writer = RowWriter(db: db, codec: codec)
-        let provenance = try db.cachedStatement(
-          sql: """
-            INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for entry in plan.entries where entry.action.writes {
-          guard let entity = entry.entity else { continue }
-          let action: PlanAction
-          switch try writer.upsert(entity, expectNew: entry.action == .add) {
-          case .current:
-            summary.rowsAlreadyCurrent += 1
-            continue
-          case .inserted:
-            summary.rowsInserted += 1
-            action = .add
-          case .updated:
-            summary.rowsUpdated += 1
-            action = .update
-          }
-          let key = entity.canonicalKey
-          let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
-          for source in sources {
-            try provenance.execute(arguments: [
-              key, entity.kind.rawValue, runID, source.file, source.itemIndex, source.label, action.rawValue,
-            ])
-          }
+        var writer = try PlanWriter(db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt)
+        do {
+          try body(&writer)
+        } catch let error as DatabaseError {
+          throw error
+        } catch {
+          throw PartFailure(error: error)
         }
+        var summary = writer.summary
         summary.sectionsWritten = try Self.mergeUnknownSections(options.unknownSections, db: db)
         summary.finishedAt = options.now()
         try db.execute(
           sql: "UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
-          arguments: [Self.timestamp(summary.finishedAt), try Self.json(summary), runID])
+          arguments: [Self.timestamp(summary.finishedAt), try Self.json(summary), summary.runID])
         return summary
       }
+    } catch let failure as PartFailure {
+      throw failure.error
     } catch let error as CacheStoreError {
       throw error
     } catch {
       throw CacheStoreError(
         .database, "the run was rolled back (\(Self.describe(error)))",
         at: SourceLocation(file: path))
+    }
+  }
+
+  /// An error of `applyInParts`' caller, carried out of the transaction unchanged.
+  private struct PartFailure: Error {
+    var error: any Error
+  }
+
+  /// Writes the plans of one run inside its transaction (`applyInParts`).
+  public struct PlanWriter {
+    private let writer: RowWriter
+    private let provenance: Statement
+    /// What the run did so far.
+    public private(set) var summary: AppliedRunSummary
+
+    fileprivate init(db: Database, codec: RowCodec, runID: Int64, startedAt: Date) throws {
+      writer = RowWriter(db: db, codec: codec)
+      provenance = try db.cachedStatement(
+        sql: """
+          INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
+          """)
+      summary = AppliedRunSummary(
+        runID: runID, startedAt: startedAt, finishedAt: startedAt, planned: [:], rowsInserted: 0, rowsUpdated: 0,
+        rowsAlreadyCurrent: 0, sectionsWritten: 0)
+    }
+
+    /// Writes every `add` and `update` entry of `plan` (one part of the run) with its provenance.
+    public mutating func write(_ plan: MigrationPlan) throws {
+      for (action, kinds) in CacheStore.plannedCounts(plan) {
+        for (kind, count) in kinds { summary.planned[action, default: [:]][kind, default: 0] += count }
+      }
+      let runID = summary.runID
+      for entry in plan.entries where entry.action.writes {
+        guard let entity = entry.entity else { continue }
+        let action: PlanAction
+        switch try writer.upsert(entity, expectNew: entry.action == .add) {
+        case .current:
+          summary.rowsAlreadyCurrent += 1
+          continue
+        case .inserted:
+          summary.rowsInserted += 1
+          action = .add
+        case .updated:
+          summary.rowsUpdated += 1
+          action = .update
+        }
+        let key = entity.canonicalKey
+        let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
+        for source in sources {
+          try provenance.execute(arguments: [
+            key, entity.kind.rawValue, runID, source.file, source.itemIndex, source.label, action.rawValue,
+          ])
+        }
+      }
     }
   }
 

@@ -25,7 +25,7 @@ public struct MigrationPlanner: Sendable {
   ) -> MigrationPlan {
     var session = PlanningSession(options: options, existing: existing)
     let users = session.plan(adal: consume adal, msal: msal)
-    let rest = session.finish(msal: msal.map { $0.filtered(keepingDiagnostics: false) { $0.kind == .appMetadata } }, inputs: inputs)
+    let rest = session.finish(msal: msal.map { $0.sharedEntities(keepingDiagnostics: false) }, inputs: inputs)
     return users.merged(with: rest)
   }
 }

@@ -83,19 +83,7 @@ enum PlanOrder {
     static func < (lhs: EntryKey, rhs: EntryKey) -> Bool { (lhs.kind, lhs.key, lhs.action) < (rhs.kind, rhs.key, rhs.action) }
   }
 
-  static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool {
-    let left = (lhs.kind?.planOrder ?? 9, lhs.canonicalKey ?? "", lhs.action.planOrder)
-    let right = (rhs.kind?.planOrder ?? 9, rhs.canonicalKey ?? "", rhs.action.planOrder)
-    if left != right { return left < right }
-    switch (lhs.sources.first, rhs.sources.first) {
-    case (let l?, let r?) where l != r: return PlanSource.precedes(l, r)
-    case (nil, _?): return true
-    case (_?, nil): return false
-    default: break
-    }
-    if lhs.reasonCode != rhs.reasonCode { return lhs.reasonCode < rhs.reasonCode }
-    return (lhs.entity?.entity.description ?? "") < (rhs.entity?.entity.description ?? "")
-  }
+  static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool { EntryOrder(lhs) < EntryOrder(rhs) }
 
   static func diagnostics(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
     let left = [lhs.location?.file ?? "", sortable(lhs.location?.itemIndex), lhs.code, lhs.message, lhs.description]
@@ -111,12 +99,63 @@ enum PlanOrder {
   }
 
   /// Cloud, home account id, lowercased user name (missing ones last), then the first source.
-  static func users(_ lhs: PlanUser, _ rhs: PlanUser) -> Bool {
-    if lhs.cloud != rhs.cloud { return lhs.cloud < rhs.cloud }
-    let (leftHome, rightHome) = (lhs.homeAccountID ?? "~", rhs.homeAccountID ?? "~")
-    if leftHome != rightHome { return leftHome < rightHome }
-    let (leftName, rightName) = (lhs.username?.lowercased() ?? "~", rhs.username?.lowercased() ?? "~")
-    if leftName != rightName { return leftName < rightName }
-    return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
+  static func users(_ lhs: PlanUser, _ rhs: PlanUser) -> Bool { UserOrder(lhs) < UserOrder(rhs) }
+}
+
+/// A user's place in plan order, as a value (`PlanOrder.users`; kept by `ReportSpool` to order the sections of
+/// several plans).
+struct UserOrder: Comparable, Sendable {
+  var cloud: String
+  var home: String
+  var name: String
+  /// Described only to break a tie: most comparisons never need it.
+  var firstSource: PlanSource?
+
+  init(_ user: PlanUser) {
+    cloud = user.cloud
+    home = user.homeAccountID ?? "~"
+    name = user.username?.lowercased() ?? "~"
+    firstSource = user.sources.first
+  }
+
+  static func < (lhs: UserOrder, rhs: UserOrder) -> Bool {
+    if (lhs.cloud, lhs.home, lhs.name) != (rhs.cloud, rhs.home, rhs.name) {
+      return (lhs.cloud, lhs.home, lhs.name) < (rhs.cloud, rhs.home, rhs.name)
+    }
+    return (lhs.firstSource?.description ?? "") < (rhs.firstSource?.description ?? "")
+  }
+}
+
+/// An entry's place in plan order: kind, key, action, first source, reason code, then the entity's
+/// description (`PlanOrder.entries`, for entries their kind, key and action leave tied).
+struct EntryOrder: Comparable, Sendable {
+  var kind: Int
+  var key: String
+  var action: Int
+  var firstSource: PlanSource?
+  var reasonCode: String
+  var entity: String
+
+  init(_ entry: PlanEntry) {
+    kind = entry.kind?.planOrder ?? 9
+    key = entry.canonicalKey ?? ""
+    action = entry.action.planOrder
+    firstSource = entry.sources.first
+    reasonCode = entry.reasonCode
+    entity = entry.entity?.entity.description ?? ""
+  }
+
+  static func < (lhs: EntryOrder, rhs: EntryOrder) -> Bool {
+    if (lhs.kind, lhs.key, lhs.action) != (rhs.kind, rhs.key, rhs.action) {
+      return (lhs.kind, lhs.key, lhs.action) < (rhs.kind, rhs.key, rhs.action)
+    }
+    switch (lhs.firstSource, rhs.firstSource) {
+    case (let l?, let r?) where l != r: return PlanSource.precedes(l, r)
+    case (nil, _?): return true
+    case (_?, nil): return false
+    default: break
+    }
+    if lhs.reasonCode != rhs.reasonCode { return lhs.reasonCode < rhs.reasonCode }
+    return lhs.entity < rhs.entity
   }
 }

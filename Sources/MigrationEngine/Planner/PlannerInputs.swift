@@ -48,7 +48,7 @@ extension MSALInput {
 extension MSALInput {
   /// The entities `include` keeps, with the diagnostics or without them: a run planned in parts hands each
   /// part the entities of its accounts, and reports the diagnostics once.
-  public func filtered(keepingDiagnostics: Bool, _ include: (AnyUnifiedEntity) -> Bool) -> MSALInput {
+  func filtered(keepingDiagnostics: Bool, _ include: (AnyUnifiedEntity) -> Bool) -> MSALInput {
     var kept = UnifiedCacheContents(unknownSections: contents.unknownSections)
     for entity in contents.allEntities where include(entity) { kept.upsert(entity) }
     return MSALInput(file: file, contents: kept, diagnostics: keepingDiagnostics ? diagnostics : [])

@@ -28,8 +28,14 @@ public struct PlanningSession: Sendable {
     self.store = Reconciler.table(of: existing)
   }
 
-  /// Plans one part: the ADAL items of `adal` and the MSAL entities of `msal` other than app metadata (those,
-  /// with the part's migrated clients, go to `finish`). The plan lists no inputs. `adal` is consumed: pass
+  /// Whether a part plans `entity` (an MSAL input's): the entities of an account, which name its home account
+  /// id. App metadata and entities without a home account id are shared by the run and planned by `finish`.
+  public static func isPlannedWithAccount(_ entity: AnyUnifiedEntity) -> Bool {
+    entity.kind != .appMetadata && !(entity.homeAccountID ?? "").isEmpty
+  }
+
+  /// Plans one part: the ADAL items of `adal` and the entities of `msal` that belong to an account
+  /// (`isPlannedWithAccount`; the others, with the part's migrated clients, go to `finish`). The plan lists no inputs. `adal` is consumed: pass
   /// `consume` to let the decoded items go as soon as they are mapped.
   public mutating func plan(adal: consuming [ADALInput], msal: [MSALInput] = []) -> MigrationPlan {
     var skips: [PlanEntry] = []
@@ -73,7 +79,7 @@ public struct PlanningSession: Sendable {
     apps.merge(mapping.apps)
 
     var reconciler = Reconciler(store: store, prefer: options.prefer)
-    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { $0.kind != .appMetadata }
+    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, where: Self.isPlannedWithAccount)
     // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
     // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
     // and a sorted copy of that, were two more arrays of 150,000 proposals at 100,000 items.
@@ -94,8 +100,7 @@ public struct PlanningSession: Sendable {
   }
 
   /// The rest of the run, once every part is planned: the app metadata of every client that migrated in any
-  /// part, the entities of `msal` (pass the MSAL inputs' app metadata, and their entities that belong to no
-  /// account), and the unknown-environment warnings. The plan lists `inputs`, every input of the run.
+  /// part, the entities of `msal` (pass those of the MSAL inputs that no part planned), and the unknown-environment warnings. The plan lists `inputs`, every input of the run.
   public mutating func finish(msal: [MSALInput] = [], inputs: [PlanInput] = []) -> MigrationPlan {
     var diagnostics = unknownHosts.keys.sorted().compactMap { host in
       unknownHosts[host].map {

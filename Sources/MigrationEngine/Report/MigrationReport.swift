@@ -107,11 +107,19 @@ public struct MigrationReport: Sendable {
     return out
   }
 
+  /// Where each user section and other entry came from in the plan (for `ReportSpool`, which orders the
+  /// sections of several plans).
+  let sectionOrigins: [ReportSections.Origin]
+  let otherOrigins: [Int]
+
   public init(plan: MigrationPlan, redactUsernames: Bool = false) {
-    let redact = redactUsernames ? Redactor(plan: plan) : .none
+    self.init(plan: plan, redact: redactUsernames ? Redactor(plan: plan) : .none, redacted: redactUsernames)
+  }
+
+  init(plan: MigrationPlan, redact: Redactor, redacted: Bool) {
     plannedAt = plan.plannedAt
     inputs = plan.inputs
-    redacted = redactUsernames
+    self.redacted = redacted
     (actionCounts, kindCounts) = Self.counts(plan.entries)
     let grouped = ReportSections.group(plan)
     users = grouped.users.orderedParallelMap { section in
@@ -121,6 +129,8 @@ public struct MigrationReport: Sendable {
         rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
         candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact) })
     }
+    sectionOrigins = grouped.users.map(\.origin)
+    otherOrigins = grouped.others
     otherEntries = grouped.others.map { Entry(plan.entries, at: $0, redact: redact) }
     diagnostics = plan.diagnostics.map { diagnostic in
       var copy = diagnostic
@@ -129,12 +139,29 @@ public struct MigrationReport: Sendable {
     }
   }
 
+  /// A report without sections: what its opening shows (`ReportSpool` writes the sections).
+  init(
+    plannedAt: Date, inputs: [PlanInput], redacted: Bool, actionCounts: [PlanAction: Int],
+    kindCounts: [UnifiedEntityKind?: [PlanAction: Int]]
+  ) {
+    self.plannedAt = plannedAt
+    self.inputs = inputs
+    self.redacted = redacted
+    self.actionCounts = actionCounts
+    self.kindCounts = kindCounts
+    users = []
+    otherEntries = []
+    diagnostics = []
+    sectionOrigins = []
+    otherOrigins = []
+  }
+
 }
 
 extension MigrationReport {
   /// Entries per action and per (kind, action), only the pairs that occur. Counted in a flat table first: two
   /// nested dictionary updates per entry were a measurable serial share of a large report.
-  fileprivate static func counts(
+  static func counts(
     _ entries: [PlanEntry]
   ) -> (actions: [PlanAction: Int], kinds: [UnifiedEntityKind?: [PlanAction: Int]]) {
     let kinds = UnifiedEntityKind.allCases.map(Optional.some) + [nil]

@@ -20,19 +20,42 @@ struct Redactor: Sendable {
   private init(matcher: Matcher?) { self.matcher = matcher }
 
   init(plan: MigrationPlan) {
-    var usernames: Set<String> = []
-    var accountIDs: Set<String> = []
-    func addName(_ name: String?) {
-      if let name = name?.trimmedWhitespace(), !name.isEmpty { usernames.insert(name.lowercased()) }
-    }
-    func addID(_ id: String?) {
-      if let id = id?.trimmedWhitespace(), id.count >= 4 { accountIDs.insert(id.lowercased()) }
-    }
+    var names = RedactionNames()
+    names.add(plan)
+    self.init(names)
+  }
+
+  init(_ names: RedactionNames) {
+    // Usernames first: a value that is both a username and an id always becomes a `user-` token.
+    let pairs =
+      names.usernames.map { ($0, "user-" + Self.digest($0)) } + names.accountIDs.map { ($0, "account-" + Self.digest($0)) }
+    matcher = Matcher(IdentityMatcher(pairs))
+  }
+
+  private static func digest(_ value: String) -> String {
+    String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
+  }
+
+  func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
+
+  func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
+}
+
+/// The usernames and account ids a redacted report replaces, gathered from every plan of a run (a name of
+/// one user can appear in another's section, so every part is seen before any section is written).
+public struct RedactionNames: Sendable {
+  fileprivate var usernames: Set<String> = []
+  fileprivate var accountIDs: Set<String> = []
+
+  public init() {}
+
+  /// Adds the names and ids of `plan`'s users and entries (and of the entities they hold).
+  public mutating func add(_ plan: MigrationPlan) {
     for user in plan.users {
       addName(user.username)
-      user.otherUsernames.forEach(addName)
+      user.otherUsernames.forEach { addName($0) }
       addID(user.homeAccountID)
-      user.candidates.forEach(addID)
+      user.candidates.forEach { addID($0) }
     }
     for entry in plan.entries {
       addName(entry.username)
@@ -45,16 +68,13 @@ struct Redactor: Sendable {
         }
       }
     }
-    // Usernames first: a value that is both a username and an id always becomes a `user-` token.
-    let pairs = usernames.map { ($0, "user-" + Self.digest($0)) } + accountIDs.map { ($0, "account-" + Self.digest($0)) }
-    matcher = Matcher(IdentityMatcher(pairs))
   }
 
-  private static func digest(_ value: String) -> String {
-    String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
+  private mutating func addName(_ name: String?) {
+    if let name = name?.trimmedWhitespace(), !name.isEmpty { usernames.insert(name.lowercased()) }
   }
 
-  func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
-
-  func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
+  private mutating func addID(_ id: String?) {
+    if let id = id?.trimmedWhitespace(), id.count >= 4 { accountIDs.insert(id.lowercased()) }
+  }
 }

@@ -8,6 +8,16 @@ enum ReportSections {
     var user: PlanUser
     /// Indices into the plan's entries (copying entries into sections was most of the grouping's cost).
     var entries: [Int]
+    /// What places the section in the report: the user it was made for, or the entry of an account only the
+    /// MSAL inputs know (those sections follow every user's).
+    var origin: Origin
+  }
+
+  enum Origin: Sendable {
+    /// A position in the plan's users.
+    case user(Int)
+    /// A position in the plan's entries.
+    case entry(Int)
   }
 
   static func group(_ plan: MigrationPlan) -> (users: [Section], others: [Int]) {
@@ -28,7 +38,7 @@ enum ReportSections {
         }
         byHome[home] = sections.count
       }
-      sections.append(Section(user: plan.users[position], entries: []))
+      sections.append(Section(user: plan.users[position], entries: [], origin: .user(position)))
     }
     // First matching section for each way an entry can be filed (indexes, not scans: a large plan has
     // many sections).
@@ -90,7 +100,7 @@ enum ReportSections {
           username: entries[position].username, cloud: EnvironmentAliases.group(forHost: entries[position].entity?.environment ?? "").name,
           status: .resolved, homeAccountID: home, rule: .unifiedInput, reasonCode: "identity.unified-input",
           reason: "an account of the MSAL inputs")
-        sections.append(Section(user: user, entries: [position]))
+        sections.append(Section(user: user, entries: [position], origin: .entry(position)))
         register(at: sections.count - 1)
       } else {
         others.append(position)

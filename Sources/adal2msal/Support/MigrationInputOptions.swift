@@ -29,12 +29,13 @@ struct MigrationInputOptions: ParsableArguments {
     guard maxInputSize > 0 else { throw ValidationError("--max-input-size must be positive") }
   }
 
-  /// Reads every input, with a progress bar on a terminal when it takes more than a second.
-  func read(with pipeline: MigrationPipeline) async throws -> MigrationPipeline.Inputs {
+  /// The first pass of `migrate` (`MigrationPipeline.index`), with a progress bar on a terminal when it takes
+  /// more than a second.
+  func index(with pipeline: MigrationPipeline, keepingAtMost maxItems: Int) async throws -> MigrationPipeline.InputIndex {
     let total = try MigrationPipeline.fileCount(adal: adal, msal: msal)
     let progress = ProgressBar(label: "reading", total: total)
     defer { progress.finish() }
-    return try await pipeline.read(adal: adal, msal: msal) { progress.advance() }
+    return try await pipeline.index(adal: adal, msal: msal, keepingAtMost: maxItems) { progress.advance() }
   }
 }
 
@@ -77,14 +78,3 @@ struct PlanningOptions: ParsableArguments {
 }
 
 extension MigrationOptions.Preference: ExpressibleByArgument {}
-
-extension MigrationPipeline.Inputs {
-  /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
-  var unknownSections: JSONObject {
-    var merged = JSONObject()
-    for input in msal {
-      for member in input.contents.unknownSections { merged[member.key] = member.value }
-    }
-    return merged
-  }
-}

@@ -13,20 +13,15 @@ struct ReportOptions: ParsableArguments {
   @Flag(help: "Replace usernames and account ids in the report with stable hashes, for reports that leave the team.")
   var redactUsernames = false
 
-  /// Writes the report to the file (mode 0600, atomically) or to standard output as it is made: a large
-  /// report is never held whole (a million items make about a gigabyte of text).
-  func write(_ report: MigrationReport) throws {
-    try output { write in try report.write(reportFormat, colorize: colorize, to: write) }
+  /// Where a run's parts are rendered as they are planned (`ReportSpool`, a temporary file).
+  func spool(names: RedactionNames?) throws -> ReportSpool {
+    try ReportSpool(format: reportFormat, colorize: colorize, redacting: names)
   }
 
-  /// The report held in parts, for output that must wait (standard output after the store is written).
-  func render(_ report: MigrationReport) -> RenderedReport {
-    report.rendered(reportFormat, colorize: colorize)
-  }
-
-  /// Writes a held report to the file or standard output.
-  func write(_ rendered: RenderedReport) throws {
-    try output { write in try rendered.forEachChunk(write) }
+  /// Writes the report of `spool`'s parts and `rest` to the file (mode 0600, atomically) or to standard output
+  /// as it is assembled: a large report is never held whole (a million items make about a gigabyte of text).
+  func write(_ spool: inout ReportSpool, rest: MigrationPlan) throws {
+    try output { write in try spool.finish(rest, to: write) }
   }
 
   /// Coloured only for text on a terminal.

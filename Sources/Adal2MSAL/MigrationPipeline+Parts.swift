@@ -1,0 +1,173 @@
+import ADALCache
+import Adal2MSALSupport
+import Dispatch
+import Foundation
+import MigrationEngine
+import UnifiedCache
+
+extension MigrationPipeline {
+  /// What the first pass over a run's inputs keeps: every input's digest, what ties inputs together
+  /// (`InputPartitions`), the MSAL files, and the decoded ADAL files when they are few enough to keep.
+  public struct InputIndex: Sendable {
+    /// Every input with its digest, for the plan and the run record.
+    public var records: [PlanInput]
+    /// The ADAL items of all the inputs.
+    public var itemCount: Int
+    /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
+    public var unknownSections: JSONObject
+    fileprivate var adalPaths: [String]
+    fileprivate var adalDigests: [String]
+    fileprivate var partitions = InputPartitions()
+    /// The `--msal` files, read whole.
+    fileprivate var msal: [MSALInput]
+    /// The node of each account of the `--msal` files: (file, lowercased home account id).
+    fileprivate var msalAccounts: [(file: Int, home: String)] = []
+    /// The entities of the dumps' MSAL items that no part plans (`PlanningSession.isPlannedWithAccount`).
+    fileprivate var sharedUnified: [MSALInput] = []
+    /// The decoded ADAL files, when all of them fit in one part.
+    fileprivate var kept: [ADALFile]?
+  }
+
+  /// The first pass: reads every input (ADAL files on all cores), records its digest and the identity keys of
+  /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all (then the
+  /// run is one part and nothing is read twice).
+  ///
+  /// - Throws: the first unusable file's error, as `read` does.
+  public func index(
+    adal: [String], msal: [String], keepingAtMost maxItems: Int, progress: (@Sendable () -> Void)? = nil
+  ) async throws -> InputIndex {
+    let adalPaths = try InputFile.expand(adal)
+    let msalPaths = try InputFile.expand(msal)
+    let limits = self.limits
+    var index = InputIndex(
+      records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
+    var kept: [ADALFile?] = Array(repeating: nil, count: adalPaths.count)
+    var keys: [[String]] = Array(repeating: [], count: adalPaths.count)
+    var counts: [Int] = Array(repeating: 0, count: adalPaths.count)
+    var keeping = true
+    var total = 0
+    try await Self.forEachConcurrently(adalPaths, { path in
+      defer { progress?() }
+      let file = try Self.readADAL(path, limits: limits)
+      return (file, InputPartitions.keys(of: file.input, unified: file.unified))
+    }) { position, result in
+      let (file, fileKeys) = result
+      keys[position] = fileKeys
+      counts[position] = file.input.items.count
+      total += file.input.items.count
+      kept[position] = file
+      if total > maxItems, keeping {
+        keeping = false
+        for other in kept.indices { kept[other] = kept[other].map(Self.stripped) }
+      }
+      if !keeping { kept[position] = Self.stripped(file) }
+    }
+    for position in adalPaths.indices {
+      guard let file = kept[position] else { continue }
+      index.partitions.add(keys: keys[position], items: counts[position])
+      index.records.append(file.record)
+      index.adalDigests.append(file.record.sha256)
+      if let unified = file.unified {
+        for member in unified.contents.unknownSections { index.unknownSections[member.key] = member.value }
+        if !keeping { index.sharedUnified.append(unified) }
+      }
+    }
+    index.itemCount = total
+    if keeping { index.kept = kept.compactMap { $0 } }
+    for (position, path) in msalPaths.enumerated() {
+      let data = try InputFile.read(path, limits: limits)
+      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
+      let input = MSALInput(result, file: path)
+      for member in input.contents.unknownSections { index.unknownSections[member.key] = member.value }
+      for account in input.accountKeys {
+        index.partitions.add(keys: account.keys, items: 0)
+        index.msalAccounts.append((position, account.home))
+      }
+      index.msal.append(input)
+      index.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
+      progress?()
+    }
+    return index
+  }
+
+  /// The second pass: plans the run a part at a time (`InputPartitions.parts`), reading each part's files
+  /// again (on all cores) unless the index kept them, and hands each part's plan to `body` (to apply it and
+  /// add it to the report) before the next part is read. Returns `session.finish`'s plan: app metadata, the
+  /// entities no part planned, and every input.
+  ///
+  /// - Throws: a file that cannot be read again, or whose bytes changed since the first pass
+  ///   (`InputFileError`); whatever `body` throws.
+  public func planInParts(
+    _ index: InputIndex, session: inout PlanningSession, existing: UnifiedCacheContents, maxItems: Int,
+    progress: (@Sendable () -> Void)? = nil, _ body: (consuming MigrationPlan) throws -> Void
+  ) throws -> MigrationPlan {
+    let adalCount = index.adalPaths.count
+    for part in index.partitions.parts(existing: existing, maxItems: maxItems) {
+      let files = part.filter { $0 < adalCount }
+      let read = try index.kept.map { kept in files.map { kept[$0] } } ?? readAgain(files, of: index, progress: progress)
+      var msal = read.compactMap(\.unified)
+      var homes: [Int: Set<String>] = [:]
+      for node in part where node >= adalCount {
+        let account = index.msalAccounts[node - adalCount]
+        homes[account.file, default: []].insert(account.home)
+      }
+      for (file, accountHomes) in homes.sorted(by: { $0.key < $1.key }) {
+        msal.append(index.msal[file].entities(ofAccounts: accountHomes))
+      }
+      let adal = read.map(\.input)
+      try body(session.plan(adal: consume adal, msal: msal))
+    }
+    var shared = index.sharedUnified
+    if let kept = index.kept { shared += kept.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) } }
+    shared += index.msal.map { $0.sharedEntities(keepingDiagnostics: true) }
+    return session.finish(msal: shared, inputs: index.records)
+  }
+
+  /// What the index keeps of a file it reads again with its part: the record, and its dump's MSAL entities
+  /// that no part plans.
+  private static func stripped(_ file: ADALFile) -> ADALFile {
+    ADALFile(input: ADALInput(file: file.input.file, items: []), unified: file.unified?.sharedEntities(keepingDiagnostics: false), record: file.record)
+  }
+
+  /// Reads the ADAL files `positions` of the index again, on all cores, checking that their bytes did not
+  /// change since the first pass.
+  private func readAgain(_ positions: [Int], of index: InputIndex, progress: (@Sendable () -> Void)?) throws -> [ADALFile] {
+    let limits = self.limits
+    let results = ResultSlots<ADALFile>(count: positions.count)
+    DispatchQueue.concurrentPerform(iterations: min(Self.readWidth, max(1, positions.count))) { worker in
+      for slot in stride(from: worker, to: positions.count, by: Self.readWidth) {
+        defer { progress?() }
+        let path = index.adalPaths[positions[slot]]
+        results.set(
+          slot,
+          Result {
+            let file = try Self.readADAL(path, limits: limits)
+            guard file.record.sha256 == index.adalDigests[positions[slot]] else {
+              throw InputFileError(
+                path: path, problem: .unreadable(reason: "the file changed while it was being migrated; run again"))
+            }
+            return file
+          })
+      }
+    }
+    return try results.values()
+  }
+}
+
+/// Results written by concurrent workers, one slot each (a lock, not actors: the second pass runs inside a
+/// store transaction, which is synchronous).
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+  private var slots: [Result<Value, any Error>?]
+  private let lock = NSLock()
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func set(_ slot: Int, _ result: Result<Value, any Error>) {
+    lock.withLock { slots[slot] = result }
+  }
+
+  /// The values in slot order; the first slot's error if any failed.
+  func values() throws -> [Value] {
+    try lock.withLock { slots }.map { try $0!.get() }
+  }
+}

@@ -1,0 +1,119 @@
+import Adal2MSALSupport
+import Foundation
+import UnifiedCache
+
+/// The report of a run planned in parts (`PlanningSession`), byte for byte the report of the whole plan, made
+/// without holding it: each part's user sections and other entries are rendered when the part is added and
+/// kept in a temporary file (`SpillFile`) with their place in plan order; `finish` writes the opening (which
+/// needs every count), then the pieces in that order, then the diagnostics.
+public struct ReportSpool {
+  private let format: ReportFormat
+  private let colorize: Bool
+  private let redact: Redactor
+  private let redacted: Bool
+  private let spill: SpillFile
+  private var sections: [Spooled<SectionOrder>] = []
+  private var others: [Spooled<EntryOrder>] = []
+  private var diagnostics: [Diagnostic] = []
+  private var actionCounts: [PlanAction: Int] = [:]
+  private var kindCounts: [UnifiedEntityKind?: [PlanAction: Int]] = [:]
+  /// Users rendered at once (tests make it small).
+  var usersPerBatch = MigrationReport.usersPerBatch
+
+  /// Where a section goes: every user in plan order, then the accounts only the MSAL inputs know.
+  enum SectionOrder: Comparable {
+    case user(UserOrder)
+    case account(EntryOrder)
+  }
+
+  private struct Spooled<Order: Comparable> {
+    var order: Order
+    /// The piece's number in the order it was added: ties keep it.
+    var sequence: Int
+    var offset: Int
+    var bodyCount: Int
+    var attentionCount: Int
+    var attentionEntries: Int
+  }
+
+  /// - Parameters:
+  ///   - names: every username and account id of the run (`RedactionNames` over all parts), for a redacted
+  ///     report; nil for a report that shows them.
+  ///   - directory: where the temporary file is made (it is unlinked at once).
+  public init(
+    format: ReportFormat, colorize: Bool = false, redacting names: RedactionNames? = nil,
+    directory: String = NSTemporaryDirectory()
+  ) throws {
+    self.format = format
+    self.colorize = colorize
+    redact = names.map(Redactor.init) ?? .none
+    redacted = names != nil
+    spill = try SpillFile(directory: directory)
+  }
+
+  /// Renders the sections and other entries of one part's plan into the temporary file.
+  public mutating func add(_ plan: MigrationPlan) throws {
+    let report = MigrationReport(plan: plan, redact: redact, redacted: redacted)
+    for (action, count) in report.actionCounts { actionCounts[action, default: 0] += count }
+    for (kind, counts) in report.kindCounts {
+      for (action, count) in counts { kindCounts[kind, default: [:]][action, default: 0] += count }
+    }
+    diagnostics += plan.diagnostics
+    var position = 0
+    let (format, colorize) = (format, colorize)
+    try UserBatches(size: usersPerBatch).forEach(report.users.count, { report.piece(ofUser: $0, format, colorize: colorize) }) {
+      pieces in
+      for piece in pieces {
+        let order: SectionOrder =
+          switch report.sectionOrigins[position] {
+          case .user(let index): .user(UserOrder(plan.users[index]))
+          case .entry(let index): .account(EntryOrder(plan.entries[index]))
+          }
+        sections.append(try spool(piece, order: order, sequence: sections.count))
+        position += 1
+      }
+    }
+    for index in report.otherEntries.indices {
+      let piece = report.piece(ofOther: index, format, colorize: colorize)
+      others.append(try spool(piece, order: EntryOrder(plan.entries[report.otherOrigins[index]]), sequence: others.count))
+    }
+  }
+
+  /// Adds `rest` (what `PlanningSession.finish` planned: it lists the run's inputs), then writes the whole
+  /// report to `output`.
+  public mutating func finish(_ rest: MigrationPlan, to output: (UnsafeRawBufferPointer) throws -> Void) throws {
+    try add(rest)
+    let header = MigrationReport(
+      plannedAt: rest.plannedAt, inputs: rest.inputs, redacted: redacted, actionCounts: actionCounts,
+      kindCounts: kindCounts)
+    sections.sort { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
+    others.sort { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
+    var assembler = ReportAssembler(format: format, colorize: colorize)
+    try assembler.opening(header, to: output)
+    for piece in sections { try assembler.section(try spill.read(at: piece.offset, count: piece.bodyCount), to: output) }
+    try assembler.beginOthers(count: others.count, to: output)
+    for piece in others { try assembler.other(try spill.read(at: piece.offset, count: piece.bodyCount), to: output) }
+    let attentionTotal = sections.reduce(0) { $0 + $1.attentionEntries } + others.reduce(0) { $0 + $1.attentionEntries }
+    try assembler.beginAttention(count: attentionTotal, to: output)
+    for piece in sections where piece.attentionCount > 0 { try assembler.attention(try attention(of: piece), to: output) }
+    for piece in others where piece.attentionCount > 0 { try assembler.attention(try attention(of: piece), to: output) }
+    let sorted = diagnostics.sorted(by: PlanOrder.diagnostics).map { diagnostic in
+      var copy = diagnostic
+      copy.message = redact(diagnostic.message)
+      return copy
+    }
+    try assembler.end(diagnostics: sorted, to: output)
+  }
+
+  private func spool<Order>(_ piece: ReportPiece, order: Order, sequence: Int) throws -> Spooled<Order> {
+    let offset = try spill.append(piece.body)
+    if !piece.attention.isEmpty { try spill.append(piece.attention) }
+    return Spooled(
+      order: order, sequence: sequence, offset: offset, bodyCount: piece.body.count,
+      attentionCount: piece.attention.count, attentionEntries: piece.attentionCount)
+  }
+
+  private func attention<Order>(of piece: Spooled<Order>) throws -> [UInt8] {
+    try spill.read(at: piece.offset + piece.bodyCount, count: piece.attentionCount)
+  }
+}
