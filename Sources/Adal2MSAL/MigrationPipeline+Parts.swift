@@ -73,7 +73,7 @@ extension MigrationPipeline {
       }
     }
     index.itemCount = total
-    if keeping { index.kept = kept.compactMap { $0 } }
+    if keeping { index.kept = kept.compactMap { $0 } } else { returnFreedMemory() }
     for (position, path) in msalPaths.enumerated() {
       let data = try InputFile.read(path, limits: limits)
       let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
@@ -116,6 +116,7 @@ extension MigrationPipeline {
       }
       let adal = read.map(\.input)
       try body(session.plan(adal: consume adal, msal: msal))
+      returnFreedMemory()  // the part's items and plan are gone: the next part reuses no fragments of them
     }
     var shared = index.sharedUnified
     if let kept = index.kept { shared += kept.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) } }

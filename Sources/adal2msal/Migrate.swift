@@ -70,7 +70,7 @@ extension Adal2MSALCommand {
         var run = PartedRun(
           pipeline: pipeline, index: index, existing: try store?.contents() ?? UnifiedCacheContents(),
           itemsPerPart: itemsPerPart, progressTotal: index.itemCount > itemsPerPart ? index.records.count : 0)
-        var spool = try reporting.spool(names: options.redactUsernames ? try run.redactionNames() : nil)
+        var spool = reporting.spool(names: options.redactUsernames ? try run.redactionNames() : nil)
         if dryRun {
           let rest = try run.plan(into: &spool) { _ in }
           try reporting.write(&spool, rest: rest)

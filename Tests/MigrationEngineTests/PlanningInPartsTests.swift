@@ -132,7 +132,7 @@ import UnifiedCache
       gathered.add(try planAll { gathered.add($0) })
       names = gathered
     }
-    var spool = try ReportSpool(format: format, colorize: format == .text, redacting: names)
+    var spool = ReportSpool(format: format, colorize: format == .text, redacting: names)
     spool.usersPerBatch = 1
     let rest = try planAll { try spool.add($0) }
     var written: [UInt8] = []

@@ -4,7 +4,7 @@ import UnifiedCache
 
 /// The report of a run planned in parts (`PlanningSession`), byte for byte the report of the whole plan, made
 /// without holding it: each part's user sections and other entries are rendered when the part is added and
-/// kept in a temporary file (`SpillFile`) with their place in plan order; `finish` writes the opening (which
+/// kept aside (`SpillFile`: in memory, then in a temporary file) with their place in plan order; `finish` writes the opening (which
 /// needs every count), then the pieces in that order, then the diagnostics.
 public struct ReportSpool {
   private let format: ReportFormat
@@ -39,16 +39,16 @@ public struct ReportSpool {
   /// - Parameters:
   ///   - names: every username and account id of the run (`RedactionNames` over all parts), for a redacted
   ///     report; nil for a report that shows them.
-  ///   - directory: where the temporary file is made (it is unlinked at once).
+  ///   - directory: where the temporary file is made once the pieces outgrow memory (it is unlinked at once).
   public init(
     format: ReportFormat, colorize: Bool = false, redacting names: RedactionNames? = nil,
     directory: String = NSTemporaryDirectory()
-  ) throws {
+  ) {
     self.format = format
     self.colorize = colorize
     redact = names.map(Redactor.init) ?? .none
     redacted = names != nil
-    spill = try SpillFile(directory: directory)
+    spill = SpillFile(directory: directory)
   }
 
   /// Renders the sections and other entries of one part's plan into the temporary file.

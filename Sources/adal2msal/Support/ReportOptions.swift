@@ -14,8 +14,8 @@ struct ReportOptions: ParsableArguments {
   var redactUsernames = false
 
   /// Where a run's parts are rendered as they are planned (`ReportSpool`, a temporary file).
-  func spool(names: RedactionNames?) throws -> ReportSpool {
-    try ReportSpool(format: reportFormat, colorize: colorize, redacting: names)
+  func spool(names: RedactionNames?) -> ReportSpool {
+    ReportSpool(format: reportFormat, colorize: colorize, redacting: names)
   }
 
   /// Writes the report of `spool`'s parts and `rest` to the file (mode 0600, atomically) or to standard output
