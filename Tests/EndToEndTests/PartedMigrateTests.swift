@@ -63,6 +63,36 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// The README's library example of a run in parts, on the same inputs: its report and store are the
+  /// whole run's (`read`, `plan`, `apply`).
+  @Test func theLibraryRunInPartsGivesTheWholeRun() async throws {
+    let inputs = try Self.inputs()
+    let dir = try Fixtures.temporaryDirectory("parted-library")
+    let pipeline = MigrationPipeline(options: MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_790_000_000))))
+
+    let store = try CacheStore.open(path: dir.appendingPathComponent("parts.sqlite").path)
+    let index = try await pipeline.index(adal: [inputs.path], msal: [], keepingAtMost: 30)
+    let existing = try store.contents()
+    var session = PlanningSession(options: pipeline.options, existing: existing)
+    var spool = ReportSpool(format: .text)
+    var report: [UInt8] = []
+    try store.applyInParts(plannedAt: session.plannedAt, inputs: index.records) { writer in
+      let rest = try pipeline.planInParts(index, session: &session, existing: existing, maxItems: 30) { part in
+        try spool.add(part)
+        try writer.write(part)
+      }
+      try writer.write(rest)
+      try spool.finish(rest) { report += $0 }
+    }
+
+    let whole = try CacheStore.open(path: dir.appendingPathComponent("whole.sqlite").path)
+    let plan = pipeline.plan(try await pipeline.read(adal: [inputs.path], msal: []), existing: try whole.contents())
+    try whole.apply(plan)
+    #expect(String(decoding: report, as: UTF8.self) == Migration.report(plan).text())
+    #expect(try store.exportJSON() == whole.exportJSON())
+    #expect(try store.contents().accounts.count > 10)
+  }
+
   /// The second pass checks every file's digest: a file changed after it was first read stops the run.
   @Test func aFileChangedBetweenThePassesStopsTheRun() async throws {
     let dir = try Fixtures.temporaryDirectory("parted-changed")
