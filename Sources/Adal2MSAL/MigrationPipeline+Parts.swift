@@ -13,6 +13,8 @@ extension MigrationPipeline {
     public var records: [PlanInput]
     /// The ADAL items of all the inputs.
     public var itemCount: Int
+    /// Whether the run is one part, its items kept from the first pass (nothing is read twice).
+    public var isOnePart: Bool { kept != nil }
     /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
     public var unknownSections: JSONObject
     fileprivate var adalPaths: [String]

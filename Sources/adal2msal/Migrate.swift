@@ -69,11 +69,10 @@ extension Adal2MSALCommand {
           : nil
         var run = PartedRun(
           pipeline: pipeline, index: index, existing: try store?.contents() ?? UnifiedCacheContents(),
-          itemsPerPart: itemsPerPart, progressTotal: index.itemCount > itemsPerPart ? index.records.count : 0)
-        var spool = reporting.spool(names: options.redactUsernames ? try run.redactionNames() : nil)
+          itemsPerPart: itemsPerPart, reporting: reporting)
         if dryRun {
-          let rest = try run.plan(into: &spool) { _ in }
-          try reporting.write(&spool, rest: rest)
+          let rest = try run.plan { _ in }
+          try run.writeReport(rest)
           return try run.refusal(strict: strict) ?? run.status
         }
         // A report file is written before the transaction commits (a report that cannot be written rolls the
@@ -90,18 +89,18 @@ extension Adal2MSALCommand {
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
                 unknownSections: index.unknownSections)
             ) { writer in
-              let planned = try run.plan(into: &spool) { try writer.write($0) }
+              let planned = try run.plan { try writer.write($0) }
               try writer.write(planned)
-              if reporting.report != nil { try reporting.write(&spool, rest: planned) } else { rest = planned }
+              if reporting.report != nil { try run.writeReport(planned) } else { rest = planned }
               refused = try run.refusal(strict: strict)
               if refused != nil { throw StrictRefusal() }
             }
           }
-          if let rest { try reporting.write(&spool, rest: rest) }
+          if let rest { try run.writeReport(rest) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
         } catch is StrictRefusal {
-          if let rest { try reporting.write(&spool, rest: rest) }
+          if let rest { try run.writeReport(rest) }
           return refused ?? ExitStatus.failure
         }
         return run.status
@@ -129,8 +128,8 @@ extension Adal2MSALCommand {
 /// Thrown inside the store's transaction to roll back a --strict run with skips or conflicts.
 private struct StrictRefusal: Error {}
 
-/// One `migrate` run planned a part at a time: the parts' plans go to the report spool and to `body` (the
-/// store's writer), and what --strict and the exit status need is counted on the way.
+/// One `migrate` run planned a part at a time: the parts' plans go to the report (`ReportSpool`) and to `body`
+/// (the store's writer), and what --strict and the exit status need is counted on the way.
 private struct PartedRun {
   let pipeline: MigrationPipeline
   /// The pipeline's options with the clock read once: every pass, the report and the run row share it.
@@ -138,14 +137,14 @@ private struct PartedRun {
   let index: MigrationPipeline.InputIndex
   let existing: UnifiedCacheContents
   let itemsPerPart: Int
-  /// Files read again (for the progress bar; 0 when nothing is).
-  let progressTotal: Int
+  let reporting: ReportOptions
+  private var spool: ReportSpool?
   private(set) var skips = 0
   private(set) var conflicts = 0
 
   init(
     pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
-    itemsPerPart: Int, progressTotal: Int
+    itemsPerPart: Int, reporting: ReportOptions
   ) {
     self.pipeline = pipeline
     var options = pipeline.options
@@ -154,32 +153,59 @@ private struct PartedRun {
     self.index = index
     self.existing = existing
     self.itemsPerPart = itemsPerPart
-    self.progressTotal = progressTotal
+    self.reporting = reporting
   }
 
   var plannedAt: Date { options.clock.now }
 
   var status: ExitCode { skips + conflicts > 0 ? ExitStatus.successWithSkips : ExitStatus.success }
 
-  /// Plans every part, adding each to `spool` and handing it to `body`; returns the rest (not yet added).
-  mutating func plan(into spool: inout ReportSpool, _ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
+  /// Plans every part, adding each to the report and handing it to `body`; returns the rest, for
+  /// `writeReport`. A redacted report needs every name before its first section: a run of one part is
+  /// planned first and reported after; a run in parts is planned once more beforehand, for the names.
+  mutating func plan(_ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
     var session = PlanningSession(options: options, existing: existing)
-    let progress = ProgressBar(label: "migrating", total: progressTotal, enabled: progressTotal > 0 && Terminal.standardErrorIsTerminal)
+    let reread = !index.isOnePart
+    let progress = ProgressBar(label: "migrating", total: index.records.count, enabled: reread && Terminal.standardErrorIsTerminal)
     defer { progress.finish() }
+    var held: [MigrationPlan] = []
+    var spool: ReportSpool? = nil
+    if !options.redactUsernames {
+      spool = reporting.spool(names: nil)
+    } else if reread {
+      spool = reporting.spool(names: try redactionNames())
+    }
     let rest = try pipeline.planInParts(
       index, session: &session, existing: existing, maxItems: itemsPerPart, progress: { progress.advance() }
     ) { part in
       count(part)
-      try spool.add(part)
+      if spool == nil { return held.append(part) }
+      try spool?.add(part)
       try body(part)
     }
     count(rest)
+    if spool == nil {
+      var names = RedactionNames()
+      for part in held + [rest] { names.add(part) }
+      spool = reporting.spool(names: names)
+      for part in held {
+        try spool?.add(part)
+        try body(part)
+      }
+    }
+    self.spool = spool
     return rest
   }
 
-  /// A planning pass that only gathers the names a redacted report replaces (every part is seen before any
-  /// section is written).
-  func redactionNames() throws -> RedactionNames {
+  /// Writes the report of the parts planned and `rest` (to its file or standard output).
+  mutating func writeReport(_ rest: MigrationPlan) throws {
+    guard var spool else { return }
+    try reporting.write(&spool, rest: rest)
+    self.spool = nil
+  }
+
+  /// A planning pass that only gathers the names a redacted report replaces.
+  private func redactionNames() throws -> RedactionNames {
     var session = PlanningSession(options: options, existing: existing)
     var names = RedactionNames()
     let rest = try pipeline.planInParts(index, session: &session, existing: existing, maxItems: itemsPerPart) {
