@@ -15,11 +15,26 @@ extension MigrationPipeline {
     public var itemCount: Int
     /// Whether the run is one part, its items kept from the first pass (nothing is read twice).
     public var isOnePart: Bool { kept != nil }
+
+    /// Groups the inputs into parts of at most `maxItems` items (`InputPartitions.parts`) and lets the
+    /// identity keys go: at a million items they are about a hundred megabytes that the parts no longer need.
+    /// `planInParts` partitions by itself when this was not called (and keeps the keys).
+    public mutating func partition(existing: UnifiedCacheContents, maxItems: Int) {
+      parts = parts(existing: existing, maxItems: maxItems)
+      partitions = InputPartitions()
+    }
+
+    /// One part when the first pass kept the items (planned whole, nothing read again), else the partition's.
+    fileprivate func parts(existing: UnifiedCacheContents, maxItems: Int) -> [[Int]] {
+      isOnePart ? [Array(0..<partitions.count)] : partitions.parts(existing: existing, maxItems: maxItems)
+    }
     /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
     public var unknownSections: JSONObject
     fileprivate var adalPaths: [String]
     fileprivate var adalDigests: [String]
     fileprivate var partitions = InputPartitions()
+    /// The parts, once `partition` made them (the keys are let go then).
+    fileprivate var parts: [[Int]]?
     /// The `--msal` files, read whole.
     fileprivate var msal: [MSALInput]
     /// The node of each account of the `--msal` files: (file, lowercased home account id).
@@ -31,8 +46,8 @@ extension MigrationPipeline {
   }
 
   /// The first pass: reads every input (ADAL files on all cores), records its digest and the identity keys of
-  /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all (then the
-  /// run is one part and nothing is read twice).
+  /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all: then the
+  /// run is planned whole, as one part, and nothing is read twice.
   ///
   /// - Throws: the first unusable file's error, as `read` does.
   public func index(
@@ -92,7 +107,8 @@ extension MigrationPipeline {
     return index
   }
 
-  /// The second pass: plans the run a part at a time (`InputPartitions.parts`), reading each part's files
+  /// The second pass: plans the run a part at a time (the parts of `index.partition`, or of `existing` and
+  /// `maxItems`), reading each part's files
   /// again (on all cores) unless the index kept them, and hands each part's plan to `body` (to apply it and
   /// add it to the report) before the next part is read. Returns `session.finish`'s plan: app metadata, the
   /// entities no part planned, and every input.
@@ -104,7 +120,7 @@ extension MigrationPipeline {
     progress: (@Sendable () -> Void)? = nil, _ body: (consuming MigrationPlan) throws -> Void
   ) throws -> MigrationPlan {
     let adalCount = index.adalPaths.count
-    for part in index.partitions.parts(existing: existing, maxItems: maxItems) {
+    for part in index.parts ?? index.parts(existing: existing, maxItems: maxItems) {
       let files = part.filter { $0 < adalCount }
       let read = try index.kept.map { kept in files.map { kept[$0] } } ?? readAgain(files, of: index, progress: progress)
       var msal = read.compactMap(\.unified)

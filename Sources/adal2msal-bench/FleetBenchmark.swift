@@ -27,6 +27,9 @@ struct FleetBenchmark: ParsableCommand {
   @Option(help: "The seed.")
   var seed: UInt64 = 1
 
+  @Option(help: "Passed to adal2msal migrate as --items-per-part (its default when not given).")
+  var itemsPerPart: Int?
+
   @OptionGroup var endToEnd: EndToEndBenchOptions
 
   func run() throws {
@@ -44,7 +47,7 @@ struct FleetBenchmark: ParsableCommand {
         [
           "measure-command", "--", binary, "migrate", "--adal", directory, "--out", store, "--now",
           SyntheticGenerator.referenceNowISO, "--report", scratch.appendingPathComponent("report.txt").path,
-        ], as: MeasureCommandChild.Output.self)
+        ] + (itemsPerPart.map { ["--items-per-part", String($0)] } ?? []), as: MeasureCommandChild.Output.self)
       guard endToEnd.status == 0 || endToEnd.status == 2 else {
         throw ValidationError("adal2msal migrate of \(directory) exited with status \(endToEnd.status)")
       }

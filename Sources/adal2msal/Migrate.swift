@@ -42,15 +42,22 @@ extension Adal2MSALCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Plan, write and report at most this many ADAL items at a time (inputs whose users overlap stay together); larger runs read their inputs twice. Lower it to use less memory.",
+        "Plan a run of at most this many ADAL items whole, reading its inputs once; a larger run is planned in parts, reading them twice.",
         valueName: "count"))
-    var itemsPerPart = 100_000
+    var planWholeUpTo = 100_000
+
+    @Option(
+      help: ArgumentHelp(
+        "In a run planned in parts, plan, write and report at most this many ADAL items at a time (inputs whose users overlap stay together). Lower it to use less memory.",
+        valueName: "count"))
+    var itemsPerPart = 25_000
 
     func validate() throws {
       guard !inputs.adal.isEmpty || !inputs.msal.isEmpty else {
         throw ValidationError("give at least one input: --adal FILE-OR-DIRECTORY or --msal FILE")
       }
       guard itemsPerPart > 0 else { throw ValidationError("--items-per-part must be positive") }
+      guard planWholeUpTo >= 0 else { throw ValidationError("--plan-whole-up-to must not be negative") }
     }
 
     func run() async throws {
@@ -61,15 +68,16 @@ extension Adal2MSALCommand {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         // Inputs first: a bad input fails the run before the target is touched. A dry run opens an existing
         // target read-only and never creates one.
-        let index = try await inputs.index(with: pipeline, keepingAtMost: itemsPerPart)
+        var index = try await inputs.index(with: pipeline, keepingAtMost: planWholeUpTo)
         let existed = FileManager.default.fileExists(atPath: out)
         let store: CacheStore? =
           existed
           ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
           : nil
+        let existing = try store?.contents() ?? UnifiedCacheContents()
+        index.partition(existing: existing, maxItems: itemsPerPart)
         var run = PartedRun(
-          pipeline: pipeline, index: index, existing: try store?.contents() ?? UnifiedCacheContents(),
-          itemsPerPart: itemsPerPart, reporting: reporting)
+          pipeline: pipeline, index: index, existing: existing, itemsPerPart: itemsPerPart, reporting: reporting)
         if dryRun {
           let rest = try run.plan { _ in }
           try run.writeReport(rest)

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import _Adal2MSALTestSupport
 
-/// `migrate --items-per-part`: a run planned, written and reported a part at a time (its inputs read twice)
+/// `migrate --plan-whole-up-to 0 --items-per-part N`: a run planned, written and reported a part at a time (its
+/// inputs read twice)
 /// gives the report and the store of the run planned whole, byte for byte. The inputs mix what ties users
 /// across files: the same users in four dump formats, a fleet of devices, and an MSAL input.
 @Suite(.serialized) struct PartedMigrateTests {
@@ -36,7 +37,9 @@ import _Adal2MSALTestSupport
     for perPart in [1_000_000, 1, 40] {
       let dir = try Fixtures.temporaryDirectory("parted-\(perPart)")
       let store = dir.appendingPathComponent("cache.sqlite").path
-      let common = ["--adal", inputs.path, "--msal", msal, "--now", Self.now, "--items-per-part", String(perPart)]
+      // The default plans these few hundred items whole; 0 makes every run one in parts.
+      let parts = perPart == 1_000_000 ? [] : ["--plan-whole-up-to", "0", "--items-per-part", String(perPart)]
+      let common = ["--adal", inputs.path, "--msal", msal, "--now", Self.now] + parts
       let migrate = try adal2msal(["migrate"] + common + ["--out", store, "--report", dir.appendingPathComponent("r.txt").path])
       #expect(migrate.exitCode == 2, "\(perPart): \(migrate.stderr)")
       let redacted = try adal2msal(

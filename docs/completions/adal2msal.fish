@@ -23,7 +23,7 @@ function __adal2msal_parse_tokens -S
         __adal2msal_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'migrate'
-            __adal2msal_parse_subcommand 0 'adal=+' 'msal=+' 'max-input-size=' 'out=' 'dry-run' 'client-id=' 'skip-access-tokens' 'prefer=' 'now=' 'report=' 'report-format=' 'redact-usernames' 'strict' 'encryption-key-file=' 'items-per-part=' 'version' 'h/help'
+            __adal2msal_parse_subcommand 0 'adal=+' 'msal=+' 'max-input-size=' 'out=' 'dry-run' 'client-id=' 'skip-access-tokens' 'prefer=' 'now=' 'report=' 'report-format=' 'redact-usernames' 'strict' 'encryption-key-file=' 'plan-whole-up-to=' 'items-per-part=' 'version' 'h/help'
         case 'inspect'
             __adal2msal_parse_subcommand 1 'format=' 'show-secrets' 'version' 'h/help'
         case 'accounts'
@@ -109,7 +109,8 @@ complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_op
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" redact-usernames' -l 'redact-usernames' -d 'Replace usernames and account ids in the report with stable hashes, for reports that leave the team.'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" strict' -l 'strict' -d 'Fail (exit 1, nothing written) when any item is skipped or in conflict.'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" encryption-key-file' -l 'encryption-key-file' -d 'Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.' -rfka ''
-complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" items-per-part' -l 'items-per-part' -d 'Plan, write and report at most this many ADAL items at a time (inputs whose users overlap stay together); larger runs read their inputs twice. Lower it to use less memory.' -rfka ''
+complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" plan-whole-up-to' -l 'plan-whole-up-to' -d 'Plan a run of at most this many ADAL items whole, reading its inputs once; a larger run is planned in parts, reading them twice.' -rfka ''
+complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" items-per-part' -l 'items-per-part' -d 'In a run planned in parts, plan, write and report at most this many ADAL items at a time (inputs whose users overlap stay together). Lower it to use less memory.' -rfka ''
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" version' -l 'version' -d 'Show the version.'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal inspect" format' -l 'format' -d 'Output format: text or json.' -rfka 'text json'
