@@ -14,7 +14,7 @@ extension MigrationPipeline {
     /// The ADAL items of all the inputs.
     public var itemCount: Int
     /// Whether the run is one part, its items kept from the first pass (nothing is read twice).
-    public var isOnePart: Bool { kept != nil }
+    public fileprivate(set) var isOnePart = false
 
     /// Groups the inputs into parts of at most `maxItems` items (`InputPartitions.parts`) and lets the
     /// identity keys go: at a million items they are about a hundred megabytes that the parts no longer need.
@@ -41,7 +41,7 @@ extension MigrationPipeline {
     fileprivate var msalAccounts: [(file: Int, home: String)] = []
     /// The entities of the dumps' MSAL items that no part plans (`PlanningSession.isPlannedWithAccount`).
     fileprivate var sharedUnified: [MSALInput] = []
-    /// The decoded ADAL files, when all of them fit in one part.
+    /// The decoded ADAL files, when all of them fit in one part (until `planInParts` takes them).
     fileprivate var kept: [ADALFile]?
   }
 
@@ -90,7 +90,12 @@ extension MigrationPipeline {
       }
     }
     index.itemCount = total
-    if keeping { index.kept = kept.compactMap { $0 } } else { returnFreedMemory() }
+    if keeping {
+      index.kept = kept.compactMap { $0 }
+      index.isOnePart = true
+    } else {
+      returnFreedMemory()
+    }
     for (position, path) in msalPaths.enumerated() {
       let data = try InputFile.read(path, limits: limits)
       let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
@@ -108,21 +113,31 @@ extension MigrationPipeline {
   }
 
   /// The second pass: plans the run a part at a time (the parts of `index.partition`, or of `existing` and
-  /// `maxItems`), reading each part's files
-  /// again (on all cores) unless the index kept them, and hands each part's plan to `body` (to apply it and
-  /// add it to the report) before the next part is read. Returns `session.finish`'s plan: app metadata, the
-  /// entities no part planned, and every input.
+  /// `maxItems`), reading each part's files again (on all cores), and hands each part's plan to `body` (to
+  /// apply it and add it to the report) before the next part is read. Returns `session.finish`'s plan: app
+  /// metadata, the entities no part planned, and every input.
+  ///
+  /// A run the index kept is one part, planned from the kept items, which are taken out of `index` so that
+  /// they are freed as they are mapped; planned again, its files are read again.
   ///
   /// - Throws: a file that cannot be read again, or whose bytes changed since the first pass
   ///   (`InputFileError`); whatever `body` throws.
   public func planInParts(
-    _ index: InputIndex, session: inout PlanningSession, existing: UnifiedCacheContents, maxItems: Int,
+    _ index: inout InputIndex, session: inout PlanningSession, existing: UnifiedCacheContents, maxItems: Int,
     progress: (@Sendable () -> Void)? = nil, _ body: (consuming MigrationPlan) throws -> Void
   ) throws -> MigrationPlan {
     let adalCount = index.adalPaths.count
+    var shared = index.sharedUnified
     for part in index.parts ?? index.parts(existing: existing, maxItems: maxItems) {
       let files = part.filter { $0 < adalCount }
-      let read = try index.kept.map { kept in files.map { kept[$0] } } ?? readAgain(files, of: index, progress: progress)
+      var read: [ADALFile]
+      if let kept = index.kept {
+        index.kept = nil
+        read = files.map { kept[$0] }
+        shared += read.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) }
+      } else {
+        read = try readAgain(files, of: index, progress: progress)
+      }
       var msal = read.compactMap(\.unified)
       var homes: [Int: Set<String>] = [:]
       for node in part where node >= adalCount {
@@ -133,11 +148,10 @@ extension MigrationPipeline {
         msal.append(index.msal[file].entities(ofAccounts: accountHomes))
       }
       let adal = read.map(\.input)
+      read = []  // the planner holds the only references to the items: they go as they are mapped
       try body(session.plan(adal: consume adal, msal: msal))
       returnFreedMemory()  // the part's items and plan are gone: the next part reuses no fragments of them
     }
-    var shared = index.sharedUnified
-    if let kept = index.kept { shared += kept.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) } }
     shared += index.msal.map { $0.sharedEntities(keepingDiagnostics: true) }
     return session.finish(msal: shared, inputs: index.records)
   }

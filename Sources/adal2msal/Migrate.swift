@@ -77,7 +77,7 @@ extension Adal2MSALCommand {
         let existing = try store?.contents() ?? UnifiedCacheContents()
         index.partition(existing: existing, maxItems: itemsPerPart)
         var run = PartedRun(
-          pipeline: pipeline, index: index, existing: existing, itemsPerPart: itemsPerPart, reporting: reporting)
+          pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: itemsPerPart, reporting: reporting)
         if dryRun {
           let rest = try run.plan { _ in }
           try run.writeReport(rest)
@@ -92,10 +92,10 @@ extension Adal2MSALCommand {
           let applied = try CacheStore.removingNewFileOnFailure(out, existed: existed) {
             let target = try store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
             return try target.applyInParts(
-              plannedAt: run.plannedAt, inputs: index.records,
+              plannedAt: run.plannedAt, inputs: run.index.records,
               options: ApplyOptions(
                 startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
-                unknownSections: index.unknownSections)
+                unknownSections: run.index.unknownSections)
             ) { writer in
               let planned = try run.plan { try writer.write($0) }
               try writer.write(planned)
@@ -142,7 +142,7 @@ private struct PartedRun {
   let pipeline: MigrationPipeline
   /// The pipeline's options with the clock read once: every pass, the report and the run row share it.
   let options: MigrationOptions
-  let index: MigrationPipeline.InputIndex
+  var index: MigrationPipeline.InputIndex
   let existing: UnifiedCacheContents
   let itemsPerPart: Int
   let reporting: ReportOptions
@@ -183,15 +183,18 @@ private struct PartedRun {
     } else if reread {
       spool = reporting.spool(names: try redactionNames())
     }
+    var attention = (skips: 0, conflicts: 0)
     let rest = try pipeline.planInParts(
-      index, session: &session, existing: existing, maxItems: itemsPerPart, progress: { progress.advance() }
+      &index, session: &session, existing: existing, maxItems: itemsPerPart, progress: { progress.advance() }
     ) { part in
-      count(part)
+      attention.skips += part.count(.skip)
+      attention.conflicts += part.count(.conflict)
       if spool == nil { return held.append(part) }
       try spool?.add(part)
       try body(part)
     }
-    count(rest)
+    skips += attention.skips + rest.count(.skip)
+    conflicts += attention.conflicts + rest.count(.conflict)
     if spool == nil {
       var names = RedactionNames()
       for part in held + [rest] { names.add(part) }
@@ -213,10 +216,10 @@ private struct PartedRun {
   }
 
   /// A planning pass that only gathers the names a redacted report replaces.
-  private func redactionNames() throws -> RedactionNames {
+  private mutating func redactionNames() throws -> RedactionNames {
     var session = PlanningSession(options: options, existing: existing)
     var names = RedactionNames()
-    let rest = try pipeline.planInParts(index, session: &session, existing: existing, maxItems: itemsPerPart) {
+    let rest = try pipeline.planInParts(&index, session: &session, existing: existing, maxItems: itemsPerPart) {
       names.add($0)
     }
     names.add(rest)
@@ -231,8 +234,4 @@ private struct PartedRun {
     return ExitStatus.failure
   }
 
-  private mutating func count(_ plan: MigrationPlan) {
-    skips += plan.count(.skip)
-    conflicts += plan.count(.conflict)
-  }
 }

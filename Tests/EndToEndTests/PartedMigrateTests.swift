@@ -74,13 +74,13 @@ import _Adal2MSALTestSupport
     let pipeline = MigrationPipeline(options: MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_790_000_000))))
 
     let store = try CacheStore.open(path: dir.appendingPathComponent("parts.sqlite").path)
-    let index = try await pipeline.index(adal: [inputs.path], msal: [], keepingAtMost: 30)
+    var index = try await pipeline.index(adal: [inputs.path], msal: [], keepingAtMost: 30)
     let existing = try store.contents()
     var session = PlanningSession(options: pipeline.options, existing: existing)
     var spool = ReportSpool(format: .text)
     var report: [UInt8] = []
     try store.applyInParts(plannedAt: session.plannedAt, inputs: index.records) { writer in
-      let rest = try pipeline.planInParts(index, session: &session, existing: existing, maxItems: 30) { part in
+      let rest = try pipeline.planInParts(&index, session: &session, existing: existing, maxItems: 30) { part in
         try spool.add(part)
         try writer.write(part)
       }
@@ -102,12 +102,12 @@ import _Adal2MSALTestSupport
     let files = ["a.xml.plist", "b.xml.plist"].map { dir.appendingPathComponent($0) }
     for file in files { try FileManager.default.copyItem(at: Fixtures.url("adal/dump-multiuser-classes.xml.plist"), to: file) }
     let pipeline = MigrationPipeline()
-    let index = try await pipeline.index(adal: [dir.path], msal: [], keepingAtMost: 1)
+    var index = try await pipeline.index(adal: [dir.path], msal: [], keepingAtMost: 1)
     try FileManager.default.removeItem(at: files[1])
     try FileManager.default.copyItem(at: Fixtures.url("adal/dump-multiuser.xml.plist"), to: files[1])
     var session = PlanningSession()
     #expect {
-      _ = try pipeline.planInParts(index, session: &session, existing: UnifiedCacheContents(), maxItems: 1) { _ in }
+      _ = try pipeline.planInParts(&index, session: &session, existing: UnifiedCacheContents(), maxItems: 1) { _ in }
     } throws: { error in
       "\(error)".contains("b.xml.plist") && "\(error)".contains("changed")
     }
