@@ -174,7 +174,8 @@ private struct PartedRun {
   mutating func plan(_ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
     var session = PlanningSession(options: options, existing: existing)
     let reread = !index.isOnePart
-    let progress = ProgressBar(label: "migrating", total: index.records.count, enabled: reread && Terminal.standardErrorIsTerminal)
+    let files = index.records.count { $0.role == .adal }
+    let progress = ProgressBar(label: "migrating", total: files, enabled: reread && Terminal.standardErrorIsTerminal)
     defer { progress.finish() }
     var held: [MigrationPlan] = []
     var spool: ReportSpool? = nil
