@@ -68,9 +68,7 @@ public struct PlanningSession: Sendable {
     for index in items.indices { items[index].ordinal = index }
     noteUnknownEnvironments(items)
 
-    let msalInputs = msal.sorted { $0.file < $1.file }
-    for input in msalInputs { diagnostics += input.diagnostics.map { $0.withFile(input.file) } }
-    let knownAccounts = existing.accounts.entities + msalInputs.flatMap { $0.contents.accounts.entities }
+    let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
     let identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
     diagnostics += identities.diagnostics
     var mapping = EntityMapper(options: options, now: plannedAt, existingAccounts: knownAccounts)
@@ -109,9 +107,7 @@ public struct PlanningSession: Sendable {
           "\(host) is in no known cloud alias group: its items form their own cloud", at: $0)
       }
     }
-    let msalInputs = msal.sorted { $0.file < $1.file }
-    for input in msalInputs { diagnostics += input.diagnostics.map { $0.withFile(input.file) } }
-    let knownAccounts = existing.accounts.entities + msalInputs.flatMap { $0.contents.accounts.entities }
+    let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
     var reconciler = Reconciler(store: store, prefer: options.prefer)
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
     Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
@@ -129,6 +125,14 @@ public struct PlanningSession: Sendable {
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,
       users: PlanOrder.sorted(users, by: PlanOrder.users))
+  }
+
+  /// The MSAL inputs in file order (their diagnostics added to `diagnostics`), and every account known
+  /// before the ADAL items: the target's and the inputs'.
+  private func known(_ msal: [MSALInput], diagnostics: inout [Diagnostic]) -> ([MSALInput], [UnifiedAccount]) {
+    let inputs = msal.sorted { $0.file < $1.file }
+    for input in inputs { diagnostics += input.diagnostics.map { $0.withFile(input.file) } }
+    return (inputs, existing.accounts.entities + inputs.flatMap { $0.contents.accounts.entities })
   }
 
   /// Keeps, per unknown host, the first item in plan order over all parts (parts hold different files, so

@@ -31,8 +31,10 @@ public struct ReportSpool {
     /// The piece's number in the order it was added: ties keep it.
     var sequence: Int
     var offset: Int
-    var bodyCount: Int
-    var attentionCount: Int
+    /// Bytes of the piece, then of its "Skipped and conflicts" lines, which follow it in the file.
+    var bodyBytes: Int
+    var attentionBytes: Int
+    /// Entries its "Skipped and conflicts" lines list.
     var attentionEntries: Int
   }
 
@@ -90,13 +92,13 @@ public struct ReportSpool {
     others.sort { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
     var assembler = ReportAssembler(format: format, colorize: colorize)
     try assembler.opening(header, to: output)
-    for piece in sections { try assembler.section(try spill.read(at: piece.offset, count: piece.bodyCount), to: output) }
+    for piece in sections { try assembler.section(try spill.read(at: piece.offset, count: piece.bodyBytes), to: output) }
     try assembler.beginOthers(count: others.count, to: output)
-    for piece in others { try assembler.other(try spill.read(at: piece.offset, count: piece.bodyCount), to: output) }
+    for piece in others { try assembler.other(try spill.read(at: piece.offset, count: piece.bodyBytes), to: output) }
     let attentionTotal = sections.reduce(0) { $0 + $1.attentionEntries } + others.reduce(0) { $0 + $1.attentionEntries }
     try assembler.beginAttention(count: attentionTotal, to: output)
-    for piece in sections where piece.attentionCount > 0 { try assembler.attention(try attention(of: piece), to: output) }
-    for piece in others where piece.attentionCount > 0 { try assembler.attention(try attention(of: piece), to: output) }
+    for piece in sections where piece.attentionBytes > 0 { try assembler.attention(try attention(of: piece), to: output) }
+    for piece in others where piece.attentionBytes > 0 { try assembler.attention(try attention(of: piece), to: output) }
     let sorted = diagnostics.sorted(by: PlanOrder.diagnostics).map { diagnostic in
       var copy = diagnostic
       copy.message = redact(diagnostic.message)
@@ -109,11 +111,11 @@ public struct ReportSpool {
     let offset = try spill.append(piece.body)
     if !piece.attention.isEmpty { try spill.append(piece.attention) }
     return Spooled(
-      order: order, sequence: sequence, offset: offset, bodyCount: piece.body.count,
-      attentionCount: piece.attention.count, attentionEntries: piece.attentionCount)
+      order: order, sequence: sequence, offset: offset, bodyBytes: piece.body.count,
+      attentionBytes: piece.attention.count, attentionEntries: piece.attentionCount)
   }
 
   private func attention<Order>(of piece: Spooled<Order>) throws -> [UInt8] {
-    try spill.read(at: piece.offset + piece.bodyCount, count: piece.attentionCount)
+    try spill.read(at: piece.offset + piece.bodyBytes, count: piece.attentionBytes)
   }
 }
