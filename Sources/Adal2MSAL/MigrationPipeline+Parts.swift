@@ -85,7 +85,7 @@ extension MigrationPipeline {
       index.records.append(file.record)
       index.adalDigests.append(file.record.sha256)
       if let unified = file.unified {
-        for member in unified.contents.unknownSections { index.unknownSections[member.key] = member.value }
+        index.unknownSections.mergeUnknownSections(unified.contents.unknownSections)
         if !keeping { index.sharedUnified.append(unified) }
       }
     }
@@ -100,7 +100,7 @@ extension MigrationPipeline {
       let data = try InputFile.read(path, limits: limits)
       let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
       let input = MSALInput(result, file: path)
-      for member in input.contents.unknownSections { index.unknownSections[member.key] = member.value }
+      index.unknownSections.mergeUnknownSections(input.contents.unknownSections)
       for account in input.accountKeys {
         index.partitions.add(keys: account.keys, items: 0)
         index.msalAccounts.append((position, account.home))

@@ -5,14 +5,20 @@ import Foundation
 extension Adal2MSALCommand {
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Write a store as unified-cache JSON that the MSAL libraries load.",
+      abstract: "Write a store as the cache an MSAL library loads.",
       discussion: """
         Writes every account, credential and app metadata entry, with the fields and top-level sections this \
-        tool does not model, in the MSAL.NET / Python layout. The output holds tokens in clear: a file is \
-        created with mode 0600 and replaced atomically.
+        tool does not model. With --for, every entry gets exactly the key and field spellings that library \
+        computes, so that its refresh replaces the refresh token and its sign-out removes every entry of the \
+        user; entries that library keys alike are named on standard error (for MSAL Python, an app's refresh \
+        token and the family refresh token of the same client: the family token is kept). Without --for, \
+        entries keep the keys and spellings they were imported with, and entities migrated from ADAL get the \
+        MSAL.NET / Java keys. --for objc writes MSAL ObjC keychain items as JSON for a device-side importer \
+        (docs/objc-keychain-import.md). The output holds tokens in clear: a file is created with mode 0600 and \
+        replaced atomically.
 
         Example:
-          adal2msal export cache.sqlite --output msal_cache.json
+          adal2msal export cache.sqlite --for python --output msal_token_cache.json
         """)
 
     enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -25,6 +31,14 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: msal-json (the unified cache JSON).")
     var format: ExportFormat = .msalJSON
 
+    @Option(
+      name: .customLong("for"),
+      help: ArgumentHelp(
+        "The MSAL library that will load the export: dotnet, python, java, node, go or objc.",
+        discussion: "Without it, entries keep the keys and spellings they were imported with.",
+        valueName: "library"))
+    var library: MSALLibrary?
+
     @Option(help: "Write to this file (mode 0600, atomically) instead of standard output.")
     var output: String?
 
@@ -36,7 +50,11 @@ extension Adal2MSALCommand {
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         let store = try CacheStore.open(path: cache, options: .reading(sealing: sealing))
-        data = try store.exportJSON()
+        let exported = try store.export(for: library)
+        data = exported.data
+        for diagnostic in exported.diagnostics {
+          FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
+        }
       } catch {
         throw StoreCommandSupport.fail(error, file: cache)
       }

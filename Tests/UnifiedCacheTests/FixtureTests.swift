@@ -8,7 +8,7 @@ import _Adal2MSALTestSupport
   static let fixtureNames: [String] = (try? Fixtures.files(in: "msal-json", withExtension: "json").map(\.lastPathComponent)) ?? []
 
   @Test func allFixturesArePresent() {
-    #expect(Self.fixtureNames.count == 5)
+    #expect(Self.fixtureNames.count == 6)
   }
 
   @Test(arguments: fixtureNames)
@@ -73,9 +73,9 @@ import _Adal2MSALTestSupport
     let result = try TestCache.read(fixture: "msal-dotnet_MultiCloudTokenCache.json")
     let cache = result.contents
     #expect(Set(cache.accounts.entities.map(\.environment)) == ["login.windows.net", "login.microsoftonline.de", "login.partner.microsoftonline.cn"])
-    // Explicit nulls are absent values, not unknown fields.
-    #expect(cache.accounts.entities.allSatisfy { $0.givenName == nil && $0.additionalFields.isEmpty })
-    #expect(cache.accessTokens.entities.allSatisfy { $0.userAssertionHash == nil && $0.additionalFields.isEmpty })
+    // Explicit nulls are absent values for the model, kept (and only they) to be written back as read.
+    #expect(cache.accounts.entities.allSatisfy { $0.givenName == nil && $0.additionalFields.allSatisfy { $0.value == .null } })
+    #expect(cache.accessTokens.entities.allSatisfy { $0.userAssertionHash == nil && $0.additionalFields.allSatisfy { $0.value == .null } })
     // family_id "" is kept as written but is not a family.
     #expect(cache.refreshTokens.entities.filter { $0.familyID == "" }.count == 2)
     #expect(cache.refreshTokens.entities.allSatisfy { !$0.isFamilyToken })
@@ -98,9 +98,12 @@ import _Adal2MSALTestSupport
     #expect(cache.accounts.entities.first?.authorityType == "MSSTS")
     #expect(TestCache.codes(result) == ["unified.authority-type"])
     #expect(cache.appMetadata.isEmpty)
-    // The written file has integer-string timestamps and a string target.
-    let text = String(decoding: UnifiedCacheJSONWriter.write(cache), as: UTF8.self)
+    // Written for MSAL Python (which reads timestamps with int()): integer strings and a string target.
+    let text = String(decoding: UnifiedCacheJSONWriter.write(cache, for: .python), as: UTF8.self)
     #expect(text.contains("\"cached_at\": \"1548804634\""))
     #expect(!text.contains("1548804634.0556107"))
+    // Written back as read: the float timestamp as it was.
+    let asRead = String(decoding: UnifiedCacheJSONWriter.write(cache), as: UTF8.self)
+    #expect(asRead.contains("1548804634.0556107"))
   }
 }

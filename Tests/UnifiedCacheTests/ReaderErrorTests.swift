@@ -25,7 +25,6 @@ import UnifiedCache
 
   @Test func plainTextIsNotJSON() throws {
     #expect(error("hello")?.reason == .notJSON)
-    #expect(error("")?.reason == .notJSON)
     #expect(error(#"{"Account": {}} trailing"#)?.reason == .notJSON)
     #expect(error(#"{"a": "\x"}"#)?.reason == .notJSON)
   }
@@ -64,5 +63,15 @@ import UnifiedCache
     let failure = try #require(error(#"{"RefreshToken": {"k": {"secret": \#(secret)}}}"#))
     #expect(!failure.description.contains("SECRETSECRET"))
     #expect(!failure.description.contains("eyJ0"))
+  }
+}
+
+/// A 0-byte or blank MSAL cache file is an empty cache, as every MSAL library reads it.
+@Suite struct EmptyCacheFileTests {
+  @Test(arguments: ["", "   \n", "\r\n\t"])
+  func blankFileIsAnEmptyCache(text: String) throws {
+    let result = try UnifiedCacheJSONReader().read(Data(text.utf8), file: "cache.json")
+    #expect(result.contents.isEmpty)
+    #expect(result.diagnostics.map(\.code) == ["unified.empty-file"])
   }
 }

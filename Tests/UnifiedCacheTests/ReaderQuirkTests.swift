@@ -97,19 +97,37 @@ import UnifiedCache
     #expect(token.additionalFields.isEmpty)
   }
 
-  @Test func explicitNullsAreAbsentValues() throws {
+  /// Explicit nulls are absent values for the model, and stay in the entry so that it is written back as read.
+  @Test func explicitNullsAreAbsentValuesKeptAsWritten() throws {
     let (token, result) = try onlyToken(Self.accessToken(#", "refresh_on": null, "kid": null, "user_assertion_hash": null"#))
     #expect(token.refreshOn == nil && token.keyID == nil && token.userAssertionHash == nil)
-    #expect(token.additionalFields.isEmpty)
+    #expect(token.additionalFields.keys == ["refresh_on", "kid", "user_assertion_hash"])
+    #expect(token.additionalFields.allSatisfy { $0.value == .null })
     #expect(result.diagnostics.isEmpty)
   }
 
-  @Test func junkEntryIsReportedWithItsKeyPathAndSkipped() throws {
-    // As in msal4j's serialized_cache.json: "an-entry": {"foo": "bar"}.
+  /// As in msal4j's serialized_cache.json, `"an-entry": {"foo": "bar"}`: named with its key path, and kept
+  /// verbatim (MSAL Python, Java and Go keep such entries), so the writer gives it back.
+  @Test func junkEntryIsReportedWithItsKeyPathAndKeptVerbatim() throws {
     let result = try TestCache.read(#"{"AccessToken": {"an-entry": {"foo": "bar"}}, "Account": {"x": 5}}"#)
     #expect(result.contents.accessTokens.isEmpty && result.contents.accounts.isEmpty)
-    #expect(result.diagnostics.map(\.code) == ["unified.invalid-entry", "unified.invalid-entry"])
+    #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry", "unified.unmodelled-entry"])
     #expect(result.diagnostics.map { $0.location?.keyPath } == ["AccessToken.an-entry", "Account.x"])
+    #expect(UnmodelledEntries.count(in: result.contents.unknownSections) == 2)
+    let written = try JSONParser().parse(UnifiedCacheJSONWriter.write(result.contents)).objectValue
+    #expect(written?["AccessToken"]?.objectValue?["an-entry"] == .object(["foo": .string("bar")]))
+    #expect(written?["Account"]?.objectValue?["x"] == .number("5"))
+  }
+
+  /// An entry with an empty secret (which MSAL Python keeps) is not modelled, and not lost.
+  @Test func emptySecretIsKeptVerbatim() throws {
+    let entry = #"{"home_account_id": "u.t", "environment": "e", "credential_type": "RefreshToken", "client_id": "c", "secret": ""}"#
+    let result = try TestCache.read(#"{"RefreshToken": {"u.t-e-refreshtoken-c--": "# + entry + "}}")
+    #expect(result.contents.refreshTokens.isEmpty)
+    #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry"])
+    #expect(result.diagnostics.first?.message.contains("missing secret") == true)
+    let written = try JSONParser().parse(UnifiedCacheJSONWriter.write(result.contents)).objectValue
+    #expect(written?["RefreshToken"]?.objectValue?["u.t-e-refreshtoken-c--"] == (try JSONParser().parse(Data(entry.utf8))))
   }
 
   @Test func wrongTypeForASecretNamesTheKeyPathButNotTheValue() throws {

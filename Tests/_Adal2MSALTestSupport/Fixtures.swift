@@ -36,3 +36,11 @@ public enum Fixtures {
     return dir
   }
 }
+
+/// The real cache files of many writers in `../shared/realworld/` (beside the clone, as CI has it), read in place.
+public enum RealWorldCaches {
+  public static let directory: URL = Fixtures.repositoryRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/realworld")
+
+  public static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+}

@@ -282,13 +282,17 @@ _adal2msal_export() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --output --encryption-key-file)
+    non_repeating_options=(--format --for --output --encryption-key-file)
     __adal2msal_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __adal2msal_add_completions -W 'msal-json'
+        return
+        ;;
+    '--for')
+        __adal2msal_add_completions -W 'dotnet'$'\n''python'$'\n''java'$'\n''node'$'\n''go'$'\n''objc'
         return
         ;;
     '--output')

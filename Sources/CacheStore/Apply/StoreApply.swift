@@ -129,8 +129,17 @@ extension CacheStore {
   private static func mergeUnknownSections(_ sections: JSONObject, db: Database) throws -> Int {
     var written = 0
     for member in sections {
-      let text = JSONText.compact(member.value)
       let current = try String.fetchOne(db, sql: "SELECT value FROM unknown_sections WHERE name = ?", arguments: [member.key])
+      var value = member.value
+      if let current, UnmodelledEntries.isKnownSection(member.key),
+        let stored = try? JSONParser().parse(Data(current.utf8)).objectValue
+      {
+        // Unmodelled entries of a known section: this run's join the ones an earlier run kept.
+        var merged = JSONObject([JSONMember(member.key, .object(stored))])
+        merged.mergeUnknownSections([member.key: member.value])
+        value = merged[member.key] ?? member.value
+      }
+      let text = JSONText.compact(value)
       if current == text { continue }
       if current == nil {
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM unknown_sections") ?? 0

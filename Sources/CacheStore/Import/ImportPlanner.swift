@@ -41,7 +41,7 @@ public struct ImportPlan: Sendable {
           incoming[key] = (entity, [source])
         }
       }
-      for member in result.contents.unknownSections { unknown[member.key] = member.value }
+      unknown.mergeUnknownSections(result.contents.unknownSections)
     }
     let entries = incoming.values.map { item in
       let current = existing.entity(kind: item.entity.kind, key: item.entity.canonicalKey)

@@ -7,7 +7,7 @@ extension RowCodec {
     "key", "home_account_id", "environment", "realm", "local_account_id", "username", "authority_type", "name",
     "given_name", "family_name", "middle_name", "alternative_account_id", "client_info", "account_source",
     "last_modification_time", "last_modification_app", "additional_fields", "username_normalized",
-    "environment_group", "home_account_id_normalized",
+    "environment_group", "home_account_id_normalized", "written_form",
   ]
 
   func arguments(for account: UnifiedAccount) -> StatementArguments {
@@ -17,7 +17,7 @@ extension RowCodec {
       account.middleName, account.alternativeAccountID, account.clientInfo, account.accountSource,
       account.lastModificationTime, account.lastModificationApp, Self.jsonText(account.additionalFields),
       Self.normalizedUsername(account.username), EnvironmentAliases.group(forHost: account.environment).name,
-      Self.normalizedHomeAccountID(account.homeAccountID),
+      Self.normalizedHomeAccountID(account.homeAccountID), Self.writtenFormText(account.writtenForm),
     ]
     return StatementArguments(values)
   }
@@ -25,7 +25,7 @@ extension RowCodec {
   func account(from row: Row) throws(CacheStoreError) -> UnifiedAccount {
     let fields = try RowFields(row, codec: self)
     let key = fields.key
-    return UnifiedAccount(
+    var account = UnifiedAccount(
       homeAccountID: try fields.required("home_account_id"),
       environment: try fields.required("environment"),
       realm: try fields.required("realm"),
@@ -40,5 +40,7 @@ extension RowCodec {
       accountSource: try fields.text("account_source"), lastModificationTime: try fields.text("last_modification_time"),
       lastModificationApp: try fields.text("last_modification_app"),
       additionalFields: try jsonObject(try fields.text("additional_fields"), rowKey: key))
+    account.writtenForm = try writtenForm(fields)
+    return account
   }
 }

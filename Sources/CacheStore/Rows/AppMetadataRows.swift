@@ -3,12 +3,12 @@ import UnifiedCache
 
 /// The `app_metadata` table.
 extension RowCodec {
-  static let appMetadataColumns = ["key", "client_id", "environment", "family_id", "additional_fields"]
+  static let appMetadataColumns = ["key", "client_id", "environment", "family_id", "additional_fields", "written_form"]
 
   func arguments(for metadata: UnifiedAppMetadata) -> StatementArguments {
     let values: [(any DatabaseValueConvertible)?] = [
       metadata.canonicalKey, metadata.clientID, metadata.environment, metadata.familyID,
-      Self.jsonText(metadata.additionalFields),
+      Self.jsonText(metadata.additionalFields), Self.writtenFormText(metadata.writtenForm),
     ]
     return StatementArguments(values)
   }
@@ -16,10 +16,12 @@ extension RowCodec {
   func appMetadata(from row: Row) throws(CacheStoreError) -> UnifiedAppMetadata {
     let fields = try RowFields(row, codec: self)
     let key = fields.key
-    return UnifiedAppMetadata(
+    var metadata = UnifiedAppMetadata(
       clientID: try fields.required("client_id"),
       environment: try fields.required("environment"),
       familyID: try fields.text("family_id"),
       additionalFields: try jsonObject(try fields.text("additional_fields"), rowKey: key))
+    metadata.writtenForm = try writtenForm(fields)
+    return metadata
   }
 }

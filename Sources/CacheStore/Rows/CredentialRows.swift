@@ -7,7 +7,7 @@ extension RowCodec {
     "key", "credential_kind", "credential_type", "home_account_id", "home_account_id_normalized", "environment",
     "client_id", "realm", "target", "secret", "cached_at", "expires_on", "extended_expires_on", "refresh_on",
     "token_type", "key_id", "requested_claims", "user_assertion_hash", "family_id", "client_info",
-    "last_modification_time", "last_modification_app", "additional_fields",
+    "last_modification_time", "last_modification_app", "additional_fields", "written_form",
   ]
 
   func arguments(for token: UnifiedAccessToken) throws(CacheStoreError) -> StatementArguments {
@@ -18,7 +18,7 @@ extension RowCodec {
       try secretValue(token.secret, rowKey: key), Self.epoch(token.cachedAt), Self.epoch(token.expiresOn),
       Self.epoch(token.extendedExpiresOn), Self.epoch(token.refreshOn), token.tokenType, token.keyID,
       token.requestedClaims, token.userAssertionHash, nil, token.clientInfo, token.lastModificationTime,
-      token.lastModificationApp, Self.jsonText(token.additionalFields),
+      token.lastModificationApp, Self.jsonText(token.additionalFields), Self.writtenFormText(token.writtenForm),
     ]
     return StatementArguments(values)
   }
@@ -30,7 +30,7 @@ extension RowCodec {
       Self.normalizedHomeAccountID(token.homeAccountID), token.environment, token.clientID, token.realm, token.target,
       try secretValue(token.secret, rowKey: key), nil, nil, nil, nil, nil, nil, nil, token.userAssertionHash,
       token.familyID, token.clientInfo, token.lastModificationTime, token.lastModificationApp,
-      Self.jsonText(token.additionalFields),
+      Self.jsonText(token.additionalFields), Self.writtenFormText(token.writtenForm),
     ]
     return StatementArguments(values)
   }
@@ -42,6 +42,7 @@ extension RowCodec {
       Self.normalizedHomeAccountID(token.homeAccountID), token.environment, token.clientID, token.realm, nil,
       try secretValue(token.secret, rowKey: key), nil, nil, nil, nil, nil, nil, nil, nil, nil, token.clientInfo,
       token.lastModificationTime, token.lastModificationApp, Self.jsonText(token.additionalFields),
+      Self.writtenFormText(token.writtenForm),
     ]
     return StatementArguments(values)
   }
@@ -53,6 +54,15 @@ extension RowCodec {
     let kind = try fields.required("credential_kind")
     let secret = try secret(from: row, rowKey: key)
     let additional = try jsonObject(try fields.text("additional_fields"), rowKey: key)
+    var entity = try credential(kind: kind, fields: fields, secret: secret, additional: additional)
+    entity.writtenForm = try writtenForm(fields)
+    return entity
+  }
+
+  private func credential(
+    kind: String, fields: RowFields, secret: UnifiedSecret, additional: JSONObject
+  ) throws(CacheStoreError) -> AnyUnifiedEntity {
+    let key = fields.key
     switch UnifiedEntityKind(rawValue: kind) {
     case .accessToken:
       return .accessToken(

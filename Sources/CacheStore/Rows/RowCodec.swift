@@ -46,6 +46,42 @@ struct RowCodec: Sendable {
     }
   }
 
+  /// `written_form`: the key and field names an entry had in its file, as compact JSON
+  /// (`{"key": …, "names": {field: [names]}}`); NULL when there is nothing to remember (entities made from ADAL).
+  static func writtenFormText(_ form: WrittenForm) -> String? {
+    guard !form.isEmpty else { return nil }
+    var object = JSONObject()
+    if let key = form.key { object["key"] = .string(key) }
+    if !form.fieldNames.isEmpty {
+      object["names"] = .object(
+        JSONObject(form.fieldNames.sorted { $0.key < $1.key }.map { JSONMember($0.key, .array($0.value.map(JSONValue.string))) }))
+    }
+    if !form.values.isEmpty {
+      object["values"] = .object(JSONObject(form.values.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) }))
+    }
+    return JSONText.compact(.object(object))
+  }
+
+  func writtenForm(_ fields: RowFields) throws(CacheStoreError) -> WrittenForm {
+    guard let text = try fields.text("written_form") else { return WrittenForm() }
+    let object = try jsonObject(text, rowKey: fields.key)
+    guard object["key"].map({ $0.stringValue != nil }) ?? true else {
+      throw corrupt("a written_form whose key is not text", rowKey: fields.key)
+    }
+    var names: [String: [String]] = [:]
+    for member in object["names"]?.objectValue ?? [:] {
+      guard case .array(let values) = member.value else { throw corrupt("a written_form with malformed names", rowKey: fields.key) }
+      let spelled = values.compactMap(\.stringValue)
+      guard spelled.count == values.count, !spelled.isEmpty else {
+        throw corrupt("a written_form with malformed names", rowKey: fields.key)
+      }
+      names[member.key] = spelled
+    }
+    var values: [String: JSONValue] = [:]
+    for member in object["values"]?.objectValue ?? [:] { values[member.key] = member.value }
+    return WrittenForm(key: object["key"]?.stringValue, fieldNames: names, values: values)
+  }
+
   /// Dates as epoch seconds (INTEGER for whole seconds, the column affinity keeps a fraction as REAL).
   static func epoch(_ date: Date?) -> DatabaseValue {
     guard let date else { return .null }

@@ -9,6 +9,9 @@ enum StoreSchema {
     migrator.registerMigration("v1") { db in
       try db.execute(sql: v1)
     }
+    migrator.registerMigration("v2") { db in
+      try db.execute(sql: v2)
+    }
     return migrator
   }
 
@@ -107,5 +110,14 @@ enum StoreSchema {
       action      TEXT NOT NULL CHECK (action IN ('add', 'update'))
     );
     CREATE INDEX provenance_by_row ON provenance(row_key, run_id);
+    """
+
+  /// Each entity's key and field spellings in the file it came from (`WrittenForm`), so that an export without a
+  /// target library writes the entry back as it was read. NULL for entities made from ADAL items and for rows
+  /// written by v1.
+  static let v2 = """
+    ALTER TABLE accounts ADD COLUMN written_form TEXT;
+    ALTER TABLE credentials ADD COLUMN written_form TEXT;
+    ALTER TABLE app_metadata ADD COLUMN written_form TEXT;
     """
 }

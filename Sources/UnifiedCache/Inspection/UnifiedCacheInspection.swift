@@ -7,11 +7,14 @@ public enum UnifiedCacheInspection {
   /// One line per entity (section by section, in key order), then the diagnostics.
   public static func textLines(_ result: UnifiedCacheReadResult, revealSecrets: Bool = false) -> [String] {
     let contents = result.contents
+    let unknownNames = contents.unknownSections.keys.filter { !UnmodelledEntries.isKnownSection($0) }
+    let unmodelled = UnmodelledEntries.count(in: contents.unknownSections)
     var lines = [
       "\(contents.accounts.count) account(s), \(contents.accessTokens.count) access token(s), "
         + "\(contents.refreshTokens.count) refresh token(s), \(contents.idTokens.count) id token(s), "
         + "\(contents.appMetadata.count) app metadata"
-        + (contents.unknownSections.isEmpty ? "" : ", unknown sections: \(contents.unknownSections.keys.joined(separator: ", "))")
+        + (unmodelled == 0 ? "" : ", \(unmodelled) unmodelled entr\(unmodelled == 1 ? "y" : "ies") kept verbatim")
+        + (unknownNames.isEmpty ? "" : ", unknown sections: \(unknownNames.joined(separator: ", "))")
     ]
     for entity in contents.allEntities {
       var parts = [entity.kind.rawValue, entity.canonicalKey]
@@ -33,7 +36,7 @@ public enum UnifiedCacheInspection {
 
   /// The cache in the writer's layout, with each `secret` replaced by its fingerprint (unless revealed).
   public static func jsonObject(_ result: UnifiedCacheReadResult, revealSecrets: Bool = false) -> JSONObject {
-    var cache = UnifiedCacheJSONWriter.jsonObject(result.contents)
+    var cache = UnifiedCacheJSONWriter.jsonObject(result.contents).0
     guard !revealSecrets else { return cache }
     for kind in UnifiedEntityKind.allCases where kind.holdsSecret {
       guard case .object(var section)? = cache[kind.sectionName] else { continue }

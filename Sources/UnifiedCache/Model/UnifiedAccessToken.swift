@@ -42,6 +42,8 @@ public struct UnifiedAccessToken: UnifiedEntity {
   /// `last_modification_app`.
   public var lastModificationApp: String?
   public var additionalFields: JSONObject
+  /// The key and field names the entry had in its file (not part of its identity).
+  public var writtenForm = WrittenForm()
 
   public init(
     credentialType: String = "AccessToken", homeAccountID: String, environment: String, clientID: String,

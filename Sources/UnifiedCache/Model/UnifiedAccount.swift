@@ -33,6 +33,8 @@ public struct UnifiedAccount: UnifiedEntity {
   /// `last_modification_app`.
   public var lastModificationApp: String?
   public var additionalFields: JSONObject
+  /// The key and field names the entry had in its file (not part of its identity).
+  public var writtenForm = WrittenForm()
 
   public init(
     homeAccountID: String, environment: String, realm: String, localAccountID: String? = nil,

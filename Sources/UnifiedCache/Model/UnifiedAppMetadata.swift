@@ -9,6 +9,8 @@ public struct UnifiedAppMetadata: UnifiedEntity {
   /// `family_id`: `"1"` for a FOCI app; nil or empty when the app is not (known to be) in a family.
   public var familyID: String?
   public var additionalFields: JSONObject
+  /// The key and field names the entry had in its file (not part of its identity).
+  public var writtenForm = WrittenForm()
 
   public init(clientID: String, environment: String, familyID: String? = nil, additionalFields: JSONObject = JSONObject()) {
     self.clientID = clientID

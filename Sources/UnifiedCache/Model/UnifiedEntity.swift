@@ -69,6 +69,28 @@ public enum AnyUnifiedEntity: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// How the wrapped entity was written in its file.
+  public var writtenForm: WrittenForm {
+    get {
+      switch self {
+      case .account(let entity): entity.writtenForm
+      case .accessToken(let entity): entity.writtenForm
+      case .refreshToken(let entity): entity.writtenForm
+      case .idToken(let entity): entity.writtenForm
+      case .appMetadata(let entity): entity.writtenForm
+      }
+    }
+    set {
+      switch self {
+      case .account(var entity): entity.writtenForm = newValue; self = .account(entity)
+      case .accessToken(var entity): entity.writtenForm = newValue; self = .accessToken(entity)
+      case .refreshToken(var entity): entity.writtenForm = newValue; self = .refreshToken(entity)
+      case .idToken(var entity): entity.writtenForm = newValue; self = .idToken(entity)
+      case .appMetadata(var entity): entity.writtenForm = newValue; self = .appMetadata(entity)
+      }
+    }
+  }
+
   public var kind: UnifiedEntityKind { entity.kind }
   public var canonicalKey: String { entity.canonicalKey }
   public var environment: String { entity.environment }

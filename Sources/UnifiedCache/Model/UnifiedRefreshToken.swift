@@ -26,6 +26,8 @@ public struct UnifiedRefreshToken: UnifiedEntity {
   /// `last_modification_app`.
   public var lastModificationApp: String?
   public var additionalFields: JSONObject
+  /// The key and field names the entry had in its file (not part of its identity).
+  public var writtenForm = WrittenForm()
 
   public init(
     homeAccountID: String, environment: String, clientID: String, secret: UnifiedSecret, familyID: String? = nil,

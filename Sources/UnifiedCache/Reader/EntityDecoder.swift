@@ -3,7 +3,8 @@ import Adal2MSALSupport
 /// Turns one entity object (from a JSON section or a keychain item's payload) into a model entity.
 ///
 /// Field-name variants are normalized here (see docs/formats.md); an object missing a field the entity cannot
-/// exist without (environment, client id, secret, home account id of an account) is reported and skipped.
+/// exist without (environment, client id, secret, home account id of an account) is reported
+/// (`unified.unmodelled-entry`) and yields no entity; the caller says what becomes of it.
 enum EntityDecoder {
   static func decode(
     _ kind: UnifiedEntityKind, _ object: JSONObject, path: String, location: SourceLocation
@@ -17,6 +18,12 @@ enum EntityDecoder {
     case .idToken: entity = idToken(&fields).map(AnyUnifiedEntity.idToken)
     case .appMetadata: entity = appMetadata(&fields).map(AnyUnifiedEntity.appMetadata)
     }
+    if var written = entity, !fields.spellings.isEmpty || !fields.rawValues.isEmpty || fields.credentialType != nil {
+      written.writtenForm.fieldNames = fields.spellings
+      written.writtenForm.values = fields.rawValues
+      if let type = fields.credentialType { written.writtenForm.values["credential_type"] = .string(type) }
+      return (written, fields.diagnostics)
+    }
     return (entity, fields.diagnostics)
   }
 
@@ -26,8 +33,8 @@ enum EntityDecoder {
     guard missing.isEmpty else {
       let known = fields.remaining.keys.count
       fields.report(
-        .warning, "unified.invalid-entry",
-        "not a usable entity: missing \(missing.joined(separator: ", ")) (\(known) other fields); skipped")
+        .warning, "unified.unmodelled-entry",
+        "cannot be modelled: missing \(missing.joined(separator: ", ")) (\(known) other fields)")
       return false
     }
     return true
@@ -97,7 +104,8 @@ enum EntityDecoder {
   }
 
   static func refreshToken(_ fields: inout FieldReader) -> UnifiedRefreshToken? {
-    _ = credentialType(&fields, accepted: ["RefreshToken", "FamilyRefreshToken"], defaultValue: "RefreshToken")
+    let type = credentialType(&fields, accepted: ["RefreshToken", "FamilyRefreshToken"], defaultValue: "RefreshToken")
+    if type != "RefreshToken" { fields.credentialType = type }
     let home = fields.string("home_account_id")
     let environment = fields.string("environment")
     let clientID = fields.string("client_id")
@@ -118,7 +126,9 @@ enum EntityDecoder {
   }
 
   static func idToken(_ fields: inout FieldReader) -> UnifiedIdToken? {
-    _ = credentialType(&fields, accepted: ["IdToken"], defaultValue: "IdToken")
+    let type = credentialType(&fields, accepted: ["IdToken"], defaultValue: "IdToken")
+    // MSAL Go writes `IDToken`: kept so that the entry is written back as it came.
+    if type != "IdToken" { fields.credentialType = type }
     let home = fields.string("home_account_id")
     let environment = fields.string("environment")
     let clientID = fields.string("client_id")

@@ -6,6 +6,13 @@ import Foundation
 struct FieldReader {
   private(set) var remaining: JSONObject
   private(set) var diagnostics: [Diagnostic] = []
+  /// For each field taken under a name other than its first (model) name, or under several names: the names it
+  /// was written under, in the order asked. Kept so that the entry can be written back as it came.
+  private(set) var spellings: [String: [String]] = [:]
+  /// The exact JSON of timestamps whose text is not the integer string the writer makes (`WrittenForm.values`).
+  private(set) var rawValues: [String: JSONValue] = [:]
+  /// A `credential_type` of a refresh or id token other than the one the writer makes (`IDToken`).
+  var credentialType: String?
   /// `Section.<key>` (or a keychain item label); field names are appended.
   let path: String
   let location: SourceLocation
@@ -22,7 +29,7 @@ struct FieldReader {
     diagnostics.append(Diagnostic(severity, code: code, message, at: place))
   }
 
-  /// A string field under its name or one of its aliases (the first present wins). A null is absent; a value of
+  /// A string field under its name or one of its aliases (the first present wins). A null is absent (and kept as written); a value of
   /// another type is reported and kept as an unknown field. An alias holding a different value is reported and
   /// kept too, so nothing is lost.
   mutating func string(_ names: String...) -> String? {
@@ -35,13 +42,14 @@ struct FieldReader {
   /// A timestamp in epoch seconds: an integer or decimal string, or a JSON number. Fractions are dropped
   /// (MSAL compares whole seconds and writes integer strings).
   mutating func timestamp(_ names: String...) -> Date? {
-    take(names, expected: "epoch seconds (string or number)") { value in
-      switch value {
-      case .string(let text): FieldReader.epoch(text.trimmedWhitespace())
-      case .number(let text): FieldReader.epoch(text)
-      default: nil
-      }
+    var read: [String: JSONValue] = [:]
+    for name in names { if let value = remaining[name] { read[name] = value } }
+    let date = take(names, expected: "epoch seconds (string or number)") { FieldReader.epoch($0) }
+    if let date {
+      let canonical = JSONValue.string(UnifiedEntityJSON.epochString(date))
+      for (name, value) in read where remaining[name] == nil && value != canonical { rawValues[name] = value }
     }
+    return date
   }
 
   /// `target`: a space-separated string, or (early MSAL Python) an array of strings, joined with one space.
@@ -59,6 +67,14 @@ struct FieldReader {
 
   /// Seconds since 1970 from decimal text, whole seconds toward minus infinity; nil when not a finite number
   /// within ±10^12 s (about 31,000 years), which keeps later integer conversions safe.
+  static func epoch(_ value: JSONValue) -> Date? {
+    switch value {
+    case .string(let text): epoch(text.trimmedWhitespace())
+    case .number(let text): epoch(text)
+    default: nil
+    }
+  }
+
   static func epoch(_ text: String) -> Date? {
     if let whole = Int64(text) {
       guard whole.magnitude <= 1_000_000_000_000 else { return nil }
@@ -75,12 +91,14 @@ struct FieldReader {
   ) -> T? {
     var chosen: T?
     var chosenName: String?
+    var taken: [String] = []
+    defer {
+      if let first = names.first, !taken.isEmpty, taken != [first] { spellings[first] = taken }
+    }
     for name in names {
       guard let value = remaining[name] else { continue }
-      if case .null = value {
-        remaining.removeValue(forKey: name)
-        continue
-      }
+      // A null is absent for the model, and stays among the unknown fields so that it is written back.
+      if case .null = value { continue }
       guard let converted = convert(value) else {
         report(.warning, "unified.field-type", "expected \(expected), found \(value.typeName); kept as an unknown field", field: name)
         continue
@@ -88,6 +106,7 @@ struct FieldReader {
       if let chosen, let chosenName {
         if chosen == converted {
           remaining.removeValue(forKey: name)
+          taken.append(name)
         } else {
           report(.warning, "unified.field-conflict", "disagrees with '\(chosenName)'; '\(chosenName)' is used and this one kept as an unknown field", field: name)
         }
@@ -95,6 +114,7 @@ struct FieldReader {
       }
       chosen = converted
       chosenName = name
+      taken.append(name)
       remaining.removeValue(forKey: name)
     }
     return chosen

@@ -12,6 +12,16 @@ public struct UnifiedCacheJSONReader: Sendable {
   public init(limits: InputLimits = .default) { self.limits = limits }
 
   public func read(_ data: Data, file: String? = nil) throws(UnifiedCacheError) -> UnifiedCacheReadResult {
+    // Every MSAL library reads a 0-byte (or blank) cache file as an empty cache: msal-node's samples ship one.
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      return UnifiedCacheReadResult(
+        contents: UnifiedCacheContents(),
+        diagnostics: [
+          Diagnostic(
+            .note, code: "unified.empty-file", "the file is empty: read as an empty cache, as the MSAL libraries do",
+            at: SourceLocation(file: file))
+        ])
+    }
     let root = try JSONParser(limits: limits).parse(data, file: file)
     guard case .object(let object) = root else {
       throw UnifiedCacheError(
@@ -28,6 +38,7 @@ public struct UnifiedCacheJSONReader: Sendable {
     }
     var assembler = CacheAssembler()
     var unknown = JSONObject()
+    var unmodelled = JSONObject()
     for member in object {
       guard let kind = UnifiedEntityKind(rawValue: member.key) else {
         if knownNames.contains(where: { $0.caseInsensitiveCompare(member.key) == .orderedSame }) {
@@ -40,21 +51,27 @@ public struct UnifiedCacheJSONReader: Sendable {
         unknown[member.key] = member.value
         continue
       }
-      readSection(kind, member.value, file: file, into: &assembler)
+      let kept = readSection(kind, member.value, file: file, into: &assembler)
+      if !kept.isEmpty { unmodelled[kind.sectionName] = .object(kept) }
     }
+    unknown.mergeUnknownSections(unmodelled)
     assembler.setUnknownSections(unknown)
     return assembler.result
   }
 
-  private func readSection(_ kind: UnifiedEntityKind, _ value: JSONValue, file: String?, into assembler: inout CacheAssembler) {
+  /// Reads one section's entries into `assembler`; returns the entries it cannot model, to keep verbatim.
+  private func readSection(
+    _ kind: UnifiedEntityKind, _ value: JSONValue, file: String?, into assembler: inout CacheAssembler
+  ) -> JSONObject {
     let sectionLocation = SourceLocation(file: file, keyPath: kind.sectionName)
+    var unmodelled = JSONObject()
     guard case .object(let entries) = value else {
-      if case .null = value { return }
+      if case .null = value { return unmodelled }
       assembler.report(
         Diagnostic(
           .warning, code: "unified.invalid-section", "expected an object of entries, found \(value.typeName); skipped",
           at: sectionLocation))
-      return
+      return unmodelled
     }
     for entry in entries {
       let path = "\(kind.sectionName).\(entry.key)"
@@ -62,13 +79,27 @@ public struct UnifiedCacheJSONReader: Sendable {
       guard case .object(let fields) = entry.value else {
         assembler.report(
           Diagnostic(
-            .warning, code: "unified.invalid-entry", "expected an entity object, found \(entry.value.typeName); skipped",
+            .warning, code: "unified.unmodelled-entry",
+            "expected an entity object, found \(entry.value.typeName); kept verbatim and written back as it was",
             at: location))
+        unmodelled[entry.key] = entry.value
         continue
       }
       let decoded = EntityDecoder.decode(kind, fields, path: path, location: SourceLocation(file: file))
-      assembler.report(decoded.diagnostics)
-      if let entity = decoded.entity { assembler.add(entity, fileKey: entry.key, location: location) }
+      assembler.report(
+        decoded.diagnostics.map { diagnostic in
+          guard diagnostic.code == "unified.unmodelled-entry" else { return diagnostic }
+          var kept = diagnostic
+          kept.message += "; kept verbatim and written back as it was"
+          return kept
+        })
+      guard var entity = decoded.entity else {
+        unmodelled[entry.key] = entry.value
+        continue
+      }
+      entity.writtenForm.key = entry.key
+      assembler.add(entity, fileKey: entry.key, location: location)
     }
+    return unmodelled
   }
 }

@@ -1,30 +1,102 @@
+import Adal2MSALSupport
 import Foundation
 
-/// Writes `UnifiedCacheContents` as a unified cache JSON file that MSAL.NET, Python, Java and Node load.
+/// Writes `UnifiedCacheContents` as a unified cache JSON file that the MSAL libraries load.
 ///
-/// The five sections always (as MSAL.NET), entities under their canonical keys in key order, then the unknown
-/// sections as they were read; 4-space indentation, UTF-8 without a byte-order mark, a final newline.
+/// The five sections always (as MSAL.NET), then the unknown sections as they were read; 4-space indentation,
+/// UTF-8 without a byte-order mark, a final newline. For a target library every entry is keyed and spelled as
+/// that library computes and reads it (`LibraryKeys`, `FieldSpelling`); without one, each entry keeps the key
+/// and spellings it was read with, and an entity made here (from ADAL items) gets its canonical key.
 public enum UnifiedCacheJSONWriter {
-  public static func write(_ contents: UnifiedCacheContents) -> Data {
+  public static func write(_ contents: UnifiedCacheContents, for library: MSALLibrary? = nil) -> Data {
+    export(contents, for: library).data
+  }
+
+  public static func export(_ contents: UnifiedCacheContents, for library: MSALLibrary? = nil) -> CacheExport {
+    let (root, diagnostics) = jsonObject(contents, for: library)
     var writer = JSONWriter(indent: 4)
-    writer.value(.object(jsonObject(contents)))
+    writer.value(.object(root))
     writer.finalNewline()
-    return Data(writer.bytes)
+    return CacheExport(data: Data(writer.bytes), diagnostics: diagnostics)
   }
 
-  /// The whole cache as an ordered JSON object.
-  public static func jsonObject(_ contents: UnifiedCacheContents) -> JSONObject {
+  /// The whole cache as an ordered JSON object, and the entries left out.
+  public static func jsonObject(
+    _ contents: UnifiedCacheContents, for library: MSALLibrary? = nil
+  ) -> (JSONObject, [Diagnostic]) {
+    var sections = SectionBuilder(library: library)
     var root = JSONObject()
-    root[UnifiedEntityKind.accessToken.sectionName] = section(contents.accessTokens.map(AnyUnifiedEntity.accessToken))
-    root[UnifiedEntityKind.refreshToken.sectionName] = section(contents.refreshTokens.map(AnyUnifiedEntity.refreshToken))
-    root[UnifiedEntityKind.idToken.sectionName] = section(contents.idTokens.map(AnyUnifiedEntity.idToken))
-    root[UnifiedEntityKind.account.sectionName] = section(contents.accounts.map(AnyUnifiedEntity.account))
-    root[UnifiedEntityKind.appMetadata.sectionName] = section(contents.appMetadata.map(AnyUnifiedEntity.appMetadata))
-    for member in contents.unknownSections where root[member.key] == nil { root[member.key] = member.value }
-    return root
+    root[UnifiedEntityKind.accessToken.sectionName] = sections.section(contents.accessTokens.map(AnyUnifiedEntity.accessToken))
+    root[UnifiedEntityKind.refreshToken.sectionName] = sections.section(contents.refreshTokens.map(AnyUnifiedEntity.refreshToken))
+    root[UnifiedEntityKind.idToken.sectionName] = sections.section(contents.idTokens.map(AnyUnifiedEntity.idToken))
+    root[UnifiedEntityKind.account.sectionName] = sections.section(contents.accounts.map(AnyUnifiedEntity.account))
+    root[UnifiedEntityKind.appMetadata.sectionName] = sections.section(contents.appMetadata.map(AnyUnifiedEntity.appMetadata))
+    for member in contents.unknownSections {
+      if let kind = UnifiedEntityKind(rawValue: member.key), case .object(let kept) = member.value {
+        // Entries of a known section that the reader could not model, kept verbatim (see UnmodelledEntries).
+        root[kind.sectionName] = .object(UnmodelledEntries.merge(kept, into: root[kind.sectionName]?.objectValue ?? [:]))
+      } else if root[member.key] == nil {
+        root[member.key] = member.value
+      }
+    }
+    return (root, sections.diagnostics)
+  }
+}
+
+/// Builds one section's entries under the target library's keys (or the keys they were read with), and decides
+/// between entries that would share a key.
+private struct SectionBuilder {
+  let library: MSALLibrary?
+  var diagnostics: [Diagnostic] = []
+
+  mutating func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
+    var keys: [String] = []
+    var chosen: [String: AnyUnifiedEntity] = [:]
+    for entity in entities {
+      var key = library.map { LibraryKeys.key(for: entity, in: $0) } ?? entity.writtenForm.key ?? entity.canonicalKey
+      if library == nil, chosen[key] != nil { key = entity.canonicalKey }
+      guard let previous = chosen[key] else {
+        keys.append(key)
+        chosen[key] = entity
+        continue
+      }
+      let keepNew = Self.prefers(entity, over: previous)
+      let (kept, left) = keepNew ? (entity, previous) : (previous, entity)
+      if keepNew { chosen[key] = entity }
+      diagnostics.append(sameKey(key, kept: kept, left: left))
+    }
+    return .object(
+      JSONObject(
+        keys.compactMap { key in
+          chosen[key].map { JSONMember(key, .object(UnifiedEntityJSON.object(for: $0, library: library))) }
+        }))
   }
 
-  private static func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
-    .object(JSONObject(entities.map { JSONMember($0.canonicalKey, .object(UnifiedEntityJSON.object(for: $0))) }))
+  /// Of two refresh tokens MSAL Python keys alike (an app's own and the family token it received), the family
+  /// token, which every app of the family can redeem; otherwise the first in canonical order.
+  private static func prefers(_ candidate: AnyUnifiedEntity, over current: AnyUnifiedEntity) -> Bool {
+    if case .refreshToken(let new) = candidate, case .refreshToken(let old) = current {
+      return new.isFamilyToken && !old.isFamilyToken
+    }
+    return false
+  }
+
+  private func sameKey(_ key: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity) -> Diagnostic {
+    let name = library?.displayName ?? "the file"
+    return Diagnostic(
+      .warning, code: "export.same-key",
+      "\(name) keys two \(kept.kind.rawValue) entries alike ('\(key)'): wrote \(Self.label(kept)) and left out "
+        + "\(Self.label(left))",
+      at: SourceLocation(keyPath: "\(kept.kind.sectionName).\(key)"))
+  }
+
+  private static func label(_ entity: AnyUnifiedEntity) -> String {
+    switch entity {
+    case .refreshToken(let token):
+      (token.isFamilyToken ? "the family refresh token" : "the app refresh token") + " (\(token.secret.fingerprint))"
+    case .accessToken(let token): "the access token \(token.secret.fingerprint)"
+    case .idToken(let token): "the id token \(token.secret.fingerprint)"
+    default: "'\(entity.canonicalKey)'"
+    }
   }
 }

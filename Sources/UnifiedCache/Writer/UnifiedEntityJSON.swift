@@ -1,16 +1,18 @@
 import Foundation
 
-/// The JSON object of one entity, as the writer puts it in the cache: modelled fields under their canonical
-/// names (timestamps as integer strings, absent values left out), then the unknown fields in their original
-/// order. The store uses it to keep each entity's JSON.
+/// The JSON object of one entity, as the writer puts it in the cache: modelled fields (timestamps as integer
+/// strings, absent values left out), then the unknown fields in their original order.
+///
+/// Fields whose names differ between the MSAL libraries are spelled as `library` reads them
+/// (`FieldSpelling`); without a library, as the entry had them in its file, else under the model's names.
 public enum UnifiedEntityJSON {
-  public static func object(for entity: AnyUnifiedEntity) -> JSONObject {
+  public static func object(for entity: AnyUnifiedEntity, library: MSALLibrary? = nil) -> JSONObject {
     switch entity {
     case .account(let value): object(for: value)
-    case .accessToken(let value): object(for: value)
-    case .refreshToken(let value): object(for: value)
-    case .idToken(let value): object(for: value)
-    case .appMetadata(let value): object(for: value)
+    case .accessToken(let value): object(for: value, library: library)
+    case .refreshToken(let value): object(for: value, library: library)
+    case .idToken(let value): object(for: value, library: library)
+    case .appMetadata(let value): object(for: value, library: library)
     }
   }
 
@@ -34,53 +36,57 @@ public enum UnifiedEntityJSON {
     return out.finish(with: account.additionalFields)
   }
 
-  public static func object(for token: UnifiedAccessToken) -> JSONObject {
-    var out = Builder()
+  public static func object(for token: UnifiedAccessToken, library: MSALLibrary? = nil) -> JSONObject {
+    let spelling = FieldSpelling(library: library, form: token.writtenForm)
+    var out = Builder(spelling: spelling)
     out["home_account_id"] = token.homeAccountID
     out["environment"] = token.environment
     out["client_id"] = token.clientID
     out["secret"] = token.secret.value
-    out["credential_type"] = token.credentialType
+    out["credential_type"] = spelling.credentialType(of: token)
     out["realm"] = token.realm
     out["target"] = token.target
     out.timestamp("cached_at", token.cachedAt)
     out.timestamp("expires_on", token.expiresOn)
-    out.timestamp("extended_expires_on", token.extendedExpiresOn)
+    for name in spelling.names(.extendedExpiresOn) { out.timestamp(name, token.extendedExpiresOn) }
     out.timestamp("refresh_on", token.refreshOn)
-    out["token_type"] = token.tokenType
-    out["kid"] = token.keyID
-    out["requested_claims"] = token.requestedClaims
-    out["user_assertion_hash"] = token.userAssertionHash
+    for name in spelling.names(.tokenType) { out[name] = spelling.tokenType(of: token) }
+    for name in spelling.names(.keyID) { out[name] = token.keyID }
+    for name in spelling.names(.requestedClaims) { out[name] = token.requestedClaims }
+    for name in spelling.names(.userAssertionHash) { out[name] = token.userAssertionHash }
     out["client_info"] = token.clientInfo
     out["last_modification_time"] = token.lastModificationTime
     out["last_modification_app"] = token.lastModificationApp
     return out.finish(with: token.additionalFields)
   }
 
-  public static func object(for token: UnifiedRefreshToken) -> JSONObject {
-    var out = Builder()
+  public static func object(for token: UnifiedRefreshToken, library: MSALLibrary? = nil) -> JSONObject {
+    let spelling = FieldSpelling(library: library, form: token.writtenForm)
+    var out = Builder(spelling: spelling)
     out["home_account_id"] = token.homeAccountID
     out["environment"] = token.environment
     out["client_id"] = token.clientID
     out["secret"] = token.secret.value
-    out["credential_type"] = "RefreshToken"
+    out["credential_type"] = spelling.writtenCredentialType(default: "RefreshToken")
     out["family_id"] = token.familyID
     out["realm"] = token.realm
     out["target"] = token.target
-    out["user_assertion_hash"] = token.userAssertionHash
+    for name in spelling.names(.userAssertionHash) { out[name] = token.userAssertionHash }
     out["client_info"] = token.clientInfo
     out["last_modification_time"] = token.lastModificationTime
     out["last_modification_app"] = token.lastModificationApp
     return out.finish(with: token.additionalFields)
   }
 
-  public static func object(for token: UnifiedIdToken) -> JSONObject {
-    var out = Builder()
+  public static func object(for token: UnifiedIdToken, library: MSALLibrary? = nil) -> JSONObject {
+    let spelling = FieldSpelling(library: library, form: token.writtenForm)
+    var out = Builder(spelling: spelling)
     out["home_account_id"] = token.homeAccountID
     out["environment"] = token.environment
     out["client_id"] = token.clientID
     out["secret"] = token.secret.value
-    out["credential_type"] = "IdToken"
+    // MSAL Go spells it `IDToken`.
+    out["credential_type"] = library == .go ? "IDToken" : spelling.writtenCredentialType(default: "IdToken")
     out["realm"] = token.realm
     out["client_info"] = token.clientInfo
     out["last_modification_time"] = token.lastModificationTime
@@ -88,11 +94,12 @@ public enum UnifiedEntityJSON {
     return out.finish(with: token.additionalFields)
   }
 
-  public static func object(for metadata: UnifiedAppMetadata) -> JSONObject {
+  public static func object(for metadata: UnifiedAppMetadata, library: MSALLibrary? = nil) -> JSONObject {
     var out = Builder()
     out["client_id"] = metadata.clientID
     out["environment"] = metadata.environment
-    out["family_id"] = metadata.familyID
+    // MSAL ObjC always writes `family_id`, empty for an app outside any family.
+    out["family_id"] = library == .objc ? (metadata.familyID ?? "") : metadata.familyID
     return out.finish(with: metadata.additionalFields)
   }
 
@@ -105,14 +112,26 @@ public enum UnifiedEntityJSON {
 
   private struct Builder {
     var object = JSONObject()
+    /// Set when the entity is written as it was read: its timestamps' exact JSON.
+    var rawValues: [String: JSONValue] = [:]
+
+    init(spelling: FieldSpelling? = nil) {
+      if let spelling, spelling.library == nil { rawValues = spelling.form.values }
+    }
 
     subscript(key: String) -> String? {
       get { object[key]?.stringValue }
       set { if let newValue { object[key] = .string(newValue) } }
     }
 
+    /// Epoch seconds as an integer string, or as the entry had them when they still say the same.
     mutating func timestamp(_ key: String, _ date: Date?) {
-      if let date { object[key] = .string(UnifiedEntityJSON.epochString(date)) }
+      guard let date else { return }
+      if let raw = rawValues[key], FieldReader.epoch(raw) == date {
+        object[key] = raw
+      } else {
+        object[key] = .string(UnifiedEntityJSON.epochString(date))
+      }
     }
 
     /// Appends the unknown fields, except any that a modelled field already wrote.

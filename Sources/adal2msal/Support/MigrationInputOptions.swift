@@ -78,3 +78,4 @@ struct PlanningOptions: ParsableArguments {
 }
 
 extension MigrationOptions.Preference: ExpressibleByArgument {}
+extension MSALLibrary: ExpressibleByArgument {}

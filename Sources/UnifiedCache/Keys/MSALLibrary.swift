@@ -1,0 +1,29 @@
+/// The MSAL library that will load an exported cache. Each computes cache keys and spells optional fields its
+/// own way, and finds the entries it replaces or removes by the key it computes, so an export is written for one
+/// of them (docs/unified-cache-keys.md; the rules, with their sources, are in msal-key-styles.md).
+public enum MSALLibrary: String, Sendable, Hashable, CaseIterable, Codable {
+  /// MSAL.NET (also reads every other style: it re-keys every entity on load).
+  case dotnet
+  /// MSAL Python (and Azure CLI 2.30+, which uses it).
+  case python
+  /// MSAL for Java (msal4j).
+  case java
+  /// MSAL Node (msal-common's cache).
+  case node
+  /// MSAL for Go.
+  case go
+  /// MSAL for iOS and macOS (IdentityCore keychain items).
+  case objc
+
+  /// The library's name as users know it.
+  public var displayName: String {
+    switch self {
+    case .dotnet: "MSAL.NET"
+    case .python: "MSAL Python"
+    case .java: "MSAL Java"
+    case .node: "MSAL Node"
+    case .go: "MSAL Go"
+    case .objc: "MSAL ObjC (iOS/macOS keychain)"
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import Adal2MSALSupport
+import Foundation
+
+/// An export's bytes and what could not be written as it was.
+public struct CacheExport: Sendable {
+  /// The file: unified-cache JSON, or (for MSAL ObjC) the keychain items as JSON.
+  public var data: Data
+  /// One warning per entry left out because the target library keys it like another (`export.same-key`).
+  public var diagnostics: [Diagnostic]
+
+  public init(data: Data, diagnostics: [Diagnostic] = []) {
+    self.data = data
+    self.diagnostics = diagnostics
+  }
+
+  /// `contents` as `library` loads it: unified-cache JSON, or keychain items for MSAL ObjC; nil keeps each
+  /// entry's key and spellings as read (see `UnifiedCacheJSONWriter`).
+  public static func make(_ contents: UnifiedCacheContents, for library: MSALLibrary?) -> CacheExport {
+    library == .objc ? UnifiedKeychainWriter.export(contents) : UnifiedCacheJSONWriter.export(contents, for: library)
+  }
+}

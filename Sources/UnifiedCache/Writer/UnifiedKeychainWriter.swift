@@ -1,0 +1,112 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Writes the cache as MSAL ObjC keychain items (IdentityCore's layout), for an importer on the device.
+///
+/// The output is a JSON array with one object per item, under the keychain's own attribute names (the values
+/// of `kSecClass`, `kSecAttrAccount`, ... are `class`, `acct`, ...), `gena` and `v_Data` in base64: the format
+/// the keychain-dump reader takes as input, and what docs/objc-keychain-import.md's importer hands to
+/// `SecItemAdd`. `agrp` is the access group without the team prefix, which the importer adds.
+/// Layout (msal-key-styles.md, "MSAL ObjC keychain items"): credentials under `<home>-<env>`, `gena`
+/// `<type>-<client or family>-<realm>`, `svce` that plus `-<target>`; a family refresh token also as a plain
+/// refresh token of its client, as MSAL ObjC writes it.
+public enum UnifiedKeychainWriter {
+  /// The access group MSAL ObjC uses on iOS unless the app configures another.
+  public static let defaultAccessGroup = "com.microsoft.adalcache"
+
+  public static func export(_ contents: UnifiedCacheContents, accessGroup: String = defaultAccessGroup) -> CacheExport {
+    var items: [JSONValue] = []
+    var written = Set<String>()
+    func add(_ item: Item) {
+      // MSAL ObjC finds an item by (group, service, account, type): one item per such tuple.
+      guard written.insert("\(item.type)\u{0}\(item.account)\u{0}\(item.service)").inserted else { return }
+      items.append(item.json(accessGroup: accessGroup))
+    }
+    for token in contents.accessTokens { add(accessToken(token)) }
+    let appTokens = contents.refreshTokens.filter { !$0.isFamilyToken }
+    for token in appTokens { add(refreshToken(token)) }
+    for token in contents.refreshTokens where token.isFamilyToken {
+      add(refreshToken(token))
+      var plain = token
+      plain.familyID = nil
+      add(refreshToken(plain))
+    }
+    for token in contents.idTokens { add(idToken(token)) }
+    for account in contents.accounts { add(accountItem(account)) }
+    for metadata in contents.appMetadata { add(appMetadataItem(metadata)) }
+    var writer = JSONWriter(indent: 2)
+    writer.value(.array(items))
+    writer.finalNewline()
+    return CacheExport(data: Data(writer.bytes))
+  }
+
+  private struct Item {
+    var account: String
+    var service: String
+    var generic: String
+    var type: Int
+    var payload: JSONObject
+
+    func json(accessGroup: String) -> JSONValue {
+      var payloadWriter = JSONWriter(indent: 0)
+      payloadWriter.value(.object(payload))
+      return .object([
+        "class": .string("genp"),
+        "acct": .string(account),
+        "svce": .string(service),
+        "gena": .string(Data(generic.utf8).base64EncodedString()),
+        "agrp": .string(accessGroup),
+        "pdmn": .string("cku"),  // kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, as MSAL ObjC adds items
+        "type": .number(String(type)),
+        "v_Data": .string(Data(payloadWriter.bytes).base64EncodedString()),
+      ])
+    }
+  }
+
+  private static func part(_ text: String) -> String { text.trimmingCharacters(in: .whitespaces).lowercased() }
+  private static func join(_ parts: [String]) -> String { parts.map(part).joined(separator: "-") }
+
+  private static func accessToken(_ token: UnifiedAccessToken) -> Item {
+    let descriptor = token.isBearer ? "accesstoken" : "accesstoken_with_authscheme"
+    let generic = join([descriptor, token.clientID, token.realm])
+    var service = join([descriptor, token.clientID, token.realm, token.target])
+    if !token.isBearer { service += "-" + part(token.tokenType ?? "") }
+    if let claims = token.requestedClaims, !claims.isEmpty {
+      service += "|" + SecretFingerprint.sha256Hex(Data(claims.utf8)).prefix(7)
+    }
+    return Item(
+      account: join([token.homeAccountID, token.environment]), service: service, generic: generic,
+      type: token.isBearer ? UnifiedKeychainItemType.accessToken.rawValue : UnifiedKeychainItemType.accessTokenWithAuthScheme.rawValue,
+      payload: UnifiedEntityJSON.object(for: token, library: .objc))
+  }
+
+  private static func refreshToken(_ token: UnifiedRefreshToken) -> Item {
+    let generic = join(["refreshtoken", token.effectiveFamilyID ?? token.clientID, ""])
+    return Item(
+      account: join([token.homeAccountID, token.environment]), service: generic + "-", generic: generic,
+      type: UnifiedKeychainItemType.refreshToken.rawValue,
+      payload: UnifiedEntityJSON.object(for: token, library: .objc))
+  }
+
+  private static func idToken(_ token: UnifiedIdToken) -> Item {
+    let generic = join(["idtoken", token.clientID, token.realm])
+    return Item(
+      account: join([token.homeAccountID, token.environment]), service: generic + "-", generic: generic,
+      type: UnifiedKeychainItemType.idToken.rawValue, payload: UnifiedEntityJSON.object(for: token))
+  }
+
+  private static func accountItem(_ account: UnifiedAccount) -> Item {
+    let type = UnifiedKeychainItemType.allCases.first { $0.authorityType != nil && $0.authorityType == account.authorityType }
+    return Item(
+      account: join([account.homeAccountID, account.environment]), service: part(account.realm),
+      generic: part(account.username ?? ""), type: (type ?? .accountOther).rawValue,
+      payload: UnifiedEntityJSON.object(for: account))
+  }
+
+  private static func appMetadataItem(_ metadata: UnifiedAppMetadata) -> Item {
+    Item(
+      account: metadata.environment, service: "appmetadata-" + part(metadata.clientID),
+      generic: metadata.familyID ?? "", type: UnifiedKeychainItemType.appMetadata.rawValue,
+      payload: UnifiedEntityJSON.object(for: metadata, library: .objc))
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// An export `--for python` is what the real MSAL Python library can live with over an account's whole
+/// lifecycle (scripts/oracle/msal_python_lifecycle.py: find the account, serve from cache, forced refresh leaves
+/// exactly the new refresh token, sign-out leaves nothing of the user, a second app of the family redeems the
+/// family token), for a cache MSAL Python itself wrote (Fixtures/msal-json/msal-python-real_lifecycle.json,
+/// made by scripts/fixtures/make_msal_python_cache.py through MSAL's own flows) and for a migrated ADAL dump.
+/// The same checks fail on an export in another library's key style: they can tell.
+@Suite struct ConsumerLifecycleTests {
+  struct Verdict {
+    var passed = 0
+    var failed = 0
+    var exitCode: Int32 = -1
+    var output = ""
+  }
+
+  static func lifecycle(_ cache: URL, arguments: String) throws -> Verdict {
+    let output = try MSALPythonOracle.run(
+      "msal_python_lifecycle.py", arguments: ["--cache", cache.path, Fixtures.url("lifecycle/\(arguments)").path])
+    var verdict = Verdict(exitCode: output.exitCode, output: output.stdout + output.stderr)
+    if let object = try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any] {
+      verdict.passed = object["passed"] as? Int ?? 0
+      verdict.failed = object["failed"] as? Int ?? 0
+    }
+    return verdict
+  }
+
+  static func run(_ arguments: [String]) throws -> ProcessRunner.Output {
+    let output = try CLI.run(arguments)
+    #expect(!output.timedOut && !output.terminatedBySignal, "\(arguments.first ?? "") crashed or hung")
+    return output
+  }
+
+  /// Imports the MSAL Python-written cache, exports it `--for python` (and as written): the lifecycle passes
+  /// (28 checks; 8 do not apply) and the file comes back entry for entry.
+  @Test(arguments: [["--for", "python"], []])
+  func pythonWrittenCacheRoundTrips(exportOptions: [String]) throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let original = Fixtures.url("msal-json/msal-python-real_lifecycle.json")
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let exported = directory.appendingPathComponent("export.json")
+    #expect(try Self.run(["import", original.path, "--out", store]).exitCode == 0)
+    #expect(try Self.run(["export", store, "--output", exported.path] + exportOptions).exitCode == 0)
+
+    let differences = try ExportComparison.differences(original: Data(contentsOf: original), exported: Data(contentsOf: exported))
+    #expect(differences.changed.isEmpty && differences.added == 0, "not entry for entry: \(differences)")
+    let verdict = try Self.lifecycle(exported, arguments: "msal-python-real_lifecycle.args.json")
+    #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 28, "\(verdict.output)")
+  }
+
+  /// The multi-user ADAL dump, migrated and exported `--for python`: each user (app and family refresh token of
+  /// one client, a China-cloud user) lives through the lifecycle; the app refresh token MSAL Python would key
+  /// like the family token is named on standard error.
+  @Test func migratedDumpLivesInMSALPython() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let exported = directory.appendingPathComponent("export.json")
+    let migrate = try Self.run([
+      "migrate", "--adal", Fixtures.url("adal/dump-multiuser.xml.plist").path, "--out", store,
+      "--now", "2026-11-21T00:00:00Z", "--report", directory.appendingPathComponent("report.txt").path,
+    ])
+    #expect(FileManager.default.fileExists(atPath: store), "migrate wrote no store: \(migrate.stderr)")
+    let export = try Self.run(["export", store, "--for", "python", "--output", exported.path])
+    #expect(export.exitCode == 0)
+    #expect(export.stderr.components(separatedBy: "[export.same-key]").count - 1 == 3, "\(export.stderr)")
+    #expect(!export.stderr.contains("secret"))
+    let verdict = try Self.lifecycle(exported, arguments: "dump-multiuser.args.json")
+    #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 12, "\(verdict.output)")
+  }
+
+  /// The control: the same stores exported in MSAL.NET's key style (one style for every library, as before
+  /// `--for`) fail MSAL Python's refresh and sign-out.
+  @Test func anotherLibrarysKeyStyleFailsTheLifecycle() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let store = directory.appendingPathComponent("store.sqlite").path
+    _ = try Self.run([
+      "migrate", "--adal", Fixtures.url("adal/dump-multiuser.xml.plist").path,
+      "--msal", Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, "--out", store,
+      "--now", "2026-11-21T00:00:00Z", "--report", directory.appendingPathComponent("report.txt").path,
+    ])
+    let exported = directory.appendingPathComponent("dotnet.json")
+    #expect(try Self.run(["export", store, "--for", "dotnet", "--output", exported.path]).exitCode == 0)
+    let adal = try Self.lifecycle(exported, arguments: "dump-multiuser.args.json")
+    #expect(adal.exitCode == 1 && adal.failed == 9, "\(adal.output)")
+    let python = try Self.lifecycle(exported, arguments: "msal-python-real_lifecycle.args.json")
+    #expect(python.exitCode == 1 && python.failed >= 12, "\(python.output)")
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// The MSAL caches in ../shared/realworld (from the public test suites of MSAL.NET, Java, Node and Go; read in
+/// place), imported and exported unchanged: without `--for` every entry comes back as it was (key, field names,
+/// values); with `--for <its library>` every entry is written under the key that library computes, so the only
+/// entries that change are the ones whose key in the file is not that library's (hand-made test data, older
+/// versions), each named here with why.
+@Suite struct RealWorldExportTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var file: String
+    var library: String
+    /// Entries that the export as read does not give back, and why.
+    var mergedAsRead = 0
+    /// Entries whose key or fields `--for library` writes otherwise, and why.
+    var changedForLibrary = 0
+    var why = ""
+    var description: String { "\(file) --for \(library)" }
+  }
+
+  static let cases: [Case] = [
+    Case(file: "msal-dotnet_ExpectedTokenCache.json", library: "dotnet"),
+    Case(file: "msal-dotnet_MultiTenantOBOTokenCache.json", library: "dotnet"),
+    Case(file: "msal-dotnet_MultiTenantTokenCache.json", library: "dotnet"),
+    Case(
+      file: "msal-dotnet_SingleCloudTokenCache.json", library: "dotnet", changedForLibrary: 2,
+      why: "two entries' keys name login.windows.net while their environment field says sts.windows.net / login.microsoft.com"),
+    Case(file: "msal-dotnet_TokenCacheWithWamId.json", library: "dotnet"),
+    Case(file: "msal-java_AAD_full_cache.json", library: "java"),
+    Case(
+      file: "msal-java_multi-cloud-account-cache.json", library: "java", changedForLibrary: 2,
+      why: "two account keys name another tenant than the account's realm"),
+    Case(file: "msal-java_multi-tenant-account-cache.json", library: "java"),
+    Case(
+      file: "msal-java_sample_cache.json", library: "java", changedForLibrary: 1,
+      why: "the refresh token is keyed the MSAL Python way (ending in its target); Java computes '…-refreshtoken-<client>--'"),
+    Case(
+      file: "msal-node_default-cache.json", library: "node", changedForLibrary: 2,
+      why: "the account is keyed by realm (msal-node 2.x keys it by the home tenant), the PoP token spells keyId/tokenType"),
+    Case(file: "msal-node_cache-unrecognized-entities.json", library: "node"),
+    Case(
+      file: "msal-node_serializer_Account.json", library: "node", changedForLibrary: 1,
+      why: "the account is keyed by realm; msal-node 2.x keys it by the home tenant"),
+    Case(
+      file: "msal-node-sample_auth-code_cacheAfterWrite.json", library: "node", changedForLibrary: 3,
+      why: "written by an older msal-node (three-part keys); 2.x adds the claims-hash and scheme parts"),
+    Case(
+      file: "msal-node-extensions-sample_cache.json", library: "node", mergedAsRead: 1, changedForLibrary: 9,
+      why: "two entries of one refresh token (one keyed as family 1 without a family_id) are one entity; "
+        + "keys from an older msal-node"),
+    Case(
+      file: "msal-common-2020_unifiedCache_serialize_cache.json", library: "node", mergedAsRead: 1, changedForLibrary: 5,
+      why: "the same duplicate refresh token; keys from msal-common 2020"),
+    Case(file: "msal-node-sample_empty_cacheTemplate.json", library: "node"),
+    Case(file: "msal-node-sample_zero-byte_cache.json", library: "node"),
+    Case(
+      file: "msal-go_integration_serialized_cache_1.1.1.json", library: "go", changedForLibrary: 1,
+      why: "the access token gains token_type Bearer, which current MSAL Go compares on reads"),
+    Case(
+      file: "msal-go_test_serialized_cache.json", library: "go", changedForLibrary: 4,
+      why: "test data with Python-style refresh-token and id-token keys and an 'AppMetadata-…' key; token_type Bearer"),
+    Case(
+      file: "msal-go_devapps_serialized_cache.json", library: "go", changedForLibrary: 3,
+      why: "the same Python-style keys as the test data"),
+    Case(
+      file: "msal-go-2020_src_test_serialized_cache.json", library: "go", changedForLibrary: 3,
+      why: "the same Python-style keys; token_type Bearer"),
+    Case(
+      file: "msal-go_v1.0_cache.json", library: "go", changedForLibrary: 5,
+      why: "MSAL Go 1.0 wrote keys in mixed case; later versions lowercase them"),
+  ]
+
+  @Test(arguments: cases)
+  func exportGivesTheFileBack(_ testCase: Case) throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let original = RealWorldCaches.url(testCase.file)
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let imported = try CLI.run(["import", original.path, "--out", store])
+    #expect(imported.exitCode == 0 || imported.exitCode == 2, "import failed: \(imported.stderr)")
+
+    let asRead = directory.appendingPathComponent("as-read.json")
+    #expect(try CLI.run(["export", store, "--output", asRead.path]).exitCode == 0)
+    let kept = try ExportComparison.differences(original: Data(contentsOf: original), exported: Data(contentsOf: asRead))
+    #expect(kept.changed.count == testCase.mergedAsRead && kept.added == 0, "as read: \(kept)")
+
+    let forLibrary = directory.appendingPathComponent("for.json")
+    #expect(try CLI.run(["export", store, "--for", testCase.library, "--output", forLibrary.path]).exitCode == 0)
+    let rekeyed = try ExportComparison.differences(original: Data(contentsOf: original), exported: Data(contentsOf: forLibrary))
+    #expect(
+      rekeyed.changed.count == testCase.changedForLibrary + testCase.mergedAsRead,
+      "--for \(testCase.library): \(rekeyed.changed) (expected \(testCase.changedForLibrary): \(testCase.why))")
+  }
+}
