@@ -48,8 +48,6 @@ public enum UnifiedKeychainWriter {
     var payload: JSONObject
 
     func json(accessGroup: String) -> JSONValue {
-      var payloadWriter = JSONWriter(indent: 0)
-      payloadWriter.value(.object(payload))
       return .object([
         "class": .string("genp"),
         "acct": .string(account),
@@ -58,7 +56,7 @@ public enum UnifiedKeychainWriter {
         "agrp": .string(accessGroup),
         "pdmn": .string("cku"),  // kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, as MSAL ObjC adds items
         "type": .number(String(type)),
-        "v_Data": .string(Data(payloadWriter.bytes).base64EncodedString()),
+        "v_Data": .string(Data(JSONText.compact(.object(payload)).utf8).base64EncodedString()),
       ])
     }
   }

@@ -1,0 +1,96 @@
+import Testing
+import UnifiedCache
+
+/// The keys of msal-key-styles.md's sample (home `uid.utid`, `login.microsoftonline.com`, client `cid`, realm
+/// `utid`, family `1`), library by library, with the `target` each library writes for the scopes
+/// `User.Read openid profile` (MSAL.NET sorts them ignoring case; the others keep the server's order).
+@Suite struct LibraryKeysTests {
+  static let prefix = "uid.utid-login.microsoftonline.com"
+
+  static func accessToken(target: String, tokenType: String? = nil) -> AnyUnifiedEntity {
+    .accessToken(
+      UnifiedAccessToken(
+        homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+        target: target, secret: UnifiedSecret("at"), tokenType: tokenType))
+  }
+
+  static func refreshToken(familyID: String? = nil, target: String? = nil) -> AnyUnifiedEntity {
+    .refreshToken(
+      UnifiedRefreshToken(
+        homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid",
+        secret: UnifiedSecret("rt"), familyID: familyID, target: target))
+  }
+
+  static let idToken = AnyUnifiedEntity.idToken(
+    UnifiedIdToken(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid", secret: UnifiedSecret("id")))
+
+  static func key(_ entity: AnyUnifiedEntity, _ library: MSALLibrary) -> String {
+    LibraryKeys.key(for: entity, in: library)
+  }
+
+  @Test func accessTokens() {
+    #expect(Self.key(Self.accessToken(target: "openid profile User.Read"), .dotnet) == "\(Self.prefix)-accesstoken-cid-utid-openid profile user.read")
+    let serverOrder = Self.accessToken(target: "User.Read openid profile")
+    #expect(Self.key(serverOrder, .python) == "\(Self.prefix)-accesstoken-cid-utid-user.read openid profile")
+    #expect(Self.key(serverOrder, .java) == "\(Self.prefix)-accesstoken-cid-utid-user.read openid profile")
+    #expect(Self.key(serverOrder, .go) == "\(Self.prefix)-accesstoken-cid-utid-user.read openid profile")
+    #expect(Self.key(serverOrder, .node) == "\(Self.prefix)-accesstoken-cid-utid-user.read openid profile--")
+    // Proof of possession: .NET's authscheme descriptor and suffix, msal-node's scheme part, Go's token type.
+    let pop = Self.accessToken(target: "User.Read", tokenType: "pop")
+    #expect(Self.key(pop, .dotnet) == "\(Self.prefix)-accesstoken_with_authscheme-cid-utid-user.read-pop")
+    #expect(Self.key(pop, .node) == "\(Self.prefix)-accesstoken_with_authscheme-cid-utid-user.read--pop")
+    #expect(Self.key(pop, .go) == "\(Self.prefix)-accesstoken-cid-utid-user.read-pop")
+    #expect(Self.key(pop, .python) == "\(Self.prefix)-accesstoken-cid-utid-user.read")
+  }
+
+  @Test func refreshTokens() {
+    let app = Self.refreshToken(target: "User.Read openid profile")
+    #expect(Self.key(app, .dotnet) == "\(Self.prefix)-refreshtoken-cid--")
+    #expect(Self.key(app, .python) == "\(Self.prefix)-refreshtoken-cid--user.read openid profile")
+    #expect(Self.key(Self.refreshToken(), .python) == "\(Self.prefix)-refreshtoken-cid--")
+    #expect(Self.key(app, .java) == "\(Self.prefix)-refreshtoken-cid--")
+    #expect(Self.key(app, .node) == "\(Self.prefix)-refreshtoken-cid----")
+    #expect(Self.key(app, .go) == "\(Self.prefix)-refreshtoken-cid")
+    let family = Self.refreshToken(familyID: "1")
+    #expect(Self.key(family, .dotnet) == "\(Self.prefix)-refreshtoken-1--")
+    #expect(Self.key(family, .python) == "\(Self.prefix)-refreshtoken-cid--", "MSAL Python keys a family token by its client")
+    #expect(Self.key(family, .java) == "\(Self.prefix)-refreshtoken-1--")
+    #expect(Self.key(family, .node) == "\(Self.prefix)-refreshtoken-1----")
+    #expect(Self.key(family, .go) == "\(Self.prefix)-refreshtoken-1")
+  }
+
+  @Test func idTokensAccountsAndAppMetadata() {
+    #expect(Self.key(Self.idToken, .dotnet) == "\(Self.prefix)-idtoken-cid-utid-")
+    #expect(Self.key(Self.idToken, .python) == "\(Self.prefix)-idtoken-cid-utid-")
+    #expect(Self.key(Self.idToken, .node) == "\(Self.prefix)-idtoken-cid-utid---")
+    #expect(Self.key(Self.idToken, .go) == "\(Self.prefix)-idtoken-cid-utid")
+    let guest = AnyUnifiedEntity.account(
+      UnifiedAccount(homeAccountID: "UID.UTID", environment: "login.microsoftonline.com", realm: "Guest-Tenant"))
+    #expect(Self.key(guest, .dotnet) == "UID.UTID-login.microsoftonline.com-Guest-Tenant", "MSAL.NET keeps the case")
+    #expect(Self.key(guest, .python) == "uid.utid-login.microsoftonline.com-guest-tenant")
+    #expect(Self.key(guest, .node) == "uid.utid-login.microsoftonline.com-utid", "msal-node keys by the home tenant")
+    let metadata = AnyUnifiedEntity.appMetadata(UnifiedAppMetadata(clientID: "CID", environment: "login.microsoftonline.com"))
+    #expect(Self.key(metadata, .python) == "appmetadata-login.microsoftonline.com-CID", "MSAL Python keeps the case")
+    #expect(Self.key(metadata, .java) == "appmetadata-login.microsoftonline.com-cid")
+  }
+
+  /// Field spellings: MSAL Python's `key_id` and `token_type`, msal-node's camelCase, Go's `keyid`, and
+  /// MSAL.NET's `kid`, both extended-expiry names and no Bearer `token_type`.
+  @Test func fieldSpellings() throws {
+    var token = UnifiedAccessToken(
+      homeAccountID: "u.t", environment: "e", clientID: "c", realm: "r", target: "s", secret: UnifiedSecret("at"),
+      extendedExpiresOn: TestCache.date(1_700_000_000), tokenType: "ssh-cert", keyID: "key1",
+      requestedClaims: "{}", userAssertionHash: "h")
+    func names(_ library: MSALLibrary?) -> Set<String> {
+      Set(UnifiedEntityJSON.object(for: token, library: library).keys)
+    }
+    #expect(names(.python).isSuperset(of: ["key_id", "token_type", "requested_claims", "user_assertion_hash"]))
+    #expect(names(.node).isSuperset(of: ["key_id", "requestedClaims", "userAssertionHash"]))
+    #expect(names(.go).contains("keyid") && names(.dotnet).contains("kid"))
+    #expect(names(.dotnet).isSuperset(of: ["extended_expires_on", "ext_expires_on"]))
+    token.tokenType = nil
+    #expect(!names(.dotnet).contains("token_type"))
+    #expect(UnifiedEntityJSON.object(for: token, library: .python)["token_type"] == .string("Bearer"))
+    #expect(UnifiedEntityJSON.object(for: token, library: .go)["token_type"] == .string("Bearer"))
+  }
+}
