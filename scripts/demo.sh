@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up what a fresh Debian machine lacks, builds adal2msal, and runs the demo migration on the bundled
 # fixtures: the dry run (the diff report, nothing written), the migration into out/demo.sqlite, a second run
-# that changes nothing, an accountForUsername lookup, and the export to MSAL JSON.
+# that changes nothing, an accountForUsername lookup, and the export for MSAL Python.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/bootstrap.sh
@@ -28,6 +28,6 @@ run "$bin" migrate --adal "$dump" --out out/demo.sqlite --now "$now" --report-fo
 python3 -c 'import json,sys; a=json.load(open("out/demo-rerun.json"))["summary"]["actions"]; print("second run:", a); sys.exit(a["add"] or a["update"])'
 step "adal2msal accounts out/demo.sqlite --username alice@contoso.com"
 "$bin" accounts out/demo.sqlite --username alice@contoso.com
-step "adal2msal export out/demo.sqlite --output out/demo-msal.json"
-"$bin" export out/demo.sqlite --output out/demo-msal.json
+step "adal2msal export out/demo.sqlite --for python --output out/demo-msal.json (keys as MSAL Python computes them)"
+"$bin" export out/demo.sqlite --for python --output out/demo-msal.json
 echo "demo done: out/demo.sqlite, out/demo-report.md, out/demo-msal.json"
