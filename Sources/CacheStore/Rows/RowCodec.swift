@@ -72,7 +72,8 @@ struct RowCodec: Sendable {
     for member in object["names"]?.objectValue ?? [:] {
       guard case .array(let values) = member.value else { throw corrupt("a written_form with malformed names", rowKey: fields.key) }
       let spelled = values.compactMap(\.stringValue)
-      guard spelled.count == values.count, !spelled.isEmpty else {
+      // An empty list: the field was not written at all (a realm the model defaults).
+      guard spelled.count == values.count else {
         throw corrupt("a written_form with malformed names", rowKey: fields.key)
       }
       names[member.key] = spelled

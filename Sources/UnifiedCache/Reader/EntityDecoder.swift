@@ -51,8 +51,8 @@ enum EntityDecoder {
   static func account(_ fields: inout FieldReader) -> UnifiedAccount? {
     let home = fields.string("home_account_id")
     let environment = fields.string("environment")
-    let realm = fields.string("realm")
-    var account = UnifiedAccount(homeAccountID: home ?? "", environment: environment ?? "", realm: realm ?? "")
+    let realm = fields.realm(default: "")
+    var account = UnifiedAccount(homeAccountID: home ?? "", environment: environment ?? "", realm: realm)
     account.localAccountID = fields.string("local_account_id")
     account.username = fields.string("username")
     account.authorityType = fields.string("authority_type")
@@ -86,7 +86,7 @@ enum EntityDecoder {
     let secret = fields.string("secret")
     var token = UnifiedAccessToken(
       credentialType: type, homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
-      realm: fields.string("realm") ?? "", target: fields.target("target") ?? "", secret: UnifiedSecret(secret ?? ""))
+      realm: fields.realm(default: ""), target: fields.target("target") ?? "", secret: UnifiedSecret(secret ?? ""))
     token.cachedAt = fields.timestamp("cached_at")
     token.expiresOn = fields.timestamp("expires_on")
     token.extendedExpiresOn = fields.timestamp("extended_expires_on", "ext_expires_on")
@@ -135,7 +135,7 @@ enum EntityDecoder {
     let secret = fields.string("secret")
     var token = UnifiedIdToken(
       homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
-      realm: fields.string("realm") ?? "", secret: UnifiedSecret(secret ?? ""))
+      realm: fields.realm(default: ""), secret: UnifiedSecret(secret ?? ""))
     token.clientInfo = fields.string("client_info")
     token.lastModificationTime = fields.string("last_modification_time")
     token.lastModificationApp = fields.string("last_modification_app")

@@ -54,7 +54,8 @@ struct FieldReader {
 
   /// `target`: a space-separated string, or (early MSAL Python) an array of strings, joined with one space.
   mutating func target(_ name: String) -> String? {
-    take([name], expected: "string or array of strings") { value in
+    if case .array? = remaining[name] { rawValues[name] = remaining[name] }
+    return take([name], expected: "string or array of strings") { value in
       switch value {
       case .string(let text): return text
       case .array(let items):
@@ -63,6 +64,17 @@ struct FieldReader {
       default: return nil
       }
     }
+  }
+
+  /// A realm the model needs but the entry did not have (MSAL.NET's ADFS entries): a string field read as
+  /// `defaultValue`, remembered as written under no name so that it is not written back.
+  mutating func realm(default defaultValue: String) -> String {
+    let present = remaining["realm"] != nil
+    guard let value = string("realm") else {
+      if !present { spellings["realm"] = [] }
+      return defaultValue
+    }
+    return value
   }
 
   /// Seconds since 1970 from decimal text, whole seconds toward minus infinity; nil when not a finite number

@@ -28,6 +28,13 @@ struct FieldSpelling {
     }
   }
 
+  /// The names to write a realm under: none when the entry had none (MSAL.NET's ADFS entries), and MSAL.NET
+  /// leaves an empty realm out as it writes them.
+  func names(realm: String) -> [String] {
+    guard let library else { return form.names(for: "realm") }
+    return library == .dotnet && realm.isEmpty ? [] : ["realm"]
+  }
+
   /// `token_type`: MSAL.NET leaves it out for Bearer tokens; MSAL Python and Go always write it (Go's reads
   /// compare it with the request's, Python's SSH-certificate and PoP lookups filter on it).
   func tokenType(of token: UnifiedAccessToken) -> String? {

@@ -8,7 +8,7 @@ import Foundation
 public enum UnifiedEntityJSON {
   public static func object(for entity: AnyUnifiedEntity, library: MSALLibrary? = nil) -> JSONObject {
     switch entity {
-    case .account(let value): object(for: value)
+    case .account(let value): object(for: value, library: library)
     case .accessToken(let value): object(for: value, library: library)
     case .refreshToken(let value): object(for: value, library: library)
     case .idToken(let value): object(for: value, library: library)
@@ -16,11 +16,12 @@ public enum UnifiedEntityJSON {
     }
   }
 
-  public static func object(for account: UnifiedAccount) -> JSONObject {
-    var out = Builder()
+  public static func object(for account: UnifiedAccount, library: MSALLibrary? = nil) -> JSONObject {
+    let spelling = FieldSpelling(library: library, form: account.writtenForm)
+    var out = Builder(spelling: spelling)
     out["home_account_id"] = account.homeAccountID
     out["environment"] = account.environment
-    out["realm"] = account.realm
+    for name in spelling.names(realm: account.realm) { out[name] = account.realm }
     out["local_account_id"] = account.localAccountID
     out["username"] = account.username
     out["authority_type"] = account.authorityType
@@ -44,8 +45,8 @@ public enum UnifiedEntityJSON {
     out["client_id"] = token.clientID
     out["secret"] = token.secret.value
     out["credential_type"] = spelling.credentialType(of: token)
-    out["realm"] = token.realm
-    out["target"] = token.target
+    for name in spelling.names(realm: token.realm) { out[name] = token.realm }
+    out.target(token.target)
     out.timestamp("cached_at", token.cachedAt)
     out.timestamp("expires_on", token.expiresOn)
     for name in spelling.names(.extendedExpiresOn) { out.timestamp(name, token.extendedExpiresOn) }
@@ -70,7 +71,7 @@ public enum UnifiedEntityJSON {
     out["credential_type"] = spelling.writtenCredentialType(default: "RefreshToken")
     out["family_id"] = token.familyID
     out["realm"] = token.realm
-    out["target"] = token.target
+    out.target(token.target)
     for name in spelling.names(.userAssertionHash) { out[name] = token.userAssertionHash }
     out["client_info"] = token.clientInfo
     out["last_modification_time"] = token.lastModificationTime
@@ -87,7 +88,7 @@ public enum UnifiedEntityJSON {
     out["secret"] = token.secret.value
     // MSAL Go spells it `IDToken`.
     out["credential_type"] = library == .go ? "IDToken" : spelling.writtenCredentialType(default: "IdToken")
-    out["realm"] = token.realm
+    for name in spelling.names(realm: token.realm) { out[name] = token.realm }
     out["client_info"] = token.clientInfo
     out["last_modification_time"] = token.lastModificationTime
     out["last_modification_app"] = token.lastModificationApp
@@ -122,6 +123,16 @@ public enum UnifiedEntityJSON {
     subscript(key: String) -> String? {
       get { object[key]?.stringValue }
       set { if let newValue { object[key] = .string(newValue) } }
+    }
+
+    /// `target`, or the array of scopes the entry had (early MSAL Python) when it still says the same.
+    mutating func target(_ value: String?) {
+      guard let value else { return }
+      if case .array(let items)? = rawValues["target"], items.compactMap(\.stringValue).joined(separator: " ") == value {
+        object["target"] = .array(items)
+      } else {
+        object["target"] = .string(value)
+      }
     }
 
     /// Epoch seconds as an integer string, or as the entry had them when they still say the same.
