@@ -55,7 +55,6 @@ import argparse
 import base64
 import copy
 import json
-import hashlib
 import os
 import sys
 import time
@@ -64,16 +63,14 @@ from unittest import mock
 
 import msal
 
+from fake_http import Response, fingerprint, openid_configuration
+
 ACCESS_TOKEN, REFRESH_TOKEN, ID_TOKEN, ACCOUNT, APP_METADATA = (
     "AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata")
 # MSAL treats an AT expiring within 5 minutes as expired (application.py, acquire_token_silent).
 AT_MIN_LIFETIME = 5 * 60
 FAKE_REQ_CNF = json.dumps({"kty": "RSA", "n": "fake-modulus-AQAB", "e": "AQAB"})
 CHECKS = ("found", "forced_refresh", "sign_out", "family", "cached_at", "ssh_cert")
-
-
-def fingerprint(secret):
-    return "sha256:" + hashlib.sha256((secret or "").encode("utf-8")).hexdigest()[:12]
 
 
 def fingerprints(secrets):
@@ -92,16 +89,6 @@ class Skip(Exception):
     pass
 
 
-class Response:
-    def __init__(self, status_code, payload):
-        self.status_code = status_code
-        self.text = json.dumps(payload)
-        self.headers = {}
-
-    def raise_for_status(self):
-        if self.status_code >= 400:
-            raise RuntimeError("HTTP %d" % self.status_code)
-
 
 class FakeIdp:
     """Answers discovery; redeems only the refresh tokens it is told to accept, for one client id."""
@@ -117,16 +104,7 @@ class FakeIdp:
         self.issued = []         # (access_token, refresh_token) of every successful answer
 
     def get(self, url, params=None, headers=None, **kwargs):
-        marker = "/.well-known/openid-configuration"
-        if marker not in url:
-            return Response(404, {"error": "not_found", "error_description": "lifecycle fake: " + url})
-        base = url.split(marker)[0]
-        if base.endswith("/v2.0"):
-            base = base[: -len("/v2.0")]
-        adfs = base.rstrip("/").endswith("/adfs")
-        token = base + ("/oauth2/token" if adfs else "/oauth2/v2.0/token")
-        return Response(200, {"issuer": base if adfs else base + "/v2.0", "token_endpoint": token,
-                              "authorization_endpoint": token.replace("/token", "/authorize")})
+        return openid_configuration(url, "lifecycle fake")
 
     def post(self, url, params=None, data=None, headers=None, **kwargs):
         data = dict(data or {})

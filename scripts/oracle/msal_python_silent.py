@@ -17,26 +17,14 @@ POST records the form and returns a canned token response; instance discovery is
 printed, only their fingerprints. Prints a JSON result; exits 1 when a check fails, 2 on bad usage.
 """
 import base64
-import hashlib
 import json
 import sys
 
 import msal
 
-
-def fingerprint(secret):
-    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()[:12]
+from fake_http import Response, fingerprint, openid_configuration
 
 
-class Response:
-    def __init__(self, status_code, payload):
-        self.status_code = status_code
-        self.text = json.dumps(payload)
-        self.headers = {}
-
-    def raise_for_status(self):
-        if self.status_code >= 400:
-            raise RuntimeError("HTTP %d" % self.status_code)
 
 
 class FakeHttpClient:
@@ -49,16 +37,7 @@ class FakeHttpClient:
 
     def get(self, url, params=None, headers=None, **kwargs):
         self.gets.append(url)
-        marker = "/.well-known/openid-configuration"
-        if marker not in url:
-            return Response(404, {"error": "not_found", "error_description": "offline fake: " + url})
-        base = url.split(marker)[0]
-        if base.endswith("/v2.0"):
-            base = base[: -len("/v2.0")]
-        adfs = base.rstrip("/").endswith("/adfs")
-        token = base + ("/oauth2/token" if adfs else "/oauth2/v2.0/token")
-        return Response(200, {"issuer": base if adfs else base + "/v2.0", "token_endpoint": token,
-                              "authorization_endpoint": token.replace("/token", "/authorize")})
+        return openid_configuration(url, "offline fake")
 
     def post(self, url, params=None, data=None, headers=None, **kwargs):
         self.posts.append({"url": url, "data": dict(data or {})})
