@@ -25,18 +25,4 @@ enum BadInputManifest {
     struct Manifest: Decodable { var cases: [BadInputCase] }
     return try JSONDecoder().decode(Manifest.self, from: Fixtures.data("bad/manifest.json")).cases
   }
-
-  /// The cases a command of this build can run, and the commands it cannot (skipped, named in the output).
-  static func partitioned() -> (runnable: [BadInputCase], skippedCommands: [String: Int]) {
-    var runnable: [BadInputCase] = []
-    var skipped: [String: Int] = [:]
-    for badCase in cases {
-      if CLI.supports(CLI.subcommand(badCase.command)) {
-        runnable.append(badCase)
-      } else {
-        skipped[badCase.command, default: 0] += 1
-      }
-    }
-    return (runnable, skipped)
-  }
 }

@@ -28,12 +28,6 @@ enum CLI {
     command.split(separator: "-").first.map(String.init) ?? command
   }
 
-  /// Whether this build has `subcommand`: `adal2msal help <subcommand>` shows that subcommand's usage (for
-  /// one it lacks, ArgumentParser shows the root usage, also with status 0).
-  static func supports(_ subcommand: String) -> Bool {
-    Availability.shared.supports(subcommand)
-  }
-
   /// Runs the binary with a hang timeout.
   static func run(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
@@ -73,21 +67,5 @@ enum CLI {
       problems.append("the error does not contain \"\(substring)\": \(output.stderr.prefix(400))")
     }
     return problems
-  }
-
-  private final class Availability: @unchecked Sendable {
-    static let shared = Availability()
-    private let lock = NSLock()
-    private var known: [String: Bool] = [:]
-
-    func supports(_ subcommand: String) -> Bool {
-      lock.lock()
-      defer { lock.unlock() }
-      if let answer = known[subcommand] { return answer }
-      let output = try? CLI.run(["help", subcommand])
-      let answer = output?.exitCode == 0 && (output?.stdout.contains("USAGE: adal2msal \(subcommand)") ?? false)
-      known[subcommand] = answer
-      return answer
-    }
   }
 }

@@ -61,15 +61,8 @@ struct FaultTests {
     }
   }
 
-  private func available(_ subcommand: String) -> Bool {
-    if CLI.supports(subcommand) { return true }
-    print("FaultTests: skipped for `\(subcommand)`: not in this build")
-    return false
-  }
-
   @Test("a full disk (ulimit -f) is a clear error and the store is untouched", arguments: writers)
   func fullDisk(_ writer: Writer) throws {
-    guard available(writer.subcommand) else { return }
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     // 64 KiB of file size: the 1.3 MB input's rows cannot fit.
@@ -81,15 +74,11 @@ struct FaultTests {
 
   @Test("a read-only directory is a clear error and nothing is created", arguments: writers)
   func readOnlyDirectory(_ writer: Writer) throws {
-    guard available(writer.subcommand) else { return }
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let locked = setup.directory.appendingPathComponent("read-only")
     try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
-    guard let undo = Faults.makeReadOnly(locked) else {
-      print("FaultTests: skipped read-only directory: cannot make a directory read-only here")
-      return
-    }
+    let undo = try #require(Faults.makeReadOnly(locked), "cannot make a directory read-only here")
     defer { undo() }
     let store = locked.appendingPathComponent("new.sqlite")
     let output = try CLI.run(writer.arguments(setup.small.path, store.path))
@@ -100,7 +89,6 @@ struct FaultTests {
 
   @Test("a store locked by another process is a clear error and is untouched", arguments: writers)
   func lockedStore(_ writer: Writer) throws {
-    guard available(writer.subcommand) else { return }
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let lock = try Faults.WriteLock(database: setup.store.path)
@@ -114,7 +102,6 @@ struct FaultTests {
 
   @Test("an input that has disappeared is a clear error and the store is untouched", arguments: writers)
   func vanishedInput(_ writer: Writer) throws {
-    guard available(writer.subcommand) else { return }
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     // A link whose file was deleted after the link was made: what a user sees when the file goes away.
@@ -133,7 +120,6 @@ struct FaultTests {
     ["inspect", "INPUT"], ["import", "INPUT", "--out", "STORE"], ["migrate", "--adal", "INPUT", "--out", "STORE"],
   ])
   func endlessInput(_ template: [String]) throws {
-    guard available(template[0]) else { return }
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let fifo = setup.directory.appendingPathComponent("endless.fifo")
@@ -166,7 +152,7 @@ struct FaultTests {
 
     let locked = setup.directory.appendingPathComponent("read-only")
     try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
-    guard let undo = Faults.makeReadOnly(locked) else { return }
+    let undo = try #require(Faults.makeReadOnly(locked), "cannot make a directory read-only here")
     defer { undo() }
     let target = locked.appendingPathComponent("report.txt")
     let readOnly = try CLI.run(["migrate", "--msal", setup.small.path, "--out", setup.store.path, "--report", target.path])
@@ -178,7 +164,6 @@ struct FaultTests {
 
   @Test("export to a full disk or a read-only directory keeps the previous export")
   func exportFaults() throws {
-    guard available("export") else { return }
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let bigStore = setup.directory.appendingPathComponent("big.sqlite")
@@ -196,7 +181,7 @@ struct FaultTests {
 
     let locked = setup.directory.appendingPathComponent("read-only")
     try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
-    guard let undo = Faults.makeReadOnly(locked) else { return }
+    let undo = try #require(Faults.makeReadOnly(locked), "cannot make a directory read-only here")
     defer { undo() }
     let target = locked.appendingPathComponent("export.json")
     let readOnly = try CLI.run(["export", setup.store.path, "--output", target.path])

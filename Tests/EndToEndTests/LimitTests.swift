@@ -120,11 +120,12 @@ struct LimitTests {
     #expect(text.contains(limitCase.file), "\(limitCase): the file is not named: \(text)")
   }
 
-  @Test("the same inputs read with the default limits", arguments: Set(cases.map(\.file)).sorted())
+  /// adal-depth.json is a JSON dump of nested arrays, items and not a cache (only its depth matters): not here.
+  @Test(
+    "the same inputs read with the default limits",
+    arguments: Set(cases.map(\.file)).subtracting(["adal-depth.json"]).sorted())
   func defaultsAccept(_ file: String) throws {
     let reader: Reader = file.hasPrefix("json") ? .unifiedJSON : file.hasPrefix("adal") ? .adal : .plist
-    // adal-depth.json is a JSON dump of nested arrays: items, not a cache; only its depth matters.
-    guard file != "adal-depth.json" else { return }
     #expect(try Self.problem(file, reader: reader, limits: .default) == nil)
   }
 }
