@@ -188,7 +188,7 @@ _adal2msal_migrate() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --skip-access-tokens --redact-usernames --strict --version -h --help)
     repeating_options=(--adal --msal)
-    non_repeating_options=(--max-input-size --out --client-id --prefer --now --report --report-format --encryption-key-file --plan-whole-up-to --items-per-part)
+    non_repeating_options=(--max-input-size --out --client-id --prefer --now --for --report --report-format --encryption-key-file --plan-whole-up-to --items-per-part)
     __adal2msal_offer_flags_options 0
 
     # Offer option value completions
@@ -213,6 +213,10 @@ _adal2msal_migrate() {
         return
         ;;
     '--now')
+        return
+        ;;
+    '--for')
+        __adal2msal_add_completions -W 'dotnet'$'\n''python'$'\n''java'$'\n''node'$'\n''go'$'\n''objc'
         return
         ;;
     '--report')

@@ -23,7 +23,7 @@ function __adal2msal_parse_tokens -S
         __adal2msal_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'migrate'
-            __adal2msal_parse_subcommand 0 'adal=+' 'msal=+' 'max-input-size=' 'out=' 'dry-run' 'client-id=' 'skip-access-tokens' 'prefer=' 'now=' 'report=' 'report-format=' 'redact-usernames' 'strict' 'encryption-key-file=' 'plan-whole-up-to=' 'items-per-part=' 'version' 'h/help'
+            __adal2msal_parse_subcommand 0 'adal=+' 'msal=+' 'max-input-size=' 'out=' 'dry-run' 'client-id=' 'skip-access-tokens' 'prefer=' 'now=' 'for=' 'report=' 'report-format=' 'redact-usernames' 'strict' 'encryption-key-file=' 'plan-whole-up-to=' 'items-per-part=' 'version' 'h/help'
         case 'inspect'
             __adal2msal_parse_subcommand 1 'format=' 'show-secrets' 'version' 'h/help'
         case 'accounts'
@@ -104,6 +104,7 @@ complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_op
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" skip-access-tokens' -l 'skip-access-tokens' -d 'Do not migrate access tokens (they are reported as skipped).'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" prefer' -l 'prefer' -d 'Which side wins when the store and the inputs disagree on a cache key: existing or adal.' -rfka 'existing adal'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" now' -l 'now' -d 'Pin the clock for expiry decisions: ISO 8601 (2026-11-21T10:00:00Z) or epoch seconds.' -rfka ''
+complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" for' -l 'for' -d 'The MSAL library the cache is for (dotnet, python, java, node, go, objc): the report shows each entry under the key that library will store it at. Export with the same --for.' -rfka 'dotnet python java node go objc'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" report' -l 'report' -d 'Write the report to this file (mode 0600) instead of standard output.' -rfka ''
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" report-format' -l 'report-format' -d 'Report format: text (the default; coloured on a terminal unless NO_COLOR is set), json or markdown.' -rfka 'text json markdown'
 complete -c 'adal2msal' -n '__adal2msal_should_offer_completions_for_flags_or_options "adal2msal migrate" redact-usernames' -l 'redact-usernames' -d 'Replace usernames and account ids in the report with stable hashes, for reports that leave the team.'

@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// How a migration is planned. Every decision that depends on the time reads `clock`, so a pinned clock makes
 /// plans and reports reproducible byte for byte.
@@ -21,15 +22,19 @@ public struct MigrationOptions: Sendable {
   public var clock: MigrationClock
   /// Replace usernames, local account ids and home account ids in reports with stable `user-…` tokens.
   public var redactUsernames: Bool
+  /// The MSAL library the cache is for: the report shows each entry under the key that library will store it
+  /// at (nil: the canonical key). Planning does not depend on it.
+  public var targetLibrary: MSALLibrary?
 
   public init(
     clientID: String? = nil, skipAccessTokens: Bool = false, prefer: Preference = .existing,
-    clock: MigrationClock = .system, redactUsernames: Bool = false
+    clock: MigrationClock = .system, redactUsernames: Bool = false, targetLibrary: MSALLibrary? = nil
   ) {
     self.clientID = clientID.flatMap { $0.trimmedWhitespace().isEmpty ? nil : $0 }
     self.skipAccessTokens = skipAccessTokens
     self.prefer = prefer
     self.clock = clock
     self.redactUsernames = redactUsernames
+    self.targetLibrary = targetLibrary
   }
 }

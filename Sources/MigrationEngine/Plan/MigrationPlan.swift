@@ -185,16 +185,19 @@ public struct MigrationPlan: Sendable, Hashable {
   public var plannedAt: Date
   /// Every ADAL user the planner met, with the identity it resolved (or why it could not), deterministic order.
   public var users: [PlanUser]
+  /// The library the cache is for (`MigrationOptions.targetLibrary`): reports show its keys.
+  public var targetLibrary: MSALLibrary?
 
   public init(
     entries: [PlanEntry], diagnostics: [Diagnostic] = [], inputs: [PlanInput] = [], plannedAt: Date,
-    users: [PlanUser] = []
+    users: [PlanUser] = [], targetLibrary: MSALLibrary? = nil
   ) {
     self.entries = entries
     self.diagnostics = diagnostics
     self.inputs = inputs
     self.plannedAt = plannedAt
     self.users = users
+    self.targetLibrary = targetLibrary
   }
 
   /// The entries an apply writes (`add` and `update`).

@@ -119,12 +119,25 @@ public struct PlanningSession: Sendable {
     entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: [PlanUser]
   ) -> MigrationPlan {
     for index in entries.indices { entries[index].sources.sort(by: PlanSource.precedes) }
+    var diagnostics = diagnostics
+    if let library = options.targetLibrary { diagnostics += Self.sameKey(entries, in: library) }
     return MigrationPlan(
       entries: PlanOrder.sortedEntries(entries),
       diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,
-      users: PlanOrder.sorted(users, by: PlanOrder.users))
+      users: PlanOrder.sorted(users, by: PlanOrder.users), targetLibrary: options.targetLibrary)
+  }
+
+  /// What the export for `library` will leave out because that library keys two of the entities the cache
+  /// will hold alike (`export.same-key`), so that a dry run shows it. A user never spans two parts, and
+  /// such entities belong to one user.
+  private static func sameKey(_ entries: [PlanEntry], in library: MSALLibrary) -> [Diagnostic] {
+    var kept = UnifiedCacheContents()
+    for entry in entries where entry.action.writes || entry.action == .unchanged {
+      if let entity = entry.entity { kept.upsert(entity) }
+    }
+    return UnifiedCacheJSONWriter.jsonObject(kept, for: library).1
   }
 
   /// The MSAL inputs in file order (their diagnostics added to `diagnostics`), and every account known

@@ -15,6 +15,8 @@ public struct MigrationReport: Sendable {
     public var action: PlanAction
     public var kind: UnifiedEntityKind?
     public var key: String?
+    /// The library whose key `key` is (nil: the canonical key); the text and Markdown reports show it then.
+    public var keyStyle: MSALLibrary?
     public var reasonCode: String
     public var reason: String
     public var rule: IdentityRule?
@@ -37,11 +39,17 @@ public struct MigrationReport: Sendable {
     private var assignedExistingFields: [(name: String, value: String)]?
     private let origin: FieldOrigin
 
-    /// The report entry of `entries[index]`, read in place (a copy of a plan entry retains every field it holds).
-    init(_ entries: [PlanEntry], at index: Int, redact: Redactor) {
+    /// The report entry of `entries[index]`, read in place (a copy of a plan entry retains every field it holds);
+    /// its key as `library` will store it, else the canonical key.
+    init(_ entries: [PlanEntry], at index: Int, redact: Redactor, library: MSALLibrary? = nil) {
       action = entries[index].action
       kind = entries[index].kind
-      key = redact(entries[index].canonicalKey)
+      if let library, let entity = entries[index].entityBox?.value {
+        key = redact(LibraryKeys.key(for: entity, in: library))
+        keyStyle = library
+      } else {
+        key = redact(entries[index].canonicalKey)
+      }
       reasonCode = entries[index].reasonCode
       reason = redact(entries[index].reason)
       rule = entries[index].identityRule
@@ -89,6 +97,8 @@ public struct MigrationReport: Sendable {
   public var plannedAt: Date
   public var inputs: [PlanInput]
   public var redacted: Bool
+  /// The library whose keys the entries show (nil: canonical keys).
+  public var targetLibrary: MSALLibrary?
   /// Counts per action, over every entry.
   public var actionCounts: [PlanAction: Int]
   /// Counts per kind and action; entries without a kind (skipped items) are under nil.
@@ -120,6 +130,7 @@ public struct MigrationReport: Sendable {
     plannedAt = plan.plannedAt
     inputs = plan.inputs
     self.redacted = redacted
+    targetLibrary = plan.targetLibrary
     (actionCounts, kindCounts) = Self.counts(plan.entries)
     let grouped = ReportSections.group(plan)
     users = grouped.users.orderedParallelMap { section in
@@ -127,11 +138,11 @@ public struct MigrationReport: Sendable {
         username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
         homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
         rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
-        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact) })
+        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) })
     }
     sectionOrigins = grouped.users.map(\.origin)
     otherOrigins = grouped.others
-    otherEntries = grouped.others.map { Entry(plan.entries, at: $0, redact: redact) }
+    otherEntries = grouped.others.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) }
     diagnostics = plan.diagnostics.map { diagnostic in
       var copy = diagnostic
       copy.message = redact(diagnostic.message)
@@ -142,11 +153,12 @@ public struct MigrationReport: Sendable {
   /// A report without sections: what its opening shows (`ReportSpool` writes the sections).
   init(
     plannedAt: Date, inputs: [PlanInput], redacted: Bool, actionCounts: [PlanAction: Int],
-    kindCounts: [UnifiedEntityKind?: [PlanAction: Int]]
+    kindCounts: [UnifiedEntityKind?: [PlanAction: Int]], targetLibrary: MSALLibrary? = nil
   ) {
     self.plannedAt = plannedAt
     self.inputs = inputs
     self.redacted = redacted
+    self.targetLibrary = targetLibrary
     self.actionCounts = actionCounts
     self.kindCounts = kindCounts
     users = []

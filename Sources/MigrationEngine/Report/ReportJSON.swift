@@ -16,6 +16,7 @@ extension MigrationReport {
     out.member("plannedAt", ReportDate.string(plannedAt))
     out.key("redacted")
     out.bool(redacted)
+    if let targetLibrary { out.member("targetLibrary", targetLibrary.rawValue) }
     out.key("inputs")
     out.value(.array(inputs.map(Self.json)))
     out.key("summary")

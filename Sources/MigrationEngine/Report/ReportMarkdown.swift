@@ -64,6 +64,10 @@ extension MigrationReport {
     out.line("# adal2msal migration plan")
     out.line()
     out.line("Planned at \(ReportDate.string(plannedAt))" + (redacted ? "; usernames redacted." : "."))
+    if let targetLibrary {
+      out.line()
+      out.line("Keys as \(targetLibrary.displayName) stores them (`--for \(targetLibrary.rawValue)`).")
+    }
     if !inputs.isEmpty {
       out.line()
       out.line("## Inputs")
@@ -152,6 +156,10 @@ extension MigrationReport {
     if !detail.isEmpty {
       out.append("<br>")
       out.escaped(detail)
+    }
+    if entry.keyStyle != nil, let key = entry.key {
+      out.append("<br>key ")
+      out.code(key)
     }
     out.nextCell()
     reasonAndSources(entry, into: &out)

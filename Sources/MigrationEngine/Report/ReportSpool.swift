@@ -87,7 +87,7 @@ public struct ReportSpool {
     try add(rest)
     let header = MigrationReport(
       plannedAt: rest.plannedAt, inputs: rest.inputs, redacted: redacted, actionCounts: actionCounts,
-      kindCounts: kindCounts)
+      kindCounts: kindCounts, targetLibrary: rest.targetLibrary)
     sections.sort { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
     others.sort { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
     var assembler = ReportAssembler(format: format, colorize: colorize)

@@ -12,6 +12,7 @@ extension MigrationReport {
     var out = TextLines()
     out.line("adal2msal migration plan")
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
+    if let targetLibrary { out.line("keys as \(targetLibrary.displayName) stores them (--for \(targetLibrary.rawValue))") }
     if !inputs.isEmpty {
       out.blank()
       out.line("Inputs")
@@ -113,6 +114,9 @@ extension MigrationReport {
         if summary.hasDetail {
           out.wrapped(first: Self.entryIndent, rest: Self.entryIndent) { summary.writeDetail(to: &$0) }
         }
+        if entries[index].keyStyle != nil, let key = entries[index].key {
+          out.wrapped(first: Self.keyIndent, rest: Self.continuationIndent) { $0.appendUTF8(key) }
+        }
         out.wrapped(first: Self.whyIndent, rest: Self.continuationIndent) {
           Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
         }
@@ -137,6 +141,7 @@ extension MigrationReport {
 
   private static let entryIndent = spaces(13)
   private static let whyIndent = entryIndent + "why:  "
+  private static let keyIndent = entryIndent + "key:  "
   private static let fromIndent = entryIndent + "from: "
   private static let continuationIndent = entryIndent + "      "
   private static let attentionIndent = spaces(27)

@@ -7,8 +7,10 @@ import Adal2MSALSupport
 /// is the `target` field as written, lowercased, never re-sorted: that is what the libraries do with a stored
 /// entry. The rules and their sources: msal-key-styles.md; the summary: docs/unified-cache-keys.md.
 public enum LibraryKeys {
+  /// For MSAL ObjC, which finds keychain items by attributes rather than a key: `<acct>|<svce>`.
   public static func key(for entity: AnyUnifiedEntity, in library: MSALLibrary) -> String {
-    switch entity {
+    if library == .objc { return UnifiedKeychainWriter.address(of: entity) }
+    return switch entity {
     case .account(let account): accountKey(account, library)
     case .accessToken(let token): accessTokenKey(token, library)
     case .refreshToken(let token): refreshTokenKey(token, library)

@@ -40,6 +40,20 @@ public enum UnifiedKeychainWriter {
     return CacheExport(data: Data(writer.bytes))
   }
 
+  /// Where MSAL ObjC finds the item of `entity`, with its type: `<acct>|<svce>` (a family refresh token's
+  /// family item; its plain copy is under the client id).
+  public static func address(of entity: AnyUnifiedEntity) -> String {
+    let item: Item
+    switch entity {
+    case .accessToken(let token): item = accessToken(token)
+    case .refreshToken(let token): item = refreshToken(token)
+    case .idToken(let token): item = idToken(token)
+    case .account(let account): item = accountItem(account)
+    case .appMetadata(let metadata): item = appMetadataItem(metadata)
+    }
+    return "\(item.account)|\(item.service)"
+  }
+
   private struct Item {
     var account: String
     var service: String

@@ -55,6 +55,14 @@ struct PlanningOptions: ParsableArguments {
       "Pin the clock for expiry decisions: ISO 8601 (2026-11-21T10:00:00Z) or epoch seconds.", valueName: "time"))
   var now: String?
 
+  @Option(
+    name: .customLong("for"),
+    help: ArgumentHelp(
+      "The MSAL library the cache is for (dotnet, python, java, node, go, objc): the report shows each entry "
+        + "under the key that library will store it at. Export with the same --for.",
+      valueName: "library"))
+  var library: MSALLibrary?
+
   func migrationOptions(redactUsernames: Bool) throws -> MigrationOptions {
     var clock = MigrationClock.system
     if let now {
@@ -65,7 +73,7 @@ struct PlanningOptions: ParsableArguments {
     }
     return MigrationOptions(
       clientID: clientID, skipAccessTokens: skipAccessTokens, prefer: prefer, clock: clock,
-      redactUsernames: redactUsernames)
+      redactUsernames: redactUsernames, targetLibrary: library)
   }
 
   static func parseTime(_ text: String) -> Date? {

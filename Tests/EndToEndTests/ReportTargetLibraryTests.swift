@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// `migrate --for LIB`: the report names the library and shows each entry under the key that library will store
+/// it at, and says beforehand what the export for it will leave out.
+@Suite struct ReportTargetLibraryTests {
+  static let dump = Fixtures.url("adal/dump-multiuser.xml.plist").path
+  static let aliceFamilyPythonKey =
+    "a11ce000-0000-4000-8000-00000000a11c.72f988bf-86f1-41af-91ab-2d7cd011db47-login.microsoftonline.com-refreshtoken-c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5f--"
+
+  static func dryRun(_ extra: [String]) throws -> ProcessRunner.Output {
+    let directory = try Fixtures.temporaryDirectory()
+    return try CLI.run(
+      ["migrate", "--adal", dump, "--out", directory.appendingPathComponent("none.sqlite").path, "--dry-run",
+       "--now", "2026-11-21T00:00:00Z"] + extra)
+  }
+
+  @Test func textReportShowsPythonKeysAndWhatTheExportLeavesOut() throws {
+    let output = try Self.dryRun(["--for", "python"])
+    #expect(output.stdout.contains("keys as MSAL Python stores them (--for python)"))
+    #expect(output.stdout.contains("key:  " + Self.aliceFamilyPythonKey))
+    #expect(output.stdout.components(separatedBy: "[export.same-key]").count - 1 == 3)
+  }
+
+  @Test func jsonReportKeysAreTheLibrarys() throws {
+    let output = try Self.dryRun(["--for", "go", "--report-format", "json"])
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    #expect(report["targetLibrary"] as? String == "go")
+    let users = report["users"] as? [[String: Any]] ?? []
+    let keys = users.flatMap { ($0["entries"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String } }
+    #expect(keys.contains { $0.hasSuffix("-login.microsoftonline.com-refreshtoken-1") }, "\(keys)")
+    #expect(!keys.contains { $0.hasSuffix("-refreshtoken-1--") })
+  }
+
+  @Test func withoutForTheReportShowsNoLibraryKeys() throws {
+    let output = try Self.dryRun([])
+    #expect(!output.stdout.contains("keys as "))
+    #expect(!output.stdout.contains("key:  "))
+    #expect(!output.stdout.contains("export.same-key"))
+  }
+}
