@@ -25,13 +25,14 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: msal-json (the unified cache JSON).")
     var format: ExportFormat = .msalJSON
 
-    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output.")
+    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output (also `-`).")
     var output: String?
 
     @Option(help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
     func run() async throws {
+      try await runReportingFailures { try checkOutputs() }
       let data: Data
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
@@ -40,7 +41,7 @@ extension Adal2MSALCommand {
       } catch {
         throw StoreCommandSupport.fail(error, file: cache)
       }
-      guard let output else {
+      guard let output, output != "-" else {
         FileHandle.standardOutput.write(data)
         return
       }

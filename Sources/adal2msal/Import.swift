@@ -36,6 +36,7 @@ extension Adal2MSALCommand {
 
     func run() async throws {
       let startedAt = Date()
+      try await runReportingFailures { try checkOutputs() }
       let limits = InputLimits.default
       var inputs: [(path: String, data: Data)] = []
       for file in files {
@@ -56,7 +57,9 @@ extension Adal2MSALCommand {
       var summary = ""
       var counts: JSONObject = ["dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) })]
       // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
-      let existedBefore = FileManager.default.fileExists(atPath: out)
+      let lock = dryRun ? nil : try await runReportingFailures { try StoreCommandSupport.writeLock(out) }
+      defer { lock?.release() }
+      let existedBefore = lock?.existed ?? FileManager.default.fileExists(atPath: out)
       try CacheStore.removingNewFileOnFailure(out, existed: existedBefore) {
         do {
           let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
@@ -101,6 +104,7 @@ extension Adal2MSALCommand {
           throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
         }
       }
+      lock?.committed()
       switch format {
       case .text: print(summary)
       case .json: print(JSONText.pretty(.object(counts), indent: 2))

@@ -2,7 +2,8 @@ import Adal2MSALSupport
 import Foundation
 
 /// What `adal2msal inspect` shows for a unified cache: one line per entity, or the cache as the writer would
-/// write it; `secret` values as fingerprints unless the caller asks to reveal them.
+/// write it; `secret` values as fingerprints, and the fields and sections this tool does not model by name and
+/// size, unless the caller asks to reveal them.
 public enum UnifiedCacheInspection {
   /// One line per entity (section by section, in key order), then the diagnostics.
   public static func textLines(_ result: UnifiedCacheReadResult, revealSecrets: Bool = false) -> [String] {
@@ -11,7 +12,8 @@ public enum UnifiedCacheInspection {
       "\(contents.accounts.count) account(s), \(contents.accessTokens.count) access token(s), "
         + "\(contents.refreshTokens.count) refresh token(s), \(contents.idTokens.count) id token(s), "
         + "\(contents.appMetadata.count) app metadata"
-        + (contents.unknownSections.isEmpty ? "" : ", unknown sections: \(contents.unknownSections.keys.joined(separator: ", "))")
+        + (contents.unknownSections.isEmpty
+          ? "" : ", unknown sections: \(UnknownValues.names(contents.unknownSections).joined(separator: ", "))")
     ]
     for entity in contents.allEntities {
       var parts = [entity.kind.rawValue, entity.canonicalKey]
@@ -26,15 +28,20 @@ public enum UnifiedCacheInspection {
       case .idToken(let token): parts.append("secret=\(show(token.secret, revealSecrets))")
       case .appMetadata(let metadata): parts.append("family=\(metadata.familyID ?? "-")")
       }
+      // Unknown fields by name and size: their values are never printed here (see `UnknownValues`).
+      if !entity.additionalFields.isEmpty {
+        parts.append("unknown=" + UnknownValues.names(entity.additionalFields).joined(separator: ","))
+      }
       lines.append(parts.joined(separator: " "))
     }
     return lines + result.diagnostics.map(\.description)
   }
 
-  /// The cache in the writer's layout, with each `secret` replaced by its fingerprint (unless revealed).
+  /// The cache in the writer's layout, with each `secret` replaced by its fingerprint and each unknown
+  /// section and field by its `UnknownValues.summary` (unless revealed).
   public static func jsonObject(_ result: UnifiedCacheReadResult, revealSecrets: Bool = false) -> JSONObject {
-    var cache = UnifiedCacheJSONWriter.jsonObject(result.contents)
-    guard !revealSecrets else { return cache }
+    guard !revealSecrets else { return UnifiedCacheJSONWriter.jsonObject(result.contents) }
+    var cache = UnifiedCacheJSONWriter.jsonObject(UnknownValues.withholding(result.contents))
     for kind in UnifiedEntityKind.allCases where kind.holdsSecret {
       guard case .object(var section)? = cache[kind.sectionName] else { continue }
       for member in section {
