@@ -13,14 +13,18 @@ import _Adal2MSALTestSupport
 /// serial orders, into a new store and into an existing one, and nothing either run did not create is removed.
 @Suite("Concurrent runs", .serialized)
 struct ConcurrentRunTests {
+  /// The same items in two formats: whichever run commits second finds every entity unchanged, and a run that
+  /// planned against the store as it was before the other's commit would plan them all as adds again.
   static let inputA = Fixtures.url("adal/dump-multiuser.xml.plist").path
-  static let inputB = Fixtures.url("adal/macos-blob.bplist").path
+  static let inputB = Fixtures.url("adal/dump-multiuser.bplist").path
 
-  /// Runs, accounts, credentials, distinct home account ids and app metadata of a store.
+  /// Runs, accounts, credentials, distinct home account ids, app metadata, and each run's planned counts
+  /// (sorted) of a store.
   static func counts(_ store: String) throws -> String {
     let query = """
       SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM accounts), (SELECT count(*) FROM credentials),
         (SELECT count(DISTINCT home_account_id_normalized) FROM accounts), (SELECT count(*) FROM app_metadata);
+      SELECT json_extract(summary, '$.planned') FROM runs ORDER BY 1;
       """
     let output = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [store, query])
     return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -67,7 +71,7 @@ struct ConcurrentRunTests {
     let directory = try Fixtures.temporaryDirectory("concurrent")
     defer { try? FileManager.default.removeItem(at: directory) }
     let serial = try Self.serialOrders(seeded: seeded, in: directory)
-    for round in 0..<6 {
+    for round in 0..<10 {
       let store = directory.appendingPathComponent("round-\(round).sqlite").path
       if seeded { try Self.seed(store, in: directory) }
       let first = try Self.start(Self.migrate(Self.inputA, into: store), stderr: directory.appendingPathComponent("a.err"))
