@@ -41,15 +41,9 @@ extension Adal2MSALCommand {
       var inputs: [(path: String, data: Data)] = []
       for file in files {
         do {
-          let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
-          guard size <= limits.maxInputBytes else {
-            throw StoreCommandSupport.fail(
-              "the file is \(size) bytes, more than the limit of \(limits.maxInputBytes)", file: file,
-              todo: "split the cache")
-          }
-          inputs.append((file, try Data(contentsOf: URL(fileURLWithPath: file))))
-        } catch let exit as ExitCode {
-          throw exit
+          inputs.append((file, try InputFile.read(file, limits: limits)))
+        } catch let error as InputFileError {
+          throw commandFailure(error)
         } catch {
           throw StoreCommandSupport.fail("cannot read the file", file: file, todo: "check the path and its permissions")
         }

@@ -15,7 +15,8 @@ enum StoreCommandSupport {
   /// file that its group or others may read is a warning, or with `strict` an error.
   static func sealing(keyFile: String?, strict: Bool = false) throws(CacheStoreError) -> SecretSealing? {
     guard let keyFile else { return try SecretSealing.fromEnvironment() }
-    if let status = OwnerOnlyFile.status(keyFile), status.isOpenToOthers {
+    // Only a regular file's mode says who can read the key (a device is refused by `keyFile(at:)`).
+    if OwnerOnlyFile.nonRegularKind(keyFile) == nil, let status = OwnerOnlyFile.status(keyFile), status.isOpenToOthers {
       let problem = "the key file is \(status.modeDescription): anyone who can read it can read the store's tokens"
       let remedy = "run chmod 600 \(keyFile)"
       if strict {
