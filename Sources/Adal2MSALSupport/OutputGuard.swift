@@ -19,6 +19,11 @@ public struct OutputGuard: Sendable {
   public struct Entry: Sendable, Hashable {
     public var role: String
     public var path: String
+
+    public init(role: String, path: String) {
+      self.role = role
+      self.path = path
+    }
   }
 
   private var reads: [Entry] = []
