@@ -66,7 +66,7 @@ extension Adal2MSALCommand {
       }
       if found.isEmpty, let wanted = username ?? identifier {
         let what = username != nil ? "username" : "identifier"
-        FileHandle.standardError.write(Data("no account for \(what) \(wanted) in \(cache)\n".utf8))
+        Terminal.standardError("no account for \(what) \(wanted) in \(cache)")
         throw ExitCode(1)
       }
       switch format {

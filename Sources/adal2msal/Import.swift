@@ -63,10 +63,10 @@ extension Adal2MSALCommand {
           let existing = try store?.contents() ?? UnifiedCacheContents()
           let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
           for diagnostic in planned.diagnostics.prefix(10) {
-            FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
+            Terminal.standardError("adal2msal: \(diagnostic)")
           }
           if planned.diagnostics.count > 10 {
-            FileHandle.standardError.write(Data("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics\n".utf8))
+            Terminal.standardError("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics")
           }
           let plan = planned.plan
           let plannedCounts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"

@@ -36,7 +36,7 @@ enum StoreCommandSupport {
 
   /// Prints `adal2msal: error: <what>, <file>, <what to do>` on standard error; the caller throws the result.
   static func fail(_ what: String, file: String, todo: String) -> ExitCode {
-    FileHandle.standardError.write(Data("adal2msal: error: \(what), \(file), \(todo)\n".utf8))
+    Terminal.standardError("adal2msal: error: \(what), \(file), \(todo)")
     return ExitCode(1)
   }
 

@@ -87,6 +87,11 @@ struct UnknownFieldTests {
     #expect(text.exitCode == 0, "\(text.stderr)")
     #expect(Self.rawControls(text.stdout).isEmpty, "raw control characters: \(Self.rawControls(text.stdout))")
     #expect(text.stdout.contains("evil\\x1B]0;pwned\\x07\\x9B2J@contoso.com"), "\(text.stdout)")
+    // Standard error too: a name echoed in a message is escaped.
+    let missing = try CLI.run(["accounts", store, "--username", "nobody\u{1B}]0;t\u{07}"])
+    #expect(missing.exitCode == 1)
+    #expect(Self.rawControls(missing.stderr).isEmpty, "raw control characters: \(Self.rawControls(missing.stderr))")
+    #expect(missing.stderr.contains("nobody\\x1B]0;t\\x07"), "\(missing.stderr)")
     let shown = try CLI.run(["accounts", store, "--format", "json", "--show-secrets"])
     #expect(input.leaked(shown.stdout).count == 1, "--show-secrets shows the Account's own unknown field")
   }
