@@ -25,7 +25,7 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: msal-json (the unified cache JSON).")
     var format: ExportFormat = .msalJSON
 
-    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output (also `-`).")
+    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output; `-` is standard output.")
     var output: String?
 
     @Option(help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
