@@ -11,11 +11,14 @@ public enum InputFile {
       throw InputFileError(path: path, problem: .missing)
     }
     guard !isDirectory.boolValue else { throw InputFileError(path: path, problem: .isDirectory) }
+    // A FIFO or a device (/dev/zero) may never end, and opening a FIFO waits for a writer: refused unopened.
+    if let kind = OwnerOnlyFile.nonRegularKind(path) { throw InputFileError(path: path, problem: .notRegular(kind)) }
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
     guard size <= limits.maxInputBytes else {
       throw InputFileError(path: path, problem: .tooLarge(size: size, limit: limits.maxInputBytes))
     }
+    try checkOpening(path, size: size)
     do {
       let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
       // The file may have grown between the check and the read.
@@ -27,6 +30,23 @@ public enum InputFile {
       throw error
     } catch {
       throw InputFileError(path: path, problem: .unreadable(reason: (error as NSError).localizedDescription))
+    }
+  }
+
+  /// How many leading bytes `checkOpening` reads.
+  public static let openingBytes = 4096
+
+  /// Refuses, from its first bytes, a file that no reader accepts whatever follows: one that opens with
+  /// `openingBytes` zero bytes (or is zero bytes throughout), as a disk image, a sparse file or a copy of
+  /// /dev/zero does. Every input format starts with a header or text (`bplist`, `<?xml`, `{`, `[`, a
+  /// byte-order mark), so such a file is not a cache, and reading it whole (a gigabyte costs gigabytes) is
+  /// not needed to say so.
+  static func checkOpening(_ path: String, size: Int) throws {
+    guard size > 0, let handle = FileHandle(forReadingAtPath: path) else { return }
+    defer { try? handle.close() }
+    let opening = (try? handle.read(upToCount: openingBytes)) ?? Data()
+    if !opening.isEmpty, opening.allSatisfy({ $0 == 0 }) {
+      throw InputFileError(path: path, problem: .zeroFilled(count: opening.count))
     }
   }
 
@@ -65,6 +85,10 @@ public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Se
     case isDirectory
     case tooLarge(size: Int, limit: Int)
     case unreadable(reason: String)
+    /// A FIFO, a device or a socket (`kind` says which).
+    case notRegular(String)
+    /// The first `count` bytes are all zero: not any input format.
+    case zeroFilled(count: Int)
   }
 
   public var path: String
@@ -82,6 +106,11 @@ public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Se
     case .tooLarge(let size, let limit):
       "\(path): the file is \(size) bytes, larger than the input limit of \(limit) bytes"
     case .unreadable(let reason): "\(path): cannot read the file: \(reason)"
+    case .notRegular(let kind):
+      "\(path): is \(kind), not a regular file; adal2msal reads only regular files (copy the input to a file first)"
+    case .zeroFilled(let count):
+      "\(path): the first \(count) bytes are all zero, which no keychain dump, ADAL blob, archive or unified-cache "
+        + "JSON is; give the cache file itself"
     }
   }
 

@@ -5,7 +5,8 @@ import UnifiedCache
 
 /// The unified cache in one SQLite file (schema: docs/sqlite-schema.md).
 ///
-/// A new file is created owner-only (0600); an existing file keeps its mode. The database runs in WAL mode with
+/// A new file is created owner-only (0600); an existing file opened for writing, and its side files, are made
+/// owner-only, and refused when another user owns them. The database runs in WAL mode with
 /// `synchronous = FULL`, and a writer waits up to `busyTimeout` for another process, so concurrent runs
 /// serialize. Everything one `apply` writes is one immediate transaction.
 public struct CacheStore: Sendable {
@@ -27,7 +28,9 @@ public struct CacheStore: Sendable {
   /// the store's encryption setting.
   public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError) -> CacheStore {
     if options.createIfMissing {
-      try StoreFile.createOwnerOnly(path)
+      if try !StoreFile.createOwnerOnly(path) { try StoreFile.secureExisting(path) }
+    } else if !options.readOnly, FileManager.default.fileExists(atPath: path) {
+      try StoreFile.secureExisting(path)
     } else if !FileManager.default.fileExists(atPath: path) {
       throw CacheStoreError(
         .cannotOpen, "the store does not exist", remedy: "give the path of a store written by migrate or import",

@@ -10,7 +10,7 @@ import Foundation
 /// File-system details of the store: creating it owner-only, and keeping SQLite's side files owner-only too.
 enum StoreFile {
   /// Creates `path` with mode 0600 when it does not exist (O_CREAT|O_EXCL, so a file another process created
-  /// in the meantime is left alone). An existing file is never touched: its mode is neither widened nor narrowed.
+  /// in the meantime is left alone). An existing file is not touched here (see `secureExisting`).
   /// Returns whether this call created the file.
   @discardableResult
   static func createOwnerOnly(_ path: String) throws(CacheStoreError) -> Bool {
@@ -25,6 +25,33 @@ enum StoreFile {
       .cannotOpen, "cannot create the store (\(String(cString: strerror(code))))",
       remedy: "check that the directory exists and is writable",
       at: SourceLocation(file: path))
+  }
+
+  /// Makes an existing store that is about to be written, and its side files, owner-only: a file owned by
+  /// another user is refused (they could read every token written to it, and chmod is not ours to do), a
+  /// store that is not a regular file is refused, and group or other permissions are removed (mode 0600).
+  static func secureExisting(_ path: String) throws(CacheStoreError) {
+    if let kind = OwnerOnlyFile.nonRegularKind(path) {
+      throw CacheStoreError(
+        .cannotOpen, "the store is \(kind), not a regular file",
+        remedy: "give the path of a new file or of a store written by migrate or import", at: SourceLocation(file: path))
+    }
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+      let file = path + suffix
+      guard let status = OwnerOnlyFile.status(file) else { continue }
+      guard status.isOwnedByCurrentUser else {
+        throw CacheStoreError(
+          .cannotOpen, "\(file) is owned by user \(status.owner), not by the user running adal2msal: "
+            + "that user could read every token written to it; nothing was written",
+          remedy: "move the file away and give a new path (or run as its owner)", at: SourceLocation(file: path))
+      }
+      if status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
+        throw CacheStoreError(
+          .cannotOpen, "\(file) is \(status.modeDescription), and it cannot be made owner-only "
+            + "(\(String(cString: strerror(errno)))); nothing was written",
+          remedy: "run chmod 600 on it, or give a new path", at: SourceLocation(file: path))
+      }
+    }
   }
 
   /// Runs `body` with the process umask set to 077, so that the -wal and -shm files SQLite creates are

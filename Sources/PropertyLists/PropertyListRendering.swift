@@ -27,7 +27,7 @@ public struct PropertyListInspection: Sendable {
   }
 }
 
-/// Text and JSON views of property lists and keyed archives. Secrets (values under `SecretPolicy.secretKeys`
+/// Text and JSON views of property lists and keyed archives. Secrets (values under `SecretPolicy.isSecretKey`
 /// and token-like strings) are shown as `SecretFingerprint.of(_:)` unless `showSecrets` is set.
 public enum PropertyListRendering {
   /// Data up to this many bytes is shown as base64; longer data by its length and fingerprint.

@@ -26,6 +26,22 @@ public enum SecretPolicy {
   /// Coder keys and dictionary keys whose values are always secrets.
   public static let secretKeys: Set<String> = ["accessToken", "refreshToken", "sessionKey", "secret", "rawIdToken"]
 
+  /// Whether the values under this key are secrets: one of `secretKeys`, or, compared without case, `_` and
+  /// `-`, a name such as `refresh_token`, `access_token`, `id_token`, `client_secret`, `password` or `token`, or
+  /// any name ending in `token`, `secret` or `password` (`x-ms-token`, `appSecret`, `userPassword`).
+  public static func isSecretKey(_ key: String) -> Bool {
+    if secretKeys.contains(key) { return true }
+    let folded = String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    if namedSecrets.contains(folded) { return true }
+    return ["token", "secret", "password"].contains { folded.hasSuffix($0) }
+  }
+
+  /// Folded names (lowercase, no `_` or `-`) of secrets that `isSecretKey`'s suffixes do not catch.
+  private static let namedSecrets: Set<String> = [
+    "passwd", "pwd", "sessionkey", "privatekey", "apikey", "assertion", "clientassertion", "authorizationcode",
+    "cookie",
+  ]
+
   /// Whether a string looks like a token: a JWT-like `xxx.yyy.zzz` of base64url segments, or more than 64
   /// characters of the base64url alphabet.
   public static func looksLikeToken(_ text: String) -> Bool {
@@ -68,7 +84,7 @@ extension RenderNode {
       self = .map(
         className: nil, objectIndex: nil,
         dictionary.map { entry in
-          let isSecret = secret || SecretPolicy.secretKeys.contains(entry.key)
+          let isSecret = secret || SecretPolicy.isSecretKey(entry.key)
           return (entry.key, RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret))
         })
     }
@@ -91,7 +107,7 @@ extension RenderNode {
         self = .map(
           className: nil, objectIndex: nil,
           keyed.map { entry in
-            let isSecret = secret || SecretPolicy.secretKeys.contains(entry.key)
+            let isSecret = secret || SecretPolicy.isSecretKey(entry.key)
             return (entry.key, RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret))
           })
       } else {
@@ -105,7 +121,7 @@ extension RenderNode {
       self = .map(
         className: object.className, objectIndex: object.objectIndex,
         object.fields.map { field in
-          let isSecret = secret || SecretPolicy.secretKeys.contains(field.key)
+          let isSecret = secret || SecretPolicy.isSecretKey(field.key)
           return (field.key, RenderNode(field.value, showSecrets: showSecrets, secret: isSecret))
         })
     }

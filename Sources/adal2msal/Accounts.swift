@@ -34,6 +34,9 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: text (an aligned table) or json (an array of MSAL account objects).")
     var format: OutputFormat = .text
 
+    @Flag(help: "Print the values of account fields this tool does not model (shown by name and size otherwise).")
+    var showSecrets = false
+
     @Option(help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
@@ -63,12 +66,13 @@ extension Adal2MSALCommand {
       }
       if found.isEmpty, let wanted = username ?? identifier {
         let what = username != nil ? "username" : "identifier"
-        FileHandle.standardError.write(Data("no account for \(what) \(wanted) in \(cache)\n".utf8))
+        Terminal.standardError("no account for \(what) \(wanted) in \(cache)")
         throw ExitCode(1)
       }
       switch format {
       case .json:
-        print(JSONText.pretty(.array(found.map { .object(UnifiedEntityJSON.object(for: $0)) })))
+        let shown = showSecrets ? found : found.map(UnknownValues.withholding)
+        print(JSONText.pretty(.array(shown.map { .object(UnifiedEntityJSON.object(for: $0)) })))
       case .text:
         print(Self.table(found), terminator: "")
       }
@@ -77,9 +81,11 @@ extension Adal2MSALCommand {
     /// An aligned table, one account per line, with a header.
     static func table(_ accounts: [UnifiedAccount]) -> String {
       let header = ["USERNAME", "HOME_ACCOUNT_ID", "ENVIRONMENT", "REALM", "AUTHORITY_TYPE", "LOCAL_ACCOUNT_ID"]
-      let rows = accounts.map {
+      let cells = accounts.map {
         [$0.username ?? "-", $0.homeAccountID, $0.environment, $0.realm, $0.authorityType ?? "-", $0.localAccountID ?? "-"]
       }
+      // Cells come from the store, which came from input files: escaped before widths are measured.
+      let rows = cells.map { $0.map { TerminalText.escaped($0, keepingNewlines: false) } }
       var widths = header.map(\.count)
       for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
       return ([header] + rows).map { row in

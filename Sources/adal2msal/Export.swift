@@ -39,13 +39,14 @@ extension Adal2MSALCommand {
         valueName: "library"))
     var library: MSALLibrary?
 
-    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output.")
+    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output; `-` is standard output.")
     var output: String?
 
     @Option(help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
     func run() async throws {
+      try await runReportingFailures { try checkOutputs() }
       let data: Data
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
@@ -53,12 +54,12 @@ extension Adal2MSALCommand {
         let exported = try store.export(for: library)
         data = exported.data
         for diagnostic in exported.diagnostics {
-          FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
+          Terminal.standardError("adal2msal: \(diagnostic)")
         }
       } catch {
         throw StoreCommandSupport.fail(error, file: cache)
       }
-      guard let output else {
+      guard let output, output != "-" else {
         FileHandle.standardOutput.write(data)
         return
       }

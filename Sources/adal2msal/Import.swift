@@ -36,19 +36,14 @@ extension Adal2MSALCommand {
 
     func run() async throws {
       let startedAt = Date()
+      try await runReportingFailures { try checkOutputs() }
       let limits = InputLimits.default
       var inputs: [(path: String, data: Data)] = []
       for file in files {
         do {
-          let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
-          guard size <= limits.maxInputBytes else {
-            throw StoreCommandSupport.fail(
-              "the file is \(size) bytes, more than the limit of \(limits.maxInputBytes)", file: file,
-              todo: "split the cache")
-          }
-          inputs.append((file, try Data(contentsOf: URL(fileURLWithPath: file))))
-        } catch let exit as ExitCode {
-          throw exit
+          inputs.append((file, try InputFile.read(file, limits: limits)))
+        } catch let error as InputFileError {
+          throw commandFailure(error)
         } catch {
           throw StoreCommandSupport.fail("cannot read the file", file: file, todo: "check the path and its permissions")
         }
@@ -56,7 +51,9 @@ extension Adal2MSALCommand {
       var summary = ""
       var counts: JSONObject = ["dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) })]
       // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
-      let existedBefore = FileManager.default.fileExists(atPath: out)
+      let lock = dryRun ? nil : try await runReportingFailures { try StoreCommandSupport.writeLock(out) }
+      defer { lock?.release() }
+      let existedBefore = lock?.existed ?? FileManager.default.fileExists(atPath: out)
       try CacheStore.removingNewFileOnFailure(out, existed: existedBefore) {
         do {
           let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
@@ -66,10 +63,10 @@ extension Adal2MSALCommand {
           let existing = try store?.contents() ?? UnifiedCacheContents()
           let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
           for diagnostic in planned.diagnostics.prefix(10) {
-            FileHandle.standardError.write(Data("adal2msal: \(diagnostic)\n".utf8))
+            Terminal.standardError("adal2msal: \(diagnostic)")
           }
           if planned.diagnostics.count > 10 {
-            FileHandle.standardError.write(Data("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics\n".utf8))
+            Terminal.standardError("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics")
           }
           let plan = planned.plan
           let plannedCounts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
@@ -101,6 +98,7 @@ extension Adal2MSALCommand {
           throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
         }
       }
+      lock?.committed()
       switch format {
       case .text: print(summary)
       case .json: print(JSONText.pretty(.object(counts), indent: 2))

@@ -27,12 +27,13 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Flag(help: "Print tokens and secrets instead of their fingerprints.")
+    @Flag(help: "Print tokens and secrets instead of their fingerprints, and the values of fields this tool does not model.")
     var showSecrets = false
 
     func run() async throws {
       let output = try await runReportingFailures { try FileInspector(file: file, reveal: showSecrets).render(format) }
-      FileHandle.standardOutput.write(Data(output.utf8))
+      // The one place text output is made safe for a terminal (JSON escapes control characters itself).
+      FileHandle.standardOutput.write(Data((format == .text ? TerminalText.escaped(output) : output).utf8))
     }
   }
 }

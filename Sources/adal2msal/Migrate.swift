@@ -65,11 +65,15 @@ extension Adal2MSALCommand {
       let options = try planning.migrationOptions(redactUsernames: reporting.redactUsernames)
       let pipeline = MigrationPipeline(options: options, limits: inputs.limits)
       let outcome = try await runReportingFailures {
-        let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
+        try checkOutputs()
+        let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile, strict: strict)
         // Inputs first: a bad input fails the run before the target is touched. A dry run opens an existing
         // target read-only and never creates one.
         var index = try await inputs.index(with: pipeline, keepingAtMost: planWholeUpTo)
-        let existed = FileManager.default.fileExists(atPath: out)
+        // One writer at a time, from before the store is read until the run has committed or cleaned up.
+        let lock = dryRun ? nil : try StoreCommandSupport.writeLock(out)
+        defer { lock?.release() }
+        let existed = lock?.existed ?? FileManager.default.fileExists(atPath: out)
         let store: CacheStore? =
           existed
           ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
@@ -104,6 +108,7 @@ extension Adal2MSALCommand {
               if refused != nil { throw StrictRefusal() }
             }
           }
+          lock?.committed()
           if let rest { try run.writeReport(rest) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Testing
 import _Adal2MSALTestSupport
 
@@ -33,21 +36,42 @@ import _Adal2MSALTestSupport
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 
-  @Test(arguments: [0o644 as UInt16, 0o600, 0o640])
-  func anExistingStoreKeepsItsMode(mode: UInt16) throws {
+  /// Issue 22: an existing store written to is made owner-only, and so are its side files.
+  @Test(arguments: [0o644 as UInt16, 0o600, 0o640, 0o666])
+  func anExistingStoreIsMadeOwnerOnly(mode: UInt16) throws {
     let path = try StoreTestSupport.freshPath()
     _ = try CacheStore.open(path: path)
-    #expect(chmod(path, mode_t(mode)) == 0)
+    // The last connection removed the side files: loose ones are left as another run could leave them.
+    for suffix in ["-wal", "-shm"] where !FileManager.default.fileExists(atPath: path + suffix) {
+      #expect(FileManager.default.createFile(atPath: path + suffix, contents: nil))
+    }
+    for suffix in ["", "-wal", "-shm"] { #expect(chmod(path + suffix, mode_t(mode)) == 0) }
     let store = try CacheStore.open(path: path)
     try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
-    #expect(StoreTestSupport.mode(path) == mode)
+    for suffix in ["", "-wal", "-shm"] { #expect(StoreTestSupport.mode(path + suffix) == 0o600, "\(suffix)") }
   }
 
-  @Test func anEmptyExistingFileIsUsedAndKeepsItsMode() throws {
+  @Test func anEmptyExistingFileIsUsedAndMadeOwnerOnly() throws {
     let path = try StoreTestSupport.freshPath()
     #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]))
     _ = try CacheStore.open(path: path)
-    #expect(StoreTestSupport.mode(path) == 0o644)
+    #expect(StoreTestSupport.mode(path) == 0o600)
+  }
+
+  /// A store (or a side file) planted by another user is refused and left as it was.
+  @Test(arguments: ["", "-wal"])
+  func aStoreOwnedByAnotherUserIsRefused(suffix: String) throws {
+    try #require(geteuid() == 0, "needs root to give a file to another user")
+    let path = try StoreTestSupport.freshPath()
+    _ = try CacheStore.open(path: path)
+    #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil, attributes: [.posixPermissions: 0o666]))
+    #expect(chown(path + suffix, 4321, 4321) == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let error = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: path) }
+    #expect(error?.message.contains("owned by user 4321") == true)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    // Refused before any file was changed: the loose side file was not tightened either.
+    #expect(StoreTestSupport.mode(path + "-wal") == 0o666)
   }
 
   @Test func notADatabaseIsAClearError() throws {

@@ -256,7 +256,7 @@ _adal2msal_inspect() {
 
 _adal2msal_accounts() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--show-secrets --version -h --help)
     repeating_options=()
     non_repeating_options=(--username --identifier --environment --format --encryption-key-file)
     __adal2msal_offer_flags_options 1

@@ -29,8 +29,17 @@ public struct SecretSealing: Sendable {
   /// of 32 bytes.
   public static func keyFile(at path: String) throws(CacheStoreError) -> SecretSealing {
     let data: Data
+    // A key is at most a few dozen bytes: a FIFO or a device (/dev/zero, /dev/stdin) is refused unread, and
+    // a large file is not read whole.
+    if let kind = OwnerOnlyFile.nonRegularKind(path) {
+      throw CacheStoreError(
+        .badKey, "the key file is \(kind), not a regular file", remedy: "give the file that holds the key",
+        at: SourceLocation(file: path))
+    }
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoPermission) }
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: 4096) ?? Data()
     } catch {
       throw CacheStoreError(.badKey, "cannot read the key file", at: SourceLocation(file: path))
     }

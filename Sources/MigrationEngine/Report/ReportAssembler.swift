@@ -14,19 +14,30 @@ extension MigrationReport {
   /// User `index`'s section.
   func piece(ofUser index: Int, _ format: ReportFormat, colorize: Bool) -> ReportPiece {
     switch format {
-    case .text: textPiece(ofUser: index, colorize: colorize)
+    case .text: textPiece(ofUser: index, colorize: colorize).terminalSafe(colorize: colorize)
     case .json: jsonPiece(ofUser: index)
-    case .markdown: markdownPiece(ofUser: index)
+    case .markdown: markdownPiece(ofUser: index).terminalSafe(colorize: false)
     }
   }
 
   /// Other entry `index`.
   func piece(ofOther index: Int, _ format: ReportFormat, colorize: Bool) -> ReportPiece {
     switch format {
-    case .text: textPiece(ofOther: index, colorize: colorize)
+    case .text: textPiece(ofOther: index, colorize: colorize).terminalSafe(colorize: colorize)
     case .json: jsonPiece(ofOther: index)
-    case .markdown: markdownPiece(ofOther: index)
+    case .markdown: markdownPiece(ofOther: index).terminalSafe(colorize: false)
     }
+  }
+}
+
+extension ReportPiece {
+  /// The piece with the control characters of its names and values escaped (`TerminalText`): every user
+  /// section and other entry of a text or Markdown report passes here, so a username with ESC or BEL cannot
+  /// reach the reader's terminal. JSON escapes them itself.
+  func terminalSafe(colorize: Bool) -> ReportPiece {
+    ReportPiece(
+      body: TerminalText.escaped(bytes: body, keepingColors: colorize),
+      attention: TerminalText.escaped(bytes: attention, keepingColors: colorize), attentionCount: attentionCount)
   }
 }
 
@@ -52,11 +63,11 @@ struct ReportAssembler {
     switch format {
     case .text:
       var lines = report.textOpening()
-      try lines.flush(to: output)
+      try TerminalText.escaped(bytes: lines.takeBytes(), keepingColors: false).withUnsafeBytes(output)
     case .json:
       report.jsonOpening(into: &json)
       try MigrationReport.flush(&json, to: output)
-    case .markdown: try report.markdownOpening().bytes.withUnsafeBytes(output)
+    case .markdown: try TerminalText.escaped(bytes: report.markdownOpening().bytes, keepingColors: false).withUnsafeBytes(output)
     }
   }
 
@@ -109,11 +120,13 @@ struct ReportAssembler {
     switch format {
     case .text:
       var lines = MigrationReport.textDiagnostics(diagnostics)
-      try lines.flush(to: output)
+      try TerminalText.escaped(bytes: lines.takeBytes(), keepingColors: false).withUnsafeBytes(output)
     case .json:
       MigrationReport.jsonClosing(diagnostics, into: &json)
       try MigrationReport.flush(&json, to: output)
-    case .markdown: try MigrationReport.markdownDiagnostics(diagnostics).bytes.withUnsafeBytes(output)
+    case .markdown:
+      try TerminalText.escaped(bytes: MigrationReport.markdownDiagnostics(diagnostics).bytes, keepingColors: false)
+        .withUnsafeBytes(output)
     }
   }
 

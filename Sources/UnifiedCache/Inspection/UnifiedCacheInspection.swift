@@ -2,19 +2,20 @@ import Adal2MSALSupport
 import Foundation
 
 /// What `adal2msal inspect` shows for a unified cache: one line per entity, or the cache as the writer would
-/// write it; `secret` values as fingerprints unless the caller asks to reveal them.
+/// write it; `secret` values as fingerprints, and the fields and sections this tool does not model by name and
+/// size, unless the caller asks to reveal them.
 public enum UnifiedCacheInspection {
   /// One line per entity (section by section, in key order), then the diagnostics.
   public static func textLines(_ result: UnifiedCacheReadResult, revealSecrets: Bool = false) -> [String] {
     let contents = result.contents
-    let unknownNames = contents.unknownSections.keys.filter { !UnmodelledEntries.isKnownSection($0) }
+    let unknown = JSONObject(contents.unknownSections.filter { !UnmodelledEntries.isKnownSection($0.key) })
     let unmodelled = UnmodelledEntries.count(in: contents.unknownSections)
     var lines = [
       "\(contents.accounts.count) account(s), \(contents.accessTokens.count) access token(s), "
         + "\(contents.refreshTokens.count) refresh token(s), \(contents.idTokens.count) id token(s), "
         + "\(contents.appMetadata.count) app metadata"
         + (unmodelled == 0 ? "" : ", \(unmodelled) unmodelled entr\(unmodelled == 1 ? "y" : "ies") kept verbatim")
-        + (unknownNames.isEmpty ? "" : ", unknown sections: \(unknownNames.joined(separator: ", "))")
+        + (unknown.isEmpty ? "" : ", unknown sections: \(UnknownValues.names(unknown).joined(separator: ", "))")
     ]
     for entity in contents.allEntities {
       var parts = [entity.kind.rawValue, entity.canonicalKey]
@@ -29,15 +30,20 @@ public enum UnifiedCacheInspection {
       case .idToken(let token): parts.append("secret=\(show(token.secret, revealSecrets))")
       case .appMetadata(let metadata): parts.append("family=\(metadata.familyID ?? "-")")
       }
+      // Unknown fields by name and size: their values are never printed here (see `UnknownValues`).
+      if !entity.additionalFields.isEmpty {
+        parts.append("unknown=" + UnknownValues.names(entity.additionalFields).joined(separator: ","))
+      }
       lines.append(parts.joined(separator: " "))
     }
     return lines + result.diagnostics.map(\.description)
   }
 
-  /// The cache in the writer's layout, with each `secret` replaced by its fingerprint (unless revealed).
+  /// The cache in the writer's layout, with each `secret` replaced by its fingerprint and each unknown
+  /// section and field by its `UnknownValues.summary` (unless revealed).
   public static func jsonObject(_ result: UnifiedCacheReadResult, revealSecrets: Bool = false) -> JSONObject {
-    var cache = UnifiedCacheJSONWriter.jsonObject(result.contents).0
-    guard !revealSecrets else { return cache }
+    guard !revealSecrets else { return UnifiedCacheJSONWriter.jsonObject(result.contents).0 }
+    var cache = UnifiedCacheJSONWriter.jsonObject(UnknownValues.withholding(result.contents)).0
     for kind in UnifiedEntityKind.allCases where kind.holdsSecret {
       guard case .object(var section)? = cache[kind.sectionName] else { continue }
       for member in section {

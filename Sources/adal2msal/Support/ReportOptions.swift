@@ -4,7 +4,7 @@ import Foundation
 
 /// `--report`, `--report-format`, `--redact-usernames`: where the diff report goes and how it looks.
 struct ReportOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("Write the report to this file (mode 0600) instead of standard output.", valueName: "file"))
+  @Option(help: ArgumentHelp("Write the report to this file (mode 0600) instead of standard output; `-` is standard output.", valueName: "file"))
   var report: String?
 
   @Option(help: "Report format: text (the default; coloured on a terminal unless NO_COLOR is set), json or markdown.")
@@ -25,11 +25,11 @@ struct ReportOptions: ParsableArguments {
   }
 
   /// Coloured only for text on a terminal.
-  private var colorize: Bool { reportFormat == .text && report == nil && Terminal.colorOnStandardOutput }
+  private var colorize: Bool { reportFormat == .text && (report ?? "-") == "-" && Terminal.colorOnStandardOutput }
 
   /// Hands `produce` the function that writes to the report's file or standard output, through a buffer.
   private func output(_ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-    guard let path = report else {
+    guard let path = report, path != "-" else {
       return try Self.buffered(produce) { try FileHandle.standardOutput.write(contentsOf: $0) }
     }
     do {

@@ -1,3 +1,4 @@
+import Adal2MSAL
 import Foundation
 
 #if canImport(Glibc)
@@ -16,7 +17,9 @@ enum Terminal {
     standardOutputIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
   }
 
+  /// Writes one line to standard error: the one way messages reach it (the progress bar aside), so that a
+  /// name or value from an input with control characters in it is shown escaped (`TerminalText`).
   static func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
   }
 }

@@ -1,0 +1,151 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Checks, before anything is written, that no output of a run destroys one of the run's own files.
+///
+/// Every file a run reads (inputs, the store, the key file) is given with `reading`, every file it writes
+/// (a report, an export, the store) with `writing`; `check()` then refuses an output that is the same file as
+/// any other of them (device and inode after following links, so hard links and symlinks count; two new paths
+/// are compared by their resolved directory and name) and an output that exists but is not a regular file
+/// (a directory, a device such as `/dev/null`, a FIFO, a socket): a run renames its output into place, which
+/// would replace the device or the other file. `-` is standard output for outputs that can stream.
+public struct OutputGuard: Sendable {
+  /// One file of the run: what the user called it (`--report`, `the --adal input`) and its path.
+  public struct Entry: Sendable, Hashable {
+    public var role: String
+    public var path: String
+
+    public init(role: String, path: String) {
+      self.role = role
+      self.path = path
+    }
+  }
+
+  private var reads: [Entry] = []
+  private var writes: [(entry: Entry, streams: Bool)] = []
+
+  public init() {}
+
+  /// A file the run reads. A directory stands for the files in it (as the readers expand it).
+  public mutating func reading(_ path: String?, as role: String) {
+    guard let path else { return }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      for file in (try? InputFile.files(inDirectory: path)) ?? [] { reads.append(Entry(role: role, path: file)) }
+    } else {
+      reads.append(Entry(role: role, path: path))
+    }
+  }
+
+  /// A file the run writes. `streams`: `-` means standard output for it.
+  public mutating func writing(_ path: String?, as role: String, streams: Bool = false) {
+    guard let path else { return }
+    writes.append((Entry(role: role, path: path), streams))
+  }
+
+  /// A SQLite store the run writes: the file and its side files (`-wal`, `-shm`, `-journal`), which no other
+  /// output may be either.
+  public mutating func writingStore(_ path: String, as role: String) {
+    writing(path, as: role)
+    for suffix in ["-wal", "-shm", "-journal"] {
+      reads.append(Entry(role: "the \(role) store's \(suffix) file", path: path + suffix))
+    }
+  }
+
+  /// Throws `OutputPathError` for the first output that is not a regular file or a new path, or that is the
+  /// same file as another file of the run.
+  public func check() throws(OutputPathError) {
+    var seen: [(entry: Entry, identity: FileIdentity)] = []
+    for read in reads {
+      if let identity = FileIdentity(read.path) { seen.append((read, identity)) }
+    }
+    for (output, streams) in writes {
+      if output.path == "-" {
+        if streams { continue }
+        throw OutputPathError(output, .standardOutput)
+      }
+      if let kind = FileIdentity.nonRegularKind(output.path) { throw OutputPathError(output, .notRegular(kind)) }
+      guard let identity = FileIdentity(output.path) else { continue }
+      if let clash = seen.first(where: { $0.identity == identity }) {
+        throw OutputPathError(output, .sameFile(as: clash.entry))
+      }
+      seen.append((output, identity))
+    }
+  }
+}
+
+/// Which file a path is: device and inode for an existing file, the resolved directory and name for a new one.
+enum FileIdentity: Hashable {
+  case existing(device: UInt64, inode: UInt64)
+  case new(String)
+
+  init?(_ path: String) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      self = .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+      return
+    }
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    guard let resolved = realpath(directory, nil) else { return nil }
+    defer { free(resolved) }
+    self = .new(String(cString: resolved) + "/" + url.lastPathComponent)
+  }
+
+  /// What an existing path is when it is not a regular file (after following links); nil for a regular or
+  /// missing file.
+  static func nonRegularKind(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "a directory"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFIFO: return "a FIFO (named pipe)"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+  }
+}
+
+/// An output path that a run refuses before writing anything.
+public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  public enum Problem: Sendable, Hashable {
+    /// The output is the same file as another file of the run (an input, the store, the key, another output).
+    case sameFile(as: OutputGuard.Entry)
+    /// The output exists and is a directory, a device, a FIFO or a socket.
+    case notRegular(String)
+    /// `-` for an output that cannot be standard output (a store).
+    case standardOutput
+  }
+
+  /// The refused output.
+  public var output: OutputGuard.Entry
+  public var problem: Problem
+
+  public init(_ output: OutputGuard.Entry, _ problem: Problem) {
+    self.output = output
+    self.problem = problem
+  }
+
+  public var description: String {
+    let name = "\(output.role) \(output.path)"
+    switch problem {
+    case .sameFile(let other):
+      return "\(name) is the same file as \(other.role) \(other.path): writing it would destroy that file; "
+        + "nothing was written; give another path"
+    case .notRegular(let kind):
+      return "\(name) is \(kind), not a regular file: nothing was written; give the path of a new or regular file"
+    case .standardOutput:
+      return "\(name): this output cannot be standard output; nothing was written; give a file path"
+    }
+  }
+
+  public var errorDescription: String? { description }
+}

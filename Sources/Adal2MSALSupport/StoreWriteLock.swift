@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One writing run at a time for a store: held from before a run looks at the store (whether it exists, what
+/// it holds) until the run has committed or cleaned up, so that a second run plans against what the first
+/// committed and never mistakes the first run's new file for its own.
+///
+/// SQLite's own locks cover one transaction, not a run's read-plan-write, and not the creation of a new
+/// file; this lock covers both. It is an advisory `flock` on the store's directory (SQLite never takes that
+/// lock, and locking the directory creates no file beside the user's store), so runs writing other stores of
+/// the same directory wait for each other too. The lock ends with the process, however it ends.
+///
+/// While it holds the lock, a run that is about to create the store has it removed (with its side files) if
+/// it is interrupted before it commits (`InterruptCleanup`), and only that run: another run cannot create the
+/// file in the meantime.
+public final class StoreWriteLock: @unchecked Sendable {
+  /// The locked directory.
+  public let directory: String
+  /// Whether the store existed when the lock was taken: if not, this run creates it, and removes it on failure.
+  public private(set) var existed = true
+  private var descriptor: Int32
+  private var cleanup: InterruptCleanup.Registration?
+
+  /// Takes the lock for the store at `storePath`. When another run holds it, calls `waiting` once (to say so)
+  /// and waits up to `timeout` seconds (nil: as long as it takes).
+  public init(storePath: String, timeout: TimeInterval? = nil, waiting: () -> Void) throws(StoreWriteLockError) {
+    // The directory of the file itself when the path is a link, so that two names of one store share a lock.
+    let resolved = realpath(storePath, nil).map { pointer in
+      defer { free(pointer) }
+      return String(cString: pointer)
+    }
+    let url = URL(fileURLWithPath: resolved ?? storePath)
+    directory = url.deletingLastPathComponent().path
+    descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw StoreWriteLockError(directory: directory, problem: .cannotOpen(errno)) }
+    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+      locked(storePath)
+      return
+    }
+    guard errno == EWOULDBLOCK else { throw failure(.cannotLock(errno)) }
+    waiting()
+    let deadline = timeout.map { Date().addingTimeInterval($0) }
+    // Polled rather than a blocking flock, so that a deadline can end the wait.
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR else { throw failure(.cannotLock(errno)) }
+      if let deadline, Date() >= deadline { throw failure(.timedOut(timeout ?? 0)) }
+      usleep(20_000)
+    }
+    locked(storePath)
+  }
+
+  private func locked(_ storePath: String) {
+    existed = FileManager.default.fileExists(atPath: storePath)
+    // An existing store is left to SQLite (an interrupted transaction rolls back); registering nothing still
+    // gives an interrupted run its status, 128 + the signal.
+    cleanup = InterruptCleanup.register(existed ? [] : ["", "-wal", "-shm", "-journal"].map { storePath + $0 })
+  }
+
+  /// The run committed: an interruption from now on leaves the store in place.
+  public func committed() {
+    if let cleanup { InterruptCleanup.release(cleanup) }
+    cleanup = nil
+  }
+
+  private func failure(_ problem: StoreWriteLockError.Problem) -> StoreWriteLockError {
+    close(descriptor)
+    descriptor = -1
+    return StoreWriteLockError(directory: directory, problem: problem)
+  }
+
+  /// Lets the next run in (after the run removed or committed its store).
+  public func release() {
+    committed()
+    guard descriptor >= 0 else { return }
+    close(descriptor)
+    descriptor = -1
+  }
+
+  deinit { release() }
+}
+
+/// The store's write lock cannot be taken.
+public struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  public enum Problem: Sendable, Hashable {
+    case cannotOpen(Int32)
+    case cannotLock(Int32)
+    case timedOut(TimeInterval)
+  }
+
+  public var directory: String
+  public var problem: Problem
+
+  public var description: String {
+    switch problem {
+    case .cannotOpen(let code):
+      "\(directory): cannot open the store's directory to lock it (\(String(cString: strerror(code)))); "
+        + "check that it exists and is readable"
+    case .cannotLock(let code):
+      "\(directory): cannot lock the store's directory (\(String(cString: strerror(code)))); nothing was written"
+    case .timedOut(let seconds):
+      "\(directory): another adal2msal run kept writing a store here for \(Int(seconds)) s; nothing was written; "
+        + "run again when it has finished"
+    }
+  }
+
+  public var errorDescription: String? { description }
+}

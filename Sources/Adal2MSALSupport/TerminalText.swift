@@ -1,0 +1,94 @@
+/// Text from an input (a username, a field value) made safe to print on a terminal: control characters are
+/// shown as escapes instead of reaching the terminal, where ESC and BEL sequences can retitle the window,
+/// move the cursor or hide lines.
+///
+/// C0 controls other than line feed and tab, DEL and the C1 controls (U+0080–U+009F, which some terminals
+/// read as ESC sequences) become `\x1B`-style escapes, and a backslash that could start one is left as it is:
+/// the escapes are for reading, not for decoding back.
+public enum TerminalText {
+  /// `text` with its control characters escaped, or `text` itself when it has none (the common case costs
+  /// one scan of its UTF-8 bytes).
+  public static func escaped(_ text: String, keepingNewlines: Bool = true) -> String {
+    guard needsEscaping(text, keepingNewlines: keepingNewlines) else { return text }
+    var out = ""
+    out.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      if isControl(scalar.value, keepingNewlines: keepingNewlines) {
+        out += "\\x" + hex(scalar.value)
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// Whether `text` holds a control character that `escaped` would replace.
+  public static func needsEscaping(_ text: String, keepingNewlines: Bool = true) -> Bool {
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if byte < 0x20 || byte == 0x7F {
+        if !(keepingNewlines && (byte == 0x0A || byte == 0x09)) { return true }
+      } else if previous == 0xC2, byte >= 0x80, byte <= 0x9F {
+        // U+0080–U+009F are 0xC2 0x80–0x9F in UTF-8.
+        return true
+      }
+      previous = byte
+    }
+    return false
+  }
+
+  /// `bytes` (UTF-8 text) with its control characters escaped as `escaped` does, keeping line feeds and
+  /// tabs; with `keepingColors`, SGR sequences (`ESC [ digits ; m`: colours only, which cannot move the cursor
+  /// or retitle a window) are kept, for output coloured on purpose. Returns `bytes` itself when nothing needs
+  /// escaping (one scan).
+  public static func escaped(bytes: [UInt8], keepingColors: Bool) -> [UInt8] {
+    guard let first = firstControl(in: bytes) else { return bytes }
+    var out = Array(bytes[..<first])
+    out.reserveCapacity(bytes.count + 16)
+    var index = first
+    while index < bytes.count {
+      let byte = bytes[index]
+      if keepingColors, byte == 0x1B, let length = sgrLength(bytes, at: index) {
+        out += bytes[index..<index + length]
+        index += length
+      } else if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F {
+        out += Array("\\x\(hex(UInt32(byte)))".utf8)
+        index += 1
+      } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+        out += Array("\\x\(hex(UInt32(bytes[index + 1])))".utf8)
+        index += 2
+      } else {
+        out.append(byte)
+        index += 1
+      }
+    }
+    return out
+  }
+
+  /// The index of the first byte that may need escaping.
+  private static func firstControl(in bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer in
+      buffer.firstIndex { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
+    }
+  }
+
+  /// The length of an SGR sequence at `index` (`ESC [`, up to 16 digits and semicolons, `m`), or nil.
+  private static func sgrLength(_ bytes: [UInt8], at index: Int) -> Int? {
+    guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") else { return nil }
+    var end = index + 2
+    while end < bytes.count, end - index < 19, bytes[end] == UInt8(ascii: ";") || (0x30...0x39).contains(bytes[end]) {
+      end += 1
+    }
+    return end < bytes.count && bytes[end] == UInt8(ascii: "m") ? end - index + 1 : nil
+  }
+
+  private static func isControl(_ value: UInt32, keepingNewlines: Bool) -> Bool {
+    if keepingNewlines, value == 0x0A || value == 0x09 { return false }
+    return value < 0x20 || (0x7F...0x9F).contains(value)
+  }
+
+  private static func hex(_ value: UInt32) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(value >> 4) & 0xF], digits[Int(value) & 0xF]])
+  }
+}

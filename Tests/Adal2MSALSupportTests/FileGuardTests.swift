@@ -1,0 +1,70 @@
+import Adal2MSALSupport
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The library side of issue 22, for pipeline authors: `OutputGuard` and `TerminalText`.
+@Suite struct OutputGuardTests {
+  @Test func sameFileThroughALinkIsRefusedAndDistinctFilesPass() throws {
+    let directory = try Fixtures.temporaryDirectory("guard")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.json").path
+    #expect(FileManager.default.createFile(atPath: input, contents: Data("{}".utf8)))
+    try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link").path, withDestinationPath: input)
+
+    var fine = OutputGuard()
+    fine.reading(input, as: "the input")
+    fine.writing(directory.appendingPathComponent("report.txt").path, as: "--report", streams: true)
+    fine.writing("-", as: "--export", streams: true)
+    try fine.check()
+
+    var clash = OutputGuard()
+    clash.reading(input, as: "the input")
+    clash.writing(directory.appendingPathComponent("link").path, as: "--report")
+    let error = #expect(throws: OutputPathError.self) { try clash.check() }
+    #expect(error?.problem == .sameFile(as: OutputGuard.Entry(role: "the input", path: input)))
+    #expect(error?.description.contains("writing it would destroy that file") == true)
+  }
+
+  @Test func specialFilesAndDashForAStoreAreRefused() throws {
+    var device = OutputGuard()
+    device.writing("/dev/null", as: "--output")
+    #expect(throws: OutputPathError(OutputGuard.Entry(role: "--output", path: "/dev/null"), .notRegular("a character device"))) {
+      try device.check()
+    }
+    var dash = OutputGuard()
+    dash.writingStore("-", as: "--out")
+    #expect(throws: OutputPathError.self) { try dash.check() }
+  }
+
+  @Test func twoNewOutputsWithOnePathClash() throws {
+    let directory = try Fixtures.temporaryDirectory("guard")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var paths = OutputGuard()
+    paths.writingStore(directory.appendingPathComponent("new.sqlite").path, as: "--out")
+    paths.writing(directory.path + "/./new.sqlite-wal", as: "--report")
+    #expect(throws: OutputPathError.self) { try paths.check() }
+  }
+}
+
+@Suite struct TerminalTextTests {
+  @Test func controlCharactersAreEscapedAndTextWithoutThemIsKept() {
+    #expect(TerminalText.escaped("a\u{1B}]0;x\u{07}b\u{9B}c\nd\te") == "a\\x1B]0;x\\x07b\\x9Bc\nd\te")
+    #expect(TerminalText.escaped("line\nbreak", keepingNewlines: false) == "line\\x0Abreak")
+    #expect(TerminalText.escaped("Zoë © 日本") == "Zoë © 日本")
+  }
+
+  @Test func bytesKeepOnlyColoursWhenAsked() {
+    let coloured = Array("\u{1B}[32madd\u{1B}[0m evil\u{1B}]0;t\u{07} ©\u{C2}".utf8)
+    let kept = String(decoding: TerminalText.escaped(bytes: coloured, keepingColors: true), as: UTF8.self)
+    #expect(kept == "\u{1B}[32madd\u{1B}[0m evil\\x1B]0;t\\x07 ©\u{C2}")
+    let plain = String(decoding: TerminalText.escaped(bytes: coloured, keepingColors: false), as: UTF8.self)
+    #expect(plain == "\\x1B[32madd\\x1B[0m evil\\x1B]0;t\\x07 ©\u{C2}")
+  }
+}

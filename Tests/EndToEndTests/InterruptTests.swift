@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Issue 22: SIGINT or SIGTERM in the middle of a write leaves nothing behind: no temporary export (every token
+/// in clear), no half-written new store or WAL; an existing store keeps exactly its rows. The run ends with
+/// 128 + the signal.
+@Suite("Interrupted runs", .serialized)
+struct InterruptTests {
+  /// An MSAL cache of `count` access tokens of `megabytes` MiB each: few rows, much to write.
+  static func heavyCache(in directory: URL, count: Int = 10, megabytes: Int = 8) throws -> URL {
+    var tokens: [String: Any] = [:]
+    for index in 0..<count {
+      tokens["uid.utid-login.microsoftonline.com-accesstoken-client-utid-scope\(index)"] = [
+        "home_account_id": "uid.utid", "environment": "login.microsoftonline.com", "credential_type": "AccessToken",
+        "client_id": "client", "realm": "utid", "target": "scope\(index)", "cached_at": "1700000000",
+        "expires_on": "1900000000", "extended_expires_on": "1900000000",
+        "secret": "heavy\(index)" + String(repeating: "x", count: megabytes << 20),
+      ]
+    }
+    let file = directory.appendingPathComponent("heavy.json")
+    try JSONSerialization.data(withJSONObject: ["AccessToken": tokens]).write(to: file)
+    return file
+  }
+
+  /// Starts the binary, waits until `ready` holds (polled every millisecond), then sends `signal`. Returns
+  /// the exit status, whether it ended on a signal, and whether `ready` was seen before the process ended.
+  static func interrupt(
+    _ arguments: [String], with signalNumber: Int32, when ready: () -> Bool
+  ) throws -> (status: Int32, bySignal: Bool, seen: Bool) {
+    let process = Process()
+    process.executableURL = CLI.binary
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var seen = false
+    let deadline = Date().addingTimeInterval(300)
+    while process.isRunning, Date() < deadline {
+      if ready() {
+        seen = true
+        kill(process.processIdentifier, signalNumber)
+        break
+      }
+      usleep(1000)
+    }
+    if !seen { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    return (process.terminationStatus, process.terminationReason == .uncaughtSignal, seen)
+  }
+
+  /// A setup run: an 80 MB input takes seconds alone and more beside a full parallel test run, past
+  /// `CLI.hangTimeout`.
+  static func setUp(_ arguments: [String]) throws -> ProcessRunner.Output {
+    try ProcessRunner.run(CLI.binary, arguments: arguments, timeout: 300)
+  }
+
+  static func size(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+  }
+
+  @Test("export interrupted while writing leaves no temporary file", arguments: [SIGINT, SIGTERM])
+  func export(_ signalNumber: Int32) throws {
+    let directory = try Fixtures.temporaryDirectory("interrupt")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let imported = try Self.setUp(["import", try Self.heavyCache(in: directory).path, "--out", store])
+    try #require(imported.exitCode == 0, "\(imported.stderr)")
+    let output = directory.appendingPathComponent("out.json").path
+    func temporaries() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+    }
+    let run = try Self.interrupt(["export", store, "--output", output], with: signalNumber) { !temporaries().isEmpty }
+    #expect(run.seen, "the export's temporary file was never seen: the run was too quick to interrupt")
+    #expect(run.status == 128 + signalNumber && !run.bySignal, "exit \(run.status) (signal: \(run.bySignal))")
+    #expect(temporaries().isEmpty, "left behind: \(temporaries())")
+    #expect(!FileManager.default.fileExists(atPath: output), "the output was written")
+  }
+
+  @Test("migrate into a new store interrupted mid-transaction removes the store", arguments: [SIGINT, SIGTERM])
+  func migrateNew(_ signalNumber: Int32) throws {
+    let directory = try Fixtures.temporaryDirectory("interrupt")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = try Self.heavyCache(in: directory)
+    let store = directory.appendingPathComponent("new.sqlite").path
+    let run = try Self.interrupt(["migrate", "--msal", input.path, "--out", store], with: signalNumber) {
+      Self.size(store + "-wal") > 4 << 20
+    }
+    #expect(run.seen, "the store's WAL never grew: the run was not interrupted mid-transaction")
+    #expect(run.status == 128 + signalNumber && !run.bySignal, "exit \(run.status) (signal: \(run.bySignal))")
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("new.sqlite") }
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+
+  @Test("migrate into an existing store interrupted mid-transaction keeps its rows", arguments: [SIGINT, SIGTERM])
+  func migrateExisting(_ signalNumber: Int32) throws {
+    let directory = try Fixtures.temporaryDirectory("interrupt")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = directory.appendingPathComponent("existing.sqlite").path
+    let seeded = try CLI.run(["import", try SecretCorpus.canaryMSALCache(in: directory).file.path, "--out", store])
+    try #require(seeded.exitCode == 0, "\(seeded.stderr)")
+    let before = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [store, ".dump"]).stdout
+    let input = try Self.heavyCache(in: directory)
+    let run = try Self.interrupt(["migrate", "--msal", input.path, "--out", store], with: signalNumber) {
+      Self.size(store + "-wal") > 4 << 20
+    }
+    #expect(run.seen, "the store's WAL never grew: the run was not interrupted mid-transaction")
+    #expect(run.status == 128 + signalNumber && !run.bySignal, "exit \(run.status) (signal: \(run.bySignal))")
+    #expect(FileManager.default.fileExists(atPath: store), "the existing store was removed")
+    let after = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [store, ".dump"]).stdout
+    #expect(after == before, "the existing store's rows changed")
+    #expect(!after.isEmpty)
+  }
+}
