@@ -59,8 +59,7 @@ public struct MigrationPipeline: Sendable {
       inputs.records.append(file.record)
     }
     for path in msalPaths {
-      let data = try InputFile.read(path, limits: limits)
-      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
+      let (data, result) = try Self.readMSAL(path, limits: limits)
       inputs.msal.append(MSALInput(result, file: path))
       inputs.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
       progress?()
@@ -90,6 +89,8 @@ public struct MigrationPipeline: Sendable {
     var input: ADALInput
     var unified: MSALInput?
     var record: PlanInput
+    /// Keychain items of the file that are neither ADAL nor MSAL items.
+    var ignored = 0
   }
 
   static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
@@ -100,7 +101,29 @@ public struct MigrationPipeline: Sendable {
       unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)
     }
     let record = record(path, role: .adal, data: data, format: result.inputKind.rawValue)
-    return ADALFile(input: ADALInput(result, file: path), unified: unified, record: record)
+    return ADALFile(
+      input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
+  }
+
+  /// Reads an MSAL input. A file that is something else is named: an adal2msal store ("pass it as --out"), an
+  /// ADAL input ("pass it with --adal"), a known unsupported format ("not supported yet").
+  static func readMSAL(_ path: String, limits: InputLimits) throws -> (Data, UnifiedCacheReadResult) {
+    let data = try InputFile.read(path, limits: limits)
+    if let refusal = InputFormatSniffer.refusal(data) { throw ADALCacheError.refusing(refusal, file: path) }
+    do {
+      return (data, try UnifiedCacheJSONReader(limits: limits).read(data, file: path))
+    } catch {
+      let adal: ADALReadResult
+      do {
+        adal = try ADALCacheReader(limits: limits).read(data, file: path)
+      } catch let other {
+        if case .unsupported = other.kind { throw other }
+        throw error
+      }
+      throw ADALCacheError(
+        "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache: pass it with --adal",
+        at: SourceLocation(file: path), kind: .wrongOption)
+    }
   }
 
   static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {

@@ -34,7 +34,7 @@ extension Adal2MSALCommand {
 
     @OptionGroup var reporting: ReportOptions
 
-    @Flag(help: "Fail (exit 1, nothing written) when any item is skipped or in conflict.")
+    @Flag(help: "Fail (exit 1, nothing written) when any item is skipped for a reason other than policy, or in conflict.")
     var strict = false
 
     @Option(help: ArgumentHelp("Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.", valueName: "file"))
@@ -69,6 +69,9 @@ extension Adal2MSALCommand {
         // Inputs first: a bad input fails the run before the target is touched. A dry run opens an existing
         // target read-only and never creates one.
         var index = try await inputs.index(with: pipeline, keepingAtMost: planWholeUpTo)
+        for skipped in index.skippedFiles {
+          Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
+        }
         let existed = FileManager.default.fileExists(atPath: out)
         let store: CacheStore? =
           existed
@@ -81,7 +84,7 @@ extension Adal2MSALCommand {
         if dryRun {
           let rest = try run.plan { _ in }
           try run.writeReport(rest)
-          return try run.refusal(strict: strict) ?? run.status
+          return run.refusal(strict: strict) ?? run.status
         }
         // A report file is written before the transaction commits (a report that cannot be written rolls the
         // run back); a report on standard output waits for the commit, so that a failed run prints only its
@@ -100,7 +103,7 @@ extension Adal2MSALCommand {
               let planned = try run.plan { try writer.write($0) }
               try writer.write(planned)
               if reporting.report != nil { try run.writeReport(planned) } else { rest = planned }
-              refused = try run.refusal(strict: strict)
+              refused = run.refusal(strict: strict)
               if refused != nil { throw StrictRefusal() }
             }
           }
@@ -133,7 +136,7 @@ extension Adal2MSALCommand {
   }
 }
 
-/// Thrown inside the store's transaction to roll back a --strict run with skips or conflicts.
+/// Thrown inside the store's transaction to roll back a failed run (--strict with problems, or nothing usable).
 private struct StrictRefusal: Error {}
 
 /// One `migrate` run planned a part at a time: the parts' plans go to the report (`ReportSpool`) and to `body`
@@ -147,8 +150,10 @@ private struct PartedRun {
   let itemsPerPart: Int
   let reporting: ReportOptions
   private var spool: ReportSpool?
-  private(set) var skips = 0
-  private(set) var conflicts = 0
+  /// What the run amounts to, counted as the parts are planned.
+  private(set) var verdict = RunVerdict()
+  /// Where every input item ended, per file.
+  private(set) var accounting = InputAccounting()
 
   init(
     pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
@@ -166,7 +171,18 @@ private struct PartedRun {
 
   var plannedAt: Date { options.clock.now }
 
-  var status: ExitCode { skips + conflicts > 0 ? ExitStatus.successWithSkips : ExitStatus.success }
+  /// 0 when everything migrated or was skipped by policy; 2, with a warning, when something was not.
+  var status: ExitCode {
+    guard verdict.problems > 0 else { return ExitStatus.success }
+    Terminal.standardError(
+      "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
+        + "see the report" + Self.examples(verdict))
+    return ExitStatus.successWithSkips
+  }
+
+  private static func examples(_ verdict: RunVerdict) -> String {
+    verdict.examples.isEmpty ? "" : "; first: " + verdict.examples.joined(separator: "; ")
+  }
 
   /// Plans every part, adding each to the report and handing it to `body`; returns the rest, for
   /// `writeReport`. A redacted report needs every name before its first section: a run of one part is
@@ -184,18 +200,34 @@ private struct PartedRun {
     } else if reread {
       spool = reporting.spool(names: try redactionNames())
     }
-    var attention = (skips: 0, conflicts: 0)
-    let rest = try pipeline.planInParts(
+    var verdict = RunVerdict()
+    for skipped in index.skippedFiles { verdict.addSkippedFile(skipped.path, reason: skipped.reason) }
+    var accounting = InputAccounting()
+    for (file, count) in index.ignoredItems { accounting.addIgnored(count, file: file) }
+    var rest = try pipeline.planInParts(
       &index, session: &session, existing: existing, maxItems: itemsPerPart, progress: { progress.advance() }
     ) { part in
-      attention.skips += part.count(.skip)
-      attention.conflicts += part.count(.conflict)
+      verdict.add(part)
+      accounting.add(part)
       if spool == nil { return held.append(part) }
       try spool?.add(part)
       try body(part)
     }
-    skips += attention.skips + rest.count(.skip)
-    conflicts += attention.conflicts + rest.count(.conflict)
+    verdict.add(rest)
+    accounting.add(rest)
+    self.verdict = verdict
+    self.accounting = accounting
+    // Every input's items, by bucket, in the report (they add up to the items read from the file).
+    let totals = accounting.files
+    rest.diagnostics += index.records.map { record in
+      Diagnostic(
+        .note, code: "input.accounting", InputAccounting.line(totals[record.path] ?? .init()),
+        at: SourceLocation(file: record.path))
+    }
+    // The files a directory run skipped are named in the report's diagnostics too.
+    rest.diagnostics += index.skippedFiles.map {
+      Diagnostic(.warning, code: "input.file-skipped", "file skipped: \($0.reason)", at: SourceLocation(file: $0.path))
+    }
     if spool == nil {
       var names = RedactionNames()
       for part in held + [rest] { names.add(part) }
@@ -227,11 +259,17 @@ private struct PartedRun {
     return names
   }
 
-  /// --strict's refusal, printed, when anything was skipped or in conflict.
-  func refusal(strict: Bool) throws -> ExitCode? {
-    guard strict, skips + conflicts > 0 else { return nil }
+  /// The refusal, printed, of a run that failed: --strict with anything skipped for a reason other than
+  /// policy or in conflict, or inputs that had problems and gave nothing usable.
+  func refusal(strict: Bool) -> ExitCode? {
+    guard verdict.outcome(strict: strict) == .failed else { return nil }
+    let what =
+      verdict.yieldedAnything
+      ? "--strict: \(verdict.problems) item(s) or file(s) could not be read or modelled or are in conflict"
+      : "nothing usable in the inputs: \(verdict.problems) item(s) or file(s) could not be read or modelled"
     Terminal.standardError(
-      "adal2msal: error: --strict: \(skips) skipped and \(conflicts) conflicting items, nothing written (see the report)")
+      "adal2msal: error: \(what) (\(verdict.summary)); nothing written" + Self.examples(verdict)
+        + "; see the report")
     return ExitStatus.failure
   }
 
