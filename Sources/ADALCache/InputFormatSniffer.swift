@@ -90,7 +90,12 @@ public enum InputFormatSniffer {
     let objects = items.compactMap { $0 as? [String: Any] }
     guard !objects.isEmpty else { return nil }
     if objects.allSatisfy({ $0["Key"] != nil && $0["Value"] != nil }) { return .msalDotNetDictionary }
-    let adal = objects.filter { ($0["_clientId"] != nil && $0["_authority"] != nil) || $0["servicePrincipalId"] != nil }
+    // ADAL Python / Node entries name their client and authority; an app's own template may leave those out
+    // but keeps the token response's fields.
+    let adal = objects.filter { entry in
+      (entry["_clientId"] != nil && entry["_authority"] != nil) || entry["servicePrincipalId"] != nil
+        || (entry["accessToken"] != nil && entry["tokenType"] != nil && entry["resource"] != nil)
+    }
     if adal.count * 2 > objects.count {
       let isoDates = adal.contains { entry in
         guard let expires = entry["expiresOn"] as? String else { return false }

@@ -111,7 +111,7 @@ public struct MigrationPipeline: Sendable {
     let data = try InputFile.read(path, limits: limits)
     if let refusal = InputFormatSniffer.refusal(data) { throw ADALCacheError.refusing(refusal, file: path) }
     do {
-      return (data, try UnifiedCacheJSONReader(limits: limits).read(data, file: path))
+      return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
     } catch {
       let adal: ADALReadResult
       do {
@@ -124,6 +124,33 @@ public struct MigrationPipeline: Sendable {
         "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache: pass it with --adal",
         at: SourceLocation(file: path), kind: .wrongOption)
     }
+  }
+
+  /// Names every member of an unknown top-level section (MSAL Go's partitions, MSAL Node's unrecognised
+  /// entities) as an entry kept verbatim but not migrated (`unified.unmodelled-entry`), unless the reader
+  /// already did for that section: each is counted, and makes the run's verdict "partial".
+  static func countingUnmodelled(_ result: UnifiedCacheReadResult, file: String) -> UnifiedCacheReadResult {
+    var result = result
+    let named = Set(
+      result.diagnostics.lazy.filter { $0.code == "unified.unmodelled-entry" }
+        .compactMap { $0.location?.keyPath?.split(separator: ".").first.map(String.init) })
+    let what = "kept verbatim with the store's unknown sections, not migrated as an entity: no MSAL library reads it from there"
+    for section in result.contents.unknownSections where !named.contains(section.key) {
+      guard case .object(let members) = section.value else {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning, code: "unified.unmodelled-entry", "a top-level section adal2msal does not model, \(what)",
+            at: SourceLocation(file: file, keyPath: section.key)))
+        continue
+      }
+      for member in members {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning, code: "unified.unmodelled-entry", "an entry of a section adal2msal does not model, \(what)",
+            at: SourceLocation(file: file, keyPath: "\(section.key).\(member.key)")))
+      }
+    }
+    return result
   }
 
   static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {
