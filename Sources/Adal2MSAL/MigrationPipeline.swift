@@ -126,7 +126,7 @@ public struct MigrationPipeline: Sendable {
     }
   }
 
-  /// Names every member of an unknown top-level section (MSAL Go's partitions, MSAL Node's unrecognised
+  /// Names every object in an unknown top-level section (MSAL Go's partitions, MSAL Node's unrecognised
   /// entities) as an entry kept verbatim but not migrated (`unified.unmodelled-entry`), unless the reader
   /// already did for that section: each is counted, and makes the run's verdict "partial".
   static func countingUnmodelled(_ result: UnifiedCacheReadResult, file: String) -> UnifiedCacheReadResult {
@@ -135,15 +135,11 @@ public struct MigrationPipeline: Sendable {
       result.diagnostics.lazy.filter { $0.code == "unified.unmodelled-entry" }
         .compactMap { $0.location?.keyPath?.split(separator: ".").first.map(String.init) })
     let what = "kept verbatim with the store's unknown sections, not migrated as an entity: no MSAL library reads it from there"
+    // Only objects inside an object: entries. Other values (a string, a list) are no entries, just kept.
     for section in result.contents.unknownSections where !named.contains(section.key) {
-      guard case .object(let members) = section.value else {
-        result.diagnostics.append(
-          Diagnostic(
-            .warning, code: "unified.unmodelled-entry", "a top-level section adal2msal does not model, \(what)",
-            at: SourceLocation(file: file, keyPath: section.key)))
-        continue
-      }
+      guard case .object(let members) = section.value else { continue }
       for member in members {
+        guard case .object = member.value else { continue }
         result.diagnostics.append(
           Diagnostic(
             .warning, code: "unified.unmodelled-entry", "an entry of a section adal2msal does not model, \(what)",

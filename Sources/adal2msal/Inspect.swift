@@ -66,6 +66,8 @@ private struct FileInspector {
     } catch {
       // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
       guard PropertyListFormat.sniff(data) != nil else { throw error }
+      // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
+      if case .unsupported = error.kind { throw error }
       let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
       switch format {
       case .text:
