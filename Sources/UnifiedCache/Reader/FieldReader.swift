@@ -35,13 +35,28 @@ struct FieldReader {
   /// A timestamp in epoch seconds: an integer or decimal string, or a JSON number. Fractions are dropped
   /// (MSAL compares whole seconds and writes integer strings).
   mutating func timestamp(_ names: String...) -> Date? {
-    take(names, expected: "epoch seconds (string or number)") { value in
+    take(names, expected: "epoch seconds (string or number)", problem: FieldReader.outOfRange) { value in
       switch value {
       case .string(let text): FieldReader.epoch(text.trimmedWhitespace())
       case .number(let text): FieldReader.epoch(text)
       default: nil
       }
     }
+  }
+
+  /// "timestamp 1e300 is out of range ...", for a number (or numeric string) `epoch` refused: only digits,
+  /// signs, points and exponents are ever shown, never other text of the file.
+  static func outOfRange(_ value: JSONValue) -> String? {
+    let text: String
+    switch value {
+    case .string(let string): text = string.trimmedWhitespace()
+    case .number(let number): text = number
+    default: return nil
+    }
+    guard !text.isEmpty, text.utf8.count <= 40, text.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }),
+      Double(text) != nil
+    else { return nil }
+    return "timestamp \(text) is out of range (more than 10^12 seconds from 1970)"
   }
 
   /// `target`: a space-separated string, or (early MSAL Python) an array of strings, joined with one space.
@@ -71,7 +86,7 @@ struct FieldReader {
   }
 
   private mutating func take<T: Equatable>(
-    _ names: [String], expected: String, convert: (JSONValue) -> T?
+    _ names: [String], expected: String, problem: (JSONValue) -> String? = { _ in nil }, convert: (JSONValue) -> T?
   ) -> T? {
     var chosen: T?
     var chosenName: String?
@@ -82,7 +97,8 @@ struct FieldReader {
         continue
       }
       guard let converted = convert(value) else {
-        report(.warning, "unified.field-type", "expected \(expected), found \(value.typeName); kept as an unknown field", field: name)
+        let what = problem(value) ?? "expected \(expected), found \(value.typeName)"
+        report(.warning, "unified.field-type", "\(what); kept as an unknown field", field: name)
         continue
       }
       if let chosen, let chosenName {
