@@ -164,6 +164,18 @@ import _Adal2MSALTestSupport
     }
   }
 
+  @Test("inspect names a JSON dump of keychain classes as ADAL, not as a broken MSAL cache")
+  func inspectNamesAJSONClassesDump() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let items = try JSONSerialization.jsonObject(with: Fixtures.data("adal/dump-multiuser.objection.json"))
+    let file = scratch.appendingPathComponent("classes.json")
+    try JSONSerialization.data(withJSONObject: ["genp": items]).write(to: file)
+    let inspect = try CLI.run(["inspect", file.path])
+    #expect(inspect.exitCode == 0, "\(inspect.stderr)")
+    #expect(inspect.stdout.contains("format: ADAL objection-json"))
+  }
+
   @Test("a directory is a fleet: a stray file is a counted, named skip (2); --strict makes it fatal")
   func directoryFleetSkipsStrayFiles() throws {
     let scratch = try Fixtures.temporaryDirectory("verdict")
