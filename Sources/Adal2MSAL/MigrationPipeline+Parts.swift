@@ -54,7 +54,10 @@ extension MigrationPipeline {
   /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all: then the
   /// run is planned whole, as one part, and nothing is read twice.
   ///
-  /// - Throws: the first unusable file's error, as `read` does.
+  /// A file of an `--adal` directory that cannot be used (unreadable, unrecognised, unsupported) is not an
+  /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet).
+  ///
+  /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
   public func index(
     adal: [String], msal: [String], keepingAtMost maxItems: Int, progress: (@Sendable () -> Void)? = nil
   ) async throws -> InputIndex {
