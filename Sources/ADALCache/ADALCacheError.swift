@@ -4,12 +4,43 @@ import Foundation
 /// A fatal problem with an ADAL input as a whole (unrecognised content, an invalid macOS blob, a limit
 /// exceeded). Never contains a secret.
 public struct ADALCacheError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  /// What kind of failure: a run over a directory skips a file of any kind and goes on; `unsupported` and
+  /// `wrongOption` name a format that was recognised.
+  public enum Kind: Sendable, Hashable {
+    /// The input is damaged or exceeds a limit.
+    case unreadable
+    /// No format adal2msal knows.
+    case unrecognised
+    /// A known format that adal2msal does not migrate yet.
+    case unsupported(UnsupportedFormat)
+    /// A supported input given with the wrong option (an MSAL cache, an adal2msal store).
+    case wrongOption
+  }
+
   public var message: String
   public var location: SourceLocation
+  public var kind: Kind
 
-  public init(_ message: String, at location: SourceLocation) {
+  public init(_ message: String, at location: SourceLocation, kind: Kind = .unreadable) {
     self.message = message
     self.location = location
+    self.kind = kind
+  }
+
+  /// The error for an input `InputFormatSniffer` refuses.
+  public static func refusing(_ refusal: InputFormatSniffer.Refusal, file: String?) -> ADALCacheError {
+    let location = SourceLocation(file: file)
+    switch refusal {
+    case .unsupported(let format):
+      return ADALCacheError(
+        "not supported yet: \(format.displayName); \(format.todo)", at: location, kind: .unsupported(format))
+    case .sqlite(isStore: true):
+      return ADALCacheError(
+        "this is an adal2msal store, not an input cache: pass it as --out", at: location, kind: .wrongOption)
+    case .sqlite(isStore: false):
+      return ADALCacheError(
+        "this is an SQLite database but not an adal2msal store or a token cache", at: location, kind: .unrecognised)
+    }
   }
 
   public var description: String { "\(location): \(message)" }

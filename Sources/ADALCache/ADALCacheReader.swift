@@ -20,6 +20,7 @@ public struct ADALCacheReader: Sendable {
       throw ADALCacheError(
         "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file))
     }
+    if let refusal = InputFormatSniffer.refusal(data) { throw ADALCacheError.refusing(refusal, file: file) }
     if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file) }
     let text = data.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
@@ -38,8 +39,9 @@ public struct ADALCacheReader: Sendable {
       return result
     }
     throw ADALCacheError(
-      "not a recognised ADAL input: expected a keychain dump (plist or JSON), a macOS ADAL cache blob or an archived item",
-      at: SourceLocation(file: file))
+      "not a recognised ADAL input: \(InputFormatSniffer.describe(data)); expected a keychain dump (plist or JSON), "
+        + "a macOS ADAL cache blob or an archived item (see `adal2msal inspect`)",
+      at: SourceLocation(file: file), kind: .unrecognised)
   }
 
   private func readPlist(_ data: Data, file: String?) throws(ADALCacheError) -> ADALReadResult {
@@ -53,7 +55,7 @@ public struct ADALCacheReader: Sendable {
       guard let parsed = try KeychainDumpParser(limits: limits, file: file).parse(plist: document.value) else {
         throw ADALCacheError(
           "the \(document.format.displayName) is neither a keychain dump nor a keyed archive (root is a \(document.value.kindName))",
-          at: SourceLocation(file: file))
+          at: SourceLocation(file: file), kind: .unrecognised)
       }
       var result = ADALReadResult(inputKind: parsed.kind, plistFormat: document.format, diagnostics: parsed.diagnostics)
       KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result)
@@ -83,6 +85,6 @@ public struct ADALCacheReader: Sendable {
     }
     throw ADALCacheError(
       "the keyed archive's root is \(archive.rootClassName ?? archive.root.kindName), neither an ADAL item nor a macOS ADAL cache",
-      at: SourceLocation(file: file))
+      at: SourceLocation(file: file), kind: .unrecognised)
   }
 }

@@ -13,7 +13,7 @@ struct KeychainDumpParser {
   static let shortNameKeys: Set<String> = ["acct", "svce", "gena", "agrp", "v_Data"]
   /// Keys that mark an objection item.
   static let objectionKeys: Set<String> = [
-    "account", "service", "generic", "entitlement_group", "dataHex", "item_class", "create_date",
+    "account", "service", "generic", "entitlement_group", "dataHex", "data", "item_class", "create_date",
   ]
 
   struct Parsed {
@@ -94,18 +94,7 @@ struct KeychainDumpParser {
     } catch {
       throw ADALCacheError("the input is not valid JSON: \(error.localizedDescription)", at: SourceLocation(file: file))
     }
-    var groups: [(prefix: String, items: [Any])] = []
-    if let array = root as? [Any] {
-      groups = [("", array)]
-    } else if let dictionary = root as? [String: Any], dictionary.keys.contains(where: Self.classKeys.contains) {
-      groups = dictionary.keys.sorted().compactMap { key in (dictionary[key] as? [Any]).map { (key, $0) } }
-    } else if let dictionary = root as? [String: Any], Self.isItem(dictionary) {
-      groups = [("", [dictionary])]
-    } else {
-      throw ADALCacheError(
-        "the JSON is neither an array of keychain items nor a dictionary of keychain classes",
-        at: SourceLocation(file: file))
-    }
+    let groups = try itemGroups(root)
     var parsed = Parsed(kind: .keychainJSON)
     var objectionCount = 0
     for group in groups {
@@ -117,6 +106,15 @@ struct KeychainDumpParser {
           continue
         }
         let (record, diagnostics): (KeychainRecord, [Diagnostic])
+        guard Self.isItem(item) else {
+          parsed.diagnostics.append(
+            ADALItemError(
+              "the entry is a JSON object with \(item.count) fields but no keychain attributes (service, account, data): not a keychain item",
+              at: location
+            ).diagnostic)
+          parsed.records.append(KeychainRecord(location: location))
+          continue
+        }
         if item.keys.contains(where: Self.shortNameKeys.contains) {
           (record, diagnostics) = KeychainRecordBuilder.shortNames(
             { item[$0] }, textEncoded: true, location: location, limits: limits)
@@ -131,6 +129,44 @@ struct KeychainDumpParser {
     if objectionCount * 2 > parsed.records.count { parsed.kind = .objectionJSON }
     return parsed
   }
+
+  /// The item groups of a JSON keychain dump, recognised by keychain attributes only: anything else is refused
+  /// with what it looks like (an MSAL cache, a known unsupported format, other JSON), never its keys or values.
+  private func itemGroups(_ root: Any) throws(ADALCacheError) -> [(prefix: String, items: [Any])] {
+    let location = SourceLocation(file: file)
+    if let array = root as? [Any] {
+      if let format = InputFormatSniffer.unsupportedJSONArray(array) {
+        throw ADALCacheError.refusing(.unsupported(format), file: file)
+      }
+      guard array.contains(where: { ($0 as? [String: Any]).map(Self.isItem) ?? false }) else {
+        throw ADALCacheError(
+          "not a keychain dump: the JSON is an array of \(array.count) entries, none with keychain attributes "
+            + "(service, account, data); expected an objection or keychain JSON dump (see `adal2msal inspect`)",
+          at: location, kind: .unrecognised)
+      }
+      return [("", array)]
+    }
+    guard let dictionary = root as? [String: Any] else {
+      throw ADALCacheError(
+        "not a keychain dump: the JSON is a single value, not an array of keychain items", at: location,
+        kind: .unrecognised)
+    }
+    if dictionary.keys.contains(where: Self.classKeys.contains) {
+      return dictionary.keys.sorted().compactMap { key in (dictionary[key] as? [Any]).map { (key, $0) } }
+    }
+    if Self.isItem(dictionary) { return [("", [dictionary])] }
+    if dictionary.keys.contains(where: Self.msalSections.contains) {
+      throw ADALCacheError(
+        "this is an MSAL unified cache, not an ADAL cache: pass it with --msal", at: location, kind: .wrongOption)
+    }
+    throw ADALCacheError(
+      "not a keychain dump: the JSON is an object with \(dictionary.count) top-level keys, none a keychain class, "
+        + "a keychain attribute or an MSAL cache section (see `adal2msal inspect`)",
+      at: location, kind: .unrecognised)
+  }
+
+  /// The section names of an MSAL unified cache.
+  static let msalSections: Set<String> = ["AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata"]
 
   private static func isItem(_ dictionary: [String: Any]) -> Bool {
     dictionary.keys.contains { shortNameKeys.contains($0) || objectionKeys.contains($0) }

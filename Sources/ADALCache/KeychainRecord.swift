@@ -58,8 +58,13 @@ public struct KeychainRecord: Sendable, Hashable {
   public static let wipeGeneric = "Microsoft.ADAL.WipeAll.1"
   public static let wipeAccount = "TokenWipe"
 
-  /// Whether `gena` is `MSOpenTech.ADAL.1`: the selection rule for ADAL items.
-  public var isADALItem: Bool { genericString == ADALKeychainService.libraryString }
+  /// Whether `gena` is `MSOpenTech.ADAL.1`, or, for a dump that left `gena` out, `svce` is an ADAL key
+  /// (`MSOpenTech.ADAL.1|…`): the selection rule for ADAL items. Such an item that cannot be read is an
+  /// unreadable ADAL item, not another app's item.
+  public var isADALItem: Bool {
+    if let generic = genericString { return generic == ADALKeychainService.libraryString }
+    return generic == nil && !isWipeMarker && (service?.hasPrefix(ADALKeychainService.libraryString + "|") ?? false)
+  }
   /// Whether this is ADAL's "wipe all" marker.
   public var isWipeMarker: Bool { genericString == Self.wipeGeneric || account == Self.wipeAccount }
 }

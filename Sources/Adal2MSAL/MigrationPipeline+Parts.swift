@@ -28,6 +28,11 @@ extension MigrationPipeline {
     fileprivate func parts(existing: UnifiedCacheContents, maxItems: Int) -> [[Int]] {
       isOnePart ? [Array(0..<partitions.count)] : partitions.parts(existing: existing, maxItems: maxItems)
     }
+    /// Files of an `--adal` directory that could not be used (unreadable, unrecognised, unsupported), in
+    /// path order: a fleet goes on without them, and the run names and counts them.
+    public var skippedFiles: [SkippedInput] = []
+    /// Keychain items that are neither ADAL nor MSAL items, by ADAL file (for `InputAccounting.addIgnored`).
+    public var ignoredItems: [String: Int] = [:]
     /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
     public var unknownSections: JSONObject
     fileprivate var adalPaths: [String]
@@ -49,25 +54,43 @@ extension MigrationPipeline {
   /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all: then the
   /// run is planned whole, as one part, and nothing is read twice.
   ///
-  /// - Throws: the first unusable file's error, as `read` does.
+  /// A file of an `--adal` directory that cannot be used (unreadable, unrecognised, unsupported) is not an
+  /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet).
+  ///
+  /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
   public func index(
     adal: [String], msal: [String], keepingAtMost maxItems: Int, progress: (@Sendable () -> Void)? = nil
   ) async throws -> InputIndex {
-    let adalPaths = try InputFile.expand(adal)
+    let adalEntries = try InputFile.expandMarkingDirectories(adal)
+    let adalPaths = adalEntries.map(\.path)
     let msalPaths = try InputFile.expand(msal)
     let limits = self.limits
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
+    var failures: [SkippedInput?] = Array(repeating: nil, count: adalPaths.count)
     var kept: [ADALFile?] = Array(repeating: nil, count: adalPaths.count)
     var keys: [[String]] = Array(repeating: [], count: adalPaths.count)
     var counts: [Int] = Array(repeating: 0, count: adalPaths.count)
     var keeping = true
     var total = 0
-    try await Self.forEachConcurrently(adalPaths, { path in
+    try await Self.forEachConcurrently(adalEntries, { entry in
       defer { progress?() }
-      let file = try Self.readADAL(path, limits: limits)
-      return (file, InputPartitions.keys(of: file.input, unified: file.unified))
-    }) { position, result in
+      do {
+        let file = try Self.readADAL(entry.path, limits: limits)
+        return Result<(ADALFile, [String]), SkippedInput>.success((file, InputPartitions.keys(of: file.input, unified: file.unified)))
+      } catch {
+        // A file named on the command line ends the run; a file of a directory is skipped and named.
+        guard entry.inDirectory else { throw error }
+        return .failure(SkippedInput(path: entry.path, error: error))
+      }
+    }) { position, outcome in
+      let result: (ADALFile, [String])
+      switch outcome {
+      case .success(let read): result = read
+      case .failure(let skipped):
+        failures[position] = skipped
+        return
+      }
       let (file, fileKeys) = result
       keys[position] = fileKeys
       counts[position] = file.input.items.count
@@ -83,12 +106,15 @@ extension MigrationPipeline {
       guard let file = kept[position] else { continue }
       index.partitions.add(keys: keys[position], items: counts[position])
       index.records.append(file.record)
+      if file.ignored > 0 { index.ignoredItems[file.record.path] = file.ignored }
       index.adalDigests.append(file.record.sha256)
       if let unified = file.unified {
         index.unknownSections.mergeUnknownSections(unified.contents.unknownSections)
         if !keeping { index.sharedUnified.append(unified) }
       }
     }
+    index.skippedFiles = failures.compactMap { $0 }
+    index.adalPaths = adalPaths.indices.filter { failures[$0] == nil }.map { adalPaths[$0] }
     index.itemCount = total
     if keeping {
       index.kept = kept.compactMap { $0 }
@@ -97,8 +123,7 @@ extension MigrationPipeline {
       returnFreedMemory()
     }
     for (position, path) in msalPaths.enumerated() {
-      let data = try InputFile.read(path, limits: limits)
-      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
+      let (data, result) = try Self.readMSAL(path, limits: limits)
       let input = MSALInput(result, file: path)
       index.unknownSections.mergeUnknownSections(input.contents.unknownSections)
       for account in input.accountKeys {
@@ -159,7 +184,9 @@ extension MigrationPipeline {
   /// What the index keeps of a file it reads again with its part: the record, and its dump's MSAL entities
   /// that no part plans.
   private static func stripped(_ file: ADALFile) -> ADALFile {
-    ADALFile(input: ADALInput(file: file.input.file, items: []), unified: file.unified?.sharedEntities(keepingDiagnostics: false), record: file.record)
+    ADALFile(
+      input: ADALInput(file: file.input.file, items: []), unified: file.unified?.sharedEntities(keepingDiagnostics: false),
+      record: file.record, ignored: file.ignored)
   }
 
   /// Reads the ADAL files `positions` of the index again, on all cores, checking that their bytes did not
@@ -184,6 +211,25 @@ extension MigrationPipeline {
       }
     }
     return try results.values()
+  }
+}
+
+/// A file of an `--adal` directory that was skipped whole, and why (the reader's message: the file, the place
+/// and what is wrong, never its content).
+public struct SkippedInput: Error, Sendable, Hashable {
+  public var path: String
+  public var reason: String
+
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  init(path: String, error: any Error) {
+    let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    // The readers' messages start with the file; the run names it once.
+    let prefix = path + ": "
+    self.init(path: path, reason: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
   }
 }
 

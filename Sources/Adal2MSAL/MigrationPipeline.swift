@@ -59,8 +59,7 @@ public struct MigrationPipeline: Sendable {
       inputs.records.append(file.record)
     }
     for path in msalPaths {
-      let data = try InputFile.read(path, limits: limits)
-      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
+      let (data, result) = try Self.readMSAL(path, limits: limits)
       inputs.msal.append(MSALInput(result, file: path))
       inputs.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
       progress?()
@@ -90,6 +89,8 @@ public struct MigrationPipeline: Sendable {
     var input: ADALInput
     var unified: MSALInput?
     var record: PlanInput
+    /// Keychain items of the file that are neither ADAL nor MSAL items.
+    var ignored = 0
   }
 
   static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
@@ -100,7 +101,52 @@ public struct MigrationPipeline: Sendable {
       unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)
     }
     let record = record(path, role: .adal, data: data, format: result.inputKind.rawValue)
-    return ADALFile(input: ADALInput(result, file: path), unified: unified, record: record)
+    return ADALFile(
+      input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
+  }
+
+  /// Reads an MSAL input. A file that is something else is named: an adal2msal store ("pass it as --out"), an
+  /// ADAL input ("pass it with --adal"), a known unsupported format ("not supported yet").
+  static func readMSAL(_ path: String, limits: InputLimits) throws -> (Data, UnifiedCacheReadResult) {
+    let data = try InputFile.read(path, limits: limits)
+    if let refusal = InputFormatSniffer.refusal(data) { throw ADALCacheError.refusing(refusal, file: path) }
+    do {
+      return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
+    } catch {
+      let adal: ADALReadResult
+      do {
+        adal = try ADALCacheReader(limits: limits).read(data, file: path)
+      } catch let other {
+        if case .unsupported = other.kind { throw other }
+        throw error
+      }
+      throw ADALCacheError(
+        "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache: pass it with --adal",
+        at: SourceLocation(file: path), kind: .wrongOption)
+    }
+  }
+
+  /// Names every object in an unknown top-level section (MSAL Go's partitions, MSAL Node's unrecognised
+  /// entities) as an entry kept verbatim but not migrated (`unified.unmodelled-entry`), unless the reader
+  /// already did for that section: each is counted, and makes the run's verdict "partial".
+  static func countingUnmodelled(_ result: UnifiedCacheReadResult, file: String) -> UnifiedCacheReadResult {
+    var result = result
+    let named = Set(
+      result.diagnostics.lazy.filter { $0.code == "unified.unmodelled-entry" }
+        .compactMap { $0.location?.keyPath?.split(separator: ".").first.map(String.init) })
+    let what = "kept verbatim with the store's unknown sections, not migrated as an entity: no MSAL library reads it from there"
+    // Only objects inside an object: entries. Other values (a string, a list) are no entries, just kept.
+    for section in result.contents.unknownSections where !named.contains(section.key) {
+      guard case .object(let members) = section.value else { continue }
+      for member in members {
+        guard case .object = member.value else { continue }
+        result.diagnostics.append(
+          Diagnostic(
+            .warning, code: "unified.unmodelled-entry", "an entry of a section adal2msal does not model, \(what)",
+            at: SourceLocation(file: file, keyPath: "\(section.key).\(member.key)")))
+      }
+    }
+    return result
   }
 
   static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {

@@ -66,6 +66,18 @@ public enum InputFile {
     }
   }
 
+  /// `expand`, each path marked with whether it came from a directory (a fleet: a bad file there is skipped,
+  /// not the end of the run).
+  public static func expandMarkingDirectories(_ paths: [String]) throws -> [(path: String, inDirectory: Bool)] {
+    try paths.flatMap { path -> [(path: String, inDirectory: Bool)] in
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        return try files(inDirectory: path).map { ($0, true) }
+      }
+      return [(path, false)]
+    }
+  }
+
   /// Paths as given, with every directory replaced by its files (sorted); files keep their given order.
   public static func expand(_ paths: [String]) throws -> [String] {
     try paths.flatMap { path -> [String] in

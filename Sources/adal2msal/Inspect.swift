@@ -46,8 +46,7 @@ private struct FileInspector {
 
   func render(_ format: Adal2MSALCommand.Inspect.OutputFormat) throws -> String {
     let data = try InputFile.read(file, limits: limits)
-    if Self.looksLikeJSONObject(data) {
-      let result = try UnifiedCacheJSONReader(limits: limits).read(data, file: file)
+    if Self.looksLikeJSONObject(data), let result = try unifiedCache(data) {
       switch format {
       case .text:
         return (["file: \(file)", "format: MSAL unified cache JSON"]
@@ -67,6 +66,8 @@ private struct FileInspector {
     } catch {
       // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
       guard PropertyListFormat.sniff(data) != nil else { throw error }
+      // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
+      if case .unsupported = error.kind { throw error }
       let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
       switch format {
       case .text:
@@ -85,7 +86,19 @@ private struct FileInspector {
     }
   }
 
-  /// A JSON object (after an optional byte-order mark and white space): a unified cache. ADAL JSON dumps are arrays.
+  /// The unified cache in `data`; nil when it is no cache but an ADAL dump (a JSON dictionary of keychain
+  /// classes or one item), which the ADAL reader then shows.
+  private func unifiedCache(_ data: Data) throws -> UnifiedCacheReadResult? {
+    do {
+      return try UnifiedCacheJSONReader(limits: limits).read(data, file: file)
+    } catch {
+      if error.reason == .notACache, (try? ADALCacheReader(limits: limits).read(data, file: file)) != nil { return nil }
+      throw error
+    }
+  }
+
+  /// A JSON object (after an optional byte-order mark and white space): a unified cache, or an ADAL JSON dump
+  /// of keychain classes (most ADAL JSON dumps are arrays).
   static func looksLikeJSONObject(_ data: Data) -> Bool {
     var bytes = data.prefix(4096)[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }

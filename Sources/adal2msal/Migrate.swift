@@ -34,7 +34,7 @@ extension Adal2MSALCommand {
 
     @OptionGroup var reporting: ReportOptions
 
-    @Flag(help: "Fail (exit 1, nothing written) when any item is skipped or in conflict.")
+    @Flag(help: "Fail (exit 1, nothing written) when any item is skipped for a reason other than policy, or in conflict.")
     var strict = false
 
     @Option(help: ArgumentHelp("Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.", valueName: "file"))
@@ -70,6 +70,9 @@ extension Adal2MSALCommand {
         // Inputs first: a bad input fails the run before the target is touched. A dry run opens an existing
         // target read-only and never creates one.
         var index = try await inputs.index(with: pipeline, keepingAtMost: planWholeUpTo)
+        for skipped in index.skippedFiles {
+          Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
+        }
         // One writer at a time, from before the store is read until the run has committed or cleaned up.
         let lock = dryRun ? nil : try StoreCommandSupport.writeLock(out)
         defer { lock?.release() }
@@ -85,7 +88,7 @@ extension Adal2MSALCommand {
         if dryRun {
           let rest = try run.plan { _ in }
           try run.writeReport(rest)
-          return try run.refusal(strict: strict) ?? run.status
+          return run.refusal(strict: strict) ?? run.status
         }
         // A report file is written before the transaction commits (a report that cannot be written rolls the
         // run back); a report on standard output waits for the commit, so that a failed run prints only its
@@ -104,7 +107,7 @@ extension Adal2MSALCommand {
               let planned = try run.plan { try writer.write($0) }
               try writer.write(planned)
               if reporting.report != nil { try run.writeReport(planned) } else { rest = planned }
-              refused = try run.refusal(strict: strict)
+              refused = run.refusal(strict: strict)
               if refused != nil { throw StrictRefusal() }
             }
           }
@@ -138,106 +141,5 @@ extension Adal2MSALCommand {
   }
 }
 
-/// Thrown inside the store's transaction to roll back a --strict run with skips or conflicts.
+/// Thrown inside the store's transaction to roll back a failed run (--strict with problems, or nothing usable).
 private struct StrictRefusal: Error {}
-
-/// One `migrate` run planned a part at a time: the parts' plans go to the report (`ReportSpool`) and to `body`
-/// (the store's writer), and what --strict and the exit status need is counted on the way.
-private struct PartedRun {
-  let pipeline: MigrationPipeline
-  /// The pipeline's options with the clock read once: every pass, the report and the run row share it.
-  let options: MigrationOptions
-  var index: MigrationPipeline.InputIndex
-  let existing: UnifiedCacheContents
-  let itemsPerPart: Int
-  let reporting: ReportOptions
-  private var spool: ReportSpool?
-  private(set) var skips = 0
-  private(set) var conflicts = 0
-
-  init(
-    pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
-    itemsPerPart: Int, reporting: ReportOptions
-  ) {
-    self.pipeline = pipeline
-    var options = pipeline.options
-    options.clock = .fixed(options.clock.now)
-    self.options = options
-    self.index = index
-    self.existing = existing
-    self.itemsPerPart = itemsPerPart
-    self.reporting = reporting
-  }
-
-  var plannedAt: Date { options.clock.now }
-
-  var status: ExitCode { skips + conflicts > 0 ? ExitStatus.successWithSkips : ExitStatus.success }
-
-  /// Plans every part, adding each to the report and handing it to `body`; returns the rest, for
-  /// `writeReport`. A redacted report needs every name before its first section: a run of one part is
-  /// planned first and reported after; a run in parts is planned once more beforehand, for the names.
-  mutating func plan(_ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
-    var session = PlanningSession(options: options, existing: existing)
-    let reread = !index.isOnePart
-    let files = index.records.count { $0.role == .adal }
-    let progress = ProgressBar(label: "migrating", total: files, enabled: reread && Terminal.standardErrorIsTerminal)
-    defer { progress.finish() }
-    var held: [MigrationPlan] = []
-    var spool: ReportSpool? = nil
-    if !options.redactUsernames {
-      spool = reporting.spool(names: nil)
-    } else if reread {
-      spool = reporting.spool(names: try redactionNames())
-    }
-    var attention = (skips: 0, conflicts: 0)
-    let rest = try pipeline.planInParts(
-      &index, session: &session, existing: existing, maxItems: itemsPerPart, progress: { progress.advance() }
-    ) { part in
-      attention.skips += part.count(.skip)
-      attention.conflicts += part.count(.conflict)
-      if spool == nil { return held.append(part) }
-      try spool?.add(part)
-      try body(part)
-    }
-    skips += attention.skips + rest.count(.skip)
-    conflicts += attention.conflicts + rest.count(.conflict)
-    if spool == nil {
-      var names = RedactionNames()
-      for part in held + [rest] { names.add(part) }
-      spool = reporting.spool(names: names)
-      for part in held {
-        try spool?.add(part)
-        try body(part)
-      }
-    }
-    self.spool = spool
-    return rest
-  }
-
-  /// Writes the report of the parts planned and `rest` (to its file or standard output).
-  mutating func writeReport(_ rest: MigrationPlan) throws {
-    guard var spool else { return }
-    try reporting.write(&spool, rest: rest)
-    self.spool = nil
-  }
-
-  /// A planning pass that only gathers the names a redacted report replaces.
-  private mutating func redactionNames() throws -> RedactionNames {
-    var session = PlanningSession(options: options, existing: existing)
-    var names = RedactionNames()
-    let rest = try pipeline.planInParts(&index, session: &session, existing: existing, maxItems: itemsPerPart) {
-      names.add($0)
-    }
-    names.add(rest)
-    return names
-  }
-
-  /// --strict's refusal, printed, when anything was skipped or in conflict.
-  func refusal(strict: Bool) throws -> ExitCode? {
-    guard strict, skips + conflicts > 0 else { return nil }
-    Terminal.standardError(
-      "adal2msal: error: --strict: \(skips) skipped and \(conflicts) conflicting items, nothing written (see the report)")
-    return ExitStatus.failure
-  }
-
-}

@@ -15,7 +15,7 @@ import _Adal2MSALTestSupport
     let help = try adal2msal(["--help"])
     #expect(help.exitCode == 0)
     for name in Self.subcommands { #expect(help.stdout.contains("  \(name) "), "\(name) missing") }
-    for status in ["0   success", "1   failure", "2   success with skipped", "64  usage error"] {
+    for status in ["0   every item migrated", "1   failure, nothing written", "2   written, but", "64  usage error"] {
       #expect(help.stdout.contains(status), "exit status line '\(status)' missing")
     }
   }

@@ -28,7 +28,8 @@ import _Adal2MSALTestSupport
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("cache.sqlite").path
     let migrate = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
-    // Skipped items (a guest, an ADFS user without id token, expired access tokens) make it exit 2.
+    // An ADFS user without an id token (no identity offline) makes it exit 2; its guest, tombstone and
+    // expired access tokens are policy skips (docs/verdicts.md).
     #expect(migrate.exitCode == 2, "\(migrate.stderr)")
     let actions = try reportSummary(migrate.stdout)
     #expect((actions["add"] ?? 0) > 0)

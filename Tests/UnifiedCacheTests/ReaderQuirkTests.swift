@@ -25,6 +25,18 @@ import UnifiedCache
     #expect(result.contents.accessTokens.count == 1)
   }
 
+  @Test func anOutOfRangeTimestampIsNamedInWords() throws {
+    let (token, result) = try onlyToken(Self.accessToken(#", "expires_on": "1e300", "cached_at": 1e300"#))
+    #expect(token.expiresOn == nil)
+    let messages = result.diagnostics.filter { $0.code == "unified.field-type" }.map(\.message)
+    #expect(messages.count == 2)
+    #expect(messages.allSatisfy { $0.hasPrefix("timestamp 1e300 is out of range") }, "\(messages)")
+    // Text that is no number is described by its type, never quoted.
+    let (_, other) = try onlyToken(Self.accessToken(#", "expires_on": "soon-secret""#))
+    let described = other.diagnostics.filter { $0.code == "unified.field-type" }.map(\.message)
+    #expect(described == ["expected epoch seconds (string or number), found string; kept as an unknown field"])
+  }
+
   @Test func trailingCommasInObjectsAndArrays() throws {
     let (token, _) = try onlyToken(Self.accessToken(#", "x": [1, 2,],"#))
     #expect(token.additionalFields["x"] == .array([.number("1"), .number("2")]))

@@ -44,12 +44,29 @@ struct FieldReader {
   mutating func timestamp(_ names: String...) -> Date? {
     var read: [String: JSONValue] = [:]
     for name in names { if let value = remaining[name] { read[name] = value } }
-    let date = take(names, expected: "epoch seconds (string or number)") { FieldReader.epoch($0) }
+    let date = take(names, expected: "epoch seconds (string or number)", problem: FieldReader.outOfRange) {
+      FieldReader.epoch($0)
+    }
     if let date {
       let canonical = JSONValue.string(UnifiedEntityJSON.epochString(date))
       for (name, value) in read where remaining[name] == nil && value != canonical { rawValues[name] = value }
     }
     return date
+  }
+
+  /// "timestamp 1e300 is out of range ...", for a number (or numeric string) `epoch` refused: only digits,
+  /// signs, points and exponents are ever shown, never other text of the file.
+  static func outOfRange(_ value: JSONValue) -> String? {
+    let text: String
+    switch value {
+    case .string(let string): text = string.trimmedWhitespace()
+    case .number(let number): text = number
+    default: return nil
+    }
+    guard !text.isEmpty, text.utf8.count <= 40, text.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }),
+      Double(text) != nil
+    else { return nil }
+    return "timestamp \(text) is out of range (more than 10^12 seconds from 1970)"
   }
 
   /// `target`: a space-separated string, or (early MSAL Python) an array of strings, joined with one space.
@@ -99,7 +116,7 @@ struct FieldReader {
   }
 
   private mutating func take<T: Equatable>(
-    _ names: [String], expected: String, convert: (JSONValue) -> T?
+    _ names: [String], expected: String, problem: (JSONValue) -> String? = { _ in nil }, convert: (JSONValue) -> T?
   ) -> T? {
     var chosen: T?
     var chosenName: String?
@@ -112,7 +129,8 @@ struct FieldReader {
       // A null is absent for the model, and stays among the unknown fields so that it is written back.
       if case .null = value { continue }
       guard let converted = convert(value) else {
-        report(.warning, "unified.field-type", "expected \(expected), found \(value.typeName); kept as an unknown field", field: name)
+        let what = problem(value) ?? "expected \(expected), found \(value.typeName)"
+        report(.warning, "unified.field-type", "\(what); kept as an unknown field", field: name)
         continue
       }
       if let chosen, let chosenName {

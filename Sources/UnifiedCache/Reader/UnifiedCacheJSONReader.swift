@@ -30,10 +30,12 @@ public struct UnifiedCacheJSONReader: Sendable {
     }
     let knownNames = Set(UnifiedEntityKind.allCases.map(\.sectionName))
     guard object.isEmpty || object.keys.contains(where: knownNames.contains) else {
-      let shown = object.keys.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+      // Never the keys themselves: they are the file's data (user names, tokens in a wrong file).
       throw UnifiedCacheError(
         .notACache,
-        "no cache section (AccessToken, RefreshToken, IdToken, Account, AppMetadata) among the top-level keys \(shown)",
+        "not an MSAL cache: the JSON is an object with \(object.count) top-level key(s) and no cache section "
+          + "(AccessToken, RefreshToken, IdToken, Account, AppMetadata); check that this is the cache file "
+          + "(see `adal2msal inspect`)",
         at: SourceLocation(file: file, keyPath: "$"))
     }
     var assembler = CacheAssembler()

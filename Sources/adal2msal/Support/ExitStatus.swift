@@ -2,11 +2,14 @@ import ArgumentParser
 
 /// The documented exit statuses (also in `adal2msal --help` and README.md).
 enum ExitStatus {
-  /// Success: everything migrated (or, for a dry run, would migrate) with nothing skipped.
+  /// Success: every item migrated, unchanged, merged or skipped by policy (guest, tombstone, expired access
+  /// token, wipe marker, other apps' keychain items, `--skip-access-tokens`).
   static let success = ExitCode(0)
-  /// Failure: nothing was written (unreadable input, store error, or `--strict` with skipped items).
+  /// Failure, nothing written: an unusable or unsupported input, a store error, inputs with errors that gave
+  /// nothing usable, or `--strict` with anything not migrated for a reason other than policy.
   static let failure = ExitCode(1)
-  /// Success with skipped or conflicting items: the migration was written (or would be), see the report.
+  /// Partial: written (or would be), but some items or files could not be read or modelled; counted and named
+  /// in the report.
   static let successWithSkips = ExitCode(2)
   /// Usage error: a bad option or argument (ArgumentParser's EX_USAGE).
   static let usage = ExitCode.validationFailure
@@ -14,10 +17,13 @@ enum ExitStatus {
   /// The exit-status table, for help texts.
   static let helpText = """
     Exit status:
-      0   success, nothing skipped
-      1   failure, nothing written (bad input, store error,
-          or --strict with skipped or conflicting items)
-      2   success with skipped or conflicting items (see the report)
+      0   every item migrated, unchanged, merged or skipped by policy
+          (guest, tombstone, expired access token, wipe marker)
+      1   failure, nothing written (unusable or unsupported input, store
+          error, nothing usable from inputs with errors, or --strict with
+          an item not migrated for a reason other than policy)
+      2   written, but items or files that could not be read or modelled
+          were skipped (counted and named in the report)
       64  usage error
     """
 }

@@ -1,0 +1,150 @@
+import Adal2MSALSupport
+import Foundation
+
+/// A cache format adal2msal recognises but does not migrate yet (../shared/spec/more-legacy-caches.md).
+public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable {
+  case adalDotNetV3 = "adal-dotnet-v3"
+  case adalDotNetV2 = "adal-dotnet-v2"
+  case dpapi = "dpapi"
+  case msalDotNetDictionary = "msal-dotnet-v2-dictionary"
+  case adalPythonAccessTokens = "adal-python-access-tokens"
+  case adalNode = "adal-node"
+  case azureCLIServicePrincipals = "azure-cli-service-principals"
+  case keychainDumperText = "keychain-dumper-text"
+  case adalAndroidPreferences = "adal-android-preferences"
+  case pythonPickle = "python-pickle"
+
+  /// The format's name in messages.
+  public var displayName: String {
+    switch self {
+    case .adalDotNetV3: "ADAL.NET v3 token cache blob (TokenCache.Serialize / TokenCache.dat)"
+    case .adalDotNetV2: "ADAL.NET v2 token cache blob"
+    case .dpapi: "DPAPI-encrypted file"
+    case .msalDotNetDictionary: "MSAL.NET v2 dictionary cache (JSON array of Key/Value)"
+    case .adalPythonAccessTokens: "ADAL Python / Azure CLI accessTokens.json"
+    case .adalNode: "ADAL Node token cache"
+    case .azureCLIServicePrincipals: "Azure CLI service principal entries (credentials, not tokens)"
+    case .keychainDumperText: "Keychain-Dumper text output"
+    case .adalAndroidPreferences: "ADAL Android preferences XML (com.microsoft.aad.adal.cache.xml)"
+    case .pythonPickle: "Python pickle (Azure CLI msal_http_cache.bin, not a token cache)"
+    }
+  }
+
+  /// What the user can do instead.
+  public var todo: String {
+    switch self {
+    case .dpapi: "decrypt it on the source Windows account first"
+    case .keychainDumperText:
+      "dump the keychain with objection (`ios keychain dump --json`) or as a property list instead"
+    case .azureCLIServicePrincipals, .pythonPickle: "leave it out of the inputs"
+    default: "leave it out of the inputs; this format is planned (more-legacy-caches)"
+    }
+  }
+}
+
+/// What a file is, by evidence in its bytes that only that format has. Used before any reader runs, so that a
+/// known but unsupported format, or a file given with the wrong option, is named instead of misread.
+public enum InputFormatSniffer {
+  /// A file that must not be read as the input it was given as.
+  public enum Refusal: Sendable, Hashable {
+    /// A known format adal2msal does not migrate yet.
+    case unsupported(UnsupportedFormat)
+    /// An SQLite database; `isStore` when it has adal2msal's tables.
+    case sqlite(isStore: Bool)
+  }
+
+  /// The refusal for `data`, from its leading bytes alone; nil when it may be a supported input.
+  public static func refusal(_ data: Data) -> Refusal? {
+    let bytes = data.prefix(64 * 1024)
+    if bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+      let text = String(decoding: bytes, as: UTF8.self)
+      return .sqlite(isStore: text.contains("CREATE TABLE credentials") || text.contains("CREATE TABLE accounts"))
+    }
+    let dpapi: [UInt8] = [0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB]
+    if bytes.starts(with: dpapi) { return .unsupported(.dpapi) }
+    if let version = dotNetBlobVersion(Array(bytes)) { return .unsupported(version == 3 ? .adalDotNetV3 : .adalDotNetV2) }
+    if bytes.count >= 2, bytes[bytes.startIndex] == 0x80, (2...5).contains(bytes[bytes.startIndex + 1]) {
+      return .unsupported(.pythonPickle)
+    }
+    let text = String(decoding: trimmed(bytes), as: UTF8.self)
+    if text.hasPrefix("AwAAA"), let decoded = Data(base64Encoded: String(text.prefix(4096 / 4 * 4))),
+      dotNetBlobVersion(Array(decoded)) == 3
+    {
+      return .unsupported(.adalDotNetV3)
+    }
+    if text.hasPrefix("<") || text.hasPrefix("<?xml"), text.contains("<map"), !text.contains("<plist"),
+      text.contains("<string name=")
+    {
+      return .unsupported(.adalAndroidPreferences)
+    }
+    let lines = text.split(whereSeparator: \.isNewline).prefix(200)
+    let dumperFields = ["Service: ", "Account: ", "Entitlement Group: ", "Keychain Data: "]
+    if dumperFields.allSatisfy({ field in lines.contains { $0.hasPrefix(field) } }) {
+      return .unsupported(.keychainDumperText)
+    }
+    return nil
+  }
+
+  /// The format of a JSON array's items when it is one of the known non-keychain arrays.
+  static func unsupportedJSONArray(_ items: [Any]) -> UnsupportedFormat? {
+    let objects = items.compactMap { $0 as? [String: Any] }
+    guard !objects.isEmpty else { return nil }
+    if objects.allSatisfy({ $0["Key"] != nil && $0["Value"] != nil }) { return .msalDotNetDictionary }
+    // ADAL Python / Node entries name their client and authority; an app's own template may leave those out
+    // but keeps the token response's fields.
+    let adal = objects.filter { entry in
+      (entry["_clientId"] != nil && entry["_authority"] != nil) || entry["servicePrincipalId"] != nil
+        || (entry["accessToken"] != nil && entry["tokenType"] != nil && entry["resource"] != nil)
+    }
+    if adal.count * 2 > objects.count {
+      let isoDates = adal.contains { entry in
+        guard let expires = entry["expiresOn"] as? String else { return false }
+        return expires.contains("T") && expires.hasSuffix("Z")
+      }
+      return isoDates ? .adalNode : .adalPythonAccessTokens
+    }
+    if objects.allSatisfy({ $0["client_id"] != nil && $0["tenant"] != nil }) { return .azureCLIServicePrincipals }
+    return nil
+  }
+
+  /// 3 or 2 for a .NET `BinaryWriter` blob: int32 version, a sane int32 count, then a key with `:::`.
+  private static func dotNetBlobVersion(_ bytes: [UInt8]) -> Int? {
+    guard bytes.count >= 9, bytes[1] == 0, bytes[2] == 0, bytes[3] == 0, bytes[0] == 3 || bytes[0] == 2 else {
+      return nil
+    }
+    let count = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+    guard count >= 0, count < 1_000_000 else { return nil }
+    if count == 0 { return bytes.count == 8 ? Int(bytes[0]) : nil }
+    // The first key: a 7-bit varint length, then UTF-8 holding "authority:::resource:::client:::subject".
+    var length = 0
+    var shift = 0
+    var position = 8
+    while position < bytes.count, shift < 35 {
+      let byte = bytes[position]
+      length |= Int(byte & 0x7F) << shift
+      position += 1
+      if byte & 0x80 == 0 { break }
+      shift += 7
+    }
+    let end = min(bytes.count, position + length)
+    guard position < end else { return nil }
+    let key = String(decoding: bytes[position..<end], as: UTF8.self)
+    return key.contains(":::") ? Int(bytes[0]) : nil
+  }
+
+  private static func trimmed(_ bytes: Data) -> Data {
+    var rest = bytes[...]
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    return Data(rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+  }
+
+  /// What a file that is no cache looks like, in words, never quoting its content.
+  public static func describe(_ data: Data) -> String {
+    if data.isEmpty { return "the file is empty" }
+    let body = trimmed(data.prefix(4096))
+    if body.isEmpty { return "the file holds only white space" }
+    if body.contains(0) { return "the file is binary data (\(data.count) bytes) in no format adal2msal knows" }
+    if String(data: body, encoding: .utf8) == nil { return "the file is binary data (\(data.count) bytes) in no format adal2msal knows" }
+    return "the file is text (\(data.count) bytes) in no format adal2msal knows"
+  }
+}

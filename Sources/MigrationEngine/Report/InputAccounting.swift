@@ -1,0 +1,124 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Where every input item or entry of a run ended, per file: each lands in exactly one bucket, so that the
+/// buckets of a file add up to the items read from it (docs/verdicts.md).
+///
+/// An ADAL item is counted once (by file and item index) with the best of what its plan entries did:
+/// migrated (some entity it gave is written) > unchanged > merged (it lost to a survivor the entry names) >
+/// skipped by policy > not migrated (a problem). An MSAL entry is counted by its file, kind and key; entries
+/// a reader merged, could not use or kept verbatim are counted from the reader's diagnostics
+/// (`RunVerdict`'s code sets).
+public struct InputAccounting: Sendable {
+  /// The buckets, from best to worst.
+  public enum Bucket: UInt8, Sendable, Hashable, CaseIterable, Comparable {
+    case migrated = 5, unchanged = 4, merged = 3, policySkip = 2, problem = 1
+
+    public static func < (lhs: Bucket, rhs: Bucket) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// One file's totals.
+  public struct FileTotals: Sendable, Hashable {
+    public var counts: [Bucket: Int] = [:]
+    /// Keychain items that are neither ADAL nor MSAL items (other apps' items): skipped by policy.
+    public var ignored = 0
+
+    public init() {}
+
+    public subscript(_ bucket: Bucket) -> Int { counts[bucket] ?? 0 }
+    /// Every item or entry of the file.
+    public var total: Int { counts.values.reduce(ignored, +) }
+  }
+
+  /// ADAL items by file, indexed by item index: the best bucket so far (0 = not seen).
+  private var items: [String: [UInt8]] = [:]
+  /// MSAL entries and diagnostics-only items by file: unit → best bucket.
+  private var units: [String: [String: Bucket]] = [:]
+  private var ignored: [String: Int] = [:]
+
+  public init() {}
+
+  /// Adds one plan (a part of a run, or the rest).
+  public mutating func add(_ plan: MigrationPlan) {
+    for entry in plan.entries {
+      let bucket = Self.bucket(of: entry)
+      for source in entry.sources {
+        if let index = source.itemIndex, index >= 0 {
+          note(file: source.file, item: index, bucket)
+        } else if source.label.hasPrefix("ADAL ") {
+          note(file: source.file, item: 0, bucket)  // a whole-file input: one archived item
+        } else {
+          let key = "\(entry.kind?.rawValue ?? "-")\u{0}\(entry.canonicalKey ?? source.label)"
+          note(file: source.file, unit: key, bucket)
+        }
+      }
+    }
+    for diagnostic in plan.diagnostics {
+      guard let bucket = Self.bucket(of: diagnostic), let file = diagnostic.location?.file else { continue }
+      if let index = diagnostic.location?.itemIndex, index >= 0 {
+        note(file: file, item: index, bucket)
+      } else {
+        note(file: file, unit: "diagnostic\u{0}\(diagnostic.location?.keyPath ?? "")\u{0}\(diagnostic.message)", bucket)
+      }
+    }
+  }
+
+  /// Records the keychain items of `file` that belong to no token cache (`ADALReadResult.ignoredItemCount`).
+  public mutating func addIgnored(_ count: Int, file: String) {
+    if count > 0 { ignored[file, default: 0] += count }
+  }
+
+  /// The totals of every file that had any item, by path.
+  public var files: [String: FileTotals] {
+    var out: [String: FileTotals] = [:]
+    for (file, slots) in items {
+      for slot in slots where slot != 0 {
+        if let bucket = Bucket(rawValue: slot) { out[file, default: FileTotals()].counts[bucket, default: 0] += 1 }
+      }
+    }
+    for (file, buckets) in units {
+      for bucket in buckets.values { out[file, default: FileTotals()].counts[bucket, default: 0] += 1 }
+    }
+    for (file, count) in ignored { out[file, default: FileTotals()].ignored = count }
+    return out
+  }
+
+  /// One line per file: `14 item(s): 10 migrated, ...`.
+  public static func line(_ totals: FileTotals) -> String {
+    "\(totals.total) item(s): \(totals[.migrated]) migrated, \(totals[.unchanged]) unchanged, "
+      + "\(totals[.merged]) merged into another, \(totals[.policySkip] + totals.ignored) skipped by policy"
+      + (totals.ignored > 0 ? " (\(totals.ignored) not token items)" : "")
+      + ", \(totals[.problem]) not migrated (not readable or not modelled)"
+  }
+
+  private mutating func note(file: String, item: Int, _ bucket: Bucket) {
+    var slots = items[file] ?? []
+    items[file] = nil  // unique, so that the write below does not copy
+    if slots.count <= item { slots += Array(repeating: 0, count: item + 1 - slots.count) }
+    slots[item] = max(slots[item], bucket.rawValue)
+    items[file] = slots
+  }
+
+  private mutating func note(file: String, unit: String, _ bucket: Bucket) {
+    let old = units[file, default: [:]][unit]
+    units[file, default: [:]][unit] = old.map { max($0, bucket) } ?? bucket
+  }
+
+  static func bucket(of entry: PlanEntry) -> Bucket {
+    switch entry.action {
+    case .add, .update: return .migrated
+    case .unchanged: return .unchanged
+    case .conflict, .skip:
+      if RunVerdict.mergedCodes.contains(entry.reasonCode) { return .merged }
+      if RunVerdict.policySkipCodes.contains(entry.reasonCode) { return .policySkip }
+      return .problem
+    }
+  }
+
+  static func bucket(of diagnostic: Diagnostic) -> Bucket? {
+    if RunVerdict.policyDiagnosticCodes.contains(diagnostic.code) { return .policySkip }
+    if RunVerdict.mergedDiagnosticCodes.contains(diagnostic.code) { return .merged }
+    if RunVerdict.problemDiagnosticCodes.contains(diagnostic.code) { return .problem }
+    return nil
+  }
+}

@@ -1,0 +1,127 @@
+import Adal2MSALSupport
+import Foundation
+
+/// What a run amounts to, for its exit status: every plan entry and reader diagnostic sorted into what moved,
+/// what was skipped by stated policy, and what could not be read or modelled (docs/verdicts.md).
+///
+/// Policy skips (a run with only these is a success): a guest's items (home tenant unknown offline), sign-out
+/// tombstones, expired access tokens, access tokens left out by `--skip-access-tokens`, the ADAL wipe marker,
+/// MSAL keychain items that are not tokens, and keychain items of other apps. Duplicates merged into a
+/// survivor, and input entities that lose to the existing entry of their cache key, are merges. Everything else
+/// that does not migrate (unreadable items, entries the reader cannot model, identities that cannot be found,
+/// conflicts, files of a directory that were skipped) is a problem.
+public struct RunVerdict: Sendable, Hashable {
+  /// Skip reason codes that are policy, not problems.
+  public static let policySkipCodes: Set<String> = [
+    "identity.guest", "adal.tombstone", "adal.expired-access-token", "option.skip-access-tokens",
+  ]
+  /// Skip and conflict reason codes of entries that lost to a survivor the same entry names: duplicates, and
+  /// an input entity that differs from the existing or MSAL entry for its cache key (existing entries win).
+  public static let mergedCodes: Set<String> = [
+    "adal.duplicate-refresh-token", "adal.duplicate-access-token", "plan.conflict",
+  ]
+  /// Diagnostic codes of items skipped by policy: the wipe marker, MSAL keychain items that are not tokens.
+  public static let policyDiagnosticCodes: Set<String> = ["adal.wipe-marker", "unified.keychain-unsupported-type"]
+  /// Diagnostic codes of entries merged into another one by a reader.
+  public static let mergedDiagnosticCodes: Set<String> = ["unified.duplicate-entity"]
+  /// Diagnostic codes of items or entries a reader could not read or model (each is one item or entry).
+  public static let problemDiagnosticCodes: Set<String> = [
+    "adal.item-unreadable", "adal.unified-without-data", "unified.invalid-entry", "unified.invalid-section",
+    "unified.unmodelled-entry", "unified.keychain-payload", "unified.keychain-unknown-type",
+  ]
+
+  /// Entities an apply writes (add, update).
+  public var written = 0
+  /// Entities the target already holds as planned.
+  public var unchanged = 0
+  /// Items or entries merged into a survivor.
+  public var merged = 0
+  /// Items skipped by policy.
+  public var policySkips = 0
+  /// Plan entries skipped for a reason that is not policy.
+  public var problemSkips = 0
+  /// Plan entries in conflict.
+  public var conflicts = 0
+  /// Items or entries a reader could not read or model.
+  public var unreadable = 0
+  /// Input files of a directory that were skipped whole.
+  public var skippedFiles = 0
+  /// The first problems, in words with their place (at most `maxExamples`), for the closing message.
+  public private(set) var examples: [String] = []
+  static let maxExamples = 3
+
+  public init() {}
+
+  /// Adds one plan (a part of a run, or the rest).
+  public mutating func add(_ plan: MigrationPlan) {
+    for entry in plan.entries {
+      switch entry.action {
+      case .add, .update: written += 1
+      case .unchanged: unchanged += 1
+      case .conflict where Self.mergedCodes.contains(entry.reasonCode): merged += 1
+      case .conflict:
+        conflicts += 1
+        note("conflict: \(entry.reason) [\(entry.reasonCode)]", at: entry.sources.first?.description)
+      case .skip:
+        if Self.policySkipCodes.contains(entry.reasonCode) {
+          policySkips += 1
+        } else if Self.mergedCodes.contains(entry.reasonCode) {
+          merged += 1
+        } else {
+          problemSkips += 1
+          note("skipped: \(entry.reason) [\(entry.reasonCode)]", at: entry.sources.first?.description)
+        }
+      }
+    }
+    for diagnostic in plan.diagnostics {
+      if Self.policyDiagnosticCodes.contains(diagnostic.code) {
+        policySkips += 1
+      } else if Self.mergedDiagnosticCodes.contains(diagnostic.code) {
+        merged += 1
+      } else if Self.problemDiagnosticCodes.contains(diagnostic.code) {
+        unreadable += 1
+        note("\(diagnostic.message) [\(diagnostic.code)]", at: diagnostic.location?.description)
+      }
+    }
+  }
+
+  /// Adds a file of a directory that was skipped whole, with why.
+  public mutating func addSkippedFile(_ path: String, reason: String) {
+    skippedFiles += 1
+    note("skipped file: \(reason)", at: path)
+  }
+
+  private mutating func note(_ what: String, at place: String?) {
+    guard examples.count < Self.maxExamples else { return }
+    examples.append((place.map { "\($0): " } ?? "") + what)
+  }
+
+  /// Everything that did not migrate for a reason other than policy.
+  public var problems: Int { problemSkips + conflicts + unreadable + skippedFiles }
+
+  /// Whether any input gave anything that was migrated, kept, merged or skipped by policy.
+  public var yieldedAnything: Bool { written + unchanged + merged + policySkips > 0 }
+
+  /// The verdict of the run.
+  public enum Outcome: String, Sendable, Hashable {
+    /// Every item migrated, unchanged, merged or skipped by policy (exit 0).
+    case complete
+    /// Written, but some items could not be read or modelled (exit 2).
+    case partial
+    /// Nothing usable came from inputs that had problems, or `--strict` with a problem (exit 1, nothing written).
+    case failed
+  }
+
+  /// The outcome; `strict` turns any problem into a failure.
+  public func outcome(strict: Bool) -> Outcome {
+    if problems == 0 { return .complete }
+    if strict || !yieldedAnything { return .failed }
+    return .partial
+  }
+
+  /// One line with the counts.
+  public var summary: String {
+    "\(written) written, \(unchanged) unchanged, \(merged) merged, \(policySkips) skipped by policy, "
+      + "\(problemSkips + unreadable) not read or not modelled, \(conflicts) in conflict, \(skippedFiles) files skipped"
+  }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// Issue 21: the exit status and the error tell the truth. Each case asserts the status, the message and
+/// whether a store exists afterwards (never after a failure).
+@Suite(.serialized) struct VerdictTests {
+  static let clock = "2025-06-01T12:00:00Z"
+
+  func scenario(_ name: String) -> String { Fixtures.url("scenarios/\(name)/adal.xml.plist").path }
+
+  /// Runs `migrate` with `arguments` into a fresh store; returns the output and whether the store exists.
+  func migrate(_ arguments: [String], into scratch: URL) throws -> (ProcessRunner.Output, stored: Bool) {
+    let out = scratch.appendingPathComponent("cache.sqlite").path
+    let output = try CLI.run(["migrate"] + arguments + ["--out", out, "--now", Self.clock])
+    #expect(!output.terminatedBySignal && !output.timedOut, "\(output.stderr)")
+    return (output, FileManager.default.fileExists(atPath: out))
+  }
+
+  func write(_ text: String, _ name: String, in scratch: URL) throws -> String {
+    let url = scratch.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url.path
+  }
+
+  @Test("policy skips only (a guest; expired access tokens): 0 for the dry run, the run, the re-run and --strict")
+  func policySkipsAreSuccess() throws {
+    for name in ["guest-user", "expired-ats"] {
+      let scratch = try Fixtures.temporaryDirectory("verdict")
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      let input = ["--adal", scenario(name)]
+      let (dry, dryStored) = try migrate(input + ["--dry-run"], into: scratch)
+      #expect(dry.exitCode == 0, "\(name) dry run: \(dry.stderr)")
+      #expect(!dryStored)
+      let (first, stored) = try migrate(input, into: scratch)
+      #expect(first.exitCode == 0, "\(name): \(first.stderr)")
+      #expect(stored)
+      let (again, _) = try migrate(input + ["--strict"], into: scratch)
+      #expect(again.exitCode == 0, "\(name) re-run with --strict: \(again.stderr)")
+      #expect(!again.stderr.contains("warning"), "\(again.stderr)")
+    }
+  }
+
+  @Test("an unreadable item among good ones: 2 with a warning naming it; --strict: 1 and no store")
+  func unreadableItemIsPartial() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (partial, stored) = try migrate(["--adal", scenario("tombstones")], into: scratch)
+    #expect(partial.exitCode == 2, "\(partial.stderr)")
+    #expect(stored)
+    #expect(partial.stderr.contains("adal2msal: warning: 1 item(s) or file(s) could not be read or modelled"))
+    #expect(partial.stderr.contains("[adal.item-unreadable]"), "the warning names the item: \(partial.stderr)")
+    #expect(partial.stderr.contains("2 skipped by policy"), "a tombstone and the wipe marker: \(partial.stderr)")
+
+    let strictScratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: strictScratch) }
+    let (strict, strictStored) = try migrate(["--adal", scenario("tombstones"), "--strict"], into: strictScratch)
+    #expect(strict.exitCode == 1)
+    #expect(!strictStored, "a failed run left a store")
+    #expect(strict.stderr.contains("adal2msal: error: --strict: 1 item(s) or file(s) could not be read or modelled"))
+  }
+
+  @Test("a dump whose only item cannot be read (a cyclic archive): 1, nothing written")
+  func onlyItemUnreadableFails() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let cyclic = try Fixtures.data("bad/keyed-archive/self-containing-array.bplist").base64EncodedString()
+    let dump = try write(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><array><dict>
+      <key>gena</key><string>MSOpenTech.ADAL.1</string>
+      <key>svce</key><string>MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132</string>
+      <key>acct</key><string>dXNlckBjb250b3NvLmNvbQ</string>
+      <key>v_Data</key><data>\(cyclic)</data>
+      </dict></array></plist>
+      """, "one-cyclic-item.xml.plist", in: scratch)
+    let (output, stored) = try migrate(["--adal", dump], into: scratch)
+    #expect(output.exitCode == 1, "\(output.stderr)")
+    #expect(!stored, "a failed run left a store")
+    #expect(output.stderr.hasPrefix("adal2msal: error: nothing usable in the inputs: 1 item(s)"), "\(output.stderr)")
+    #expect(output.stderr.contains("one-cyclic-item.xml.plist"))
+  }
+
+  @Test("an MSAL JSON whose sections are all invalid: 1, nothing written")
+  func allSectionsInvalidFails() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let file = try write(#"{"AccessToken": 5, "RefreshToken": "x", "Account": {"k": []}}"#, "msal.json", in: scratch)
+    let (output, stored) = try migrate(["--msal", file], into: scratch)
+    #expect(output.exitCode == 1, "\(output.stderr)")
+    #expect(!stored)
+    #expect(output.stderr.contains("nothing usable in the inputs: 3 item(s)"), "\(output.stderr)")
+  }
+
+  @Test("JSON that is no keychain dump is refused as such, described and never quoted")
+  func arbitraryJSONIsNotAKeychainDump() throws {
+    let cases: [(text: String, message: String)] = [
+      (#"{"zebra-private-key": {"a": 1}}"#, "not a keychain dump: the JSON is an object with 1 top-level keys"),
+      (#"[{"zebra-private-key": 1}, {"zebra": 2}]"#, "not a keychain dump: the JSON is an array of 2 entries, none with keychain attributes"),
+      ("[]", "not a keychain dump: the JSON is an array of 0 entries"),
+      (#""zebra""#, "not a recognised ADAL input: the file is text (7 bytes)"),
+    ]
+    for (text, message) in cases {
+      let scratch = try Fixtures.temporaryDirectory("verdict")
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      let file = try write(text, "input.json", in: scratch)
+      for strict in [false, true] {
+        let (output, stored) = try migrate(["--adal", file] + (strict ? ["--strict"] : []), into: scratch)
+        #expect(output.exitCode == 1, "\(text): \(output.stderr)")
+        #expect(!stored, "\(text): a store was written")
+        #expect(output.stderr.contains(message), "\(text): \(output.stderr)")
+        #expect(!output.stderr.contains("zebra"), "the error quotes the input: \(output.stderr)")
+      }
+    }
+  }
+
+  @Test("wrong options get a hint: an ADAL dump as --msal, a store as an input")
+  func wrongOptionHints() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let dump = Fixtures.url("adal/dump-multiuser.objection.json").path
+    let (asMSAL, stored) = try migrate(["--msal", dump], into: scratch)
+    #expect(asMSAL.exitCode == 1)
+    #expect(!stored)
+    #expect(asMSAL.stderr.contains("this is an ADAL input (objection-json), not an MSAL cache: pass it with --adal"), "\(asMSAL.stderr)")
+
+    let (_, made) = try migrate(["--adal", scenario("guest-user")], into: scratch)
+    try #require(made)
+    let store = scratch.appendingPathComponent("cache.sqlite").path
+    for role in ["--adal", "--msal"] {
+      let other = try Fixtures.temporaryDirectory("verdict")
+      defer { try? FileManager.default.removeItem(at: other) }
+      let (output, otherStored) = try migrate([role, store], into: other)
+      #expect(output.exitCode == 1)
+      #expect(!otherStored)
+      #expect(output.stderr.contains("this is an adal2msal store, not an input cache: pass it as --out"), "\(role): \(output.stderr)")
+    }
+  }
+
+  @Test("known unsupported formats are named, by migrate and by inspect")
+  func unsupportedFormatsAreNamed() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let android = try write(
+      """
+      <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+      <map>
+          <string name="https://login.microsoftonline.com/common$https://graph.windows.net$client$y$user">cE1QTEFDRUhPTERFUg==</string>
+      </map>
+      """, "com.microsoft.aad.adal.cache.xml", in: scratch)
+    let dpapi = scratch.appendingPathComponent("TokenCache.dat")
+    try Data([0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB, 1, 2, 3])
+      .write(to: dpapi)
+    let cases = [(android, "ADAL Android preferences XML"), (dpapi.path, "DPAPI-encrypted file")]
+    for (file, name) in cases {
+      let (output, stored) = try migrate(["--adal", file], into: scratch)
+      #expect(output.exitCode == 1)
+      #expect(!stored)
+      #expect(output.stderr.contains("not supported yet: \(name)"), "\(output.stderr)")
+      let inspect = try CLI.run(["inspect", file])
+      #expect(inspect.exitCode == 1)
+      #expect(inspect.stderr.contains("not supported yet: \(name)"), "\(inspect.stderr)")
+    }
+  }
+
+  @Test("inspect names a JSON dump of keychain classes as ADAL, not as a broken MSAL cache")
+  func inspectNamesAJSONClassesDump() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let items = try JSONSerialization.jsonObject(with: Fixtures.data("adal/dump-multiuser.objection.json"))
+    let file = scratch.appendingPathComponent("classes.json")
+    try JSONSerialization.data(withJSONObject: ["genp": items]).write(to: file)
+    let inspect = try CLI.run(["inspect", file.path])
+    #expect(inspect.exitCode == 0, "\(inspect.stderr)")
+    #expect(inspect.stdout.contains("format: ADAL objection-json"))
+  }
+
+  @Test("a directory is a fleet: a stray file is a counted, named skip (2); --strict makes it fatal")
+  func directoryFleetSkipsStrayFiles() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let fleet = scratch.appendingPathComponent("fleet")
+    try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: scenario("guest-user"), toPath: fleet.appendingPathComponent("device-1.plist").path)
+    try FileManager.default.copyItem(atPath: scenario("expired-ats"), toPath: fleet.appendingPathComponent("device-2.plist").path)
+    let (clean, cleanStored) = try migrate(["--adal", fleet.path, "--dry-run"], into: scratch)
+    #expect(clean.exitCode == 0, "\(clean.stderr)")
+    #expect(!cleanStored)
+
+    _ = try write("notes about the devices\n", "notes.txt", in: fleet)
+    let (partial, stored) = try migrate(["--adal", fleet.path], into: scratch)
+    #expect(partial.exitCode == 2, "\(partial.stderr)")
+    #expect(stored)
+    #expect(partial.stderr.contains("adal2msal: warning: \(fleet.path)/notes.txt: skipped: not a recognised ADAL input: the file is text"))
+    #expect(partial.stderr.contains("1 files skipped"), "\(partial.stderr)")
+    #expect(partial.stdout.contains("notes.txt"), "the report names the skipped file")
+
+    let strictScratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: strictScratch) }
+    let (strict, strictStored) = try migrate(["--adal", fleet.path, "--strict"], into: strictScratch)
+    #expect(strict.exitCode == 1)
+    #expect(!strictStored)
+    #expect(strict.stderr.contains("adal2msal: error: --strict:"), "\(strict.stderr)")
+
+    // The same stray file named on the command line ends the run: nothing is written.
+    let named = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: named) }
+    let (explicit, explicitStored) = try migrate(["--adal", fleet.appendingPathComponent("notes.txt").path], into: named)
+    #expect(explicit.exitCode == 1)
+    #expect(!explicitStored)
+  }
+}
