@@ -8,7 +8,10 @@ import _Adal2MSALTestSupport
   /// Inputs that are valid at the default limits, with the verdict they truthfully get.
   static let validAtDefaultLimits: [String: Int32] = [
     // {"AccessToken": {}, "padding": "ppp…"}: an empty MSAL cache (the limit test shrinks --max-input-size).
-    "limits/json-input.json --msal": 0
+    "limits/json-input.json --msal": 0,
+    // 0-byte files: an empty MSAL cache, as every MSAL library reads it (nothing to migrate is not a failure).
+    "bad/nothing/empty.bin --msal": 0,
+    "bad/nothing/empty.migrate.bin --msal": 0,
   ]
 
   @Test func noHostileInputIsCalledASuccess() throws {
