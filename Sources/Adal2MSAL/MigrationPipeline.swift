@@ -126,27 +126,37 @@ public struct MigrationPipeline: Sendable {
     }
   }
 
-  /// Names every object in an unknown top-level section (MSAL Go's partitions, MSAL Node's unrecognised
-  /// entities) as an entry kept verbatim but not migrated (`unified.unmodelled-entry`), unless the reader
-  /// already did for that section: each is counted, and makes the run's verdict "partial".
+  /// Names every credential in an unknown top-level section (MSAL Go's partitioned cache nests them one level
+  /// deeper) as an entry kept verbatim but not migrated (`unified.unmodelled-entry`): each is counted, and makes
+  /// the run's verdict "partial". Other data in unknown sections (MSAL.NET's unknown nodes, an app's own
+  /// section) is no token: it is kept and written back, and counts for nothing.
   static func countingUnmodelled(_ result: UnifiedCacheReadResult, file: String) -> UnifiedCacheReadResult {
     var result = result
-    let named = Set(
-      result.diagnostics.lazy.filter { $0.code == "unified.unmodelled-entry" }
-        .compactMap { $0.location?.keyPath?.split(separator: ".").first.map(String.init) })
-    let what = "kept verbatim with the store's unknown sections, not migrated as an entity: no MSAL library reads it from there"
-    // Only objects inside an object: entries. Other values (a string, a list) are no entries, just kept.
-    for section in result.contents.unknownSections where !named.contains(section.key) {
+    let what = "a credential in a section adal2msal does not model, kept verbatim and written back by export, "
+      + "not migrated as an entity"
+    func name(_ path: String) {
+      result.diagnostics.append(
+        Diagnostic(.warning, code: "unified.unmodelled-entry", what, at: SourceLocation(file: file, keyPath: path)))
+    }
+    for section in result.contents.unknownSections where !UnmodelledEntries.isKnownSection(section.key) {
       guard case .object(let members) = section.value else { continue }
       for member in members {
-        guard case .object = member.value else { continue }
-        result.diagnostics.append(
-          Diagnostic(
-            .warning, code: "unified.unmodelled-entry", "an entry of a section adal2msal does not model, \(what)",
-            at: SourceLocation(file: file, keyPath: "\(section.key).\(member.key)")))
+        guard case .object(let object) = member.value else { continue }
+        if isCredential(object) {
+          name("\(section.key).\(member.key)")
+          continue
+        }
+        for inner in object {
+          if case .object(let entry) = inner.value, isCredential(entry) { name("\(section.key).\(member.key).\(inner.key)") }
+        }
       }
     }
     return result
+  }
+
+  /// An object with a `secret` or a `credential_type`: a token, whatever section it sits in.
+  private static func isCredential(_ object: JSONObject) -> Bool {
+    object["secret"] != nil || object["credential_type"] != nil
   }
 
   static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {

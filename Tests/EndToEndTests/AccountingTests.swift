@@ -52,9 +52,19 @@ import _Adal2MSALTestSupport
         guard let entries = section.value as? [String: Any] else { return count + 1 }
         return count + entries.count
       }
-      // Unknown sections: the objects in an object are entries (kept verbatim, counted as unmodelled).
+      // Unknown sections: the credentials in them (objects with a secret or a credential type, directly or
+      // one level down as in MSAL Go's partitions) are entries kept verbatim, counted as unmodelled; other
+      // data there is no item.
+      func isCredential(_ value: Any) -> Bool {
+        guard let object = value as? [String: Any] else { return false }
+        return object["secret"] != nil || object["credential_type"] != nil
+      }
       guard let members = section.value as? [String: Any] else { return count }
-      return count + members.values.count { $0 is [String: Any] }
+      return count
+        + members.values.reduce(0) { inner, member in
+          if isCredential(member) { return inner + 1 }
+          return inner + ((member as? [String: Any])?.values.count(where: isCredential) ?? 0)
+        }
     }
   }
 
