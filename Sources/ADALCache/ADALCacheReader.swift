@@ -6,7 +6,8 @@ import PropertyLists
 /// - keychain dumps: a plist (XML or binary) array of item dictionaries or dictionary of classes, an
 ///   objection JSON dump, or a JSON array with Apple's short names and base64 values;
 /// - a macOS ADAL cache blob (keyed archive);
-/// - one archived item (`ADTokenCacheStoreItem` keyed archive), binary, XML, or as base64 text.
+/// - one archived item (`ADTokenCacheStoreItem` keyed archive), binary, XML, or as base64 text;
+/// - ADAL Python / Azure CLI `accessTokens.json` and ADAL Node caches (`ADALPythonCacheReader`).
 ///
 /// A problem with the input as a whole throws `ADALCacheError`; a problem with one item is a `Diagnostic`
 /// in the result and the other items are read.
@@ -24,7 +25,16 @@ public struct ADALCacheReader: Sendable {
     if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file) }
     let text = data.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
-      let parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: Data(text))
+      let parsed: KeychainDumpParser.Parsed
+      do {
+        parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: Data(text))
+      } catch {
+        // The dump parser recognises the ADAL Python / Node array (and refuses it as no dump); read it as such.
+        guard case .unsupported(let format) = error.kind, format == .adalPythonAccessTokens || format == .adalNode,
+          let entries = (try? JSONSerialization.jsonObject(with: Data(text))) as? [Any]
+        else { throw error }
+        return ADALPythonCacheReader(limits: limits, file: file, format: format).read(entries)
+      }
       var result = ADALReadResult(inputKind: parsed.kind, diagnostics: parsed.diagnostics)
       KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result)
       return result
