@@ -49,7 +49,8 @@ import _Adal2MSALTestSupport
     "msal-dotnet_MultiTenantTokenCache.json": (msalHint, msalClean),
     "msal-dotnet_SingleCloudTokenCache.json": (msalHint, msalClean),
     "msal-dotnet_TokenCacheWithWamId.json": (msalHint, msalClean),
-    "msal-dotnet_cachecompat_dotnet_dictionary.bin": (unsupported("MSAL.NET v2 dictionary cache"), unsupported("MSAL.NET v2 dictionary cache")),
+    // MSAL.NET v2 dictionary cache (issue 25): read as unified entities with --msal.
+    "msal-dotnet_cachecompat_dotnet_dictionary.bin": (msalHint, msalClean),
     // An AccessToken entry without environment, client_id or secret.
     "msal-go-2020_src_test_serialized_cache.json": (msalHint, msalPartial),
     "msal-go_devapps_serialized_cache.json": (msalHint, msalClean),
