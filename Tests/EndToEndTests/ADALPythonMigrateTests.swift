@@ -109,4 +109,37 @@ import _Adal2MSALTestSupport
       #expect(output.exitCode == 0, "\(check["username"] ?? ""): \(output.stdout) \(output.stderr)")
     }
   }
+  /// An MRRT redeemed at another tenant whose response had no id token keeps the home entry's `oid` under the
+  /// other tenant's authority (adal `_create_entry_from_refresh`). One object id cannot live in two tenants, so
+  /// the two derived ids are a conflict, reported and never guessed; a guest (`identityProvider`) is a policy skip.
+  @Test func aCopiedObjectIdUnderAnotherTenantIsAConflictNotAGuess() throws {
+    let scratch = try Fixtures.temporaryDirectory("adal-python-conflict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    func entry(_ authority: String, _ oid: String, _ refresh: String, idp: String? = nil) -> [String: Any] {
+      var entry: [String: Any] = [
+        "_authority": authority, "_clientId": "04b07795-8ddb-461a-bbee-02f9e1bf7b46", "isMRRT": true,
+        "resource": "https://management.core.windows.net/", "accessToken": "opaque-at", "tokenType": "Bearer",
+        "refreshToken": refresh, "expiresOn": "2017-04-03 10:36:27.808196", "oid": oid, "userId": "dana@contoso.example",
+      ]
+      if let idp { entry["identityProvider"] = idp }
+      return entry
+    }
+    let entries = [
+      entry("https://login.microsoftonline.com/11111111-1111-4111-8111-111111111111", "dddddddd-0000-4000-8000-00000000000d", "rt-dana"),
+      entry("https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222", "dddddddd-0000-4000-8000-00000000000d", "rt-dana"),
+      entry("https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222", "eeeeeeee-0000-4000-8000-00000000000e", "rt-erin", idp: "live.com"),
+    ]
+    let input = scratch.appendingPathComponent("accessTokens.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: input)
+    let output = try CLI.run([
+      "migrate", "--adal", input.path, "--out", scratch.appendingPathComponent("c.sqlite").path, "--dry-run",
+      "--now", "2026-11-21T00:00:00Z", "--report-format", "json", "--adal-time-zone", "UTC",
+    ])
+    #expect(output.exitCode == 2, "\(output.stderr.prefix(600))")
+    #expect(output.stdout.contains("identity.conflict"))
+    #expect(output.stdout.contains("dddddddd-0000-4000-8000-00000000000d.11111111-1111-4111-8111-111111111111"))
+    #expect(output.stdout.contains("dddddddd-0000-4000-8000-00000000000d.22222222-2222-4222-8222-222222222222"))
+    #expect(output.stdout.contains("identity.guest"))
+    #expect(!output.stdout.contains("rt-dana") && !output.stdout.contains("rt-erin"))
+  }
 }
