@@ -21,6 +21,8 @@ public enum ADALInputKind: String, Sendable, Hashable, Codable, CaseIterable {
   case adalPythonAccessTokens = "adal-python-access-tokens"
   /// An ADAL Node cache the app persisted: the same entries with ISO-8601 dates.
   case adalNode = "adal-node"
+  /// An ADAL.NET v3 token cache blob (`TokenCache.Serialize`, `TokenCache.dat`), raw or as base64 text.
+  case adalDotNetV3 = "adal-dotnet-v3"
 }
 
 /// Everything read from one ADAL input.

@@ -2,8 +2,9 @@ import Adal2MSALSupport
 import Foundation
 
 /// A cache format adal2msal recognises by content (../shared/spec/more-legacy-caches.md) that is not a keychain
-/// dump. ADAL Python / Azure CLI and ADAL Node arrays are read by `ADALPythonCacheReader` (issue 25); the others
-/// are refused as not supported yet.
+/// dump. ADAL Python / Azure CLI and ADAL Node arrays are read by `ADALPythonCacheReader`, ADAL.NET v3 blobs by
+/// `ADALDotNetBlobReader` (issue 25); the MSAL.NET v2 dictionary is an MSAL input; the others are refused as not
+/// supported yet.
 public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable {
   case adalDotNetV3 = "adal-dotnet-v3"
   case adalDotNetV2 = "adal-dotnet-v2"

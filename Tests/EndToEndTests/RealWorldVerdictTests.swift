@@ -25,12 +25,15 @@ import _Adal2MSALTestSupport
   /// The files `--adal` reads as ADAL caches (issue 25); a folder run names every other file as skipped.
   static let readAsADAL: Set<String> = [
     "adal-node_refresh-token-sample_adal.cacheTemplate.json", "azure-cli-2017_accessTokens_from-k8s-azure-plugin-test.json",
-    "azure-cli_auth_tests_test.json.json",
+    "azure-cli_auth_tests_test.json.json", "adal-dotnet-v3_oldcache.serialized",
   ]
 
   /// file → (as --adal, as --msal).
   static let expected: [String: (adal: Verdict, msal: Verdict)] = [
-    "adal-dotnet-v3_oldcache.serialized": (unsupported("ADAL.NET v3 token cache blob"), unsupported("ADAL.NET v3 token cache blob")),
+    // ADAL.NET's test blob (issue 25): 14 entries read, each with a random string for its authority.
+    "adal-dotnet-v3_oldcache.serialized": (
+      Verdict(status: 1, message: "nothing usable in the inputs: 14 item(s)"), adalHint("adal-dotnet-v3")
+    ),
     "adal-dotnet-v5_ADALv5TokenCache.json": (msalHint, msalClean),
     "adal-dotnet-v5_FociTokenCacheFromMsal3.json": (msalHint, msalClean),
     // An app's template without the metadata ADAL adds (_authority, _clientId): read, but no cloud or app.
