@@ -8,7 +8,7 @@ extension Adal2MSALCommand {
       abstract: "Migrate ADAL caches (and MSAL caches) into a unified cache in SQLite, or show the diff with --dry-run.",
       discussion: """
         Reads every input (keychain dumps, macOS blobs, archived items, Azure CLI accessTokens.json, ADAL Node \
-        caches; MSAL unified-cache JSON), resolves each \
+        caches, ADAL.NET v3 blobs; MSAL unified-cache JSON), resolves each \
         ADAL user's MSAL identity, maps the tokens to unified entities and plans them against what the store \
         holds. The plan is the report: every entity with its action (add, update, unchanged, conflict, skip), \
         its reason and its source items. Without --dry-run the adds and updates are written in one transaction.

@@ -7,7 +7,7 @@ struct MigrationInputOptions: ParsableArguments {
   @Option(
     name: .customLong("adal"), parsing: .upToNextOption,
     help: ArgumentHelp(
-      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs, archived items, ADAL Python / Azure CLI accessTokens.json or ADAL Node caches; a directory means every file in it (read on all cores).",
+      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs, archived items, ADAL Python / Azure CLI accessTokens.json, ADAL Node caches or ADAL.NET v3 blobs; a directory means every file in it (read on all cores).",
       valueName: "file-or-directory"))
   var adal: [String] = []
 
