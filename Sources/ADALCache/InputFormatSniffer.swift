@@ -40,6 +40,10 @@ public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable
     case .keychainDumperText:
       "dump the keychain with objection (`ios keychain dump --json`) or as a property list instead"
     case .azureCLIServicePrincipals, .pythonPickle: "leave it out of the inputs"
+    case .adalAndroidPreferences:
+      // StorageHelper: cE1 + AES-256-CBC + HMAC; key version A001 is wrapped by AndroidKeyStore (more-legacy-caches §5).
+      "its values (cE1…) are encrypted with a key held in the device's Android keystore (A001) or the app's own "
+        + "key (U001), so they cannot be read off the device; sign in again with MSAL there"
     default: "leave it out of the inputs; this format is planned (more-legacy-caches)"
     }
   }
