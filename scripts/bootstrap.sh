@@ -19,12 +19,12 @@ fi
 # The MSAL Python oracle lives in its own virtual environment inside the checkout (ignored by git).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv-oracle"
-if ! "$venv/bin/python" -c 'import msal' >/dev/null 2>&1; then
+if ! "$venv/bin/python" -c 'import msal, adal' >/dev/null 2>&1; then
   echo "bootstrap: installing the MSAL Python library (test oracle) into .venv-oracle"
   python3 -m venv "$venv" 2>/dev/null || { rm -rf "$venv"; python3 -m venv --without-pip "$venv"; }
   if [ -x "$venv/bin/pip" ]; then
-    "$venv/bin/pip" install -q 'msal==1.39.0' 'bpylist2==4.1.1'
+    "$venv/bin/pip" install -q 'msal==1.39.0' 'bpylist2==4.1.1' 'adal==1.2.7'
   else
-    python3 -m pip install -q --target "$venv/lib/site" 'msal==1.39.0' 'bpylist2==4.1.1'
+    python3 -m pip install -q --target "$venv/lib/site" 'msal==1.39.0' 'bpylist2==4.1.1' 'adal==1.2.7'
   fi
 fi

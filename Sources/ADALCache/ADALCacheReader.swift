@@ -6,7 +6,9 @@ import PropertyLists
 /// - keychain dumps: a plist (XML or binary) array of item dictionaries or dictionary of classes, an
 ///   objection JSON dump, or a JSON array with Apple's short names and base64 values;
 /// - a macOS ADAL cache blob (keyed archive);
-/// - one archived item (`ADTokenCacheStoreItem` keyed archive), binary, XML, or as base64 text.
+/// - one archived item (`ADTokenCacheStoreItem` keyed archive), binary, XML, or as base64 text;
+/// - ADAL Python / Azure CLI `accessTokens.json` and ADAL Node caches (`ADALPythonCacheReader`);
+/// - ADAL.NET v3 blobs, raw or base64 (`ADALDotNetBlobReader`).
 ///
 /// A problem with the input as a whole throws `ADALCacheError`; a problem with one item is a `Diagnostic`
 /// in the result and the other items are read.
@@ -20,11 +22,23 @@ public struct ADALCacheReader: Sendable {
       throw ADALCacheError(
         "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file))
     }
-    if let refusal = InputFormatSniffer.refusal(data) { throw ADALCacheError.refusing(refusal, file: file) }
+    if let refusal = InputFormatSniffer.refusal(data) {
+      guard refusal == .unsupported(.adalDotNetV3) else { throw ADALCacheError.refusing(refusal, file: file) }
+      return try ADALDotNetBlobReader(limits: limits, file: file).read(Self.dotNetBlob(data))
+    }
     if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file) }
     let text = data.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
-      let parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: Data(text))
+      let parsed: KeychainDumpParser.Parsed
+      do {
+        parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: Data(text))
+      } catch {
+        // The dump parser recognises the ADAL Python / Node array (and refuses it as no dump); read it as such.
+        guard case .unsupported(let format) = error.kind, format == .adalPythonAccessTokens || format == .adalNode,
+          let entries = (try? JSONSerialization.jsonObject(with: Data(text))) as? [Any]
+        else { throw error }
+        return ADALPythonCacheReader(limits: limits, file: file, format: format).read(entries)
+      }
       var result = ADALReadResult(inputKind: parsed.kind, diagnostics: parsed.diagnostics)
       KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result)
       return result
@@ -42,6 +56,13 @@ public struct ADALCacheReader: Sendable {
       "not a recognised ADAL input: \(InputFormatSniffer.describe(data)); expected a keychain dump (plist or JSON), "
         + "a macOS ADAL cache blob or an archived item (see `adal2msal inspect`)",
       at: SourceLocation(file: file), kind: .unrecognised)
+  }
+
+  /// The blob's bytes: the file itself, or the base64 text of it (Xamarin Android kept it so).
+  private static func dotNetBlob(_ data: Data) -> Data {
+    if data.starts(with: [3, 0, 0, 0]) { return data }
+    let text = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace && $0 != "\u{FEFF}" }
+    return Data(base64Encoded: text) ?? data
   }
 
   private func readPlist(_ data: Data, file: String?) throws(ADALCacheError) -> ADALReadResult {

@@ -17,6 +17,12 @@ public enum ADALInputKind: String, Sendable, Hashable, Codable, CaseIterable {
   case macOSBlob = "macos-blob"
   /// One archived item (`ADTokenCacheStoreItem` keyed archive), e.g. a `v_Data` saved on its own.
   case archivedItem = "archived-item"
+  /// ADAL Python / Azure CLI `accessTokens.json`: a JSON array of token-response entries (`expiresOn` local).
+  case adalPythonAccessTokens = "adal-python-access-tokens"
+  /// An ADAL Node cache the app persisted: the same entries with ISO-8601 dates.
+  case adalNode = "adal-node"
+  /// An ADAL.NET v3 token cache blob (`TokenCache.Serialize`, `TokenCache.dat`), raw or as base64 text.
+  case adalDotNetV3 = "adal-dotnet-v3"
 }
 
 /// Everything read from one ADAL input.

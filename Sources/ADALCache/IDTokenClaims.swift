@@ -38,8 +38,8 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// is not base64url JSON. The error never contains the token.
   public init(rawIDToken: String) throws(IDTokenClaimsError) {
     let parts = rawIDToken.splitting(ascii: ".", omittingEmptySubsequences: false).map(String.init)
-    segmentCount = parts.count
-    isJWT = parts.count == 3
+    let segmentCount = parts.count
+    let isJWT = parts.count == 3
     let claimParts = isJWT ? Array(parts.prefix(2)) : parts
     var merged: [String: ADALValue] = [:]
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
@@ -50,6 +50,19 @@ public struct IDTokenClaims: Sendable, Hashable {
       for (key, value) in object { merged[key] = ADALValue(jsonObject: value) }
     }
     guard !merged.isEmpty else { throw .empty }
+    self.init(merged, isJWT: isJWT, segmentCount: segmentCount)
+  }
+
+  /// Claims that a reader rebuilt from what a cache kept of an id token (ADAL Python and Node store `oid`,
+  /// `tenantId`, `identityProvider`… as fields, never the token): no raw token exists, so `isJWT` is false and
+  /// nothing is written as an IdToken from them.
+  public init(keptClaims: [String: ADALValue]) {
+    self.init(keptClaims, isJWT: false, segmentCount: 0)
+  }
+
+  private init(_ merged: [String: ADALValue], isJWT: Bool, segmentCount: Int) {
+    self.isJWT = isJWT
+    self.segmentCount = segmentCount
     claims = merged.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }
     let derived = IDTokenClaims.deriveUserID(merged)
     flavor = derived.flavor

@@ -1,7 +1,10 @@
 import Adal2MSALSupport
 import Foundation
 
-/// A cache format adal2msal recognises but does not migrate yet (../shared/spec/more-legacy-caches.md).
+/// A cache format adal2msal recognises by content (../shared/spec/more-legacy-caches.md) that is not a keychain
+/// dump. ADAL Python / Azure CLI and ADAL Node arrays are read by `ADALPythonCacheReader`, ADAL.NET v3 blobs by
+/// `ADALDotNetBlobReader` (issue 25); the MSAL.NET v2 dictionary is an MSAL input; the others are refused as not
+/// supported yet.
 public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable {
   case adalDotNetV3 = "adal-dotnet-v3"
   case adalDotNetV2 = "adal-dotnet-v2"
@@ -37,6 +40,10 @@ public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable
     case .keychainDumperText:
       "dump the keychain with objection (`ios keychain dump --json`) or as a property list instead"
     case .azureCLIServicePrincipals, .pythonPickle: "leave it out of the inputs"
+    case .adalAndroidPreferences:
+      // StorageHelper: cE1 + AES-256-CBC + HMAC; key version A001 is wrapped by AndroidKeyStore (more-legacy-caches §5).
+      "its values (cE1…) are encrypted with a key held in the device's Android keystore (A001) or the app's own "
+        + "key (U001), so they cannot be read off the device; sign in again with MSAL there"
     default: "leave it out of the inputs; this format is planned (more-legacy-caches)"
     }
   }

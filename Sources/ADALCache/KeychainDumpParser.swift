@@ -136,6 +136,11 @@ struct KeychainDumpParser {
     let location = SourceLocation(file: file)
     if let array = root as? [Any] {
       if let format = InputFormatSniffer.unsupportedJSONArray(array) {
+        if format == .msalDotNetDictionary {
+          throw ADALCacheError(
+            "this is an MSAL unified cache, not an ADAL cache: pass it with --msal (an MSAL.NET v2 dictionary cache)",
+            at: location, kind: .wrongOption)
+        }
         throw ADALCacheError.refusing(.unsupported(format), file: file)
       }
       guard array.contains(where: { ($0 as? [String: Any]).map(Self.isItem) ?? false }) else {

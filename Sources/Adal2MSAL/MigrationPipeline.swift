@@ -109,7 +109,12 @@ public struct MigrationPipeline: Sendable {
   /// ADAL input ("pass it with --adal"), a known unsupported format ("not supported yet").
   static func readMSAL(_ path: String, limits: InputLimits) throws -> (Data, UnifiedCacheReadResult) {
     let data = try InputFile.read(path, limits: limits)
-    if let refusal = InputFormatSniffer.refusal(data) { throw ADALCacheError.refusing(refusal, file: path) }
+    if let refusal = InputFormatSniffer.refusal(data) {
+      guard refusal == .unsupported(.adalDotNetV3) else { throw ADALCacheError.refusing(refusal, file: path) }
+      throw ADALCacheError(
+        "this is an ADAL input (adal-dotnet-v3), not an MSAL cache: pass it with --adal", at: SourceLocation(file: path),
+        kind: .wrongOption)
+    }
     do {
       return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
     } catch {

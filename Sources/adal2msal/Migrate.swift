@@ -7,7 +7,8 @@ extension Adal2MSALCommand {
     static let configuration = CommandConfiguration(
       abstract: "Migrate ADAL caches (and MSAL caches) into a unified cache in SQLite, or show the diff with --dry-run.",
       discussion: """
-        Reads every input (keychain dumps, macOS blobs, archived items; MSAL unified-cache JSON), resolves each \
+        Reads every input (keychain dumps, macOS blobs, archived items, Azure CLI accessTokens.json, ADAL Node \
+        caches, ADAL.NET v3 blobs; MSAL unified-cache JSON), resolves each \
         ADAL user's MSAL identity, maps the tokens to unified entities and plans them against what the store \
         holds. The plan is the report: every entity with its action (add, update, unchanged, conflict, skip), \
         its reason and its source items. Without --dry-run the adds and updates are written in one transaction.
@@ -42,6 +43,12 @@ extension Adal2MSALCommand {
 
     @Option(
       help: ArgumentHelp(
+        "After writing, also write Azure CLI 2.30+'s files here (mode 0600): msal_token_cache.json (the whole store, as export --for python writes it) and service_principal_entries.json (the service principals of the ADAL Python / Azure CLI inputs, merged into an existing one). An existing msal_token_cache.json must be among the --msal inputs.",
+        valueName: "dir"))
+    var azureCLIDir: String?
+
+    @Option(
+      help: ArgumentHelp(
         "Plan a run of at most this many ADAL items whole, reading its inputs once; a larger run is planned in parts, reading them twice.",
         valueName: "count"))
     var planWholeUpTo = 100_000
@@ -58,6 +65,7 @@ extension Adal2MSALCommand {
       }
       guard itemsPerPart > 0 else { throw ValidationError("--items-per-part must be positive") }
       guard planWholeUpTo >= 0 else { throw ValidationError("--plan-whole-up-to must not be negative") }
+      if let azureCLIDir { try AzureCLIFiles(directory: azureCLIDir).validate(msalInputs: inputs.msal, dryRun: dryRun) }
     }
 
     func run() async throws {
@@ -115,6 +123,9 @@ extension Adal2MSALCommand {
           if let rest { try run.writeReport(rest) }
           Terminal.standardError(
             "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
+          if let azureCLIDir {
+            try AzureCLIFiles(directory: azureCLIDir).write(store: out, sealing: sealing, adal: inputs.adal, limits: inputs.limits)
+          }
         } catch is StrictRefusal {
           if let rest { try run.writeReport(rest) }
           return refused ?? ExitStatus.failure

@@ -70,6 +70,25 @@ import _Adal2MSALTestSupport
     #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 12, "\(verdict.output)")
   }
 
+  /// An ADAL Python / Azure CLI `accessTokens.json` written by the real `adal` 1.2.7 package
+  /// (scripts/fixtures/make_adal_python_cache.py), migrated with `--azure-cli-dir`: the `msal_token_cache.json`
+  /// Azure CLI 2.30+ will load lives through MSAL Python's lifecycle, refreshing with the ADAL refresh tokens.
+  @Test func azureCLITokenCacheLivesInMSALPython() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let azure = directory.appendingPathComponent("azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    let migrate = try CLI.run(
+      [
+        "migrate", "--adal", Fixtures.url("adal-python/accessTokens.json").path,
+        "--out", directory.appendingPathComponent("store.sqlite").path, "--now", "2099-11-20T09:30:00Z",
+        "--report", directory.appendingPathComponent("report.txt").path, "--azure-cli-dir", azure.path,
+      ], environment: ["TZ": "Europe/Berlin"])
+    #expect(migrate.exitCode == 0, "\(migrate.stderr)")
+    let verdict = try Self.lifecycle(
+      azure.appendingPathComponent("msal_token_cache.json"), arguments: "adal-python-accessTokens.args.json")
+    #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 7, "\(verdict.output)")
+  }
+
   /// The control: the same stores exported in MSAL.NET's key style (one style for every library, as before
   /// `--for`) fail MSAL Python's refresh and sign-out.
   @Test func anotherLibrarysKeyStyleFailsTheLifecycle() throws {

@@ -162,6 +162,9 @@ import _Adal2MSALTestSupport
       #expect(inspect.exitCode == 1)
       #expect(inspect.stderr.contains("not supported yet: \(name)"), "\(inspect.stderr)")
     }
+    // Why an ADAL Android cache cannot be migrated here: its values are encrypted with a key on the device.
+    let (output, _) = try migrate(["--adal", android], into: scratch)
+    #expect(output.stderr.contains("encrypted with a key held in the device's Android keystore"), "\(output.stderr)")
   }
 
   @Test("inspect names a JSON dump of keychain classes as ADAL, not as a broken MSAL cache")

@@ -188,7 +188,7 @@ _adal2msal_migrate() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --skip-access-tokens --redact-usernames --strict --version -h --help)
     repeating_options=(--adal --msal)
-    non_repeating_options=(--max-input-size --out --client-id --prefer --now --for --report --report-format --encryption-key-file --plan-whole-up-to --items-per-part)
+    non_repeating_options=(--max-input-size --adal-time-zone --out --client-id --prefer --now --for --report --report-format --encryption-key-file --azure-cli-dir --plan-whole-up-to --items-per-part)
     __adal2msal_offer_flags_options 0
 
     # Offer option value completions
@@ -200,6 +200,9 @@ _adal2msal_migrate() {
         return
         ;;
     '--max-input-size')
+        return
+        ;;
+    '--adal-time-zone')
         return
         ;;
     '--out')
@@ -227,6 +230,9 @@ _adal2msal_migrate() {
         return
         ;;
     '--encryption-key-file')
+        return
+        ;;
+    '--azure-cli-dir')
         return
         ;;
     '--plan-whole-up-to')

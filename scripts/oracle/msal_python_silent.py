@@ -8,7 +8,9 @@ ARGS_JSON: {"cache": "<path to unified cache JSON>", "clientId": ..., "authority
             "expectedAccessTokenFingerprint": "sha256:<12 hex>", "expectedRefreshTokenFingerprint": "sha256:<12 hex>"}
 
 1. get_accounts(username=...) must return an account with the expected home_account_id.
-2. acquire_token_silent(scopes, account) must return the cached access token (its fingerprint), with no POST.
+2. acquire_token_silent(scopes, account) must return the cached access token (its fingerprint), with no POST;
+   with "expectedAccessTokenFingerprint" null (no access token migrated, e.g. an expired one), it must instead
+   redeem the expected refresh token.
 3. With every access token removed from the cache, acquire_token_silent must redeem the expected refresh token:
    the fake HTTP client records the refresh_token of the token request and answers with a canned response.
 
@@ -93,10 +95,18 @@ def main(argv):
         result["accessToken"] = fingerprint(token) if token else None
         result["accessTokenSource"] = (silent or {}).get("token_source")
         result["postsWithCache"] = len(http.posts)
-        if token is None or fingerprint(token) != args["expectedAccessTokenFingerprint"]:
-            problems.append("acquire_token_silent did not return the migrated access token")
-        if http.posts:
-            problems.append("acquire_token_silent sent a token request although the access token is cached")
+        if args.get("expectedAccessTokenFingerprint") is None:
+            # No access token was migrated (it had expired): MSAL must refresh with the migrated refresh token.
+            sent = [p["data"].get("refresh_token") for p in http.posts if p["data"].get("grant_type") == "refresh_token"]
+            if not sent or fingerprint(sent[0] or "") != args["expectedRefreshTokenFingerprint"]:
+                problems.append("with no cached access token, the first request did not carry the migrated refresh token")
+            if token is None:
+                problems.append("acquire_token_silent returned no token after the refresh")
+        else:
+            if token is None or fingerprint(token) != args["expectedAccessTokenFingerprint"]:
+                problems.append("acquire_token_silent did not return the migrated access token")
+            if http.posts:
+                problems.append("acquire_token_silent sent a token request although the access token is cached")
 
     # 3: without access tokens, the migrated refresh token is redeemed.
     state_without_at = dict(state, AccessToken={})

@@ -20,8 +20,13 @@ public struct RunVerdict: Sendable, Hashable {
   public static let mergedCodes: Set<String> = [
     "adal.duplicate-refresh-token", "adal.duplicate-access-token", "plan.conflict",
   ]
-  /// Diagnostic codes of items skipped by policy: the wipe marker, MSAL keychain items that are not tokens.
-  public static let policyDiagnosticCodes: Set<String> = ["adal.wipe-marker", "unified.keychain-unsupported-type"]
+  /// Diagnostic codes of items skipped by policy: the wipe marker, MSAL keychain items that are not tokens,
+  /// Azure CLI service-principal entries (app credentials, never user tokens), ADAL.NET app-only and
+  /// on-behalf-of entries (no user's sign-in).
+  public static let policyDiagnosticCodes: Set<String> = [
+    "adal.wipe-marker", "unified.keychain-unsupported-type", "adal.service-principal-entry",
+    "adal.dotnet-not-a-user-entry",
+  ]
   /// Diagnostic codes of entries merged into another one by a reader.
   public static let mergedDiagnosticCodes: Set<String> = ["unified.duplicate-entity"]
   /// Diagnostic codes of items or entries a reader could not read or model (each is one item or entry).

@@ -1,7 +1,8 @@
 import Adal2MSALSupport
 import Foundation
 
-/// Reads a unified cache JSON file (MSAL.NET, Python, Java, Node, Go or ObjC-written) into the model.
+/// Reads a unified cache JSON file (MSAL.NET, Python, Java, Node, Go or ObjC-written) into the model, and the
+/// MSAL.NET v2 dictionary cache (`DictionaryCacheReader`).
 ///
 /// Tolerant of what real caches contain (see docs/formats.md, "MSAL unified cache JSON"); entries it cannot
 /// use are reported as diagnostics and skipped. Only input that is not JSON, exceeds the limits, or is JSON
@@ -23,6 +24,9 @@ public struct UnifiedCacheJSONReader: Sendable {
         ])
     }
     let root = try JSONParser(limits: limits).parse(data, file: file)
+    if case .array(let elements) = root, DictionaryCacheReader.isDictionary(elements) {
+      return DictionaryCacheReader(limits: limits, file: file).read(elements)
+    }
     guard case .object(let object) = root else {
       throw UnifiedCacheError(
         .notACache, "the JSON root is not an object of cache sections (found \(root.typeName))",

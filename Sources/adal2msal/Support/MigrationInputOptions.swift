@@ -7,7 +7,7 @@ struct MigrationInputOptions: ParsableArguments {
   @Option(
     name: .customLong("adal"), parsing: .upToNextOption,
     help: ArgumentHelp(
-      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs or archived items; a directory means every file in it (read on all cores).",
+      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs, archived items, ADAL Python / Azure CLI accessTokens.json, ADAL Node caches or ADAL.NET v3 blobs; a directory means every file in it (read on all cores).",
       valueName: "file-or-directory"))
   var adal: [String] = []
 
@@ -19,14 +19,29 @@ struct MigrationInputOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Largest input file accepted, in bytes.", valueName: "bytes"))
   var maxInputSize: Int = InputLimits.default.maxInputBytes
 
+  @Option(
+    help: ArgumentHelp(
+      "The time zone ADAL Python / Azure CLI wrote accessTokens.json's expiresOn in (local time without an offset): an identifier such as Europe/Berlin or UTC, or local, this machine's zone (TZ). An access token that is a JWT is read by its own exp claim instead.",
+      valueName: "zone"))
+  var adalTimeZone: String = "local"
+
+  /// `--adal-time-zone` as a zone: `local` is the machine's (the file is normally migrated where it was written).
+  static func timeZone(_ name: String) -> TimeZone? {
+    name == "local" ? .current : TimeZone(identifier: name) ?? TimeZone(abbreviation: name)
+  }
+
   var limits: InputLimits {
     var limits = InputLimits.default
     limits.maxInputBytes = maxInputSize
+    limits.localTimeZone = Self.timeZone(adalTimeZone) ?? .current
     return limits
   }
 
   func validate() throws {
     guard maxInputSize > 0 else { throw ValidationError("--max-input-size must be positive") }
+    guard Self.timeZone(adalTimeZone) != nil else {
+      throw ValidationError("--adal-time-zone \(adalTimeZone) is no time zone: give an identifier such as Europe/Berlin, UTC or local")
+    }
   }
 
   /// The first pass of `migrate` (`MigrationPipeline.index`), with a progress bar on a terminal when it takes

@@ -1,0 +1,146 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Reads the ADAL.NET v3 token cache blob (`TokenCache.Serialize`, MSAL.NET `SerializeAdalV3`, Azure PowerShell's
+/// `TokenCache.dat`; ../shared/spec/more-legacy-caches.md §2) into the ADAL item model.
+///
+/// Bytes: .NET `BinaryWriter`, little-endian: int32 schema 3, int32 count, then per entry a key and a value string,
+/// each a 7-bit varint UTF-8 byte length and the bytes. Key `authority:::resource:::clientId:::subjectType`; value
+/// the `DataContractJsonSerializer` JSON of `AdalResultWrapper` (`RefreshToken`, `ResourceInResponse`,
+/// `RawClientInfo`, `Result` {`AccessToken`, `ExpiresOn`, `IdToken`, `TenantId`, `UserInfo` …}).
+///
+/// - Subject 0 (a user) becomes an item; 1 (app-only) and 2 (on-behalf-of) are not user sign-ins of a public
+///   client: a policy note `adal.dotnet-not-a-user-entry` each.
+/// - `RawClientInfo` becomes `additionalServer["client_info"]` (identity rule 2 then gives `uid.utid`).
+/// - Without a raw id token, `UserInfo` and `TenantId` are kept as claims, as ADAL Python's fields are.
+struct ADALDotNetBlobReader {
+  let limits: InputLimits
+  let file: String?
+
+  func read(_ data: Data) throws(ADALCacheError) -> ADALReadResult {
+    var cursor = Cursor(bytes: [UInt8](data), file: file)
+    let version = try cursor.int32()
+    guard version == 3 else { throw cursor.error("schema \(version) is not 3") }
+    let count = try cursor.int32()
+    guard count >= 0, count <= limits.maxObjects else { throw cursor.error("entry count \(count) is out of range") }
+    var result = ADALReadResult(inputKind: .adalDotNetV3)
+    for index in 0..<Int(count) {
+      let key = try cursor.string(limit: limits.maxStringBytes)
+      let value = try cursor.string(limit: limits.maxStringBytes)
+      let location = SourceLocation(file: file, itemIndex: index)
+      do {
+        if let item = try item(key: key, value: value, index: index, location: location) {
+          result.items.append(item)
+        } else {
+          result.diagnostics.append(
+            Diagnostic(
+              .note, code: "adal.dotnet-not-a-user-entry",
+              "an app-only or on-behalf-of entry (subject type not 0): not a user's sign-in, not migrated", at: location))
+        }
+      } catch {
+        result.diagnostics.append(error.diagnostic)
+      }
+    }
+    if cursor.offset != cursor.bytes.count {
+      result.diagnostics.append(
+        Diagnostic(
+          .warning, code: "adal.trailing-bytes", "\(cursor.bytes.count - cursor.offset) bytes after the last entry; ignored",
+          at: SourceLocation(file: file, byteOffset: cursor.offset)))
+    }
+    return result
+  }
+
+  private func item(key: String, value: String, index: Int, location: SourceLocation) throws(ADALItemError) -> ADALTokenItem? {
+    let parts = key.components(separatedBy: ":::")
+    guard parts.count == 4 else { throw ADALItemError("the key does not have the four :::-separated parts", at: location) }
+    guard parts[3] == "0" else { return nil }
+    guard ADALAuthority(parts[0]) != nil else { throw ADALItemError("the key's authority is not a URL with a host", at: location) }
+    guard let wrapper = (try? JSONSerialization.jsonObject(with: Data(value.utf8))) as? [String: Any] else {
+      throw ADALItemError("the value is not a JSON object", at: location)
+    }
+    let resultObject = wrapper["Result"] as? [String: Any] ?? [:]
+    let userInfo = resultObject["UserInfo"] as? [String: Any] ?? [:]
+    func string(_ object: [String: Any], _ key: String) -> String? { (object[key] as? String).flatMap { $0.isEmpty ? nil : $0 } }
+    let accessToken = string(resultObject, "AccessToken")
+    let refreshToken = string(wrapper, "RefreshToken")
+    guard
+      var kind = ADALTokenKind.classify(
+        accessToken: accessToken, refreshToken: refreshToken, clientID: parts[2], familyID: nil)
+    else { throw ADALItemError("the entry holds neither an access token nor a refresh token", at: location) }
+    // A resource in the response with a refresh token: a multi-resource refresh token (AdalResultWrapper).
+    if refreshToken != nil, string(wrapper, "ResourceInResponse") != nil, kind == .singleResourceRefreshAndAccess {
+      kind = .multiResourceRefreshToken
+    }
+    let rawIDToken = string(resultObject, "IdToken")
+    var claims = rawIDToken.flatMap { try? IDTokenClaims(rawIDToken: $0) }
+    if claims == nil {
+      var kept: [String: ADALValue] = [:]
+      for (field, claim) in [("UniqueId", "oid"), ("GivenName", "given_name"), ("FamilyName", "family_name"), ("IdentityProvider", "idp")] {
+        if let text = string(userInfo, field) { kept[claim] = .string(text) }
+      }
+      if let tid = string(resultObject, "TenantId") { kept["tid"] = .string(tid) }
+      // ADAL.NET filled IdentityProvider from idp, else from iss: for a member it is its tenant's issuer.
+      if let issuer = string(userInfo, "IdentityProvider") { kept["iss"] = .string(issuer) }
+      claims = kept.isEmpty ? nil : IDTokenClaims(keptClaims: kept)
+    }
+    var additional: [ADALValueEntry] = []
+    if let clientInfo = string(wrapper, "RawClientInfo") { additional.append(ADALValueEntry(key: "client_info", value: .string(clientInfo))) }
+    return ADALTokenItem(
+      authority: parts[0], resource: parts[1].isEmpty ? nil : parts[1], clientID: parts[2],
+      accessToken: accessToken.map(ADALSecret.init), accessTokenType: string(resultObject, "AccessTokenType"),
+      refreshToken: refreshToken.map(ADALSecret.init), expiresOn: Self.date(resultObject["ExpiresOn"]),
+      extendedExpiresOn: Self.date(resultObject["ExtendedExpiresOn"]), idToken: rawIDToken.map(ADALSecret.init),
+      idTokenClaims: claims, archivedUserID: string(userInfo, "DisplayableId"),
+      archivedUserIDDisplayable: string(userInfo, "DisplayableId") != nil ? true : nil, additionalServer: additional,
+      kind: kind, source: ADALItemSource(file: file, itemIndex: index, archiveClassName: "ADAL.NET v3 entry"))
+  }
+
+  /// `{"DateTime":"/Date(<ms UTC>)/","OffsetMinutes":0}` (or the bare `/Date(…)/` string).
+  static func date(_ value: Any?) -> Date? {
+    let text = (value as? [String: Any])?["DateTime"] as? String ?? value as? String
+    guard let text, let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close else { return nil }
+    // "/Date(1455218790065+0100)/": the offset is display only; the number is UTC milliseconds.
+    let number = text[text.index(after: open)..<close].prefix { $0.isNumber || $0 == "-" }
+    return Double(number).map { Date(timeIntervalSince1970: $0 / 1000) }
+  }
+
+  /// A position in the blob; errors name the byte offset.
+  struct Cursor {
+    let bytes: [UInt8]
+    let file: String?
+    var offset = 0
+
+    func error(_ what: String) -> ADALCacheError {
+      ADALCacheError("ADAL.NET v3 blob: \(what)", at: SourceLocation(file: file, byteOffset: offset))
+    }
+
+    mutating func int32() throws(ADALCacheError) -> Int32 {
+      guard offset + 4 <= bytes.count else { throw error("truncated: an int32 is missing") }
+      let value = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+        | UInt32(bytes[offset + 3]) << 24
+      offset += 4
+      return Int32(bitPattern: value)
+    }
+
+    mutating func string(limit: Int) throws(ADALCacheError) -> String {
+      var length = 0
+      var shift = 0
+      while true {
+        guard offset < bytes.count else { throw error("truncated: a string length is missing") }
+        guard shift < 35 else { throw error("a string length has more than 5 bytes") }
+        let byte = bytes[offset]
+        offset += 1
+        length |= Int(byte & 0x7F) << shift
+        if byte & 0x80 == 0 { break }
+        shift += 7
+      }
+      guard length <= limit else { throw error("a string of \(length) bytes exceeds the limit of \(limit)") }
+      guard offset + length <= bytes.count else { throw error("truncated: a string of \(length) bytes runs past the end") }
+      guard let text = String(bytes: bytes[offset..<offset + length], encoding: .utf8) else {
+        throw error("a string is not UTF-8")
+      }
+      offset += length
+      return text
+    }
+  }
+}

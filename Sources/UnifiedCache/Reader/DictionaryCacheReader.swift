@@ -1,0 +1,66 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Reads the MSAL.NET v2 "dictionary" cache (`SerializeMsalV2`, `TokenCacheDictionarySerializer`; MSAL.NET 2.x and
+/// ADAL.NET 4/5): a JSON array of `{"Key": k, "Value": [string…]}` with `k` one of `access_tokens`,
+/// `refresh_tokens`, `id_tokens`, `accounts`, each string a JSON object with the unified snake_case fields
+/// (../shared/spec/more-legacy-caches.md §3). The objects go through the same `EntityDecoder` as the sections of
+/// the JSON cache; the format has no cache keys, so each entity is stored under the key computed from its fields.
+struct DictionaryCacheReader {
+  let limits: InputLimits
+  let file: String?
+
+  /// The dictionary keys and the entity each holds.
+  static let kinds: [String: UnifiedEntityKind] = [
+    "access_tokens": .accessToken, "refresh_tokens": .refreshToken, "id_tokens": .idToken, "accounts": .account,
+  ]
+
+  /// Whether `root` is a dictionary cache: a non-empty array whose elements are all objects with `Key` and `Value`.
+  static func isDictionary(_ elements: [JSONValue]) -> Bool {
+    !elements.isEmpty
+      && elements.allSatisfy { element in
+        guard case .object(let object) = element else { return false }
+        return object["Key"] != nil && object["Value"] != nil
+      }
+  }
+
+  func read(_ elements: [JSONValue]) -> UnifiedCacheReadResult {
+    var assembler = CacheAssembler()
+    for (index, element) in elements.enumerated() {
+      guard case .object(let object) = element, case .string(let key)? = object["Key"] else { continue }
+      let location = SourceLocation(file: file, keyPath: "[\(index)].Value")
+      guard let kind = Self.kinds[key] else {
+        // MSAL.NET drops unknown nodes on reading; here they are named (never shown), as not migrated.
+        assembler.report(
+          Diagnostic(
+            .warning, code: "unified.invalid-section",
+            "a dictionary node whose Key is not access_tokens, refresh_tokens, id_tokens or accounts; not migrated",
+            at: location))
+        continue
+      }
+      guard case .array(let values) = object["Value"] else {
+        assembler.report(
+          Diagnostic(.warning, code: "unified.invalid-section", "the Value of \(key) is not an array; skipped", at: location))
+        continue
+      }
+      for (position, value) in values.enumerated() {
+        let path = "[\(index)].Value[\(position)]"
+        let entryLocation = SourceLocation(file: file, keyPath: path)
+        // Each entity is a JSON text inside a string: parsed with the same limits as the file.
+        guard case .string(let text) = value,
+          case .object(let fields)? = try? JSONParser(limits: limits).parse(Data(text.utf8), file: file)
+        else {
+          assembler.report(
+            Diagnostic(
+              .warning, code: "unified.invalid-entry", "the entry is not a string holding a JSON object; skipped",
+              at: entryLocation))
+          continue
+        }
+        let decoded = EntityDecoder.decode(kind, fields, path: path, location: SourceLocation(file: file))
+        assembler.report(decoded.diagnostics)
+        if let entity = decoded.entity { assembler.add(entity, fileKey: nil, location: entryLocation) }
+      }
+    }
+    return assembler.result
+  }
+}
