@@ -7,7 +7,7 @@
 //   UnifiedCache     the MSAL unified cache model, its JSON and its keychain items
 //   MigrationEngine  identity resolution, mapping, the plan (the diff) and its reports
 //   CacheStore       the unified cache in SQLite (GRDB)
-// plus the umbrella `Adal2MSAL` for pipeline authors and the thin `adal2msal` executable.
+// plus the umbrella `Adal2MSAL` for pipeline authors and the thin executable `Adal2MSALCLI` (binary: `adal2msal`).
 import PackageDescription
 
 let package = Package(
@@ -15,7 +15,9 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .library(name: "Adal2MSAL", targets: ["Adal2MSAL"]),
-    .executable(name: "adal2msal", targets: ["adal2msal"]),
+    // The binary keeps the tool's name; the target's differs from the library's by more than case (a Mac's
+    // default file system cannot hold Sources/Adal2MSAL beside Sources/adal2msal).
+    .executable(name: "adal2msal", targets: ["Adal2MSALCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,7 +49,7 @@ let package = Package(
       dependencies: ["Adal2MSALSupport", "PropertyLists", "ADALCache", "UnifiedCache", "MigrationEngine", "CacheStore"]),
 
     .executableTarget(
-      name: "adal2msal",
+      name: "Adal2MSALCLI",
       dependencies: ["Adal2MSAL", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     // Realistic synthetic ADAL inputs (an independent bplist / NSKeyedArchiver writer), for benchmarks and tests.
     .target(name: "Adal2MSALSynthetic", dependencies: ["Adal2MSALSupport"]),
