@@ -13,7 +13,8 @@ extension CacheStore {
       for row in try Row.fetchAll(db, sql: "SELECT * FROM accounts") {
         contents.accounts.upsert(try codec.account(from: row))
       }
-      let credentials = try Row.fetchCursor(db, sql: "SELECT * FROM credentials")
+      // In key order, as the key-ordered table of schema v1 and v2 gave them.
+      let credentials = try Row.fetchCursor(db, sql: "SELECT * FROM credentials ORDER BY key")
       while let row = try credentials.next() { contents.upsert(try codec.credential(from: row)) }
       for row in try Row.fetchAll(db, sql: "SELECT * FROM app_metadata") {
         contents.appMetadata.upsert(try codec.appMetadata(from: row))

@@ -10,7 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
     subcommands: [
       Plist.self, ADALReadBench.self, PlanBench.self, StoreBenchmark.self, StoreApplyChild.self, GenerateCommand.self,
       GenerateFleetCommand.self, PipelineBenchmark.self, PipelineStagesChild.self, MeasureCommandChild.self,
-      FleetBenchmark.self, FleetReadChild.self, GenerateItemsChild.self,
+      FleetBenchmark.self, FleetReadChild.self, GenerateItemsChild.self, CompareBenchmark.self, CompareFloorChild.self,
     ]
   )
 }

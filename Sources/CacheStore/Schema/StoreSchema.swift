@@ -12,6 +12,9 @@ enum StoreSchema {
     migrator.registerMigration("v2") { db in
       try db.execute(sql: v2)
     }
+    migrator.registerMigration("v3") { db in
+      try db.execute(sql: v3)
+    }
     return migrator
   }
 
@@ -119,5 +122,46 @@ enum StoreSchema {
     ALTER TABLE accounts ADD COLUMN written_form TEXT;
     ALTER TABLE credentials ADD COLUMN written_form TEXT;
     ALTER TABLE app_metadata ADD COLUMN written_form TEXT;
+    """
+
+  /// Credentials in a rowid table, the canonical key a unique index (`credentials_by_key`). In the
+  /// `WITHOUT ROWID` table of v1 every row lived in the key B-tree: a token row (1-3 KB) is larger than an index
+  /// cell may hold on a 4 KB page, so each spilled into an overflow page of its own, mostly empty, and keys
+  /// arrive in random order, so a large apply rewrote random pages of that tree again and again (issue 23: a
+  /// 40,000-item migration wrote a 270 MiB file, two thirds of the credential pages unused). Now rows are
+  /// appended to the table and only the keys sit in a B-tree ordered by key. Columns, constraints and the
+  /// other index are as before; rows are copied in key order.
+  static let v3 = """
+    CREATE TABLE credentials_v3 (
+      key                       TEXT NOT NULL,
+      credential_kind           TEXT NOT NULL CHECK (credential_kind IN ('AccessToken', 'RefreshToken', 'IdToken')),
+      credential_type           TEXT,
+      home_account_id           TEXT NOT NULL,
+      home_account_id_normalized TEXT NOT NULL,
+      environment               TEXT NOT NULL,
+      client_id                 TEXT NOT NULL,
+      realm                     TEXT,
+      target                    TEXT,
+      secret                    BLOB NOT NULL,
+      cached_at                 INTEGER,
+      expires_on                INTEGER,
+      extended_expires_on       INTEGER,
+      refresh_on                INTEGER,
+      token_type                TEXT,
+      key_id                    TEXT,
+      requested_claims          TEXT,
+      user_assertion_hash       TEXT,
+      family_id                 TEXT,
+      client_info               TEXT,
+      last_modification_time    TEXT,
+      last_modification_app     TEXT,
+      additional_fields         TEXT NOT NULL DEFAULT '{}',
+      written_form              TEXT
+    );
+    INSERT INTO credentials_v3 SELECT * FROM credentials ORDER BY key;
+    DROP TABLE credentials;
+    ALTER TABLE credentials_v3 RENAME TO credentials;
+    CREATE UNIQUE INDEX credentials_by_key ON credentials(key);
+    CREATE INDEX credentials_by_home_account_id ON credentials(home_account_id_normalized, credential_kind);
     """
 }

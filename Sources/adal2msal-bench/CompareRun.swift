@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One timed run of a contender of `compare`, in its own `measure-command` child (so peaks do not mix).
+enum CompareRun {
+  struct Sample {
+    var seconds: Double
+    var cpuSeconds: Double
+    var peakMiB: Int
+    /// The store file after the run (with its WAL, if one is left).
+    var storeBytes: Int
+    /// The CPU the rest of the machine used during the run, in cores (other users' builds on a shared host):
+    /// all CPU time /proc/stat counted, steal included, minus the run's own. Runs above 0.25 are marked loaded.
+    var othersCores: Double?
+
+    var loaded: Bool { (othersCores ?? 0) > CompareRun.loadedAbove }
+  }
+
+  static let loadedAbove = 0.25
+
+  static func measure(_ command: [String], store: String, acceptStatus: Set<Int32> = [0]) throws -> Sample {
+    let before = busyTicks()
+    let result = try BenchChild.run(["measure-command", "--"] + command, as: MeasureCommandChild.Output.self)
+    let after = busyTicks()
+    guard acceptStatus.contains(result.status) else {
+      throw ValidationError("\(command.prefix(2).joined(separator: " ")) exited with status \(result.status)")
+    }
+    var others: Double?
+    if let before, let after, result.seconds > 0 {
+      let busy = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+      others = max(0, busy - result.cpuSeconds) / result.seconds
+    }
+    let size = ["", "-wal"].reduce(0) { $0 + ((try? CompareInputs.fileSize(store + $1)) ?? 0) }
+    return Sample(
+      seconds: result.seconds, cpuSeconds: result.cpuSeconds, peakMiB: result.peakMiB, storeBytes: size,
+      othersCores: others)
+  }
+
+  /// Busy clock ticks of all CPUs so far (user, nice, system, irq, softirq, steal), or nil off Linux.
+  private static func busyTicks() -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+      let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ")
+    else { return nil }
+    let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+    guard fields.count >= 8 else { return nil }
+    // user nice system idle iowait irq softirq steal: everything but idle and iowait.
+    return fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7]
+  }
+}
+
+/// What `compare` reads back from the stores: row counts, and the floor's row shape.
+enum CompareStores {
+  /// Rows of the script's five tables.
+  static func scriptRows(_ path: String) throws -> Int {
+    let queue = try DatabaseQueue(path: path)
+    return try queue.read { db in
+      try ["accounts", "access_tokens", "refresh_tokens", "id_tokens", "app_metadata"].reduce(0) {
+        $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1)") ?? 0)
+      }
+    }
+  }
+
+  /// adal2msal's entity rows (accounts, credentials, app metadata) and their secrets' mean size in bytes.
+  static func adal2msalShape(_ path: String) throws -> (rows: Int, meanSecretBytes: Int) {
+    let queue = try DatabaseQueue(path: path)
+    return try queue.read { db in
+      let accounts = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0
+      let metadata = try Int.fetchOne(db, sql: "SELECT count(*) FROM app_metadata") ?? 0
+      let row = try Row.fetchOne(db, sql: "SELECT count(*), total(length(secret)) FROM credentials")
+      let credentials: Int = row?[0] ?? 0
+      let secretBytes: Double = row?[1] ?? 0
+      let rows = accounts + metadata + credentials
+      return (rows, rows == 0 ? 0 : Int((secretBytes / Double(rows)).rounded()))
+    }
+  }
+
+  static func remove(_ path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The `compare` benchmark's table: min and median wall time of each contender, CPU, peak RSS, store size, and
+/// the two ratios the targets are stated in (script / adal2msal, adal2msal / floor).
+enum CompareTable {
+  struct Results {
+    var users: Int
+    var dump: CompareInputs.Dump
+    var script: [CompareRun.Sample] = []
+    var adal2msal: [CompareRun.Sample] = []
+    var floor: [CompareRun.Sample] = []
+    var scriptRows = 0
+    var adal2msalRows = 0
+    var floorRowBytes = 0
+  }
+
+  static func print(_ results: Results) {
+    let megabytes = format(Double(results.dump.bytes) / 1_000_000, 1)
+    Swift.print(
+      "\n== \(results.users) users: \(results.dump.items) ADAL items in one binary plist, \(megabytes) MB; "
+        + "\(results.script.count) rounds, interleaved ==")
+    Swift.print(line("", "min s", "median s", "CPU s", "peak MiB", "store MiB", "rows", "loaded"))
+    let contenders: [(String, [CompareRun.Sample], Int)] = [
+      ("straightforward Python script", results.script, results.scriptRows),
+      ("adal2msal migrate", results.adal2msal, results.adal2msalRows),
+      ("floor: read + plain inserts", results.floor, results.adal2msalRows),
+    ]
+    for (name, samples, rows) in contenders {
+      let loaded = samples.filter(\.loaded).count
+      Swift.print(
+        line(
+          name, format(minimum(samples), 2), format(median(samples.map(\.seconds)), 2),
+          format(median(samples.map(\.cpuSeconds)), 2), String(samples.map(\.peakMiB).max() ?? 0),
+          format(Double(samples.last?.storeBytes ?? 0) / 1_048_576, 1), String(rows),
+          "\(loaded) of \(samples.count)"))
+    }
+    let script = (min: minimum(results.script), median: median(results.script.map(\.seconds)))
+    let ours = (min: minimum(results.adal2msal), median: median(results.adal2msal.map(\.seconds)))
+    let floor = (min: minimum(results.floor), median: median(results.floor.map(\.seconds)))
+    Swift.print(
+      "script / adal2msal: \(format(script.min / ours.min, 2))x (min), \(format(script.median / ours.median, 2))x "
+        + "(median)   [target: at least 10x]")
+    Swift.print(
+      "adal2msal / floor:  \(format(ours.min / floor.min, 2))x (min), \(format(ours.median / floor.median, 2))x "
+        + "(median)   [target: at most 1.5x]")
+    Swift.print(
+      "floor rows: \(results.adal2msalRows) (adal2msal's entity rows), \(results.floorRowBytes) bytes each "
+        + "(its secrets' bytes spread over them)")
+    let all = results.script + results.adal2msal + results.floor
+    let others = all.compactMap(\.othersCores)
+    if let most = others.max() {
+      Swift.print(
+        "other load during the runs: \(format(others.min() ?? 0, 2))-\(format(most, 2)) cores busy besides the run; "
+          + "\(all.filter(\.loaded).count) of \(all.count) runs loaded (above \(CompareRun.loadedAbove))")
+    }
+  }
+
+  private static func minimum(_ samples: [CompareRun.Sample]) -> Double { samples.map(\.seconds).min() ?? 0 }
+
+  private static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
+  private static func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+  private static func line(_ name: String, _ columns: String...) -> String {
+    name.padding(toLength: 32, withPad: " ", startingAt: 0) + columns.map { pad($0, 10) }.joined()
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+/// Stores written by an older schema migrate when next opened for writing, and keep every row.
+@Suite struct SchemaMigrationTests {
+  /// A store as v2 wrote it: the migrations up to "v2", the entities written by the same row writer.
+  static func version2Store(holding contents: UnifiedCacheContents) throws -> String {
+    let path = try StoreTestSupport.freshPath()
+    let queue = try DatabaseQueue(path: path)
+    try StoreSchema.migrator.migrate(queue, upTo: "v2")
+    try queue.write { db in
+      let writer = RowWriter(db: db, codec: RowCodec(sealing: nil, file: path))
+      for entity in contents.allEntities { _ = try writer.upsert(entity, expectNew: true) }
+    }
+    try queue.close()
+    return path
+  }
+
+  static func schema(_ store: CacheStore) throws -> [String: String] {
+    try store.queue.read { db in
+      Dictionary(
+        uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_schema WHERE sql IS NOT NULL")
+          .map { ($0["name"] as String, $0["sql"] as String) })
+    }
+  }
+
+  @Test func aVersion2StoreMigratesToARowidCredentialsTable() throws {
+    let contents = try ApplyTests.seedContents()
+    let path = try Self.version2Store(holding: contents)
+    let store = try CacheStore.open(path: path)
+
+    #expect(try store.contents() == contents)
+    let schema = try Self.schema(store)
+    let credentials = try #require(schema["credentials"])
+    #expect(!credentials.contains("WITHOUT ROWID"))
+    #expect(credentials.contains("written_form"))
+    #expect(schema["credentials_by_key"]?.contains("UNIQUE") == true)
+    #expect(schema["credentials_by_home_account_id"] != nil)
+    #expect(schema["credentials_v3"] == nil)
+    let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
+    #expect(applied == ["v1", "v2", "v3"])
+
+    // The migrated rows are found by key: the same plan again finds every entity current.
+    let again = try store.apply(StoreTestSupport.plan(adding: contents))
+    #expect(again.rowsWritten == 0)
+    #expect(again.rowsAlreadyCurrent == contents.allEntities.count)
+  }
+
+  @Test func aNewStoreHasTheSchemaOfAMigratedOne() throws {
+    let contents = try ApplyTests.seedContents()
+    let migrated = try CacheStore.open(path: try Self.version2Store(holding: contents))
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try Self.schema(fresh) == Self.schema(migrated))
+  }
+
+  /// A key written twice replaces its row (INSERT OR REPLACE on the unique key index), never duplicates it.
+  @Test func anUpdateReplacesTheRowOfItsKey() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let contents = try ApplyTests.seedContents()
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    let before = try StoreTestSupport.counts(store)
+    var changed = contents
+    for entity in contents.allEntities {
+      guard case .refreshToken(var token) = entity else { continue }
+      token.secret = UnifiedSecret("replaced-\(token.clientID)")
+      _ = changed.upsert(.refreshToken(token))
+    }
+    let summary = try store.apply(StoreTestSupport.plan(adding: changed))
+    #expect(summary.rowsUpdated > 0)
+    #expect(try StoreTestSupport.counts(store).credentials == before.credentials)
+    #expect(try store.contents() == changed)
+  }
+}
