@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with the Swift toolchain lacks: the C libraries we link (libxml2,
-# SQLite), the sqlite3 shell (the fault tests use it as a second process holding the store's lock) and the
-# real MSAL Python library, which the tests use as an independent reader of our output.
+# SQLite), the sqlite3 shell (the fault tests use it as a second process holding the store's lock), the
+# real MSAL Python library, which the tests use as an independent reader of our output, and the real Azure CLI
+# core (azure-cli-core, which pins msal==1.39.0 on Linux), the consumer of `migrate --azure-cli-dir`.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 
@@ -19,12 +20,12 @@ fi
 # The MSAL Python oracle lives in its own virtual environment inside the checkout (ignored by git).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv-oracle"
-if ! "$venv/bin/python" -c 'import msal, adal' >/dev/null 2>&1; then
-  echo "bootstrap: installing the MSAL Python library (test oracle) into .venv-oracle"
+if ! "$venv/bin/python" -c 'import msal, adal, azure.cli.core' >/dev/null 2>&1; then
+  echo "bootstrap: installing MSAL Python and Azure CLI core (test oracles) into .venv-oracle"
   python3 -m venv "$venv" 2>/dev/null || { rm -rf "$venv"; python3 -m venv --without-pip "$venv"; }
   if [ -x "$venv/bin/pip" ]; then
-    "$venv/bin/pip" install -q 'msal==1.39.0' 'bpylist2==4.1.1' 'adal==1.2.7'
+    "$venv/bin/pip" install -q 'msal==1.39.0' 'bpylist2==4.1.1' 'adal==1.2.7' 'azure-cli-core==2.91.0'
   else
-    python3 -m pip install -q --target "$venv/lib/site" 'msal==1.39.0' 'bpylist2==4.1.1' 'adal==1.2.7'
+    python3 -m pip install -q --target "$venv/lib/site" 'msal==1.39.0' 'bpylist2==4.1.1' 'adal==1.2.7' 'azure-cli-core==2.91.0'
   fi
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what a fresh Debian machine lacks, builds adal2msal, and runs the demo migration on the bundled
 # fixtures: the dry run (the diff report, nothing written), the migration into out/demo.sqlite, a second run
-# that changes nothing, an accountForUsername lookup, and the export for MSAL Python.
+# that changes nothing, an accountForUsername lookup, the export for MSAL Python, and an Azure CLI
+# accessTokens.json migrated into an Azure CLI 2.30+ directory (out/azure).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/bootstrap.sh
@@ -32,4 +33,14 @@ step "adal2msal accounts out/demo.sqlite --username alice@contoso.com"
 "$bin" accounts out/demo.sqlite --username alice@contoso.com
 step "adal2msal export out/demo.sqlite --for python --output out/demo-msal.json (keys as MSAL Python computes them)"
 "$bin" export out/demo.sqlite --for python --output out/demo-msal.json
-echo "demo done: out/demo.sqlite, out/demo-report.md, out/demo-msal.json"
+
+# Azure CLI <= 2.29's accessTokens.json, written by the real adal 1.2.7 on a clock of 2099-11-20 in Berlin
+# (expiresOn is local time without an offset, so the zone matters), into the files Azure CLI 2.30+ reads.
+azure_tokens=Fixtures/adal-python/accessTokens.json
+rm -rf out/azure out/azure.sqlite out/azure.sqlite-wal out/azure.sqlite-shm
+mkdir -p out/azure
+step "adal2msal migrate --adal $azure_tokens --azure-cli-dir out/azure (msal_token_cache.json, service_principal_entries.json)"
+run env TZ=Europe/Berlin "$bin" migrate --adal "$azure_tokens" --out out/azure.sqlite --now 2099-11-20T09:30:00Z \
+  --report out/azure-report.md --report-format markdown --azure-cli-dir out/azure
+ls -l out/azure
+echo "demo done: out/demo.sqlite, out/demo-report.md, out/demo-msal.json, out/azure/ (report in out/azure-report.md)"
