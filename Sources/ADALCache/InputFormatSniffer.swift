@@ -64,8 +64,11 @@ public enum InputFormatSniffer {
   public static func refusal(_ data: Data) -> Refusal? {
     let bytes = data.prefix(64 * 1024)
     if bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+      // Stores made before the application id: their schema text, when it is in the first bytes.
       let text = String(decoding: bytes, as: UTF8.self)
-      return .sqlite(isStore: text.contains("CREATE TABLE credentials") || text.contains("CREATE TABLE accounts"))
+      return .sqlite(
+        isStore: StoreFileMarker.isStore(header: bytes) || text.contains("CREATE TABLE credentials")
+          || text.contains("CREATE TABLE accounts"))
     }
     let dpapi: [UInt8] = [0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB]
     if bytes.starts(with: dpapi) { return .unsupported(.dpapi) }

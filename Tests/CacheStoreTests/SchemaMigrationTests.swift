@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import GRDB
 import Testing
@@ -43,7 +44,11 @@ import _Adal2MSALTestSupport
     #expect(schema["credentials_by_home_account_id"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied == ["v1", "v2", "v3"])
+    #expect(applied.sorted() == ["v1", "v2", "v3", "v4"])
+    // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
+    // WAL is checkpointed, which the end-to-end verdict test reads).
+    let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+    #expect(applicationID == StoreFileMarker.applicationID)
 
     // The migrated rows are found by key: the same plan again finds every entity current.
     let again = try store.apply(StoreTestSupport.plan(adding: contents))

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import GRDB
 
 /// The versioned schema of the store (docs/sqlite-schema.md). Every change is a new named migration appended
@@ -14,6 +15,10 @@ enum StoreSchema {
     }
     migrator.registerMigration("v3") { db in
       try db.execute(sql: v3)
+    }
+    // The header's application id says "adal2msal store" to a reader given the file as an input by mistake.
+    migrator.registerMigration("v4") { db in
+      try db.execute(sql: "PRAGMA application_id = \(StoreFileMarker.applicationID)")
     }
     return migrator
   }

@@ -50,11 +50,7 @@ public struct UnifiedKeychainDecoder: Sendable {
     }
     let decoded = EntityDecoder.decode(kind, object, path: location.keyPath ?? "", location: location)
     // A keychain item has no JSON file to be written back into: an item that cannot be modelled is skipped.
-    assembler.report(
-      decoded.diagnostics.map { diagnostic in
-        guard diagnostic.code == "unified.unmodelled-entry" else { return diagnostic }
-        return Diagnostic(.warning, code: "unified.invalid-entry", diagnostic.message + "; skipped", at: diagnostic.location)
-      })
+    assembler.report(EntityDecoder.skipping(decoded.diagnostics))
     guard var entity = decoded.entity else { return }
     entity = completed(entity, type: type, item: item, location: location, assembler: &assembler)
     checkAttributes(entity, item: item, location: location, assembler: &assembler)

@@ -57,7 +57,7 @@ struct DictionaryCacheReader {
           continue
         }
         let decoded = EntityDecoder.decode(kind, fields, path: path, location: SourceLocation(file: file))
-        assembler.report(decoded.diagnostics)
+        assembler.report(EntityDecoder.skipping(decoded.diagnostics))
         if let entity = decoded.entity { assembler.add(entity, fileKey: nil, location: entryLocation) }
       }
     }

@@ -27,6 +27,15 @@ enum EntityDecoder {
     return (entity, fields.diagnostics)
   }
 
+  /// `diagnostics` for a reader that has no file to write an unusable entity back into (a keychain item, an
+  /// MSAL.NET dictionary entry): the entity is skipped, and says so (`unified.invalid-entry`).
+  static func skipping(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.map { diagnostic in
+      guard diagnostic.code == "unified.unmodelled-entry" else { return diagnostic }
+      return Diagnostic(.warning, code: "unified.invalid-entry", diagnostic.message + "; skipped", at: diagnostic.location)
+    }
+  }
+
   /// Reports the missing required fields; true when all are present.
   private static func require(_ fields: inout FieldReader, _ values: [(String, String?)]) -> Bool {
     let missing = values.filter { $0.1 == nil || $0.1?.isEmpty == true }.map(\.0)
