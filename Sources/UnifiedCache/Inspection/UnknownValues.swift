@@ -6,7 +6,7 @@ import Adal2MSALSupport
 public enum UnknownValues {
   /// `<withheld: string, 42 bytes>`: the JSON type and the size of the value's compact JSON text.
   public static func summary(_ value: JSONValue) -> JSONValue {
-    .string("<withheld: \(typeName(value)), \(size(value)) bytes>")
+    .string("<withheld: \(value.typeName), \(size(value)) bytes>")
   }
 
   /// The size of the value's compact JSON text, in bytes.
@@ -64,16 +64,5 @@ public enum UnknownValues {
     var out = UnifiedCacheContents(unknownSections: sections)
     for entity in contents.allEntities { out.upsert(withholding(entity)) }
     return out
-  }
-
-  private static func typeName(_ value: JSONValue) -> String {
-    switch value {
-    case .null: "null"
-    case .bool: "boolean"
-    case .number: "number"
-    case .string: "string"
-    case .array: "array"
-    case .object: "object"
-    }
   }
 }
