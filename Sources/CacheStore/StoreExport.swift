@@ -6,7 +6,7 @@ extension CacheStore {
   /// The store as unified-cache JSON, unknown fields and sections included, each entry under the key and
   /// spellings it was read with (entities made from ADAL items: their canonical key).
   public func exportJSON() throws(CacheStoreError) -> Data {
-    UnifiedCacheJSONWriter.write(try contents())
+    try export(for: nil).data
   }
 
   /// The store as `library` loads it: unified-cache JSON with every entry keyed and spelled as that library

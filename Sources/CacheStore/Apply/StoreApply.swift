@@ -131,13 +131,11 @@ extension CacheStore {
     for member in sections {
       let current = try String.fetchOne(db, sql: "SELECT value FROM unknown_sections WHERE name = ?", arguments: [member.key])
       var value = member.value
-      if let current, UnmodelledEntries.isKnownSection(member.key),
+      if let current, UnmodelledEntries.isKnownSection(member.key), let entries = member.value.objectValue,
         let stored = try? JSONParser().parse(Data(current.utf8)).objectValue
       {
         // Unmodelled entries of a known section: this run's join the ones an earlier run kept.
-        var merged = JSONObject([JSONMember(member.key, .object(stored))])
-        merged.mergeUnknownSections([member.key: member.value])
-        value = merged[member.key] ?? member.value
+        value = .object(UnmodelledEntries.merge(entries, into: stored))
       }
       let text = JSONText.compact(value)
       if current == text { continue }

@@ -36,6 +36,16 @@ enum EntityDecoder {
     }
   }
 
+  /// `diagnostics` for the JSON reader, which keeps an unusable entry verbatim in its section.
+  static func keepingVerbatim(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.map { diagnostic in
+      guard diagnostic.code == "unified.unmodelled-entry" else { return diagnostic }
+      var kept = diagnostic
+      kept.message += "; kept verbatim and written back as it was"
+      return kept
+    }
+  }
+
   /// Reports the missing required fields; true when all are present.
   private static func require(_ fields: inout FieldReader, _ values: [(String, String?)]) -> Bool {
     let missing = values.filter { $0.1 == nil || $0.1?.isEmpty == true }.map(\.0)

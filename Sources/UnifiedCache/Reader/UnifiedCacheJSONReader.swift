@@ -92,13 +92,7 @@ public struct UnifiedCacheJSONReader: Sendable {
         continue
       }
       let decoded = EntityDecoder.decode(kind, fields, path: path, location: SourceLocation(file: file))
-      assembler.report(
-        decoded.diagnostics.map { diagnostic in
-          guard diagnostic.code == "unified.unmodelled-entry" else { return diagnostic }
-          var kept = diagnostic
-          kept.message += "; kept verbatim and written back as it was"
-          return kept
-        })
+      assembler.report(EntityDecoder.keepingVerbatim(decoded.diagnostics))
       guard var entity = decoded.entity else {
         unmodelled[entry.key] = entry.value
         continue
