@@ -63,18 +63,22 @@ let package = Package(
 
     // Shared test helpers (fixture paths, golden files, running the built binary). Not API.
     .target(
-      name: "_Adal2MSALTestSupport", dependencies: ["Adal2MSALSupport", "Adal2MSALSynthetic"], path: "Tests/_Adal2MSALTestSupport"),
+      name: "_Adal2MSALTestSupport", dependencies: ["Adal2MSALSupport", "Adal2MSALSynthetic"],
+      path: "Tests/_Adal2MSALTestSupport"),
 
     .testTarget(name: "Adal2MSALSupportTests", dependencies: ["Adal2MSALSupport", "_Adal2MSALTestSupport"]),
     .testTarget(
       name: "PropertyListsTests", dependencies: ["_Adal2MSALTestSupport", "PropertyLists"]),
     .testTarget(name: "UnifiedCacheTests", dependencies: ["_Adal2MSALTestSupport", "UnifiedCache"]),
-    .testTarget(name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists", "UnifiedCache"]),
+    .testTarget(
+      name: "ADALCacheTests", dependencies: ["_Adal2MSALTestSupport", "ADALCache", "PropertyLists", "UnifiedCache"]),
     // Golden files are read from the source tree (`Fixtures.repositoryRoot`), not bundled.
-    .testTarget(name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"], exclude: ["Golden"]),
+    .testTarget(
+      name: "MigrationEngineTests", dependencies: ["_Adal2MSALTestSupport", "MigrationEngine"], exclude: ["Golden"]),
     .testTarget(name: "CacheStoreTests", dependencies: ["_Adal2MSALTestSupport", "CacheStore"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["Adal2MSAL", "Adal2MSALSynthetic", "_Adal2MSALTestSupport"], exclude: ["Golden"]),
+      name: "EndToEndTests", dependencies: ["Adal2MSAL", "Adal2MSALSynthetic", "_Adal2MSALTestSupport"],
+      exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

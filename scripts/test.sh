@@ -3,7 +3,7 @@
 # end-to-end tests that run the built binary). This is the command CI runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/check-paths.sh
+bash scripts/lint.sh
 bash scripts/bootstrap.sh
 export ADAL2MSAL_PYTHON="$PWD/.venv-oracle/bin/python"
 swift build --build-tests

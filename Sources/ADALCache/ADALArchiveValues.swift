@@ -32,7 +32,8 @@ enum ADALArchiveValues {
       if let text = string(value) { return .string(text) }
       if object.className == "NSURL", let relative = object["NS.relative"].flatMap(string) {
         let base = object["NS.base"].flatMap(string) ?? ""
-        return .string(base.isEmpty ? relative : URL(string: relative, relativeTo: URL(string: base))?.absoluteString ?? relative)
+        return .string(
+          base.isEmpty ? relative : URL(string: relative, relativeTo: URL(string: base))?.absoluteString ?? relative)
       }
       var fields = [ADALValueEntry(key: "$classname", value: .string(object.className))]
       fields += object.fields.map { ADALValueEntry(key: $0.key, value: plain($0.value, depth: depth + 1)) }

@@ -20,14 +20,17 @@ public struct ADALCacheReader: Sendable {
   public func read(_ data: Data, file: String? = nil) throws(ADALCacheError) -> ADALReadResult {
     guard data.count <= limits.maxInputBytes else {
       throw ADALCacheError(
-        "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file))
+        "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file)
+      )
     }
     if let refusal = InputFormatSniffer.refusal(data) {
       guard refusal == .unsupported(.adalDotNetV3) else { throw ADALCacheError.refusing(refusal, file: file) }
       return try ADALDotNetBlobReader(limits: limits, file: file).read(Self.dotNetBlob(data))
     }
     if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file) }
-    let text = data.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    let text = data.drop {
+      $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+    }
     if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
       let parsed: KeychainDumpParser.Parsed
       do {
@@ -48,7 +51,9 @@ public struct ADALCacheReader: Sendable {
     {
       var result = try readPlist(decoded, file: file)
       result.diagnostics.insert(
-        Diagnostic(.note, code: "adal.base64-input", "the input is base64 text of a property list", at: SourceLocation(file: file)),
+        Diagnostic(
+          .note, code: "adal.base64-input", "the input is base64 text of a property list",
+          at: SourceLocation(file: file)),
         at: 0)
       return result
     }

@@ -35,7 +35,8 @@ struct ADALDotNetBlobReader {
           result.diagnostics.append(
             Diagnostic(
               .note, code: "adal.dotnet-not-a-user-entry",
-              "an app-only or on-behalf-of entry (subject type not 0): not a user's sign-in, not migrated", at: location))
+              "an app-only or on-behalf-of entry (subject type not 0): not a user's sign-in, not migrated", at: location
+            ))
         }
       } catch {
         result.diagnostics.append(error.diagnostic)
@@ -44,23 +45,32 @@ struct ADALDotNetBlobReader {
     if cursor.offset != cursor.bytes.count {
       result.diagnostics.append(
         Diagnostic(
-          .warning, code: "adal.trailing-bytes", "\(cursor.bytes.count - cursor.offset) bytes after the last entry; ignored",
+          .warning, code: "adal.trailing-bytes",
+          "\(cursor.bytes.count - cursor.offset) bytes after the last entry; ignored",
           at: SourceLocation(file: file, byteOffset: cursor.offset)))
     }
     return result
   }
 
-  private func item(key: String, value: String, index: Int, location: SourceLocation) throws(ADALItemError) -> ADALTokenItem? {
+  private func item(key: String, value: String, index: Int, location: SourceLocation) throws(ADALItemError)
+    -> ADALTokenItem?
+  {
     let parts = key.components(separatedBy: ":::")
-    guard parts.count == 4 else { throw ADALItemError("the key does not have the four :::-separated parts", at: location) }
+    guard parts.count == 4 else {
+      throw ADALItemError("the key does not have the four :::-separated parts", at: location)
+    }
     guard parts[3] == "0" else { return nil }
-    guard ADALAuthority(parts[0]) != nil else { throw ADALItemError("the key's authority is not a URL with a host", at: location) }
+    guard ADALAuthority(parts[0]) != nil else {
+      throw ADALItemError("the key's authority is not a URL with a host", at: location)
+    }
     guard let wrapper = (try? JSONSerialization.jsonObject(with: Data(value.utf8))) as? [String: Any] else {
       throw ADALItemError("the value is not a JSON object", at: location)
     }
     let resultObject = wrapper["Result"] as? [String: Any] ?? [:]
     let userInfo = resultObject["UserInfo"] as? [String: Any] ?? [:]
-    func string(_ object: [String: Any], _ key: String) -> String? { (object[key] as? String).flatMap { $0.isEmpty ? nil : $0 } }
+    func string(_ object: [String: Any], _ key: String) -> String? {
+      (object[key] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    }
     let accessToken = string(resultObject, "AccessToken")
     let refreshToken = string(wrapper, "RefreshToken")
     guard
@@ -75,7 +85,9 @@ struct ADALDotNetBlobReader {
     var claims = rawIDToken.flatMap { try? IDTokenClaims(rawIDToken: $0) }
     if claims == nil {
       var kept: [String: ADALValue] = [:]
-      for (field, claim) in [("UniqueId", "oid"), ("GivenName", "given_name"), ("FamilyName", "family_name"), ("IdentityProvider", "idp")] {
+      for (field, claim) in [
+        ("UniqueId", "oid"), ("GivenName", "given_name"), ("FamilyName", "family_name"), ("IdentityProvider", "idp"),
+      ] {
         if let text = string(userInfo, field) { kept[claim] = .string(text) }
       }
       if let tid = string(resultObject, "TenantId") { kept["tid"] = .string(tid) }
@@ -84,7 +96,9 @@ struct ADALDotNetBlobReader {
       claims = kept.isEmpty ? nil : IDTokenClaims(keptClaims: kept)
     }
     var additional: [ADALValueEntry] = []
-    if let clientInfo = string(wrapper, "RawClientInfo") { additional.append(ADALValueEntry(key: "client_info", value: .string(clientInfo))) }
+    if let clientInfo = string(wrapper, "RawClientInfo") {
+      additional.append(ADALValueEntry(key: "client_info", value: .string(clientInfo)))
+    }
     return ADALTokenItem(
       authority: parts[0], resource: parts[1].isEmpty ? nil : parts[1], clientID: parts[2],
       accessToken: accessToken.map(ADALSecret.init), accessTokenType: string(resultObject, "AccessTokenType"),
@@ -98,7 +112,9 @@ struct ADALDotNetBlobReader {
   /// `{"DateTime":"/Date(<ms UTC>)/","OffsetMinutes":0}` (or the bare `/Date(…)/` string).
   static func date(_ value: Any?) -> Date? {
     let text = (value as? [String: Any])?["DateTime"] as? String ?? value as? String
-    guard let text, let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close else { return nil }
+    guard let text, let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close else {
+      return nil
+    }
     // "/Date(1455218790065+0100)/": the offset is display only; the number is UTC milliseconds.
     let number = text[text.index(after: open)..<close].prefix { $0.isNumber || $0 == "-" }
     return Double(number).map { Date(timeIntervalSince1970: $0 / 1000) }
@@ -116,7 +132,8 @@ struct ADALDotNetBlobReader {
 
     mutating func int32() throws(ADALCacheError) -> Int32 {
       guard offset + 4 <= bytes.count else { throw error("truncated: an int32 is missing") }
-      let value = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+      let value =
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
         | UInt32(bytes[offset + 3]) << 24
       offset += 4
       return Int32(bitPattern: value)
@@ -135,7 +152,9 @@ struct ADALDotNetBlobReader {
         shift += 7
       }
       guard length <= limit else { throw error("a string of \(length) bytes exceeds the limit of \(limit)") }
-      guard offset + length <= bytes.count else { throw error("truncated: a string of \(length) bytes runs past the end") }
+      guard offset + length <= bytes.count else {
+        throw error("truncated: a string of \(length) bytes runs past the end")
+      }
       guard let text = String(bytes: bytes[offset..<offset + length], encoding: .utf8) else {
         throw error("a string is not UTF-8")
       }

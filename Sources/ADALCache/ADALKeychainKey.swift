@@ -41,7 +41,9 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
     }
     let prefix = applicationIdentifier.map { "\(Self.libraryString)-\(Base64URL.encode($0))" } ?? Self.libraryString
     let trimmedResource = resource?.trimmedWhitespaceAndNewlines() ?? ""
-    var parts = [prefix, part(authority), trimmedResource.isEmpty ? Self.nilKey : part(trimmedResource), part(clientID)]
+    var parts = [
+      prefix, part(authority), trimmedResource.isEmpty ? Self.nilKey : part(trimmedResource), part(clientID),
+    ]
     if let appKey { parts.append(appKey) }
     return parts.joined(separator: "|")
   }

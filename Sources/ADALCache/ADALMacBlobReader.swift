@@ -34,7 +34,9 @@ public struct ADALMacBlobReader: Sendable {
     guard let version = wrapper.first(where: { $0.key == "version" })?.value else {
       throw fail("the blob has no version", "root.version")
     }
-    guard let number = version.doubleValue else { throw fail("the blob's version is a \(version.kindName)", "root.version") }
+    guard let number = version.doubleValue else {
+      throw fail("the blob's version is a \(version.kindName)", "root.version")
+    }
     guard number <= Self.currentVersion else {
       throw fail("the blob's version \(number) is newer than \(Self.currentVersion)", "root.version")
     }
@@ -53,14 +55,16 @@ public struct ADALMacBlobReader: Sendable {
       guard let userKey else {
         diagnostics.append(
           Diagnostic(
-            .error, code: "adal.blob-structure", "a user key is a \(userEntry.key.kindName), not a string; its tokens are skipped",
+            .error, code: "adal.blob-structure",
+            "a user key is a \(userEntry.key.kindName), not a string; its tokens are skipped",
             at: SourceLocation(file: file, keyPath: userPath)))
         continue
       }
       guard let perUser = userEntry.value.dictionaryEntries else {
         diagnostics.append(
           Diagnostic(
-            .error, code: "adal.blob-structure", "the tokens of user '\(userKey)' are a \(userEntry.value.kindName), not a dictionary",
+            .error, code: "adal.blob-structure",
+            "the tokens of user '\(userKey)' are a \(userEntry.value.kindName), not a dictionary",
             at: SourceLocation(file: file, keyPath: userPath)))
         continue
       }
@@ -79,7 +83,8 @@ public struct ADALMacBlobReader: Sendable {
           }
           diagnostics += itemDiagnostics
           diagnostics += checkKey(entry.key, item: item, location: location)
-          if let claimsUser = item.idTokenClaims?.normalizedUserID, let keyUser = ADALKeychainAccount.normalize(userKey),
+          if let claimsUser = item.idTokenClaims?.normalizedUserID,
+            let keyUser = ADALKeychainAccount.normalize(userKey),
             keyUser != claimsUser
           {
             diagnostics.append(

@@ -113,7 +113,9 @@ struct ADALPythonCacheReader {
           at: location))
     }
     var additional: [ADALValueEntry] = []
-    if let expiresIn = entry["expiresIn"] { additional.append(ADALValueEntry(key: "expires_in", value: ADALValue(jsonObject: expiresIn))) }
+    if let expiresIn = entry["expiresIn"] {
+      additional.append(ADALValueEntry(key: "expires_in", value: ADALValue(jsonObject: expiresIn)))
+    }
     let item = ADALTokenItem(
       authority: authority, resource: string("resource"), clientID: clientID,
       accessToken: accessToken.map(ADALSecret.init), accessTokenType: string("tokenType"),
@@ -190,7 +192,8 @@ enum LegacyDate {
     }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
-    let components = DateComponents(year: day[0], month: day[1], day: day[2], hour: time[0], minute: time[1], second: time[2])
+    let components = DateComponents(
+      year: day[0], month: day[1], day: day[2], hour: time[0], minute: time[1], second: time[2])
     guard (1...12).contains(day[1]), (1...31).contains(day[2]), (0...23).contains(time[0]), (0...59).contains(time[1]),
       (0...60).contains(time[2]), let date = calendar.date(from: components)
     else { return nil }

@@ -72,7 +72,9 @@ public indirect enum ADALValue: Sendable, Hashable, Codable, CustomStringConvert
     case let array as [Any]: self = .array(array.map { ADALValue(jsonObject: $0, depth: depth + 1) })
     case let object as [String: Any]:
       self = .object(
-        object.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: ADALValue(jsonObject: $0.value, depth: depth + 1)) })
+        object.sorted { $0.key < $1.key }.map {
+          ADALValueEntry(key: $0.key, value: ADALValue(jsonObject: $0.value, depth: depth + 1))
+        })
     default: self = .null
     }
   }

@@ -1,5 +1,5 @@
-import Foundation
 import Adal2MSALSupport
+import Foundation
 
 /// The claims of an id_token as ADAL stored it (`ADUserInformation.rawIdToken`), and the user id ADAL and
 /// MSAL derive from them.
@@ -111,7 +111,9 @@ public struct IDTokenClaims: Sendable, Hashable {
     func value(_ key: String) -> String? { claims[key]?.stringValue.flatMap(nonBlank) }
     let version = value("ver")
     let flavor: Flavor =
-      if version == "1.0" { .v1 } else if version == "2.0" { .v2 } else if value("upn") != nil
+      if version == "1.0" { .v1 } else if version == "2.0" {
+        .v2
+      } else if value("upn") != nil
         || value("unique_name") != nil
       { .v1 } else { .unversioned }
     let order: [(claim: String, displayable: Bool)] =

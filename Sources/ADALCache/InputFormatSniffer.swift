@@ -70,9 +70,13 @@ public enum InputFormatSniffer {
         isStore: StoreFileMarker.isStore(header: bytes) || text.contains("CREATE TABLE credentials")
           || text.contains("CREATE TABLE accounts"))
     }
-    let dpapi: [UInt8] = [0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB]
+    let dpapi: [UInt8] = [
+      0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB,
+    ]
     if bytes.starts(with: dpapi) { return .unsupported(.dpapi) }
-    if let version = dotNetBlobVersion(Array(bytes)) { return .unsupported(version == 3 ? .adalDotNetV3 : .adalDotNetV2) }
+    if let version = dotNetBlobVersion(Array(bytes)) {
+      return .unsupported(version == 3 ? .adalDotNetV3 : .adalDotNetV2)
+    }
     if bytes.count >= 2, bytes[bytes.startIndex] == 0x80, (2...5).contains(bytes[bytes.startIndex + 1]) {
       return .unsupported(.pythonPickle)
     }
@@ -154,7 +158,9 @@ public enum InputFormatSniffer {
     let body = trimmed(data.prefix(4096))
     if body.isEmpty { return "the file holds only white space" }
     if body.contains(0) { return "the file is binary data (\(data.count) bytes) in no format adal2msal knows" }
-    if String(data: body, encoding: .utf8) == nil { return "the file is binary data (\(data.count) bytes) in no format adal2msal knows" }
+    if String(data: body, encoding: .utf8) == nil {
+      return "the file is binary data (\(data.count) bytes) in no format adal2msal knows"
+    }
     return "the file is text (\(data.count) bytes) in no format adal2msal knows"
   }
 }

@@ -49,7 +49,8 @@ enum KeyConsistency {
   static func checkService(_ service: String?, against item: ADALTokenItem) -> [Diagnostic] {
     guard let service else {
       return [
-        Diagnostic(.warning, code: "adal.service-missing", "the ADAL item has no svce attribute", at: item.source.location)
+        Diagnostic(
+          .warning, code: "adal.service-missing", "the ADAL item has no svce attribute", at: item.source.location)
       ]
     }
     do {

@@ -24,8 +24,10 @@ struct KeychainItemRouter {
       } else if record.isWipeMarker {
         let marker = wipeMarker(record)
         result.wipeMarkers.append(marker)
-        let detail = [marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" }]
-          .compactMap { $0 }.joined(separator: ", ")
+        let detail = [
+          marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" },
+        ]
+        .compactMap { $0 }.joined(separator: ", ")
         result.diagnostics.append(
           Diagnostic(
             .note, code: "adal.wipe-marker",
@@ -40,7 +42,8 @@ struct KeychainItemRouter {
         } else {
           result.diagnostics.append(
             Diagnostic(
-              .warning, code: "adal.unified-without-data", "a unified keychain item (type \(type)) has no v_Data; skipped",
+              .warning, code: "adal.unified-without-data",
+              "a unified keychain item (type \(type)) has no v_Data; skipped",
               at: record.location))
         }
       } else {
@@ -68,7 +71,8 @@ struct KeychainItemRouter {
   ) {
     // The attributes repeat across items (a user's account, the access group, a service per resource).
     var source = ADALItemSource(
-      file: record.location.file ?? file, itemIndex: record.location.itemIndex, service: record.service.map(memo.shared),
+      file: record.location.file ?? file, itemIndex: record.location.itemIndex,
+      service: record.service.map(memo.shared),
       account: record.account.map(memo.shared), accessGroup: record.accessGroup.map(memo.shared),
       created: record.created, modified: record.modified)
     guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }

@@ -73,17 +73,21 @@ extension MigrationPipeline {
     var counts: [Int] = Array(repeating: 0, count: adalPaths.count)
     var keeping = true
     var total = 0
-    try await Self.forEachConcurrently(adalEntries, { entry in
-      defer { progress?() }
-      do {
-        let file = try Self.readADAL(entry.path, limits: limits)
-        return Result<(ADALFile, [String]), SkippedInput>.success((file, InputPartitions.keys(of: file.input, unified: file.unified)))
-      } catch {
-        // A file named on the command line ends the run; a file of a directory is skipped and named.
-        guard entry.inDirectory else { throw error }
-        return .failure(SkippedInput(path: entry.path, error: error))
+    try await Self.forEachConcurrently(
+      adalEntries,
+      { entry in
+        defer { progress?() }
+        do {
+          let file = try Self.readADAL(entry.path, limits: limits)
+          return Result<(ADALFile, [String]), SkippedInput>.success(
+            (file, InputPartitions.keys(of: file.input, unified: file.unified)))
+        } catch {
+          // A file named on the command line ends the run; a file of a directory is skipped and named.
+          guard entry.inDirectory else { throw error }
+          return .failure(SkippedInput(path: entry.path, error: error))
+        }
       }
-    }) { position, outcome in
+    ) { position, outcome in
       let result: (ADALFile, [String])
       switch outcome {
       case .success(let read): result = read
@@ -185,13 +189,16 @@ extension MigrationPipeline {
   /// that no part plans.
   private static func stripped(_ file: ADALFile) -> ADALFile {
     ADALFile(
-      input: ADALInput(file: file.input.file, items: []), unified: file.unified?.sharedEntities(keepingDiagnostics: false),
+      input: ADALInput(file: file.input.file, items: []),
+      unified: file.unified?.sharedEntities(keepingDiagnostics: false),
       record: file.record, ignored: file.ignored)
   }
 
   /// Reads the ADAL files `positions` of the index again, on all cores, checking that their bytes did not
   /// change since the first pass.
-  private func readAgain(_ positions: [Int], of index: InputIndex, progress: (@Sendable () -> Void)?) throws -> [ADALFile] {
+  private func readAgain(_ positions: [Int], of index: InputIndex, progress: (@Sendable () -> Void)?) throws
+    -> [ADALFile]
+  {
     let limits = self.limits
     let results = ResultSlots<ADALFile>(count: positions.count)
     DispatchQueue.concurrentPerform(iterations: min(Self.readWidth, max(1, positions.count))) { worker in

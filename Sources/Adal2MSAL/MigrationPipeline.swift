@@ -112,7 +112,8 @@ public struct MigrationPipeline: Sendable {
     if let refusal = InputFormatSniffer.refusal(data) {
       guard refusal == .unsupported(.adalDotNetV3) else { throw ADALCacheError.refusing(refusal, file: path) }
       throw ADALCacheError(
-        "this is an ADAL input (adal-dotnet-v3), not an MSAL cache: pass it with --adal", at: SourceLocation(file: path),
+        "this is an ADAL input (adal-dotnet-v3), not an MSAL cache: pass it with --adal",
+        at: SourceLocation(file: path),
         kind: .wrongOption)
     }
     do {
@@ -137,7 +138,8 @@ public struct MigrationPipeline: Sendable {
   /// section) is no token: it is kept and written back, and counts for nothing.
   static func countingUnmodelled(_ result: UnifiedCacheReadResult, file: String) -> UnifiedCacheReadResult {
     var result = result
-    let what = "a credential in a section adal2msal does not model, kept verbatim and written back by export, "
+    let what =
+      "a credential in a section adal2msal does not model, kept verbatim and written back by export, "
       + "not migrated as an entity"
     func name(_ path: String) {
       result.diagnostics.append(
@@ -152,7 +154,9 @@ public struct MigrationPipeline: Sendable {
           continue
         }
         for inner in object {
-          if case .object(let entry) = inner.value, isCredential(entry) { name("\(section.key).\(member.key).\(inner.key)") }
+          if case .object(let entry) = inner.value, isCredential(entry) {
+            name("\(section.key).\(member.key).\(inner.key)")
+          }
         }
       }
     }

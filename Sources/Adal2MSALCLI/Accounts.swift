@@ -37,7 +37,8 @@ extension Adal2MSALCommand {
     @Flag(help: "Print the values of account fields this tool does not model (shown by name and size otherwise).")
     var showSecrets = false
 
-    @Option(help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
+    @Option(
+      help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
     func validate() throws {
@@ -82,7 +83,10 @@ extension Adal2MSALCommand {
     static func table(_ accounts: [UnifiedAccount]) -> String {
       let header = ["USERNAME", "HOME_ACCOUNT_ID", "ENVIRONMENT", "REALM", "AUTHORITY_TYPE", "LOCAL_ACCOUNT_ID"]
       let cells = accounts.map {
-        [$0.username ?? "-", $0.homeAccountID, $0.environment, $0.realm, $0.authorityType ?? "-", $0.localAccountID ?? "-"]
+        [
+          $0.username ?? "-", $0.homeAccountID, $0.environment, $0.realm, $0.authorityType ?? "-",
+          $0.localAccountID ?? "-",
+        ]
       }
       // Cells come from the store, which came from input files: escaped before widths are measured.
       let rows = cells.map { $0.map { TerminalText.escaped($0, keepingNewlines: false) } }

@@ -42,7 +42,8 @@ extension Adal2MSALCommand {
     @Option(help: "Write to this file (mode 0600, atomically) instead of standard output; `-` is standard output.")
     var output: String?
 
-    @Option(help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
+    @Option(
+      help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
     func run() async throws {

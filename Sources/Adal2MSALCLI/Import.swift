@@ -31,7 +31,8 @@ extension Adal2MSALCommand {
     @Option(help: "Summary format: text (one line) or json (an object with the counts, for scripts).")
     var format: OutputFormat = .text
 
-    @Option(help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).")
+    @Option(
+      help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
     func run() async throws {
@@ -49,7 +50,9 @@ extension Adal2MSALCommand {
         }
       }
       var summary = ""
-      var counts: JSONObject = ["dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) })]
+      var counts: JSONObject = [
+        "dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) }),
+      ]
       // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
       let lock = dryRun ? nil : try await runReportingFailures { try StoreCommandSupport.writeLock(out) }
       defer { lock?.release() }
@@ -59,7 +62,10 @@ extension Adal2MSALCommand {
           let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
           let exists = FileManager.default.fileExists(atPath: out)
           let store: CacheStore? =
-            dryRun && !exists ? nil : try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+            dryRun && !exists
+            ? nil
+            : try CacheStore.open(
+              path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
           let existing = try store?.contents() ?? UnifiedCacheContents()
           let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
           for diagnostic in planned.diagnostics.prefix(10) {
@@ -69,8 +75,11 @@ extension Adal2MSALCommand {
             Terminal.standardError("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics")
           }
           let plan = planned.plan
-          let plannedCounts = "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
-          for action in [PlanAction.add, .update, .unchanged] { counts[action.rawValue] = .number(String(plan.count(action))) }
+          let plannedCounts =
+            "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
+          for action in [PlanAction.add, .update, .unchanged] {
+            counts[action.rawValue] = .number(String(plan.count(action)))
+          }
           if dryRun || store == nil {
             summary = "import (dry run, nothing written): \(plannedCounts)"
           } else if let store {
@@ -82,7 +91,8 @@ extension Adal2MSALCommand {
               ],
               unknownSections: planned.unknownSections)
             let applied = try store.apply(plan, options: options)
-            summary = "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
+            summary =
+              "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
               + "\(applied.rowsUpdated) updated, \(plan.count(.unchanged) + applied.rowsAlreadyCurrent) unchanged"
             counts["runID"] = .number(String(applied.runID))
             counts["added"] = .number(String(applied.rowsInserted))

@@ -27,7 +27,9 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Flag(help: "Print tokens and secrets instead of their fingerprints, and the values of fields this tool does not model.")
+    @Flag(
+      help: "Print tokens and secrets instead of their fingerprints, and the values of fields this tool does not model."
+    )
     var showSecrets = false
 
     func run() async throws {
@@ -49,7 +51,8 @@ private struct FileInspector {
     if Self.looksLikeJSONObject(data), let result = try unifiedCache(data) {
       switch format {
       case .text:
-        return (["file: \(file)", "format: MSAL unified cache JSON"]
+        return
+          (["file: \(file)", "format: MSAL unified cache JSON"]
           + UnifiedCacheInspection.textLines(result, revealSecrets: reveal)).joined(separator: "\n") + "\n"
       case .json:
         let body: JSONObject = [
@@ -71,17 +74,21 @@ private struct FileInspector {
       let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
       switch format {
       case .text:
-        return PropertyListRendering.text(inspection, showSecrets: reveal) + "note: not an ADAL cache (\(error.localizedDescription))\n"
+        return PropertyListRendering.text(inspection, showSecrets: reveal)
+          + "note: not an ADAL cache (\(error.localizedDescription))\n"
       case .json: return PropertyListRendering.json(inspection, showSecrets: reveal)
       }
     }
     switch format {
     case .text:
-      return (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
+      return
+        (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
         + ADALInspection.textLines(adal, revealSecrets: reveal)).joined(separator: "\n") + "\n"
     case .json:
       let report = try JSONParser().parse(Data(try ADALInspection.json(adal, revealSecrets: reveal).utf8))
-      let body: JSONObject = ["file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report]
+      let body: JSONObject = [
+        "file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report,
+      ]
       return JSONText.pretty(.object(body), indent: 2) + "\n"
     }
   }

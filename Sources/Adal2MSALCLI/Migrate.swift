@@ -5,7 +5,8 @@ import Foundation
 extension Adal2MSALCommand {
   struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Migrate ADAL caches (and MSAL caches) into a unified cache in SQLite, or show the diff with --dry-run.",
+      abstract:
+        "Migrate ADAL caches (and MSAL caches) into a unified cache in SQLite, or show the diff with --dry-run.",
       discussion: """
         Reads every input (keychain dumps, macOS blobs, archived items, Azure CLI accessTokens.json, ADAL Node \
         caches, ADAL.NET v3 blobs; MSAL unified-cache JSON), resolves each \
@@ -25,7 +26,8 @@ extension Adal2MSALCommand {
 
     @OptionGroup var inputs: MigrationInputOptions
 
-    @Option(help: ArgumentHelp("The SQLite store to write (created with mode 0600 when missing).", valueName: "cache.sqlite"))
+    @Option(
+      help: ArgumentHelp("The SQLite store to write (created with mode 0600 when missing).", valueName: "cache.sqlite"))
     var out: String
 
     @Flag(help: "Plan and report, write nothing (the target file is not created or changed).")
@@ -35,10 +37,14 @@ extension Adal2MSALCommand {
 
     @OptionGroup var reporting: ReportOptions
 
-    @Flag(help: "Fail (exit 1, nothing written) when any item is skipped for a reason other than policy, or in conflict.")
+    @Flag(
+      help: "Fail (exit 1, nothing written) when any item is skipped for a reason other than policy, or in conflict.")
     var strict = false
 
-    @Option(help: ArgumentHelp("Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.", valueName: "file"))
+    @Option(
+      help: ArgumentHelp(
+        "Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.",
+        valueName: "file"))
     var encryptionKeyFile: String?
 
     @Option(
@@ -87,12 +93,14 @@ extension Adal2MSALCommand {
         let existed = lock?.existed ?? FileManager.default.fileExists(atPath: out)
         let store: CacheStore? =
           existed
-          ? try CacheStore.open(path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+          ? try CacheStore.open(
+            path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
           : nil
         let existing = try store?.contents() ?? UnifiedCacheContents()
         index.partition(existing: existing, maxItems: itemsPerPart)
         var run = PartedRun(
-          pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: itemsPerPart, reporting: reporting)
+          pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: itemsPerPart, reporting: reporting
+        )
         if dryRun {
           let rest = try run.plan { _ in }
           try run.writeReport(rest)
@@ -122,9 +130,11 @@ extension Adal2MSALCommand {
           lock?.committed()
           if let rest { try run.writeReport(rest) }
           Terminal.standardError(
-            "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated")
+            "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated"
+          )
           if let azureCLIDir {
-            try AzureCLIFiles(directory: azureCLIDir).write(store: out, sealing: sealing, adal: inputs.adal, limits: inputs.limits)
+            try AzureCLIFiles(directory: azureCLIDir).write(
+              store: out, sealing: sealing, adal: inputs.adal, limits: inputs.limits)
           }
         } catch is StrictRefusal {
           if let rest { try run.writeReport(rest) }

@@ -20,7 +20,8 @@ enum StoreCommandSupport {
       let problem = "the key file is \(status.modeDescription): anyone who can read it can read the store's tokens"
       let remedy = "run chmod 600 \(keyFile)"
       if strict {
-        throw CacheStoreError(.badKey, problem + " (refused with --strict)", remedy: remedy, at: SourceLocation(file: keyFile))
+        throw CacheStoreError(
+          .badKey, problem + " (refused with --strict)", remedy: remedy, at: SourceLocation(file: keyFile))
       }
       Terminal.standardError("adal2msal: warning: \(keyFile): \(problem); \(remedy)")
     }
@@ -30,7 +31,8 @@ enum StoreCommandSupport {
   /// The store's write lock (`StoreWriteLock`), saying on standard error when the run waits for another.
   static func writeLock(_ store: String) throws -> StoreWriteLock {
     try StoreWriteLock(storePath: store) {
-      Terminal.standardError("adal2msal: waiting for another adal2msal run writing a store in the directory of \(store)")
+      Terminal.standardError(
+        "adal2msal: waiting for another adal2msal run writing a store in the directory of \(store)")
     }
   }
 
@@ -47,7 +49,9 @@ enum StoreCommandSupport {
   }
 
   static func fail(_ error: UnifiedCacheError, file: String) -> ExitCode {
-    fail(error.message, file: error.location.description, todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
+    fail(
+      error.message, file: error.location.description,
+      todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
   }
 
   /// Writes `data` to `path` atomically with mode 0600 (see `writeOwnerOnly(to:_:)`).

@@ -39,6 +39,7 @@ public enum SecretFingerprint {
 
   /// The full lowercase hex SHA-256 of some bytes (for input-file digests in the run record, not for secrets).
   public static func sha256Hex(_ data: Data) -> String {
-    String(decoding: SHA256.hash(data: data).flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
+    String(
+      decoding: SHA256.hash(data: data).flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
   }
 }

@@ -60,7 +60,9 @@ public struct BinaryPlistWriter {
   }
 
   private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-    for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { body.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
+      body.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+    }
   }
 
   private mutating func appendRefs(_ refs: [Ref]) {

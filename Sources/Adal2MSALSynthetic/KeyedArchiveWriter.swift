@@ -123,18 +123,23 @@ private struct ObjectTable {
     case .date(let date):
       let index = reserve()
       let classUID = classUID("NSDate", ["NSDate", "NSObject"])
-      entries[index] = .record(keys: ["NS.time", "$class"], values: [.real(date.timeIntervalSinceReferenceDate), .uid(classUID)])
+      entries[index] = .record(
+        keys: ["NS.time", "$class"], values: [.real(date.timeIntervalSinceReferenceDate), .uid(classUID)])
       return index
     case .dictionary(let className, let fields):
       let index = reserve()
-      let classUID = classUID(className, className == "NSDictionary" ? ["NSDictionary", "NSObject"] : [className, "NSDictionary", "NSObject"])
+      let classUID = classUID(
+        className,
+        className == "NSDictionary" ? ["NSDictionary", "NSObject"] : [className, "NSDictionary", "NSObject"])
       let keys = fields.map { add(.string($0.key)) }
       let values = fields.map { add($0.value) }
-      entries[index] = .record(keys: ["NS.keys", "NS.objects", "$class"], values: [.uids(keys), .uids(values), .uid(classUID)])
+      entries[index] = .record(
+        keys: ["NS.keys", "NS.objects", "$class"], values: [.uids(keys), .uids(values), .uid(classUID)])
       return index
     case .array(let className, let elements):
       let index = reserve()
-      let classUID = classUID(className, className == "NSArray" ? ["NSArray", "NSObject"] : [className, "NSArray", "NSObject"])
+      let classUID = classUID(
+        className, className == "NSArray" ? ["NSArray", "NSObject"] : [className, "NSArray", "NSObject"])
       let values = elements.map { add($0) }
       entries[index] = .record(keys: ["NS.objects", "$class"], values: [.uids(values), .uid(classUID)])
       return index

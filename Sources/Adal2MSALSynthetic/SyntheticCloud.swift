@@ -22,7 +22,9 @@ public struct SyntheticCloud: Sendable, Hashable {
     SyntheticCloud(
       name: "china", loginHosts: ["login.chinacloudapi.cn", "login.partner.microsoftonline.cn"],
       issuerHost: "sts.chinacloudapi.cn",
-      resources: ["https://microsoftgraph.chinacloudapi.cn", "https://partner.outlook.cn", "https://%tenant%-my.sharepoint.cn"],
+      resources: [
+        "https://microsoftgraph.chinacloudapi.cn", "https://partner.outlook.cn", "https://%tenant%-my.sharepoint.cn",
+      ],
       domainSuffix: "partner.onmschina.cn"),
     SyntheticCloud(
       name: "usgov", loginHosts: ["login.microsoftonline.us"], issuerHost: "login.microsoftonline.us",
@@ -41,7 +43,10 @@ public struct SyntheticTenant: Sendable, Hashable {
 
   /// The tenant set of a seed: six public tenants, two in China, two in US Government.
   static func tenants(_ random: inout SyntheticRandom) -> [SyntheticTenant] {
-    let names = ["contoso", "fabrikam", "northwind", "tailspin", "wingtip", "adatum", "litware", "proseware", "woodgrove", "fourthcoffee"]
+    let names = [
+      "contoso", "fabrikam", "northwind", "tailspin", "wingtip", "adatum", "litware", "proseware", "woodgrove",
+      "fourthcoffee",
+    ]
     var result: [SyntheticTenant] = []
     for (index, name) in names.enumerated() {
       let cloud = index < 6 ? SyntheticCloud.all[0] : index < 8 ? SyntheticCloud.all[1] : SyntheticCloud.all[2]

@@ -96,15 +96,24 @@ enum SyntheticDumpWriter {
     func date(_ value: Date) { out += Array("\t\t<date>\(iso8601(value))</date>\n".utf8) }
     for record in records {
       out += Array("\t<dict>\n".utf8)
-      key("acct"); string(record.account)
-      key("agrp"); string(record.accessGroup)
-      key("cdat"); date(record.created)
-      key("class"); string("genp")
-      key("gena"); data(Array(record.generic.utf8))
-      key("mdat"); date(record.created)
-      key("pdmn"); string("cku")
-      key("svce"); string(record.service)
-      key("v_Data"); data(record.data)
+      key("acct")
+      string(record.account)
+      key("agrp")
+      string(record.accessGroup)
+      key("cdat")
+      date(record.created)
+      key("class")
+      string("genp")
+      key("gena")
+      data(Array(record.generic.utf8))
+      key("mdat")
+      date(record.created)
+      key("pdmn")
+      string("cku")
+      key("svce")
+      string(record.service)
+      key("v_Data")
+      data(record.data)
       out += Array("\t</dict>\n".utf8)
     }
     out += Array("</array>\n</plist>\n".utf8)
@@ -193,7 +202,8 @@ enum SyntheticDumpWriter {
   /// `-[NSDate description]`, as objection prints dates.
   static func objectionDate(_ date: Date) -> String {
     let time = civil(date)
-    return "\(pad(time.year, 4))-\(pad(time.month, 2))-\(pad(time.day, 2)) \(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2)) +0000"
+    return
+      "\(pad(time.year, 4))-\(pad(time.month, 2))-\(pad(time.day, 2)) \(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2)) +0000"
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {

@@ -27,7 +27,8 @@ public struct SyntheticGenerator: Sendable {
   /// The next user.
   public mutating func nextUser() -> SyntheticUser {
     usersMade += 1
-    return SyntheticUser.make(number: firstUserNumber + usersMade, tenants: tenants, now: Self.referenceNow, random: &random)
+    return SyntheticUser.make(
+      number: firstUserNumber + usersMade, tenants: tenants, now: Self.referenceNow, random: &random)
   }
 
   /// A dump with the items of `users` users.
@@ -62,8 +63,10 @@ public struct SyntheticGenerator: Sendable {
     let refreshToken = "0.A" + SyntheticText.base64URL(random.bytes(random.within(620...820)))
     let signedIn = Date(timeIntervalSince1970: TimeInterval(user.signedIn))
     var items: [SyntheticItem] = []
-    func item(_ kind: SyntheticItem.Kind, client: String, resource: String?, at: String?, rt: String?, expires: Date?,
-              cached: Date?, ext: Date?, created: Date) -> SyntheticItem {
+    func item(
+      _ kind: SyntheticItem.Kind, client: String, resource: String?, at: String?, rt: String?, expires: Date?,
+      cached: Date?, ext: Date?, created: Date
+    ) -> SyntheticItem {
       let userID = user.username.lowercased()
       let service = [
         SyntheticApps.generic, SyntheticText.base64URL(authority.lowercased()),
@@ -77,11 +80,15 @@ public struct SyntheticGenerator: Sendable {
         homeAccountID: user.homeAccountID, idToken: user.idToken, userID: userID, user: user,
         account: SyntheticText.base64URL(userID), service: service, created: created)
     }
-    items.append(item(.mrrt, client: user.clientID, resource: nil, at: nil, rt: refreshToken, expires: nil,
-                      cached: signedIn, ext: nil, created: signedIn))
+    items.append(
+      item(
+        .mrrt, client: user.clientID, resource: nil, at: nil, rt: refreshToken, expires: nil,
+        cached: signedIn, ext: nil, created: signedIn))
     if family != nil {
-      items.append(item(.frt, client: "foci-1", resource: nil, at: nil, rt: refreshToken, expires: nil,
-                        cached: signedIn, ext: nil, created: signedIn))
+      items.append(
+        item(
+          .frt, client: "foci-1", resource: nil, at: nil, rt: refreshToken, expires: nil,
+          cached: signedIn, ext: nil, created: signedIn))
     }
     var resources = cloud.resources.map { $0.replacingOccurrences(of: "%tenant%", with: user.tenant.name) }
     for _ in 0..<random.within(1...min(4, resources.count)) {
@@ -93,21 +100,26 @@ public struct SyntheticGenerator: Sendable {
       let issuedDate = Date(timeIntervalSince1970: TimeInterval(issued))
       let expiresDate = Date(timeIntervalSince1970: TimeInterval(expires))
       let ext = random.chance(50) ? expiresDate.addingTimeInterval(3 * 3600) : nil
-      items.append(item(.accessToken, client: user.clientID, resource: resource, at: token, rt: nil,
-                        expires: expiresDate, cached: issuedDate, ext: ext, created: issuedDate))
+      items.append(
+        item(
+          .accessToken, client: user.clientID, resource: resource, at: token, rt: nil,
+          expires: expiresDate, cached: issuedDate, ext: ext, created: issuedDate))
     }
     return items
   }
 
   /// A v1 access token for `resource`, as Azure AD issued them (around 1.5 KB).
-  private mutating func accessToken(for user: SyntheticUser, resource: String, issued: Int64, expires: Int64) -> String {
+  private mutating func accessToken(for user: SyntheticUser, resource: String, issued: Int64, expires: Int64) -> String
+  {
     var claims: [(key: String, value: SyntheticClaim)] = [
       ("aud", .string(resource)), ("iss", .string("https://\(user.tenant.cloud.issuerHost)/\(user.tenant.id)/")),
       ("iat", .integer(issued)), ("nbf", .integer(issued)), ("exp", .integer(expires)), ("acr", .string("1")),
       ("aio", .string(SyntheticText.base64URL(random.bytes(72)))), ("amr", .strings(["pwd", "mfa"])),
       ("appid", .string(user.clientID.lowercased())), ("appidacr", .string("0")),
     ]
-    for claim in user.claims where ["family_name", "given_name", "name", "oid"].contains(claim.key) { claims.append(claim) }
+    for claim in user.claims where ["family_name", "given_name", "name", "oid"].contains(claim.key) {
+      claims.append(claim)
+    }
     claims += [
       ("ipaddr", .string("203.0.113.\(random.below(254) + 1)")),
       ("puid", .string(SyntheticText.hex(random.next(), digits: 16).uppercased())),

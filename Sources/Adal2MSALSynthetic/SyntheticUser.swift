@@ -40,11 +40,14 @@ public struct SyntheticUser: Sendable, Hashable {
   public static func == (lhs: SyntheticUser, rhs: SyntheticUser) -> Bool { lhs.idToken == rhs.idToken }
   public func hash(into hasher: inout Hasher) { hasher.combine(idToken) }
 
-  static let givenNames = ["Alex", "Bea", "Chen", "Dana", "Émile", "Farah", "Goran", "Hana", "Ivo", "Jun", "Kofi", "Lena"]
+  static let givenNames = [
+    "Alex", "Bea", "Chen", "Dana", "Émile", "Farah", "Goran", "Hana", "Ivo", "Jun", "Kofi", "Lena",
+  ]
   static let familyNames = ["Ito", "Novak", "Okafor", "Silva", "Müller", "Kim", "Haddad", "Larsen", "Wei", "Patel"]
 
   /// A user of `tenants` numbered `number` (unique within a dump set).
-  static func make(number: Int, tenants: [SyntheticTenant], now: Int64, random: inout SyntheticRandom) -> SyntheticUser {
+  static func make(number: Int, tenants: [SyntheticTenant], now: Int64, random: inout SyntheticRandom) -> SyntheticUser
+  {
     let roll = random.below(100)
     let tenant = tenants[roll < 80 ? random.below(6) : roll < 90 ? 6 + random.below(2) : 8 + random.below(2)]
     let given = givenNames[random.below(givenNames.count)]
@@ -66,7 +69,9 @@ public struct SyntheticUser: Sendable, Hashable {
       ("exp", .integer(signedIn + 3600)),
     ]
     if !version2 { claims.append(("amr", .strings(["pwd", "mfa"]))) }
-    claims += [("family_name", .string(family)), ("given_name", .string(given)), ("name", .string("\(given) \(family)"))]
+    claims += [
+      ("family_name", .string(family)), ("given_name", .string(given)), ("name", .string("\(given) \(family)")),
+    ]
     claims.append(("oid", .string(objectID)))
     if version2 { claims.append(("preferred_username", .string(username))) }
     claims += [
@@ -77,16 +82,20 @@ public struct SyntheticUser: Sendable, Hashable {
     let idToken = SyntheticJWT.token(header: SyntheticJWT.idTokenHeader, claims: claims, random: &random)
     return SyntheticUser(
       tenant: tenant, objectID: objectID, username: username, era: era, claimsVersion2: version2, clientID: clientID,
-      homeAccountID: era == .e4 ? "\(objectID).\(tenant.id)" : nil, claims: claims, idToken: idToken, signedIn: signedIn)
+      homeAccountID: era == .e4 ? "\(objectID).\(tenant.id)" : nil, claims: claims, idToken: idToken, signedIn: signedIn
+    )
   }
 }
 
 /// Builds JWTs: base64url of the header JSON, of the claims JSON, and of a random 256-byte "RS256" signature.
 public enum SyntheticJWT {
   static let idTokenHeader = #"{"typ":"JWT","alg":"RS256","kid":"nOo3ZDrODXEK1jKWhXslHR_KXEg"}"#
-  static let accessTokenHeader = #"{"typ":"JWT","alg":"RS256","x5t":"nOo3ZDrODXEK1jKWhXslHR_KXEg","kid":"nOo3ZDrODXEK1jKWhXslHR_KXEg"}"#
+  static let accessTokenHeader =
+    #"{"typ":"JWT","alg":"RS256","x5t":"nOo3ZDrODXEK1jKWhXslHR_KXEg","kid":"nOo3ZDrODXEK1jKWhXslHR_KXEg"}"#
 
-  static func token(header: String, claims: [(key: String, value: SyntheticClaim)], random: inout SyntheticRandom) -> String {
+  static func token(header: String, claims: [(key: String, value: SyntheticClaim)], random: inout SyntheticRandom)
+    -> String
+  {
     SyntheticText.base64URL(header) + "." + SyntheticText.base64URL(json(claims)) + "."
       + SyntheticText.base64URL(random.bytes(256))
   }

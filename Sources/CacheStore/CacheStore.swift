@@ -26,7 +26,9 @@ public struct CacheStore: Sendable {
 
   /// Opens the store at `path`, creating it (mode 0600) and its schema when needed, and checks the key against
   /// the store's encryption setting.
-  public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError) -> CacheStore {
+  public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError)
+    -> CacheStore
+  {
     if options.createIfMissing {
       if try !StoreFile.createOwnerOnly(path) { try StoreFile.secureExisting(path) }
     } else if !options.readOnly, FileManager.default.fileExists(atPath: path) {
@@ -83,7 +85,8 @@ public struct CacheStore: Sendable {
       (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
     }
     if superseded {
-      throw CacheStoreError(.unknownSchema, "the store was written by a newer adal2msal", at: SourceLocation(file: path))
+      throw CacheStoreError(
+        .unknownSchema, "the store was written by a newer adal2msal", at: SourceLocation(file: path))
     }
     if !complete {
       throw CacheStoreError(
@@ -122,20 +125,23 @@ public struct CacheStore: Sendable {
     let place = SourceLocation(file: path)
     let stored: (mode: String, check: String?)
     do {
-      stored = try readOnly ? readEncryptionSetting() : queue.immediateTransaction { db in
-        let mode = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'encryption'")
-        if let mode {
-          let check = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'key_check'")
-          return (mode, check)
+      stored =
+        try readOnly
+        ? readEncryptionSetting()
+        : queue.immediateTransaction { db in
+          let mode = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'encryption'")
+          if let mode {
+            let check = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'key_check'")
+            return (mode, check)
+          }
+          let newMode = sealing == nil ? "none" : Self.encryptionScheme
+          try db.execute(sql: "INSERT INTO settings (name, value) VALUES ('encryption', ?)", arguments: [newMode])
+          if let sealing {
+            try db.execute(
+              sql: "INSERT INTO settings (name, value) VALUES ('key_check', ?)", arguments: [sealing.keyCheckValue])
+          }
+          return (newMode, sealing?.keyCheckValue)
         }
-        let newMode = sealing == nil ? "none" : Self.encryptionScheme
-        try db.execute(sql: "INSERT INTO settings (name, value) VALUES ('encryption', ?)", arguments: [newMode])
-        if let sealing {
-          try db.execute(
-            sql: "INSERT INTO settings (name, value) VALUES ('key_check', ?)", arguments: [sealing.keyCheckValue])
-        }
-        return (newMode, sealing?.keyCheckValue)
-      }
     } catch {
       throw CacheStoreError(.database, "cannot read the store settings (\(Self.describe(error)))", at: place)
     }

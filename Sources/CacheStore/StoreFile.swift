@@ -34,20 +34,23 @@ enum StoreFile {
     if let kind = OwnerOnlyFile.nonRegularKind(path) {
       throw CacheStoreError(
         .cannotOpen, "the store is \(kind), not a regular file",
-        remedy: "give the path of a new file or of a store written by migrate or import", at: SourceLocation(file: path))
+        remedy: "give the path of a new file or of a store written by migrate or import", at: SourceLocation(file: path)
+      )
     }
     for suffix in ["", "-wal", "-shm", "-journal"] {
       let file = path + suffix
       guard let status = OwnerOnlyFile.status(file) else { continue }
       guard status.isOwnedByCurrentUser else {
         throw CacheStoreError(
-          .cannotOpen, "\(file) is owned by user \(status.owner), not by the user running adal2msal: "
+          .cannotOpen,
+          "\(file) is owned by user \(status.owner), not by the user running adal2msal: "
             + "that user could read every token written to it; nothing was written",
           remedy: "move the file away and give a new path (or run as its owner)", at: SourceLocation(file: path))
       }
       if status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
         throw CacheStoreError(
-          .cannotOpen, "\(file) is \(status.modeDescription), and it cannot be made owner-only "
+          .cannotOpen,
+          "\(file) is \(status.modeDescription), and it cannot be made owner-only "
             + "(\(String(cString: strerror(errno)))); nothing was written",
           remedy: "run chmod 600 on it, or give a new path", at: SourceLocation(file: path))
       }

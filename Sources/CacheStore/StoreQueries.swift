@@ -43,7 +43,9 @@ extension CacheStore {
 
   /// The accounts whose username matches (trimmed, case-insensitive), optionally only in the alias group of
   /// `environment` (login.microsoftonline.com finds login.windows.net). One lookup in `accounts_by_username`.
-  public func accountsForUsername(_ username: String, environment: String? = nil) throws(CacheStoreError) -> [UnifiedAccount] {
+  public func accountsForUsername(_ username: String, environment: String? = nil) throws(CacheStoreError)
+    -> [UnifiedAccount]
+  {
     guard let wanted = RowCodec.normalizedUsername(username) else { return [] }
     return try read { db, codec in
       let rows: [Row]
@@ -79,7 +81,9 @@ extension CacheStore {
   }
 
   /// The account for this username, its home-tenant entry first.
-  public func accountForUsername(_ username: String, environment: String? = nil) throws(CacheStoreError) -> UnifiedAccount? {
+  public func accountForUsername(_ username: String, environment: String? = nil) throws(CacheStoreError)
+    -> UnifiedAccount?
+  {
     let accounts = try accountsForUsername(username, environment: environment)
     return accounts.first(where: Self.isHomeTenant) ?? accounts.first
   }
@@ -132,7 +136,8 @@ extension CacheStore {
     } catch let error as CacheStoreError {
       throw error
     } catch {
-      throw CacheStoreError(.database, "cannot read the store (\(Self.describe(error)))", at: SourceLocation(file: path))
+      throw CacheStoreError(
+        .database, "cannot read the store (\(Self.describe(error)))", at: SourceLocation(file: path))
     }
   }
 

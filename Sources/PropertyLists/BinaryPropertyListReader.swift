@@ -236,7 +236,8 @@ struct BinaryPropertyListParser {
     guard low == 0xF else { return (low, offset + 1) }
     let intMarker = try byte(offset + 1)
     guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-      throw .at(offset: offset + 1, "expected an integer count (marker 0x10 to 0x13), found 0x\(String(intMarker, radix: 16))")
+      throw .at(
+        offset: offset + 1, "expected an integer count (marker 0x10 to 0x13), found 0x\(String(intMarker, radix: 16))")
     }
     let size = 1 << Int(intMarker & 0x0F)
     let count = try readUnsigned(at: offset + 2, size: size)

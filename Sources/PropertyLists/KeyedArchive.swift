@@ -51,7 +51,9 @@ public struct KeyedArchiveReader: Sendable {
     func fail(_ key: String, _ message: String) -> PropertyListError {
       PropertyListError(message, at: SourceLocation(keyPath: key))
     }
-    guard case .dictionary(let archive) = plist else { throw fail("$archiver", "not a keyed archive: not a dictionary") }
+    guard case .dictionary(let archive) = plist else {
+      throw fail("$archiver", "not a keyed archive: not a dictionary")
+    }
     guard case .string(let archiver)? = archive["$archiver"] else {
       throw fail("$archiver", "missing or not a string, expected NSKeyedArchiver")
     }

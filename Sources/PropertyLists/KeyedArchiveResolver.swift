@@ -92,7 +92,9 @@ struct KeyedArchiveResolver {
   }
 
   private func checkDepth(_ depth: Int, _ owner: Int?) throws(PropertyListError) {
-    guard depth < limits.maxDepth else { throw fail(owner, "objects nested deeper than the limit of \(limits.maxDepth)") }
+    guard depth < limits.maxDepth else {
+      throw fail(owner, "objects nested deeper than the limit of \(limits.maxDepth)")
+    }
   }
 
   mutating func resolveList(
@@ -145,11 +147,14 @@ struct KeyedArchiveResolver {
   }
 
   private mutating func push(
-    _ index: Int, depth: Int, from owner: Int?, onto stack: inout [(index: Int, depth: Int, children: [UInt64], next: Int)]
+    _ index: Int, depth: Int, from owner: Int?,
+    onto stack: inout [(index: Int, depth: Int, children: [UInt64], next: Int)]
   ) throws(PropertyListError) {
     if inProgress[index] {
-      throw .at(object: index, "reference cycle: the object is reachable from itself"
-        + (owner.map { " (through $objects[\($0)])" } ?? ""))
+      throw .at(
+        object: index,
+        "reference cycle: the object is reachable from itself"
+          + (owner.map { " (through $objects[\($0)])" } ?? ""))
     }
     guard depth <= limits.maxDepth else {
       throw .at(object: index, "objects nested deeper than the limit of \(limits.maxDepth)")

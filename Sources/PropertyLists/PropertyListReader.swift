@@ -57,7 +57,8 @@ public struct PropertyListReader: Sendable {
   public func read(_ data: Data, file: String? = nil) throws(PropertyListError) -> PropertyListDocument {
     guard data.count <= limits.maxInputBytes else {
       throw PropertyListError(
-        "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file))
+        "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file)
+      )
     }
     do throws(PropertyListError) {
       switch PropertyListFormat.sniff(data) {

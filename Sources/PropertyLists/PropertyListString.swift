@@ -122,7 +122,9 @@ extension PropertyListString: Hashable, Comparable {
 extension PropertyListString: ExpressibleByStringInterpolation, CustomStringConvertible, CustomDebugStringConvertible {
   public init(stringLiteral value: String) { self.init(value) }
 
-  public init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.init(String(stringInterpolation: stringInterpolation))
+  }
 
   /// The text itself (decoded).
   public var description: String { value }

@@ -100,8 +100,10 @@ extension RenderNode {
     case .date(let date): self = .date(date)
     case .data(let data): self = hide ? .secret(SecretFingerprint.of(data)) : .data(data)
     case .string(let text): self = RenderNode.string(text.value, showSecrets: showSecrets, secret: secret)
-    case .array(let elements): self = .list(set: false, elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) })
-    case .set(let elements): self = .list(set: true, elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) })
+    case .array(let elements):
+      self = .list(set: false, elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) })
+    case .set(let elements):
+      self = .list(set: true, elements.map { RenderNode($0, showSecrets: showSecrets, secret: secret) })
     case .dictionary(let entries):
       if let keyed = value.stringKeyedEntries, keyed.count == entries.count {
         self = .map(
@@ -113,8 +115,10 @@ extension RenderNode {
       } else {
         self = .pairs(
           entries.map {
-            (RenderNode($0.key, showSecrets: showSecrets, secret: secret),
-             RenderNode($0.value, showSecrets: showSecrets, secret: secret))
+            (
+              RenderNode($0.key, showSecrets: showSecrets, secret: secret),
+              RenderNode($0.value, showSecrets: showSecrets, secret: secret)
+            )
           })
       }
     case .object(let object):

@@ -1,5 +1,5 @@
-internal import CLibXML2
 import Adal2MSALSupport
+internal import CLibXML2
 import Foundation
 
 /// One node of interest from libxml2's reader.

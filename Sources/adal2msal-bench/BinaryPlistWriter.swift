@@ -32,12 +32,16 @@ struct BinaryPlistWriter {
     case .null: return append([0x00])
     case .bool(let flag): return append([flag ? 0x09 : 0x08])
     case .integer(let number):
-      if let small = Int64(exactly: number) { return append([0x13] + Self.bigEndian(UInt64(bitPattern: small), size: 8)) }
+      if let small = Int64(exactly: number) {
+        return append([0x13] + Self.bigEndian(UInt64(bitPattern: small), size: 8))
+      }
       let bits = UInt128(bitPattern: number)
-      return append([0x14] + Self.bigEndian(UInt64(truncatingIfNeeded: bits >> 64), size: 8)
-        + Self.bigEndian(UInt64(truncatingIfNeeded: bits), size: 8))
+      return append(
+        [0x14] + Self.bigEndian(UInt64(truncatingIfNeeded: bits >> 64), size: 8)
+          + Self.bigEndian(UInt64(truncatingIfNeeded: bits), size: 8))
     case .real(let number): return append([0x23] + Self.bigEndian(number.bitPattern, size: 8))
-    case .date(let date): return append([0x33] + Self.bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8))
+    case .date(let date):
+      return append([0x33] + Self.bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8))
     case .data(let data): return append(Self.header(0x4, data.count) + data)
     case .uid(let uid): return append([0x87] + Self.bigEndian(uid, size: 8))
     case .string(let string):
@@ -62,7 +66,8 @@ struct BinaryPlistWriter {
       let index = append([])
       let keys = dictionary.map { add(.string(PropertyListString($0.key))) }
       let values = dictionary.map { add($0.value) }
-      objects[index] = Self.header(0xD, keys.count) + (keys + values).flatMap { Self.bigEndian(UInt64($0), size: refSize) }
+      objects[index] =
+        Self.header(0xD, keys.count) + (keys + values).flatMap { Self.bigEndian(UInt64($0), size: refSize) }
       return index
     }
   }

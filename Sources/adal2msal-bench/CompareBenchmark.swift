@@ -46,7 +46,9 @@ struct CompareBenchmark: ParsableCommand {
     defer { try? FileManager.default.removeItem(at: scratch) }
     let interpreter = try CompareContenders.python(python)
     let scriptPath = script ?? CompareContenders.defaultScript
-    guard FileManager.default.fileExists(atPath: scriptPath) else { throw ValidationError("no script at \(scriptPath)") }
+    guard FileManager.default.fileExists(atPath: scriptPath) else {
+      throw ValidationError("no script at \(scriptPath)")
+    }
     BenchMachine.printHeader()
     print("python: \(CompareContenders.version(of: interpreter)) (\(interpreter)); script: \(scriptPath)")
     print("adal2msal: \(binary)")
@@ -57,8 +59,9 @@ struct CompareBenchmark: ParsableCommand {
         let tag = "\(size)-\(round)"
         let pythonStore = scratch.appendingPathComponent("script-\(tag).sqlite").path
         results.script.append(
-          try CompareRun.measure([interpreter, scriptPath, dump.path, pythonStore, "--now", SyntheticGenerator.referenceNowISO],
-                                 store: pythonStore))
+          try CompareRun.measure(
+            [interpreter, scriptPath, dump.path, pythonStore, "--now", SyntheticGenerator.referenceNowISO],
+            store: pythonStore))
         results.scriptRows = try CompareStores.scriptRows(pythonStore)
         CompareStores.remove(pythonStore)
 
@@ -66,8 +69,10 @@ struct CompareBenchmark: ParsableCommand {
         let report = scratch.appendingPathComponent("report-\(tag).txt").path
         results.adal2msal.append(
           try CompareRun.measure(
-            [binary, "migrate", "--adal", dump.path, "--out", store, "--now", SyntheticGenerator.referenceNowISO,
-             "--report", report],
+            [
+              binary, "migrate", "--adal", dump.path, "--out", store, "--now", SyntheticGenerator.referenceNowISO,
+              "--report", report,
+            ],
             store: store, acceptStatus: [0, 2]))
         let shape = try CompareStores.adal2msalShape(store)
         results.adal2msalRows = shape.rows
@@ -77,8 +82,10 @@ struct CompareBenchmark: ParsableCommand {
         let floorStore = scratch.appendingPathComponent("floor-\(tag).sqlite").path
         results.floor.append(
           try CompareRun.measure(
-            [BenchChild.executable, "compare-floor", "--input", dump.path, "--out", floorStore, "--rows",
-             String(shape.rows), "--row-bytes", String(shape.meanSecretBytes)],
+            [
+              BenchChild.executable, "compare-floor", "--input", dump.path, "--out", floorStore, "--rows",
+              String(shape.rows), "--row-bytes", String(shape.meanSecretBytes),
+            ],
             store: floorStore))
         results.floorRowBytes = shape.meanSecretBytes
         CompareStores.remove(floorStore)
@@ -146,8 +153,10 @@ enum CompareInputs {
     try? FileManager.default.removeItem(at: directory)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: BenchChild.executable)
-    process.arguments = ["generate", "--users", String(users), "--format", "binary-plist", "--seed", String(seed),
-                         "--out", directory.path]
+    process.arguments = [
+      "generate", "--users", String(users), "--format", "binary-plist", "--seed", String(seed),
+      "--out", directory.path,
+    ]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()

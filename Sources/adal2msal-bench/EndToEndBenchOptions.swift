@@ -12,7 +12,8 @@ struct EndToEndBenchOptions: ParsableArguments {
   /// The work directory, a fresh scratch directory inside it (the caller removes it), and the checked binary.
   func prepare() throws -> (work: URL, scratch: URL, binary: String) {
     let work = URL(
-      fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-inputs").path)
+      fileURLWithPath: workDir
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-inputs").path)
     let scratch = work.appendingPathComponent("scratch-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     let binary = migrate ?? BenchChild.migrateBinary

@@ -38,10 +38,12 @@ struct FleetBenchmark: ParsableCommand {
     BenchMachine.printHeader()
     var lines: [String] = []
     for count in devices {
-      let directory = try BenchInputs.fleet(devices: count, minItems: minItems, maxItems: maxItems, seed: seed, work: work)
+      let directory = try BenchInputs.fleet(
+        devices: count, minItems: minItems, maxItems: maxItems, seed: seed, work: work)
       let parallel = try BenchChild.run(["fleet-read", "--input", directory], as: FleetReadChild.Output.self)
       let single = try BenchChild.run(
-        ["fleet-read", "--input", directory], environment: ["ADAL2MSAL_READ_CONCURRENCY": "1"], as: FleetReadChild.Output.self)
+        ["fleet-read", "--input", directory], environment: ["ADAL2MSAL_READ_CONCURRENCY": "1"],
+        as: FleetReadChild.Output.self)
       let store = scratch.appendingPathComponent("fleet-\(count).sqlite").path
       let endToEnd = try BenchChild.run(
         [
@@ -61,8 +63,12 @@ struct FleetBenchmark: ParsableCommand {
       print(line)
       lines.append(line)
     }
-    print("\n== fleet scaling (\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(BenchMachine.loadAverage())) ==")
-    print("| devices | ADAL items | input MB | largest dump KB | read s (all cores) | read s (1 core) | speed-up | read CPU s | read peak MiB (all) | read peak MiB (1) | migrate s | migrate items/s | migrate peak MiB |")
+    print(
+      "\n== fleet scaling (\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(BenchMachine.loadAverage())) =="
+    )
+    print(
+      "| devices | ADAL items | input MB | largest dump KB | read s (all cores) | read s (1 core) | speed-up | read CPU s | read peak MiB (all) | read peak MiB (1) | migrate s | migrate items/s | migrate peak MiB |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in lines { print(line) }
   }

@@ -29,9 +29,13 @@ struct GenerateItemsChild: ParsableCommand {
     let written =
       devices > 0
       ? try SyntheticFleet.writeFleet(
-        devices: devices, minItems: minItems, maxItems: maxItems, format: format.single, seed: seed, directory: directory)
+        devices: devices, minItems: minItems, maxItems: maxItems, format: format.single, seed: seed,
+        directory: directory)
       : try SyntheticFleet.writeItems(
         items, itemsPerDump: perDump, format: format.single ?? .binaryPlist, seed: seed, directory: directory)
-    print(String(decoding: try JSONEncoder().encode(Output(files: written.files, items: written.items, bytes: written.bytes)), as: UTF8.self))
+    print(
+      String(
+        decoding: try JSONEncoder().encode(Output(files: written.files, items: written.items, bytes: written.bytes)),
+        as: UTF8.self))
   }
 }

@@ -46,7 +46,8 @@ struct MeasureCommandChild: ParsableCommand {
       getrusage(RUSAGE_CHILDREN.rawValue, &usage)
       let peak = Int(usage.ru_maxrss) / 1024
     #endif
-    let output = Output(seconds: seconds, cpuSeconds: CPUTime.ofChildren(), peakMiB: peak, status: process.terminationStatus)
+    let output = Output(
+      seconds: seconds, cpuSeconds: CPUTime.ofChildren(), peakMiB: peak, status: process.terminationStatus)
     print(String(decoding: try JSONEncoder().encode(output), as: UTF8.self))
   }
 }
@@ -67,7 +68,8 @@ enum BenchChild {
   }
 
   /// Runs `executable arguments` with `environment` added, and decodes the last line of its standard output.
-  static func run<T: Decodable>(_ arguments: [String], environment: [String: String] = [:], as type: T.Type) throws -> T {
+  static func run<T: Decodable>(_ arguments: [String], environment: [String: String] = [:], as type: T.Type) throws -> T
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -59,14 +59,17 @@ struct PipelineBenchmark: ParsableCommand {
       let stages = try BenchChild.run(["pipeline-stages", "--input", directory], as: PipelineStagesChild.Output.self)
       let store = scratch.appendingPathComponent("e2e-\(UUID().uuidString).sqlite").path
       let common = ["migrate", "--adal", directory, "--now", SyntheticGenerator.referenceNowISO]
-      let full = try measure(binary, common + ["--out", store, "--report", scratch.appendingPathComponent("report.txt").path])
+      let full = try measure(
+        binary, common + ["--out", store, "--report", scratch.appendingPathComponent("report.txt").path])
       let dry =
         skipDryRun
         ? nil
         : try measure(
           binary,
-          common + ["--out", scratch.appendingPathComponent("dry.sqlite").path, "--dry-run", "--report",
-                    scratch.appendingPathComponent("report-dry.txt").path])
+          common + [
+            "--out", scratch.appendingPathComponent("dry.sqlite").path, "--dry-run", "--report",
+            scratch.appendingPathComponent("report-dry.txt").path,
+          ])
       try? FileManager.default.removeItem(atPath: store)
       rows.append(PipelineTable.Row(label: label, stages: stages, endToEnd: full, dryRun: dry))
       PipelineTable.print(rows.last!)
@@ -98,8 +101,11 @@ enum BenchInputs {
     let directory = work.appendingPathComponent("fleet-\(devices)-\(minItems)-\(maxItems)-seed\(seed)")
     return try reuseOrWrite(
       directory,
-      ["--devices", String(devices), "--min-items", String(minItems), "--max-items", String(maxItems), "--format", "all",
-       "--seed", String(seed)])
+      [
+        "--devices", String(devices), "--min-items", String(minItems), "--max-items", String(maxItems), "--format",
+        "all",
+        "--seed", String(seed),
+      ])
   }
 
   /// A hidden marker (the readers skip hidden files) says the directory was written completely.
@@ -111,8 +117,9 @@ enum BenchInputs {
     let written = try BenchChild.run(
       ["generate-items", "--out", directory.path] + arguments, as: GenerateItemsChild.Output.self)
     try Data("\(written.files) files, \(written.items) items, \(written.bytes) bytes\n".utf8).write(to: marker)
-    print("generated \(directory.lastPathComponent): \(written.files) files, \(written.items) items, "
-      + "\(written.bytes / 1_000_000) MB in \(BenchFormat.seconds(ContinuousClock.now - start)) s")
+    print(
+      "generated \(directory.lastPathComponent): \(written.files) files, \(written.items) items, "
+        + "\(written.bytes / 1_000_000) MB in \(BenchFormat.seconds(ContinuousClock.now - start)) s")
     return directory.path
   }
 }

@@ -56,7 +56,8 @@ struct PipelineStagesChild: AsyncParsableCommand {
     let files = try InputFile.expand([input])
     let bytes = try await stage("floor: read bytes") { try ReadFloor.read(files) }
 
-    let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
+    let options = MigrationOptions(
+      clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
     let pipeline = MigrationPipeline(options: options)
     var inputs: MigrationPipeline.Inputs? = try await stage("read + parse + decode") {
       try await pipeline.read(adal: [input], msal: [])
@@ -66,7 +67,8 @@ struct PipelineStagesChild: AsyncParsableCommand {
     let plan = await stage("plan") { pipeline.plan(inputs.take()!) }
     let report = await stage("report (text)") { plan.pipelineReportText() }
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-stages-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "adal2msal-stages-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let summary = try await stage("write (CacheStore.apply)") {

@@ -28,7 +28,8 @@ enum PipelineTable {
       let count = Double(perRow ? row.stages.rowsInserted : row.stages.items)
       Swift.print(
         line(
-          stage.name, format(stage.seconds, 3), format(stage.cpuSeconds, 3), rate(count, stage.seconds) + (perRow ? " rows" : ""),
+          stage.name, format(stage.seconds, 3), format(stage.cpuSeconds, 3),
+          rate(count, stage.seconds) + (perRow ? " rows" : ""),
           perRow ? "-" : format(megabytes / stage.seconds, 1), String(stage.peakMiB)))
     }
     for (name, run) in [("adal2msal migrate (end to end)", row.endToEnd), ("adal2msal migrate --dry-run", row.dryRun)] {
@@ -39,13 +40,15 @@ enum PipelineTable {
           format(megabytes / run.seconds, 1), String(run.peakMiB)))
     }
     Swift.print(
-      "end to end / (read floor + SQLite floor) = \(format(row.ratio, 2)) wall, \(format(row.cpuRatio, 2)) CPU (target <= 3)")
+      "end to end / (read floor + SQLite floor) = \(format(row.ratio, 2)) wall, \(format(row.cpuRatio, 2)) CPU (target <= 3)"
+    )
   }
 
   static func printSummary(_ rows: [Row]) {
     Swift.print("\n== summary ==")
     Swift.print(
-      "| input | MB | migrate s | migrate CPU s | items/s | peak MiB | floors s | ratio | dry run s | dry-run peak MiB | report s |")
+      "| input | MB | migrate s | migrate CPU s | items/s | peak MiB | floors s | ratio | dry run s | dry-run peak MiB | report s |"
+    )
     Swift.print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows {
       Swift.print(
@@ -77,7 +80,9 @@ enum BenchMachine {
     let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
       .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1).last.map(String.init) ?? "" }
     let memory = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?.split(separator: "\n").first
-    print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores,\(cpu ?? " unknown CPU"), \(memory.map(String.init) ?? "")")
+    print(
+      "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores,\(cpu ?? " unknown CPU"), \(memory.map(String.init) ?? "")"
+    )
     print("load average at start: \(loadAverage())")
   }
 

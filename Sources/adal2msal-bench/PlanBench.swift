@@ -12,10 +12,14 @@ struct PlanBench: AsyncParsableCommand {
 
   @Option(help: "Number of synthetic users.") var users = 2_000
   @Option(help: "Timed repetitions (the best is reported).") var repeats = 5
-  @Option(help: "Plan this input (a dump or a directory of dumps, as `migrate --adal` takes) instead of synthetic users, and time the report's stages one by one.")
+  @Option(
+    help:
+      "Plan this input (a dump or a directory of dumps, as `migrate --adal` takes) instead of synthetic users, and time the report's stages one by one."
+  )
   var input: String?
   @Flag(help: "With --input: time the report with --redact-usernames too.") var redact = false
-  @Flag(help: "With --input: time only the pipeline's report stage (model + text), for profiling it.") var textOnly = false
+  @Flag(help: "With --input: time only the pipeline's report stage (model + text), for profiling it.") var textOnly =
+    false
 
   func run() async throws {
     if let input { return try await runOnInput(input) }
@@ -45,7 +49,8 @@ struct PlanBench: AsyncParsableCommand {
   /// Reads and plans `path` once, then times the report's model and each renderer, best of `repeats`, with
   /// wall and CPU seconds (the model and the text renderer use all cores).
   private func runOnInput(_ path: String) async throws {
-    let options = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
+    let options = MigrationOptions(
+      clock: .fixed(Date(timeIntervalSince1970: TimeInterval(SyntheticGenerator.referenceNow))))
     let pipeline = MigrationPipeline(options: options)
     let inputs = try await pipeline.read(adal: [path], msal: [])
     let itemCount = inputs.adal.reduce(0) { $0 + $1.items.count }
@@ -78,12 +83,16 @@ struct PlanBench: AsyncParsableCommand {
       _ = time("json") { written(.json, of: report) }
       _ = time("markdown") { written(.markdown, of: report) }
       _ = time("model + text (the pipeline's report stage)") { plan.pipelineReportText() }
-      if redact { _ = time("model + text, redacted") { written(.text, of: Migration.report(plan, redactUsernames: true)) } }
+      if redact {
+        _ = time("model + text, redacted") { written(.text, of: Migration.report(plan, redactUsernames: true)) }
+      }
     }
     print("text report: \(bytes) bytes; best of \(max(1, repeats)):")
     for name in order {
       let figures = best[name]!
-      print("  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%7.3f s wall %7.3f s CPU", figures.wall, figures.cpu))")
+      print(
+        "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%7.3f s wall %7.3f s CPU", figures.wall, figures.cpu))"
+      )
     }
   }
 

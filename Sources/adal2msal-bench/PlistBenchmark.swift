@@ -33,7 +33,8 @@ extension BenchCommand {
       if let file {
         path = file
       } else {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-plist-\(items).plist").path
+        path =
+          FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-plist-\(items).plist").path
         let started = ContinuousClock.now
         try PlistBenchInput.make(items: items).write(to: URL(fileURLWithPath: path))
         print("generated \(items) items in \(ContinuousClock.now - started): \(path)")
@@ -42,7 +43,9 @@ extension BenchCommand {
       let megabytes = Double(size) / 1_048_576
       print(String(format: "input: %.1f MB binary plist", megabytes))
       print("each reader runs in its own child process; peak RSS is that process's VmHWM, input buffer included")
-      print("reader       load s  parse s (wall)  MB/s  parse s (CPU)  MB/s (CPU)  RSS after load MB  peak RSS MB  peak/file  values")
+      print(
+        "reader       load s  parse s (wall)  MB/s  parse s (CPU)  MB/s (CPU)  RSS after load MB  peak RSS MB  peak/file  values"
+      )
       for reader in ["adal2msal", "foundation", "floor"] {
         let figures = try spawnChild(reader: reader, path: path)
         let parse = figures["parse"] ?? 0
@@ -57,7 +60,8 @@ extension BenchCommand {
           print(String(format: "  + resolving every item as a keyed archive: %.2f s", resolve))
         }
       }
-      print("floor: every string object decoded into one [String], nothing else (what any reader of Swift Strings holds)")
+      print(
+        "floor: every string object decoded into one [String], nothing else (what any reader of Swift Strings holds)")
     }
 
     private func spawnChild(reader: String, path: String) throws -> [String: Double] {
@@ -196,7 +200,8 @@ enum PlistBenchInput {
         ("userInformation", .uid(10)),
       ]),
       .string("https://login.microsoftonline.com/common"), .string("https://graph.microsoft.com"),
-      .string("27AD83C9-FC05-4A6C-AF01-36EDA42ED18F"), .string(PropertyListString(accessToken)), .string(PropertyListString(token(280, &random))),
+      .string("27AD83C9-FC05-4A6C-AF01-36EDA42ED18F"), .string(PropertyListString(accessToken)),
+      .string(PropertyListString(token(280, &random))),
       .string("Bearer"),
       dict([("$class", .uid(9)), ("NS.time", .real(700_000_000 + Double(item)))]),
       classObject("NSDate"),

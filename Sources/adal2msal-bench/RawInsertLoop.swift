@@ -14,52 +14,73 @@ enum RawInsertLoop {
       throw ValidationError("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }
-    try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(CacheStore.cacheKilobytes); BEGIN IMMEDIATE")
-    try exec(db, "INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary) VALUES ('', '', '', '', '[]', '{}', '{}')")
+    try exec(
+      db,
+      "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(CacheStore.cacheKilobytes); BEGIN IMMEDIATE"
+    )
+    try exec(
+      db,
+      "INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary) VALUES ('', '', '', '', '[]', '{}', '{}')"
+    )
     let runID = sqlite3_last_insert_rowid(db)
-    let account = try prepare(db, """
+    let account = try prepare(
+      db,
+      """
       INSERT INTO accounts (key, home_account_id, environment, realm, local_account_id, username, authority_type,
         name, given_name, family_name, username_normalized, environment_group, home_account_id_normalized)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
-    let credential = try prepare(db, """
+    let credential = try prepare(
+      db,
+      """
       INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, home_account_id_normalized,
         environment, client_id, realm, target, secret, family_id, cached_at, expires_on, extended_expires_on)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
-    let appMetadata = try prepare(db, "INSERT INTO app_metadata (key, client_id, environment, family_id) VALUES (?, ?, ?, ?)")
-    let provenance = try prepare(db, """
+    let appMetadata = try prepare(
+      db, "INSERT INTO app_metadata (key, client_id, environment, family_id) VALUES (?, ?, ?, ?)")
+    let provenance = try prepare(
+      db,
+      """
       INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
       VALUES (?, ?, ?, ?, ?, ?, 'add')
       """)
-    defer { [account, credential, appMetadata, provenance].forEach { sqlite3_finalize($0) } }
+    defer { for statement in [account, credential, appMetadata, provenance] { sqlite3_finalize(statement) } }
 
     for entry in plan.entries where entry.action == .add {
       guard let entity = entry.entity else { continue }
       let key = entity.canonicalKey
       switch entity {
       case .account(let a):
-        bind(account, [
-          key, a.homeAccountID, a.environment, a.realm, a.localAccountID, a.username, a.authorityType, a.name,
-          a.givenName, a.familyName, a.username?.lowercased(), EnvironmentAliases.group(forHost: a.environment).name,
-          a.homeAccountID.lowercased(),
-        ])
+        bind(
+          account,
+          [
+            key, a.homeAccountID, a.environment, a.realm, a.localAccountID, a.username, a.authorityType, a.name,
+            a.givenName, a.familyName, a.username?.lowercased(), EnvironmentAliases.group(forHost: a.environment).name,
+            a.homeAccountID.lowercased(),
+          ])
         try step(db, account)
       case .accessToken(let t):
-        try insertCredential(db, credential, [
-          key, "AccessToken", t.credentialType, t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
-          t.clientID, t.realm, t.target, t.secret.value, nil,
-        ], dates: [t.cachedAt, t.expiresOn, t.extendedExpiresOn])
+        try insertCredential(
+          db, credential,
+          [
+            key, "AccessToken", t.credentialType, t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+            t.clientID, t.realm, t.target, t.secret.value, nil,
+          ], dates: [t.cachedAt, t.expiresOn, t.extendedExpiresOn])
       case .refreshToken(let t):
-        try insertCredential(db, credential, [
-          key, "RefreshToken", "RefreshToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
-          t.clientID, t.realm, t.target, t.secret.value, t.familyID,
-        ], dates: [])
+        try insertCredential(
+          db, credential,
+          [
+            key, "RefreshToken", "RefreshToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+            t.clientID, t.realm, t.target, t.secret.value, t.familyID,
+          ], dates: [])
       case .idToken(let t):
-        try insertCredential(db, credential, [
-          key, "IdToken", "IdToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
-          t.clientID, t.realm, nil, t.secret.value, nil,
-        ], dates: [])
+        try insertCredential(
+          db, credential,
+          [
+            key, "IdToken", "IdToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+            t.clientID, t.realm, nil, t.secret.value, nil,
+          ], dates: [])
       case .appMetadata(let m):
         bind(appMetadata, [key, m.clientID, m.environment, m.familyID])
         try step(db, appMetadata)
@@ -96,7 +117,11 @@ enum RawInsertLoop {
   private static func bind(_ statement: OpaquePointer, _ texts: [String?], from first: Int32 = 1) {
     for (offset, text) in texts.enumerated() {
       let index = first + Int32(offset)
-      if let text { sqlite3_bind_text(statement, index, text, -1, transient) } else { sqlite3_bind_null(statement, index) }
+      if let text {
+        sqlite3_bind_text(statement, index, text, -1, transient)
+      } else {
+        sqlite3_bind_null(statement, index)
+      }
     }
   }
 

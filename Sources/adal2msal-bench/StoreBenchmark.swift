@@ -24,7 +24,8 @@ struct StoreBenchmark: AsyncParsableCommand {
   var encrypted = false
 
   func run() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adal2msal-bench-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "adal2msal-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -41,16 +42,20 @@ struct StoreBenchmark: AsyncParsableCommand {
     let rawSeconds = seconds(since: clock)
 
     let sealing = encrypted ? try SecretSealing(keyBytes: Data((0..<32).map { _ in UInt8.random(in: 0...255) })) : nil
-    let store = try CacheStore.open(path: directory.appendingPathComponent("store.sqlite").path, options: CacheStoreOptions(sealing: sealing))
+    let store = try CacheStore.open(
+      path: directory.appendingPathComponent("store.sqlite").path, options: CacheStoreOptions(sealing: sealing))
     clock = ContinuousClock.now
     let summary = try store.apply(plan)
     let storeSeconds = seconds(since: clock)
-    guard summary.rowsInserted == rows else { throw ValidationError("the store inserted \(summary.rowsInserted) rows, expected \(rows)") }
+    guard summary.rowsInserted == rows else {
+      throw ValidationError("the store inserted \(summary.rowsInserted) rows, expected \(rows)")
+    }
 
     let rawRate = Double(rows) / rawSeconds
     let storeRate = Double(rows) / storeSeconds
     print("raw sqlite3 loop:    \(format(rawSeconds)) s, \(Int(rawRate)) rows/s")
-    print("CacheStore.apply:    \(format(storeSeconds)) s, \(Int(storeRate)) rows/s\(encrypted ? " (secrets sealed)" : "")")
+    print(
+      "CacheStore.apply:    \(format(storeSeconds)) s, \(Int(storeRate)) rows/s\(encrypted ? " (secrets sealed)" : "")")
     print("ratio store/raw:     \(format(storeRate / rawRate))")
     print("peak RSS (process):  \(Memory.peakMB()) MB (the plan alone: \(afterPlan) MB)")
   }

@@ -6,7 +6,10 @@ struct ADALAuthorityTests {
   @Test(arguments: [
     ("https://login.microsoftonline.com/common", "login.microsoftonline.com", "common"),
     ("https://Login.Windows.NET/Contoso.onmicrosoft.com/", "login.windows.net", "Contoso.onmicrosoft.com"),
-    ("https://login.microsoftonline.com/tfp/contoso.onmicrosoft.com/B2C_1_signin", "login.microsoftonline.com", "contoso.onmicrosoft.com"),
+    (
+      "https://login.microsoftonline.com/tfp/contoso.onmicrosoft.com/B2C_1_signin", "login.microsoftonline.com",
+      "contoso.onmicrosoft.com"
+    ),
     ("https://adfs.contoso.com:8443/adfs?x=1", "adfs.contoso.com:8443", "adfs"),
     ("https://adfs.contoso.com:443/adfs", "adfs.contoso.com", "adfs"),
     ("http://localhost:80/t#frag", "localhost", "t"),

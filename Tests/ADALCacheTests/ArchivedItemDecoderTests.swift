@@ -43,12 +43,17 @@ struct ArchivedItemDecoderTests {
     #expect(decoded.tenant == "contoso.onmicrosoft.com")
     #expect(decoded.environment == "login.microsoftonline.com")
     let ported = try decode(
-      [("authority", .string("https://Login.Example.com:8443/Tenant/")), ("clientId", .string("c")),
-       ("accessToken", .string("a"))]).item
+      [
+        ("authority", .string("https://Login.Example.com:8443/Tenant/")), ("clientId", .string("c")),
+        ("accessToken", .string("a")),
+      ]).item
     #expect(ported.environment == "login.example.com:8443")
     #expect(ported.tenant == "Tenant")
     let defaultPort = try decode(
-      [("authority", .string("https://login.example.com:443/t")), ("clientId", .string("c")), ("accessToken", .string("a"))]).item
+      [
+        ("authority", .string("https://login.example.com:443/t")), ("clientId", .string("c")),
+        ("accessToken", .string("a")),
+      ]).item
     #expect(defaultPort.environment == "login.example.com")
   }
 
@@ -83,7 +88,9 @@ struct ArchivedItemDecoderTests {
     #expect(throws: ADALItemError.self) { try decode([("clientId", .string("c")), ("accessToken", .string("a"))]) }
     #expect(throws: ADALItemError.self) { try decode([("authority", .integer(3)), ("clientId", .string("c"))]) }
     #expect(throws: ADALItemError.self) { try decode(Self.base) }  // no token at all
-    #expect(throws: ADALItemError.self) { try decode(Self.base + [("accessToken", .string("a"))], className: "NSObject") }
+    #expect(throws: ADALItemError.self) {
+      try decode(Self.base + [("accessToken", .string("a"))], className: "NSObject")
+    }
     do {
       _ = try ADALArchivedItemDecoder().decode(.string("x"), source: ADALItemSource(itemIndex: 3, service: "svc"))
       Issue.record("a string root must not decode")
@@ -100,16 +107,21 @@ struct ArchivedItemDecoderTests {
     let info = ArchiveValue.object(
       ArchivedObject(
         className: "ADUserInformation",
-        fields: [(key: "userId", value: .string("a@b.com")), (key: "userIdDisplayable", value: .bool(true)),
-                 (key: "rawIdToken", value: .string(PropertyListString(rawID)))], objectIndex: 2))
+        fields: [
+          (key: "userId", value: .string("a@b.com")), (key: "userIdDisplayable", value: .bool(true)),
+          (key: "rawIdToken", value: .string(PropertyListString(rawID))),
+        ], objectIndex: 2))
     let (item, diagnostics) = try decode(
       Self.base + [
         ("refreshToken", .string("r")), ("userInformation", info), ("sessionKey", .data(Data([1, 2, 3]))),
-        ("additionalServer", .dictionary([
-          ArchiveDictionaryEntry(key: .string("ext_expires_on"), value: .date(ext)),
-          ArchiveDictionaryEntry(key: .string("Microsoft.ADAL.spe_info"), value: .string("ring")),
-          ArchiveDictionaryEntry(key: .string("not_before"), value: .integer(5)),
-        ])),
+        (
+          "additionalServer",
+          .dictionary([
+            ArchiveDictionaryEntry(key: .string("ext_expires_on"), value: .date(ext)),
+            ArchiveDictionaryEntry(key: .string("Microsoft.ADAL.spe_info"), value: .string("ring")),
+            ArchiveDictionaryEntry(key: .string("not_before"), value: .integer(5)),
+          ])
+        ),
       ])
     #expect(diagnostics.isEmpty)
     #expect(item.extendedExpiresOn == ext)
@@ -123,7 +135,8 @@ struct ArchivedItemDecoderTests {
 
   @Test func unparseableIdTokenIsAWarning() throws {
     let info = ArchiveValue.object(
-      ArchivedObject(className: "ADUserInformation", fields: [(key: "rawIdToken", value: .string("%%%"))], objectIndex: 2))
+      ArchivedObject(
+        className: "ADUserInformation", fields: [(key: "rawIdToken", value: .string("%%%"))], objectIndex: 2))
     let (item, diagnostics) = try decode(Self.base + [("refreshToken", .string("r")), ("userInformation", info)])
     #expect(item.idTokenClaims == nil)
     #expect(item.idToken != nil)

@@ -41,7 +41,11 @@ struct CorruptDumpTests {
       ["gena": "MSOpenTech.ADAL.1", "svce": "x", "acct": ""],
       ["gena": "MSOpenTech.ADAL.1", "v_Data": "!!!not base64!!!"],
       ["gena": "MSOpenTech.ADAL.1", "v_Data": Data("garbage".utf8).base64EncodedString()],
-      ["gena": "TVNPcGVuVGVjaC5BREFMLjE=", "v_Data": good.base64EncodedString(), "acct": "", "svce": "MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tLzcyZjk4OGJmLTg2ZjEtNDFhZi05MWFiLTJkN2NkMDExZGI0Nw|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Zm9jaS0x"],
+      [
+        "gena": "TVNPcGVuVGVjaC5BREFMLjE=", "v_Data": good.base64EncodedString(), "acct": "",
+        "svce":
+          "MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tLzcyZjk4OGJmLTg2ZjEtNDFhZi05MWFiLTJkN2NkMDExZGI0Nw|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Zm9jaS0x",
+      ],
     ]
     let data = try JSONSerialization.data(withJSONObject: json)
     let result = try ADALCacheReader().read(data, file: "hand.json")

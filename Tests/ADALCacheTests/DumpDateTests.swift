@@ -35,4 +35,3 @@ struct DumpDateTests {
     #expect(try created("2019-06-07 10:11:12 +0000 extra") == nil)
   }
 }
-

@@ -92,7 +92,9 @@ struct IDTokenClaimsTests {
     #expect(member.homeTenantEvidence == nil)
     #expect(!member.isGuest)
     #expect(member.homeTenantID == resource)
-    let guest = try claims(["tid": resource, "iss": "https://sts.windows.net/\(resource)/", "idp": "https://sts.windows.net/\(home)/"])
+    let guest = try claims([
+      "tid": resource, "iss": "https://sts.windows.net/\(resource)/", "idp": "https://sts.windows.net/\(home)/",
+    ])
     #expect(guest.homeTenantEvidence == .otherTenant(home))
     #expect(guest.homeTenantID == home)
     let msaGuest = try claims(["tid": resource, "idp": "live.com"])

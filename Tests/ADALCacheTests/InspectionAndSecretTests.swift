@@ -28,7 +28,9 @@ struct InspectionAndSecretTests {
         + "authority=https://login.microsoftonline.com/Contoso.onmicrosoft.com resource=- expires=- "
         + "rt=\(rt.fingerprint) id=\(try #require(first.idToken).fingerprint)")
     #expect(lines[2].contains("AT user=Alice@Contoso.com") && lines[2].contains("expires=2017-03-01T11:00:00Z"))
-    #expect(lines[result.items.count] == "14 ADAL item(s) from keychain-plist-array, 4 unified item(s), 1 wipe marker(s), 1 other item(s) ignored")
+    #expect(
+      lines[result.items.count]
+        == "14 ADAL item(s) from keychain-plist-array, 4 unified item(s), 1 wipe marker(s), 1 other item(s) ignored")
     let text = lines.joined(separator: "\n")
     for secret in try Self.secrets() { #expect(!text.contains(secret)) }
   }
@@ -52,7 +54,10 @@ struct InspectionAndSecretTests {
 
   @Test func descriptionsNeverShowSecrets() throws {
     let result = try Manifest.read("dump-multiuser.xml.plist")
-    let rendered = result.items.map { "\($0) \(String(reflecting: $0)) \(String(describing: $0.accessToken)) \($0.refreshToken.debugDescription)" }
+    let rendered =
+      result.items.map {
+        "\($0) \(String(reflecting: $0)) \(String(describing: $0.accessToken)) \($0.refreshToken.debugDescription)"
+      }
       .joined() + result.diagnostics.map(\.description).joined()
     var dumped = ""
     dump(result.items, to: &dumped)

@@ -20,15 +20,21 @@ struct KeychainKeyTests {
 
   @Test func serviceDecodes() throws {
     let key = try ADALKeychainService.decode(Self.commonService)
-    #expect(key == ADALKeychainService(authority: "https://login.microsoftonline.com/common", resource: "resource", clientID: "client"))
+    #expect(
+      key
+        == ADALKeychainService(
+          authority: "https://login.microsoftonline.com/common", resource: "resource", clientID: "client"))
   }
 
   @Test func nilResourceUsesTheNilGUID() throws {
-    let service = "MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Y2xpZW50"
+    let service =
+      "MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Y2xpZW50"
     for resource in [nil, "", "  "] as [String?] {
       #expect(
-        ADALKeychainService(authority: "https://login.microsoftonline.com/common", resource: resource, clientID: "client")
-          .encoded == service)
+        ADALKeychainService(
+          authority: "https://login.microsoftonline.com/common", resource: resource, clientID: "client"
+        )
+        .encoded == service)
     }
     let decoded = try ADALKeychainService.decode(service)
     #expect(decoded.resource == nil)
@@ -53,7 +59,8 @@ struct KeychainKeyTests {
   }
 
   @Test func familyClientID() throws {
-    let key = ADALKeychainService(authority: "https://login.microsoftonline.com/common", resource: nil, clientID: "foci-1")
+    let key = ADALKeychainService(
+      authority: "https://login.microsoftonline.com/common", resource: nil, clientID: "foci-1")
     #expect(key.encoded.hasSuffix("|Zm9jaS0x"))
     #expect(try ADALKeychainService.decode(key.encoded).clientID == "foci-1")
   }
@@ -68,7 +75,9 @@ struct KeychainKeyTests {
   }
 
   @Test func malformedServices() {
-    #expect(throws: ADALKeychainKeyError.wrongComponentCount(3)) { try ADALKeychainService.decode("MSOpenTech.ADAL.1|a|b") }
+    #expect(throws: ADALKeychainKeyError.wrongComponentCount(3)) {
+      try ADALKeychainService.decode("MSOpenTech.ADAL.1|a|b")
+    }
     #expect(throws: ADALKeychainKeyError.notADALService) { try ADALKeychainService.decode("Other|YQ|YQ|YQ") }
     #expect(throws: ADALKeychainKeyError.undecodable(component: "authority")) {
       try ADALKeychainService.decode("MSOpenTech.ADAL.1|@@|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Y2xpZW50")

@@ -15,10 +15,17 @@ struct MacBlobTests {
   }
   static let item = object(
     "ADTokenCacheStoreItem",
-    [("authority", .string("https://login.windows.net/Common")), ("resource", .null), ("clientId", .string("App")),
-     ("refreshToken", .string("r"))])
+    [
+      ("authority", .string("https://login.windows.net/Common")), ("resource", .null), ("clientId", .string("App")),
+      ("refreshToken", .string("r")),
+    ])
   static func key(_ authority: String, _ resource: ArchiveValue, _ client: String) -> ArchiveValue {
-    object("ADTokenCacheKey", [("authority", .string(PropertyListString(authority))), ("resource", resource), ("clientId", .string(PropertyListString(client)))])
+    object(
+      "ADTokenCacheKey",
+      [
+        ("authority", .string(PropertyListString(authority))), ("resource", resource),
+        ("clientId", .string(PropertyListString(client))),
+      ])
   }
   static func blob(version: ArchiveValue?, tokens: ArchiveValue) -> ArchiveValue {
     var pairs: [(ArchiveValue, ArchiveValue)] = [(.string("tokenCache"), dict([(.string("tokens"), tokens)]))]
@@ -27,7 +34,9 @@ struct MacBlobTests {
   }
 
   @Test func readsItemsWithUserKeys() throws {
-    let tokens = Self.dict([(.string("User@X.com"), Self.dict([(Self.key("https://login.windows.net/common", .null, "app"), Self.item)]))])
+    let tokens = Self.dict([
+      (.string("User@X.com"), Self.dict([(Self.key("https://login.windows.net/common", .null, "app"), Self.item)]))
+    ])
     let (items, diagnostics) = try ADALMacBlobReader().read(Self.blob(version: .integer(1), tokens: tokens), file: "b")
     #expect(diagnostics.isEmpty, "\(diagnostics)")
     #expect(items.count == 1)
@@ -38,11 +47,21 @@ struct MacBlobTests {
 
   @Test func versionRules() throws {
     let empty = Self.dict([])
-    #expect(throws: ADALCacheError.self) { try ADALMacBlobReader().read(Self.blob(version: nil, tokens: empty), file: "b") }
-    #expect(throws: ADALCacheError.self) { try ADALMacBlobReader().read(Self.blob(version: .real(1.5), tokens: empty), file: "b") }
-    #expect(throws: ADALCacheError.self) { try ADALMacBlobReader().read(Self.blob(version: .string("1"), tokens: empty), file: "b") }
-    #expect(throws: Never.self) { try ADALMacBlobReader().read(Self.blob(version: .real(1.0), tokens: empty), file: "b") }
-    #expect(throws: Never.self) { try ADALMacBlobReader().read(Self.blob(version: .real(0.5), tokens: empty), file: "b") }
+    #expect(throws: ADALCacheError.self) {
+      try ADALMacBlobReader().read(Self.blob(version: nil, tokens: empty), file: "b")
+    }
+    #expect(throws: ADALCacheError.self) {
+      try ADALMacBlobReader().read(Self.blob(version: .real(1.5), tokens: empty), file: "b")
+    }
+    #expect(throws: ADALCacheError.self) {
+      try ADALMacBlobReader().read(Self.blob(version: .string("1"), tokens: empty), file: "b")
+    }
+    #expect(throws: Never.self) {
+      try ADALMacBlobReader().read(Self.blob(version: .real(1.0), tokens: empty), file: "b")
+    }
+    #expect(throws: Never.self) {
+      try ADALMacBlobReader().read(Self.blob(version: .real(0.5), tokens: empty), file: "b")
+    }
   }
 
   @Test func wrongContainersThrowAtTheTopAndAreDiagnosticsBelow() throws {
@@ -55,7 +74,13 @@ struct MacBlobTests {
     let tokens = Self.dict([
       (.integer(5), Self.dict([])),
       (.string("a@x.com"), .string("not a dictionary")),
-      (.string("b@x.com"), Self.dict([(.string("plain key"), Self.item), (Self.key("https://login.windows.net/common", .null, "app"), .string("no item"))])),
+      (
+        .string("b@x.com"),
+        Self.dict([
+          (.string("plain key"), Self.item),
+          (Self.key("https://login.windows.net/common", .null, "app"), .string("no item")),
+        ])
+      ),
     ])
     let (items, diagnostics) = try ADALMacBlobReader().read(Self.blob(version: .integer(1), tokens: tokens), file: "b")
     #expect(items.count == 1)
@@ -64,7 +89,9 @@ struct MacBlobTests {
   }
 
   @Test func keyMismatchIsAWarning() throws {
-    let tokens = Self.dict([(.string(""), Self.dict([(Self.key("https://login.windows.net/other", .string("res"), "different"), Self.item)]))])
+    let tokens = Self.dict([
+      (.string(""), Self.dict([(Self.key("https://login.windows.net/other", .string("res"), "different"), Self.item)]))
+    ])
     let (items, diagnostics) = try ADALMacBlobReader().read(Self.blob(version: .integer(1), tokens: tokens), file: "b")
     #expect(items.count == 1)
     #expect(items[0].keychainUserID == nil)

@@ -65,7 +65,9 @@ func expectItem(_ item: ADALTokenItem, matches expected: [String: Any], _ contex
   #expect((item.idTokenClaims?.isGuest ?? false) == (expected["isGuest"] as? Bool), "\(context): isGuest")
   #expect(item.idTokenClaims?.homeTenantEvidence?.homeTenantID == string("homeTenantId"), "\(context): home tenant")
   #expect(item.idTokenClaims?.isJWT == expected["isJWT"] as? Bool, "\(context): isJWT")
-  #expect(item.additionalServer.map(\.key) == (expected["additionalServerKeys"] as? [String] ?? []), "\(context): additionalServer")
+  #expect(
+    item.additionalServer.map(\.key) == (expected["additionalServerKeys"] as? [String] ?? []),
+    "\(context): additionalServer")
   #expect((item.sessionKey != nil) == (expected["hasSessionKey"] as? Bool ?? false), "\(context): sessionKey")
   #expect(item.source.itemIndex == (expected["itemIndex"] as? Int), "\(context): itemIndex")
   if expected.keys.contains("svce") {

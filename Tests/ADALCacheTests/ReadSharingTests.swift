@@ -33,7 +33,9 @@ import _Adal2MSALTestSupport
     let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
     let records: [[String: Any]] =
       (plist as? [[String: Any]])
-      ?? ((plist as? [String: Any]).map { classes in classes.keys.sorted().flatMap { classes[$0] as? [[String: Any]] ?? [] } }
+      ?? ((plist as? [String: Any]).map { classes in
+        classes.keys.sorted().flatMap { classes[$0] as? [[String: Any]] ?? [] }
+      }
         ?? [])
     let alone = try records.compactMap { $0["v_Data"] as? Data }.compactMap { blob in
       try? ADALCacheReader().read(blob, file: "v_Data")

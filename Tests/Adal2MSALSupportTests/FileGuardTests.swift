@@ -16,7 +16,8 @@ import _Adal2MSALTestSupport
     defer { try? FileManager.default.removeItem(at: directory) }
     let input = directory.appendingPathComponent("in.json").path
     #expect(FileManager.default.createFile(atPath: input, contents: Data("{}".utf8)))
-    try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link").path, withDestinationPath: input)
+    try FileManager.default.createSymbolicLink(
+      atPath: directory.appendingPathComponent("link").path, withDestinationPath: input)
 
     var fine = OutputGuard()
     fine.reading(input, as: "the input")
@@ -35,7 +36,9 @@ import _Adal2MSALTestSupport
   @Test func specialFilesAndDashForAStoreAreRefused() throws {
     var device = OutputGuard()
     device.writing("/dev/null", as: "--output")
-    #expect(throws: OutputPathError(OutputGuard.Entry(role: "--output", path: "/dev/null"), .notRegular("a character device"))) {
+    #expect(
+      throws: OutputPathError(OutputGuard.Entry(role: "--output", path: "/dev/null"), .notRegular("a character device"))
+    ) {
       try device.check()
     }
     var dash = OutputGuard()

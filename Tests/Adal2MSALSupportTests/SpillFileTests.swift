@@ -1,7 +1,7 @@
 import Adal2MSALSupport
-import _Adal2MSALTestSupport
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 /// Bytes set aside stay in memory up to the limit, then go to a temporary file that is never seen in its
 /// directory; every piece reads back as written, on either side of the switch.

@@ -1,7 +1,7 @@
 import Adal2MSALSupport
-import _Adal2MSALTestSupport
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 @Suite struct Base64URLTests {
   @Test func encodesWithoutPaddingInTheURLAlphabet() {
@@ -51,12 +51,14 @@ import Testing
       cases.append(
         String(
           (0..<Int.random(in: 0..<48, using: &random)).map { _ in
-            Int.random(in: 0..<20, using: &random) == 0 ? extras.randomElement(using: &random)! : alphabet.randomElement(using: &random)!
+            Int.random(in: 0..<20, using: &random) == 0
+              ? extras.randomElement(using: &random)! : alphabet.randomElement(using: &random)!
           }))
     }
     for text in cases { #expect(Base64URL.decode(text) == Self.foundationDecode(text), "\(text.debugDescription)") }
     for _ in 0..<500 {
-      let data = Data((0..<Int.random(in: 0..<64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+      let data = Data(
+        (0..<Int.random(in: 0..<64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
       #expect(Base64URL.decode(Base64URL.encode(data)) == data)
       #expect(Base64URL.decode(data.base64EncodedString()) == data)
     }
@@ -116,7 +118,8 @@ import Testing
     let alphabet = Array("@AZ[`az{09.-_É\u{130}ßσ")
     var random = SeededGenerator(seed: 9)
     for _ in 0..<2_000 {
-      let text = String((0..<Int.random(in: 0..<24, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+      let text = String(
+        (0..<Int.random(in: 0..<24, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
       #expect(text.lowercasedSharingStorage() == text.lowercased(), "\(text)")
     }
     // Long lowercase ASCII with one byte from either side of the capitals (or a capital, or non-ASCII) at
@@ -150,7 +153,8 @@ extension StringFastPathTests {
     let asciiAlphabet = Array("..||abc\r\n")
     for round in 0..<3_000 {
       let letters = round.isMultiple(of: 2) ? alphabet : asciiAlphabet  // half of them ASCII: the byte path
-      cases.append(String((0..<Int.random(in: 0..<40, using: &random)).map { _ in letters.randomElement(using: &random)! }))
+      cases.append(
+        String((0..<Int.random(in: 0..<40, using: &random)).map { _ in letters.randomElement(using: &random)! }))
     }
     for text in cases {
       for separator in [".", "|"] as [Unicode.Scalar] {

@@ -84,14 +84,19 @@ import _Adal2MSALTestSupport
     }
     var entries: [PlanEntry] = (0..<50).map { index in
       let token = UnifiedRefreshToken(
-        homeAccountID: "uid\(index).utid", environment: "login.windows.net", clientID: "ok", secret: UnifiedSecret("rt\(index)"))
-      return PlanEntry(action: .add, entity: .refreshToken(token), reasonCode: "t", reason: "t", sources: [PlanSource(file: "f", label: "l")])
+        homeAccountID: "uid\(index).utid", environment: "login.windows.net", clientID: "ok",
+        secret: UnifiedSecret("rt\(index)"))
+      return PlanEntry(
+        action: .add, entity: .refreshToken(token), reasonCode: "t", reason: "t",
+        sources: [PlanSource(file: "f", label: "l")])
     }
     let poison = UnifiedRefreshToken(
-      homeAccountID: "zz.utid", environment: "login.windows.net", clientID: "poison", secret: UnifiedSecret("rt-poison"))
+      homeAccountID: "zz.utid", environment: "login.windows.net", clientID: "poison", secret: UnifiedSecret("rt-poison")
+    )
     entries.append(PlanEntry(action: .add, entity: .refreshToken(poison), reasonCode: "t", reason: "t"))
     #expect(throws: CacheStoreError.self) {
-      try store.apply(MigrationPlan(entries: entries, plannedAt: Date()), options: ApplyOptions(unknownSections: ["X": .null]))
+      try store.apply(
+        MigrationPlan(entries: entries, plannedAt: Date()), options: ApplyOptions(unknownSections: ["X": .null]))
     }
     #expect(try StoreTestSupport.counts(store) == before)
     #expect(try store.contents() == beforeContents)
@@ -101,7 +106,11 @@ import _Adal2MSALTestSupport
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
     let contents = try Self.seedContents()
     var plan = StoreTestSupport.plan(adding: contents)
-    plan.inputs = [PlanInput(path: "in.json", role: .msal, sha256: String(repeating: "ab", count: 32), byteCount: 10, detectedFormat: "msal-json")]
+    plan.inputs = [
+      PlanInput(
+        path: "in.json", role: .msal, sha256: String(repeating: "ab", count: 32), byteCount: 10,
+        detectedFormat: "msal-json")
+    ]
     try store.apply(plan, options: ApplyOptions(recordedOptions: ["dryRun": .bool(false)]))
     let run = try #require(try store.runs().first)
     #expect(run.toolVersion == ToolVersion.current)

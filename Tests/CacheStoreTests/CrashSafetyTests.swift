@@ -48,7 +48,8 @@ import _Adal2MSALTestSupport
   @Test func killedAppliesLeaveTheOldOrTheNewStateNeverAMix() throws {
     let binary = try StoreTestSupport.benchBinary()
     let path = try StoreTestSupport.freshPath()
-    let seedRun = try ProcessRunner.run(binary, arguments: ["store-apply-child", "--db", path, "--rows", "1000", "--seed", "1000"])
+    let seedRun = try ProcessRunner.run(
+      binary, arguments: ["store-apply-child", "--db", path, "--rows", "1000", "--seed", "1000"])
     #expect(seedRun.exitCode == 0, "\(seedRun.stderr)")
     var state = try Self.check(path)
     #expect(state.credentials == 1000 && state.runs == 1 && state.provenance == 1000)
@@ -57,7 +58,8 @@ import _Adal2MSALTestSupport
     var killedMidway = 0
     var completed = 0
     // Large applies killed inside the transaction, then smaller ones whose kill may land in the commit or after.
-    let attempts: [(rows: Int, maxDelayMS: Int)] = Array(repeating: (200_000, 4_000), count: 6)
+    let attempts: [(rows: Int, maxDelayMS: Int)] =
+      Array(repeating: (200_000, 4_000), count: 6)
       + Array(repeating: (20_000, 3_500), count: 16)
     for (attempt, plan) in attempts.enumerated() {
       let child = try Child(
@@ -76,7 +78,8 @@ import _Adal2MSALTestSupport
       if after == state { killedMidway += 1 } else { completed += 1 }
       state = after
     }
-    print("crash safety: \(attempts.count) kills, \(killedMidway) inside the transaction, \(completed) after the commit")
+    print(
+      "crash safety: \(attempts.count) kills, \(killedMidway) inside the transaction, \(completed) after the commit")
     #expect(killedMidway >= 6, "most kills should land inside the transaction (\(killedMidway) did)")
     #expect(killedMidway + completed == attempts.count)
   }

@@ -84,7 +84,12 @@ import _Adal2MSALTestSupport
 
   @Test func theKeyIsNotStoredOnlyItsCheckValue() throws {
     let (store, _) = try Self.encryptedStore()
-    let settings = try store.queue.read { db in try [String: String](uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM settings").map { ($0["name"], $0["value"]) }) }
+    let settings = try store.queue.read { db in
+      try [String: String](
+        uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM settings").map {
+          ($0["name"], $0["value"])
+        })
+    }
     #expect(settings["encryption"] == CacheStore.encryptionScheme)
     #expect(settings["key_check"] == (try SecretSealing(keyBytes: Self.key)).keyCheckValue)
     let hexKey = Self.key.map { String(format: "%02x", $0) }.joined()
@@ -99,8 +104,10 @@ import _Adal2MSALTestSupport
     #expect(contents.accessTokens.count + contents.refreshTokens.count >= 2)
     try store.queue.write { db in
       let rows = try Row.fetchAll(db, sql: "SELECT key, secret FROM credentials ORDER BY key LIMIT 2")
-      let first: String = rows[0]["key"], second: String = rows[1]["key"]
-      let firstBlob: Data = rows[0]["secret"], secondBlob: Data = rows[1]["secret"]
+      let first: String = rows[0]["key"]
+      let second: String = rows[1]["key"]
+      let firstBlob: Data = rows[0]["secret"]
+      let secondBlob: Data = rows[1]["secret"]
       try db.execute(sql: "UPDATE credentials SET secret = ? WHERE key = ?", arguments: [secondBlob, first])
       try db.execute(sql: "UPDATE credentials SET secret = ? WHERE key = ?", arguments: [firstBlob, second])
     }

@@ -1,17 +1,20 @@
 import Foundation
-#if canImport(Glibc)
-  import Glibc
-#endif
 import Testing
 import _Adal2MSALTestSupport
 
 @testable import CacheStore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct FileModeTests {
   @Test func aNewStoreAndItsSideFilesAreOwnerOnly() throws {
     let path = try StoreTestSupport.freshPath()
     let store = try CacheStore.open(path: path)
-    try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    try store.apply(
+      StoreTestSupport.plan(
+        adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
     #expect(StoreTestSupport.mode(path) == 0o600)
     #expect(StoreTestSupport.mode(path + "-wal") == 0o600)
     #expect(StoreTestSupport.mode(path + "-shm") == 0o600)
@@ -22,7 +25,9 @@ import _Adal2MSALTestSupport
   @Test func theStoreRunsInWALWithFullSynchronousAndOpeningItWritesNothing() throws {
     let path = try StoreTestSupport.freshPath()
     let store = try CacheStore.open(path: path)
-    try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    try store.apply(
+      StoreTestSupport.plan(
+        adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
     let (journal, synchronous) = try store.queue.read { db in
       (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
     }
@@ -47,7 +52,9 @@ import _Adal2MSALTestSupport
     }
     for suffix in ["", "-wal", "-shm"] { #expect(chmod(path + suffix, mode_t(mode)) == 0) }
     let store = try CacheStore.open(path: path)
-    try store.apply(StoreTestSupport.plan(adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    try store.apply(
+      StoreTestSupport.plan(
+        adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
     for suffix in ["", "-wal", "-shm"] { #expect(StoreTestSupport.mode(path + suffix) == 0o600, "\(suffix)") }
   }
 
@@ -64,7 +71,8 @@ import _Adal2MSALTestSupport
     try #require(geteuid() == 0, "needs root to give a file to another user")
     let path = try StoreTestSupport.freshPath()
     _ = try CacheStore.open(path: path)
-    #expect(FileManager.default.createFile(atPath: path + "-wal", contents: nil, attributes: [.posixPermissions: 0o666]))
+    #expect(
+      FileManager.default.createFile(atPath: path + "-wal", contents: nil, attributes: [.posixPermissions: 0o666]))
     #expect(chown(path + suffix, 4321, 4321) == 0)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let error = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: path) }
@@ -76,7 +84,8 @@ import _Adal2MSALTestSupport
 
   @Test func notADatabaseIsAClearError() throws {
     let path = try StoreTestSupport.freshPath()
-    try Data("this is not sqlite, just text long enough to be read as a header......".utf8).write(to: URL(fileURLWithPath: path))
+    try Data("this is not sqlite, just text long enough to be read as a header......".utf8).write(
+      to: URL(fileURLWithPath: path))
     let error = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: path) }
     #expect(error?.reason == .cannotOpen)
     #expect(error?.location.file == path)

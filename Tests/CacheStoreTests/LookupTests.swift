@@ -9,7 +9,8 @@ import _Adal2MSALTestSupport
 
 @Suite struct LookupTests {
   static func account(_ username: String?, home: String, environment: String, realm: String) -> UnifiedAccount {
-    UnifiedAccount(homeAccountID: home, environment: environment, realm: realm, username: username, authorityType: "MSSTS")
+    UnifiedAccount(
+      homeAccountID: home, environment: environment, realm: realm, username: username, authorityType: "MSSTS")
   }
 
   static func store(with accounts: [UnifiedAccount]) throws -> CacheStore {
@@ -55,16 +56,24 @@ import _Adal2MSALTestSupport
 
   /// The lookups are single index searches, not table scans (docs/sqlite-schema.md shows the same output).
   @Test(arguments: [
-    ("SELECT * FROM accounts WHERE username_normalized = ? AND environment_group = ? ORDER BY key", "accounts_by_username"),
+    (
+      "SELECT * FROM accounts WHERE username_normalized = ? AND environment_group = ? ORDER BY key",
+      "accounts_by_username"
+    ),
     ("SELECT * FROM accounts WHERE username_normalized = ? ORDER BY key", "accounts_by_username"),
     ("SELECT * FROM accounts WHERE home_account_id_normalized = ? ORDER BY key", "accounts_by_home_account_id"),
     ("SELECT * FROM credentials WHERE home_account_id_normalized = ? ORDER BY key", "credentials_by_home_account_id"),
   ])
   func lookupsUseTheirIndex(sql: String, index: String) throws {
-    let store = try Self.store(with: [Self.account("a@x.com", home: "a.t", environment: "login.windows.net", realm: "t")])
+    let store = try Self.store(with: [
+      Self.account("a@x.com", home: "a.t", environment: "login.windows.net", realm: "t")
+    ])
     let details = try store.queue.read { db in
-      try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(["x", "y"].prefix(sql.components(separatedBy: "?").count - 1)))
-        .map { $0["detail"] as String }
+      try Row.fetchAll(
+        db, sql: "EXPLAIN QUERY PLAN " + sql,
+        arguments: StatementArguments(["x", "y"].prefix(sql.components(separatedBy: "?").count - 1))
+      )
+      .map { $0["detail"] as String }
     }
     #expect(details.contains { $0.contains("SEARCH") && $0.contains("USING INDEX \(index)") }, "\(details)")
     #expect(!details.contains { $0.hasPrefix("SCAN") }, "\(details)")

@@ -19,12 +19,16 @@ import _Adal2MSALTestSupport
   @Test(arguments: expectations.keys.sorted())
   func msalPythonLoadsTheExport(fixture: String) throws {
     let sealing = try SecretSealing(keyBytes: Data(repeating: 5, count: 32))
-    let store = try CacheStore.open(path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
+    let store = try CacheStore.open(
+      path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
     try StoreTestSupport.importFiles([Fixtures.url("msal-json/\(fixture)")], into: store)
     let exported = URL(fileURLWithPath: store.path + ".export.json")
     try store.exportJSON().write(to: exported)
     let output = try Self.oracle(exported, expectations: Self.expectations[fixture] ?? "{}")
-    #expect(output.exitCode == 0, "MSAL Python disagrees for the export of \(fixture) (run scripts/bootstrap.sh if msal is missing):\n\(output.stdout)\(output.stderr)")
+    #expect(
+      output.exitCode == 0,
+      "MSAL Python disagrees for the export of \(fixture) (run scripts/bootstrap.sh if msal is missing):\n\(output.stdout)\(output.stderr)"
+    )
   }
 
   /// Every fixture in one store, exported once: MSAL Python finds every expected account in the merged file.

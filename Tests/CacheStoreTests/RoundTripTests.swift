@@ -17,7 +17,8 @@ import _Adal2MSALTestSupport
     let original = try StoreTestSupport.read(fixture)
     #expect(!original.isEmpty)
     for sealing in [nil, try SecretSealing(keyBytes: Data(repeating: 7, count: 32))] {
-      let store = try CacheStore.open(path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
+      let store = try CacheStore.open(
+        path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
       let summary = try StoreTestSupport.importFiles([fixture], into: store)
       #expect(summary.rowsInserted == original.allEntities.count)
       let stored = try store.contents()
@@ -36,27 +37,35 @@ import _Adal2MSALTestSupport
     ]
     let contents = UnifiedCacheContents(
       accounts: UnifiedSection([
-        UnifiedAccount(homeAccountID: "u.t", environment: "login.windows.net", realm: "t", username: "a@b.c", additionalFields: odd)
+        UnifiedAccount(
+          homeAccountID: "u.t", environment: "login.windows.net", realm: "t", username: "a@b.c", additionalFields: odd)
       ]),
       accessTokens: UnifiedSection([
         UnifiedAccessToken(
           homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "t", target: "User.Read openid",
           secret: UnifiedSecret("at"), cachedAt: Date(timeIntervalSince1970: 1_600_000_000),
-          expiresOn: Date(timeIntervalSince1970: 1_600_003_600), tokenType: "pop", keyID: "kid-1", additionalFields: odd)
+          expiresOn: Date(timeIntervalSince1970: 1_600_003_600), tokenType: "pop", keyID: "kid-1", additionalFields: odd
+        )
       ]),
       refreshTokens: UnifiedSection([
         UnifiedRefreshToken(
-          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", secret: UnifiedSecret("rt"), familyID: "1",
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", secret: UnifiedSecret("rt"),
+          familyID: "1",
           additionalFields: odd)
       ]),
       idTokens: UnifiedSection([
-        UnifiedIdToken(homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "", secret: UnifiedSecret("id"))
+        UnifiedIdToken(
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "", secret: UnifiedSecret("id"))
       ]),
-      appMetadata: UnifiedSection([UnifiedAppMetadata(clientID: "c", environment: "login.windows.net", familyID: "1", additionalFields: odd)]),
+      appMetadata: UnifiedSection([
+        UnifiedAppMetadata(clientID: "c", environment: "login.windows.net", familyID: "1", additionalFields: odd)
+      ]),
       unknownSections: ["AccountMetadata": .object(["k": .array([.number("0.10")])]), "ZZ": .string("last")])
     for sealing in [nil, try SecretSealing(keyBytes: Data(repeating: 9, count: 32))] {
-      let store = try CacheStore.open(path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
-      try store.apply(StoreTestSupport.plan(adding: contents), options: ApplyOptions(unknownSections: contents.unknownSections))
+      let store = try CacheStore.open(
+        path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
+      try store.apply(
+        StoreTestSupport.plan(adding: contents), options: ApplyOptions(unknownSections: contents.unknownSections))
       #expect(try store.contents() == contents)
       #expect(try UnifiedCacheJSONReader().read(try store.exportJSON()).contents == contents)
     }

@@ -21,7 +21,8 @@ import _Adal2MSALTestSupport
     #expect(dry.exitCode == 0)
     #expect(dry.stdout.hasPrefix("import (dry run, nothing written): "))
     #expect(!FileManager.default.fileExists(atPath: cache))
-    let total = try [Self.seed, Self.adfs].map { try StoreTestSupport.read(URL(fileURLWithPath: $0)).allEntities.count }.reduce(0, +)
+    let total = try [Self.seed, Self.adfs].map { try StoreTestSupport.read(URL(fileURLWithPath: $0)).allEntities.count }
+      .reduce(0, +)
 
     let first = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache])
     #expect(first.exitCode == 0, "\(first.stderr)")
@@ -39,11 +40,16 @@ import _Adal2MSALTestSupport
     let lines = table.stdout.split(separator: "\n")
     #expect(lines.first?.hasPrefix("USERNAME") == true)
     #expect(lines.count == 3)
-    let byName = try Self.cli(["accounts", cache, "--username", " LIU.KANG@bogavrilltd.onmicrosoft.com", "--environment", "login.microsoftonline.com", "--format", "json"])
+    let byName = try Self.cli([
+      "accounts", cache, "--username", " LIU.KANG@bogavrilltd.onmicrosoft.com", "--environment",
+      "login.microsoftonline.com", "--format", "json",
+    ])
     #expect(byName.exitCode == 0)
     let array = try JSONSerialization.jsonObject(with: Data(byName.stdout.utf8)) as? [[String: Any]]
     #expect(array?.count == 1)
-    #expect(array?.first?["home_account_id"] as? String == "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462")
+    #expect(
+      array?.first?["home_account_id"] as? String
+        == "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462")
     let byID = try Self.cli(["accounts", cache, "--identifier", "UNZYJM1NUGFLHP1L338BXHRYYHBTCYOWX1P+F2FCSIQ="])
     #expect(byID.stdout.contains("fidlab@msidlab8.com"))
 

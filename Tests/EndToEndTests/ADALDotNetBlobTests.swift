@@ -26,26 +26,33 @@ import _Adal2MSALTestSupport
     }
     for entry in entries {
       put(entry.key)
-      put(String(decoding: try JSONSerialization.data(withJSONObject: entry.value, options: [.sortedKeys]), as: UTF8.self))
+      put(
+        String(decoding: try JSONSerialization.data(withJSONObject: entry.value, options: [.sortedKeys]), as: UTF8.self)
+      )
     }
     return Data(bytes)
   }
 
   static func b64url(_ object: [String: Any]) throws -> String {
     try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+        of: "=", with: "")
   }
 
   static func sample() throws -> Data {
-    let idToken = try b64url(["alg": "none", "typ": "JWT"]) + "." + b64url([
-      "oid": "oid-frank", "tid": tenant, "upn": "frank@contoso.example", "iss": "https://sts.windows.net/\(tenant)/", "ver": "1.0",
-    ]) + "."
+    let idToken =
+      try b64url(["alg": "none", "typ": "JWT"]) + "."
+      + b64url([
+        "oid": "oid-frank", "tid": tenant, "upn": "frank@contoso.example", "iss": "https://sts.windows.net/\(tenant)/",
+        "ver": "1.0",
+      ]) + "."
     let far = ["DateTime": "/Date(4098852000000)/", "OffsetMinutes": 0] as [String: Any]
     let user: [String: Any] = [
       "RawClientInfo": try b64url(["uid": "uid-frank", "utid": tenant]), "RefreshToken": "dotnet-rt-frank",
       "ResourceInResponse": "https://graph.windows.net/",
       "Result": [
-        "AccessToken": "dotnet-at-frank", "AccessTokenType": "Bearer", "ExpiresOn": far, "IdToken": idToken, "TenantId": tenant,
+        "AccessToken": "dotnet-at-frank", "AccessTokenType": "Bearer", "ExpiresOn": far, "IdToken": idToken,
+        "TenantId": tenant,
         "UserInfo": ["DisplayableId": "frank@contoso.example", "UniqueId": "oid-frank"],
       ] as [String: Any],
     ]
@@ -76,7 +83,13 @@ import _Adal2MSALTestSupport
     #expect(item.idTokenClaims?.upn == "frank@contoso.example")
     #expect(result.diagnostics.map(\.code) == ["adal.dotnet-not-a-user-entry"])
     let text = try ADALCacheReader().read(Data(data.base64EncodedString().utf8), file: "cache.b64")
-    #expect(text.items == result.items.map { var copy = $0; copy.source.file = "cache.b64"; return copy })
+    #expect(
+      text.items
+        == result.items.map {
+          var copy = $0
+          copy.source.file = "cache.b64"
+          return copy
+        })
     let truncated = data.prefix(data.count - 10)
     #expect(throws: ADALCacheError.self) { try ADALCacheReader().read(Data(truncated), file: "t.dat") }
   }
@@ -87,7 +100,9 @@ import _Adal2MSALTestSupport
     let input = scratch.appendingPathComponent("TokenCache.dat")
     try Self.sample().write(to: input)
     let out = scratch.appendingPathComponent("c.sqlite").path
-    let migrate = try CLI.run(["migrate", "--adal", input.path, "--out", out, "--now", "2026-11-21T00:00:00Z", "--report-format", "json"])
+    let migrate = try CLI.run([
+      "migrate", "--adal", input.path, "--out", out, "--now", "2026-11-21T00:00:00Z", "--report-format", "json",
+    ])
     #expect(migrate.exitCode == 0, "\(migrate.stderr.prefix(600))")
     #expect(migrate.stdout.contains("adal.dotnet-not-a-user-entry"))
     #expect(!migrate.stdout.contains("dotnet-app-only") && !migrate.stdout.contains("dotnet-rt-frank"))

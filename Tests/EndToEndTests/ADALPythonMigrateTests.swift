@@ -49,7 +49,8 @@ import _Adal2MSALTestSupport
     // Resource to scope: a resource ending in / keeps it, then /.default.
     let targets = run.section("AccessToken").compactMap { $0["target"] as? String }.sorted()
     #expect(targets == ["https://graph.windows.net//.default", "https://management.core.windows.net//.default"])
-    let graph = try #require(run.section("AccessToken").first { ($0["target"] as? String)?.hasPrefix("https://graph") == true })
+    let graph = try #require(
+      run.section("AccessToken").first { ($0["target"] as? String)?.hasPrefix("https://graph") == true })
     // expiresOn 11:00:00.25 Berlin time is 10:00:00Z.
     #expect(graph["expires_on"] as? String == "4098852000")
     #expect(graph["realm"] as? String == "11111111-1111-4111-8111-111111111111")
@@ -72,7 +73,10 @@ import _Adal2MSALTestSupport
     let bobs = run.section("AccessToken").filter { $0["home_account_id"] as? String == Self.bob }
     #expect(bobs.count == 1)
     #expect(bobs.first?["expires_on"] as? String == "4098852060")
-    let bad = try CLI.run(["migrate", "--adal", Self.fixture.path, "--out", scratch.appendingPathComponent("x.sqlite").path, "--adal-time-zone", "Mars/Olympus"])
+    let bad = try CLI.run([
+      "migrate", "--adal", Self.fixture.path, "--out", scratch.appendingPathComponent("x.sqlite").path,
+      "--adal-time-zone", "Mars/Olympus",
+    ])
     #expect(bad.exitCode != 0)
     #expect(bad.stderr.contains("--adal-time-zone Mars/Olympus is no time zone"))
   }
@@ -85,16 +89,21 @@ import _Adal2MSALTestSupport
     let run = try Self.migrate(in: scratch)
     try #require(run.migrate.exitCode == 0, "\(run.migrate.stderr.prefix(800))")
     let management = try #require(
-      run.section("AccessToken").first { $0["home_account_id"] as? String == Self.alice && ($0["target"] as? String)?.hasPrefix("https://management") == true })
+      run.section("AccessToken").first {
+        $0["home_account_id"] as? String == Self.alice
+          && ($0["target"] as? String)?.hasPrefix("https://management") == true
+      })
     let aliceAT = try #require(management["secret"] as? String)
     let checks: [[String: Any]] = [
       [
-        "username": "alice@contoso.example", "authority": "https://login.microsoftonline.com/11111111-1111-4111-8111-111111111111",
+        "username": "alice@contoso.example",
+        "authority": "https://login.microsoftonline.com/11111111-1111-4111-8111-111111111111",
         "expectedHomeAccountId": Self.alice, "expectedAccessTokenFingerprint": SecretFingerprint.of(aliceAT),
         "expectedRefreshTokenFingerprint": SecretFingerprint.of("fake-refresh-token-alice"),
       ],
       [
-        "username": "bob@fabrikam.example", "authority": "https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222",
+        "username": "bob@fabrikam.example",
+        "authority": "https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222",
         "expectedHomeAccountId": Self.bob, "expectedAccessTokenFingerprint": NSNull(),
         "expectedRefreshTokenFingerprint": SecretFingerprint.of("fake-refresh-token-bob"),
       ],
@@ -119,15 +128,22 @@ import _Adal2MSALTestSupport
       var entry: [String: Any] = [
         "_authority": authority, "_clientId": "04b07795-8ddb-461a-bbee-02f9e1bf7b46", "isMRRT": true,
         "resource": "https://management.core.windows.net/", "accessToken": "opaque-at", "tokenType": "Bearer",
-        "refreshToken": refresh, "expiresOn": "2017-04-03 10:36:27.808196", "oid": oid, "userId": "dana@contoso.example",
+        "refreshToken": refresh, "expiresOn": "2017-04-03 10:36:27.808196", "oid": oid,
+        "userId": "dana@contoso.example",
       ]
       if let idp { entry["identityProvider"] = idp }
       return entry
     }
     let entries = [
-      entry("https://login.microsoftonline.com/11111111-1111-4111-8111-111111111111", "dddddddd-0000-4000-8000-00000000000d", "rt-dana"),
-      entry("https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222", "dddddddd-0000-4000-8000-00000000000d", "rt-dana"),
-      entry("https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222", "eeeeeeee-0000-4000-8000-00000000000e", "rt-erin", idp: "live.com"),
+      entry(
+        "https://login.microsoftonline.com/11111111-1111-4111-8111-111111111111",
+        "dddddddd-0000-4000-8000-00000000000d", "rt-dana"),
+      entry(
+        "https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222",
+        "dddddddd-0000-4000-8000-00000000000d", "rt-dana"),
+      entry(
+        "https://login.microsoftonline.com/22222222-2222-4222-8222-222222222222",
+        "eeeeeeee-0000-4000-8000-00000000000e", "rt-erin", idp: "live.com"),
     ]
     let input = scratch.appendingPathComponent("accessTokens.json")
     try JSONSerialization.data(withJSONObject: entries).write(to: input)

@@ -74,7 +74,8 @@ import _Adal2MSALTestSupport
     ("adal", "adal/dump-multiuser.base64.json"), ("adal", "adal/dump-corrupt-items.xml.plist"),
     ("adal", "scenarios/tombstones/adal.xml.plist"), ("adal", "scenarios/duplicate-rts/adal.xml.plist"),
     ("adal", "scenarios/guest-user/adal.xml.plist"), ("adal", "scenarios/two-tenants/adal.xml.plist"),
-    ("msal", "msal-json/msal-dotnet_CacheFromTheFuture.json"), ("msal", "msal-json/msal-dotnet_MultiCloudTokenCache.json"),
+    ("msal", "msal-json/msal-dotnet_CacheFromTheFuture.json"),
+    ("msal", "msal-json/msal-dotnet_MultiCloudTokenCache.json"),
     ("msal", "msal-json/msal-dotnet_token_cache_adfs.json"), ("msal", "scenarios/msal-conflict/msal-input.json"),
   ]
 
@@ -93,14 +94,19 @@ import _Adal2MSALTestSupport
     }
   }
 
-  @Test("the real-world MSAL caches add up too", arguments: [
-    "msal-go_test_partitioned_cache.json", "msal-node_cache-unrecognized-entities.json", "msal-java_sample_cache.json",
-    "msal-go-2020_src_test_serialized_cache.json", "adal-dotnet-v5_FociTokenCacheFromMsal3.json",
-  ])
+  @Test(
+    "the real-world MSAL caches add up too",
+    arguments: [
+      "msal-go_test_partitioned_cache.json", "msal-node_cache-unrecognized-entities.json",
+      "msal-java_sample_cache.json",
+      "msal-go-2020_src_test_serialized_cache.json", "adal-dotnet-v5_FociTokenCacheFromMsal3.json",
+    ])
   func realWorldAddsUp(_ name: String) throws {
     let url = RealWorldVerdictTests.folder.appendingPathComponent(name)
     try #require(FileManager.default.fileExists(atPath: url.path), "../shared/realworld is missing")
-    let output = try CLI.run(["migrate", "--msal", url.path, "--out", "/nonexistent/x.sqlite", "--dry-run", "--report-format", "json"])
+    let output = try CLI.run([
+      "migrate", "--msal", url.path, "--out", "/nonexistent/x.sqlite", "--dry-run", "--report-format", "json",
+    ])
     let totals = try #require(try Self.accounting(output.stdout)[url.path], "\(name): \(output.stderr)")
     #expect(totals.bucketSum == totals.total, "\(name): \(totals)")
     #expect(totals.total == (try Self.independentCount(url)), "\(name): \(totals)")
@@ -114,7 +120,8 @@ import _Adal2MSALTestSupport
       devices: 8, minItems: 5, maxItems: 60, format: nil, seed: 21, directory: scratch, workers: 2)
     let parts = inParts ? ["--plan-whole-up-to", "10", "--items-per-part", "40"] : []
     let output = try CLI.run(
-      ["migrate", "--adal", scratch.path, "--out", "/nonexistent/x.sqlite", "--dry-run", "--report-format", "json"] + parts)
+      ["migrate", "--adal", scratch.path, "--out", "/nonexistent/x.sqlite", "--dry-run", "--report-format", "json"]
+        + parts)
     #expect([0, 2].contains(output.exitCode), "\(output.stderr)")
     let accounting = try Self.accounting(output.stdout)
     #expect(accounting.count == written.files)

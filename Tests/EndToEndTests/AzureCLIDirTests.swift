@@ -20,7 +20,10 @@ import _Adal2MSALTestSupport
     let out = scratch.appendingPathComponent("cache.sqlite").path
     var environment = ProcessInfo.processInfo.environment
     environment["TZ"] = "Europe/Berlin"
-    let base = ["migrate", "--adal", Self.fixture.path, "--out", out, "--now", "2099-11-20T09:30:00Z", "--azure-cli-dir", azure.path]
+    let base = [
+      "migrate", "--adal", Self.fixture.path, "--out", out, "--now", "2099-11-20T09:30:00Z", "--azure-cli-dir",
+      azure.path,
+    ]
     let first = try CLI.run(base, environment: environment)
     #expect(first.exitCode == 0, "\(first.stderr.prefix(600))")
     #expect(!first.stderr.contains("fake-client-secret-sp") && !first.stdout.contains("fake-client-secret-sp"))
@@ -29,7 +32,8 @@ import _Adal2MSALTestSupport
     #expect(Self.mode(tokenCache) == 0o600 && Self.mode(principals) == 0o600)
     let cache = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: tokenCache)) as? [String: Any])
     #expect((cache["RefreshToken"] as? [String: Any])?.count == 2)
-    let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: principals)) as? [[String: String]])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: principals)) as? [[String: String]])
     #expect(
       entries == [
         [
@@ -43,7 +47,8 @@ import _Adal2MSALTestSupport
     #expect(refused.stderr.contains("msal_token_cache.json exists: pass it with --msal"))
     let again = try CLI.run(base + ["--msal", tokenCache.path], environment: environment)
     #expect(again.exitCode == 0, "\(again.stderr.prefix(600))")
-    let after = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: principals)) as? [[String: String]])
+    let after = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: principals)) as? [[String: String]])
     #expect(after.count == 1)  // not added twice
     #expect(again.stderr.contains("0 service principal(s) added"))
   }

@@ -17,9 +17,11 @@ struct BadInputTests {
     for badCase in cases {
       let path = Fixtures.url("bad/" + badCase.file).path
       // Symbolic link loops do not resolve, so look at the link itself.
-      #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-        || FileManager.default.fileExists(atPath: path), "missing fixture \(badCase.file)")
-      #expect(CLI.arguments(badCase.command, input: badCase.file, out: "x") != nil, "unknown command \(badCase.command)")
+      #expect(
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+          || FileManager.default.fileExists(atPath: path), "missing fixture \(badCase.file)")
+      #expect(
+        CLI.arguments(badCase.command, input: badCase.file, out: "x") != nil, "unknown command \(badCase.command)")
     }
   }
 
@@ -28,11 +30,14 @@ struct BadInputTests {
   func everyCommandExists() throws {
     for command in Set(BadInputManifest.cases.map { CLI.subcommand($0.command) }) {
       let help = try CLI.run(["help", command])
-      #expect(help.exitCode == 0 && help.stdout.contains("USAGE: adal2msal \(command)"), "no `\(command)` in this build")
+      #expect(
+        help.exitCode == 0 && help.stdout.contains("USAGE: adal2msal \(command)"), "no `\(command)` in this build")
     }
   }
 
-  @Test("fails cleanly: status 1, one line naming the file and the place, nothing written", arguments: BadInputManifest.cases)
+  @Test(
+    "fails cleanly: status 1, one line naming the file and the place, nothing written",
+    arguments: BadInputManifest.cases)
   func failsCleanly(_ badCase: BadInputCase) throws {
     let scratch = try Fixtures.temporaryDirectory("bad-input")
     defer { try? FileManager.default.removeItem(at: scratch) }

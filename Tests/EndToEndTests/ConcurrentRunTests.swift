@@ -74,12 +74,18 @@ struct ConcurrentRunTests {
     for round in 0..<10 {
       let store = directory.appendingPathComponent("round-\(round).sqlite").path
       if seeded { try Self.seed(store, in: directory) }
-      let first = try Self.start(Self.migrate(Self.inputA, into: store), stderr: directory.appendingPathComponent("a.err"))
-      let second = try Self.start(Self.migrate(Self.inputB, into: store), stderr: directory.appendingPathComponent("b.err"))
+      let first = try Self.start(
+        Self.migrate(Self.inputA, into: store), stderr: directory.appendingPathComponent("a.err"))
+      let second = try Self.start(
+        Self.migrate(Self.inputB, into: store), stderr: directory.appendingPathComponent("b.err"))
       first.waitUntilExit()
       second.waitUntilExit()
-      let errors = try ["a.err", "b.err"].map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
-      #expect([0, 2].contains(first.terminationStatus) && [0, 2].contains(second.terminationStatus), "round \(round): \(errors)")
+      let errors = try ["a.err", "b.err"].map {
+        try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+      }
+      #expect(
+        [0, 2].contains(first.terminationStatus) && [0, 2].contains(second.terminationStatus),
+        "round \(round): \(errors)")
       #expect(FileManager.default.fileExists(atPath: store), "round \(round): the store is gone")
       let counts = try Self.counts(store)
       #expect(serial.contains(counts), "round \(round): \(counts), serial orders give \(serial.sorted())")
@@ -103,7 +109,9 @@ struct ConcurrentRunTests {
       usleep(10_000)
       message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
     }
-    #expect(message.contains("adal2msal: waiting for another adal2msal run writing a store in the directory of"), "\(message)")
+    #expect(
+      message.contains("adal2msal: waiting for another adal2msal run writing a store in the directory of"), "\(message)"
+    )
     #expect(waiting.isRunning, "the second run did not wait")
     #expect(!FileManager.default.fileExists(atPath: store), "the waiting run created the store")
     close(lock)

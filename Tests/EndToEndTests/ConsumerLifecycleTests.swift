@@ -44,7 +44,8 @@ import _Adal2MSALTestSupport
     #expect(try Self.run(["import", original.path, "--out", store]).exitCode == 0)
     #expect(try Self.run(["export", store, "--output", exported.path] + exportOptions).exitCode == 0)
 
-    let differences = try ExportComparison.differences(original: Data(contentsOf: original), exported: Data(contentsOf: exported))
+    let differences = try ExportComparison.differences(
+      original: Data(contentsOf: original), exported: Data(contentsOf: exported))
     #expect(differences.changed.isEmpty && differences.added == 0, "not entry for entry: \(differences)")
     let verdict = try Self.lifecycle(exported, arguments: "msal-python-real_lifecycle.args.json")
     #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 28, "\(verdict.output)")

@@ -41,7 +41,8 @@ enum ExportComparison {
   private static func canonical(_ value: JSONValue) -> JSONValue {
     switch value {
     case .object(let object):
-      return .object(JSONObject(object.members.sorted { $0.key < $1.key }.map { JSONMember($0.key, canonical($0.value)) }))
+      return .object(
+        JSONObject(object.members.sorted { $0.key < $1.key }.map { JSONMember($0.key, canonical($0.value)) }))
     case .array(let items): return .array(items.map(canonical))
     default: return value
     }

@@ -93,7 +93,8 @@ struct FaultTests {
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let lock = try Faults.WriteLock(database: setup.store.path)
     // The store waits up to 30 s (CacheStoreOptions.busyTimeout) for the other writer before failing.
-    let output = try ProcessRunner.run(CLI.binary, arguments: writer.arguments(setup.large.path, setup.store.path), timeout: 90)
+    let output = try ProcessRunner.run(
+      CLI.binary, arguments: writer.arguments(setup.large.path, setup.store.path), timeout: 90)
     lock.release()
     let violations = CLI.contractViolations(output, expected: ["existing.sqlite"])
     #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
@@ -116,9 +117,11 @@ struct FaultTests {
     try setup.expectStoreUntouched("\(writer) with a vanished input")
   }
 
-  @Test("inputs that never end (a FIFO without a writer, /dev/zero) fail fast", arguments: [
-    ["inspect", "INPUT"], ["import", "INPUT", "--out", "STORE"], ["migrate", "--adal", "INPUT", "--out", "STORE"],
-  ])
+  @Test(
+    "inputs that never end (a FIFO without a writer, /dev/zero) fail fast",
+    arguments: [
+      ["inspect", "INPUT"], ["import", "INPUT", "--out", "STORE"], ["migrate", "--adal", "INPUT", "--out", "STORE"],
+    ])
   func endlessInput(_ template: [String]) throws {
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
@@ -142,11 +145,14 @@ struct FaultTests {
     try previousBytes.write(to: previous)
     // The report of the 3,000-entry input is far larger than 64 KiB; it is written in parts, before the store.
     let full = try CLI.runInShell(
-      prefix: "ulimit -f 64", ["migrate", "--msal", setup.large.path, "--out", setup.store.path, "--report", previous.path])
+      prefix: "ulimit -f 64",
+      ["migrate", "--msal", setup.large.path, "--out", setup.store.path, "--report", previous.path])
     var violations = CLI.contractViolations(full, expected: ["previous-report.txt", "cannot write the report"])
     #expect(violations.isEmpty, "report on a full disk: \(violations.joined(separator: "; "))")
     #expect((try? Data(contentsOf: previous)) == previousBytes, "a failed report replaced the previous one")
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter { $0.hasSuffix(".tmp") }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter {
+      $0.hasSuffix(".tmp")
+    }
     #expect(leftovers.isEmpty, "a failed report left \(leftovers)")
     try setup.expectStoreUntouched("migrate whose report hit a full disk")
 
@@ -155,7 +161,9 @@ struct FaultTests {
     let undo = try #require(Faults.makeReadOnly(locked), "cannot make a directory read-only here")
     defer { undo() }
     let target = locked.appendingPathComponent("report.txt")
-    let readOnly = try CLI.run(["migrate", "--msal", setup.small.path, "--out", setup.store.path, "--report", target.path])
+    let readOnly = try CLI.run([
+      "migrate", "--msal", setup.small.path, "--out", setup.store.path, "--report", target.path,
+    ])
     violations = CLI.contractViolations(readOnly, expected: ["report.txt"])
     #expect(violations.isEmpty, "report to a read-only directory: \(violations.joined(separator: "; "))")
     #expect(!FileManager.default.fileExists(atPath: target.path))
@@ -176,7 +184,9 @@ struct FaultTests {
     var violations = CLI.contractViolations(full, expected: ["previous-export.json"])
     #expect(violations.isEmpty, "export on a full disk: \(violations.joined(separator: "; "))")
     #expect((try? Data(contentsOf: previous)) == previousBytes, "a failed export replaced the previous one")
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter { $0.hasSuffix(".tmp") }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter {
+      $0.hasSuffix(".tmp")
+    }
     #expect(leftovers.isEmpty, "a failed export left \(leftovers)")
 
     let locked = setup.directory.appendingPathComponent("read-only")

@@ -41,12 +41,14 @@ import _Adal2MSALTestSupport
   func theCommittedCompletionScriptsMatchTheBinary(_ shell: String, _ file: String) throws {
     let generated = try adal2msal(["--generate-completion-script", shell])
     #expect(generated.exitCode == 0)
-    let committed = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/completions/\(file)"), encoding: .utf8)
+    let committed = try String(
+      contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/completions/\(file)"), encoding: .utf8)
     #expect(generated.stdout == committed, "docs/completions/\(file) is stale: run scripts/generate-docs.sh")
   }
 
   @Test func theManPageCoversEverySubcommand() throws {
-    let page = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/man/adal2msal.1"), encoding: .utf8)
+    let page = try String(
+      contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/man/adal2msal.1"), encoding: .utf8)
     for name in Self.subcommands { #expect(page.contains(".It Em \(name)"), "\(name) missing from the man page") }
   }
 }

@@ -27,7 +27,9 @@ import _Adal2MSALTestSupport
   @Test func migrateThenLookUpThenExportThenMSALPythonReadsIt() throws {
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("cache.sqlite").path
-    let migrate = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
+    let migrate = try adal2msal([
+      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json",
+    ])
     // An ADFS user without an id token (no identity offline) makes it exit 2; its guest, tombstone and
     // expired access tokens are policy skips (docs/verdicts.md).
     #expect(migrate.exitCode == 2, "\(migrate.stderr)")
@@ -56,9 +58,13 @@ import _Adal2MSALTestSupport
   @Test func aSecondMigrateChangesNothing() throws {
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("cache.sqlite").path
-    let first = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
+    let first = try adal2msal([
+      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json",
+    ])
     #expect(first.exitCode == 2)
-    let second = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json"])
+    let second = try adal2msal([
+      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json",
+    ])
     let actions = try reportSummary(second.stdout)
     #expect(actions["add"] == 0 && actions["update"] == 0, "\(actions)")
     #expect((actions["unchanged"] ?? 0) > 0)
@@ -112,8 +118,14 @@ import _Adal2MSALTestSupport
         try FileManager.default.copyItem(at: Fixtures.url("adal/\(name)"), to: target)
       }
     }
-    let one = try adal2msal(["migrate", "--adal", forward.path, "--out", dir.appendingPathComponent("1.sqlite").path, "--dry-run", "--now", Self.now, "--report-format", "json"])
-    let two = try adal2msal(["migrate", "--adal", backward.path, "--out", dir.appendingPathComponent("2.sqlite").path, "--dry-run", "--now", Self.now, "--report-format", "json"])
+    let one = try adal2msal([
+      "migrate", "--adal", forward.path, "--out", dir.appendingPathComponent("1.sqlite").path, "--dry-run", "--now",
+      Self.now, "--report-format", "json",
+    ])
+    let two = try adal2msal([
+      "migrate", "--adal", backward.path, "--out", dir.appendingPathComponent("2.sqlite").path, "--dry-run", "--now",
+      Self.now, "--report-format", "json",
+    ])
     #expect(one.exitCode == two.exitCode)
     #expect(try reportSummary(one.stdout) == reportSummary(two.stdout))
   }
@@ -121,7 +133,10 @@ import _Adal2MSALTestSupport
   /// The dump holds Bob's MSAL items too, with the client id in lowercase where his ADAL archives keep the app's
   /// uppercase spelling: a case difference in a key field is not a conflict, a different refresh token is.
   @Test func aClientIDThatDiffersOnlyInCaseIsNotAConflict() throws {
-    let run = try adal2msal(["migrate", "--adal", Self.dump, "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now, "--report-format", "json"])
+    let run = try adal2msal([
+      "migrate", "--adal", Self.dump, "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now,
+      "--report-format", "json",
+    ])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let kinds = try #require((object["summary"] as? [String: Any])?["kinds"] as? [String: [String: Int]])
     #expect(kinds["AppMetadata"]?["conflict"] == 0)
@@ -137,13 +152,17 @@ import _Adal2MSALTestSupport
     let binary = try #require(BuiltProducts.url("adal2msal"))
     let run = try ProcessRunner.run(
       binary,
-      arguments: ["migrate", "--adal", "Fixtures/adal/dump-multiuser.xml.plist", "--out", "/nonexistent/x.sqlite", "--dry-run", "--now", Self.now, "--report-format", format],
+      arguments: [
+        "migrate", "--adal", "Fixtures/adal/dump-multiuser.xml.plist", "--out", "/nonexistent/x.sqlite", "--dry-run",
+        "--now", Self.now, "--report-format", format,
+      ],
       environment: ["NO_COLOR": "1"], currentDirectory: Fixtures.repositoryRoot)
     #expect(run.exitCode == 2)
     switch try Golden.compare(run.stdout, testTarget: "EndToEndTests", name: "demo-report.\(ext)") {
     case .matches: break
     case .recorded(let path): Issue.record("recorded \(path): review it and run again")
-    case .differs(_, _, let path): Issue.record("the \(format) report differs from \(path) (RECORD_GOLDEN=1 rewrites it)")
+    case .differs(_, _, let path):
+      Issue.record("the \(format) report differs from \(path) (RECORD_GOLDEN=1 rewrites it)")
     }
   }
 
@@ -161,7 +180,9 @@ import _Adal2MSALTestSupport
     let run = try adal2msal(["migrate", "--adal", bad.path, "--out", store])
     #expect(run.exitCode == 1)
     let lines = run.stderr.split(separator: "\n")
-    #expect(lines.count == 1 && lines[0].hasPrefix("adal2msal: error: ") && lines[0].contains("garbage.plist"), "\(run.stderr)")
+    #expect(
+      lines.count == 1 && lines[0].hasPrefix("adal2msal: error: ") && lines[0].contains("garbage.plist"),
+      "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: store))
   }
 

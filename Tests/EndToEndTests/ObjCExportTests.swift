@@ -29,7 +29,9 @@ import _Adal2MSALTestSupport
       switch type {
       case 2001, 2002, 2003:
         // Credentials: account `<home>-<env>`, service = generic + `-<target>` (empty for refresh and id tokens).
-        #expect(account == "\(entity["home_account_id"] as? String ?? "")-\(entity["environment"] as? String ?? "")".lowercased())
+        #expect(
+          account
+            == "\(entity["home_account_id"] as? String ?? "")-\(entity["environment"] as? String ?? "")".lowercased())
         #expect(service.hasPrefix(generic + "-"))
         #expect(generic == generic.lowercased())
       case 1000...1004:
@@ -54,7 +56,8 @@ import _Adal2MSALTestSupport
     let second = directory.appendingPathComponent("second.json")
     #expect(try CLI.run(["export", store, "--for", "dotnet", "--output", first.path]).exitCode == 0)
     #expect(try CLI.run(["export", back, "--for", "dotnet", "--output", second.path]).exitCode == 0)
-    let differences = try ExportComparison.differences(original: Data(contentsOf: first), exported: Data(contentsOf: second))
+    let differences = try ExportComparison.differences(
+      original: Data(contentsOf: first), exported: Data(contentsOf: second))
     #expect(differences.changed.isEmpty && differences.added == 0, "\(differences)")
   }
 }

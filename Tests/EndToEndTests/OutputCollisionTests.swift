@@ -54,7 +54,9 @@ struct OutputCollisionTests {
       for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
         let type = try FileManager.default.attributesOfItem(atPath: path(name))[.type] as? FileAttributeType
         var entry = type?.rawValue ?? "?"
-        if type == .typeRegular { entry += " " + SecretFingerprint.of(FileManager.default.contents(atPath: path(name)) ?? Data()) }
+        if type == .typeRegular {
+          entry += " " + SecretFingerprint.of(FileManager.default.contents(atPath: path(name)) ?? Data())
+        }
         files[name] = entry
       }
       return files
@@ -71,55 +73,90 @@ struct OutputCollisionTests {
   }
 
   static let cases: [Case] = [
-    Case(name: "migrate --report is the input", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", s.input.path]
-    }, expected: ["--report", "is the same file as the --msal input"]),
-    Case(name: "migrate --report is the store", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.store.path, "--report", s.store.path]
-    }, expected: ["--report", "is the same file as"]),
-    Case(name: "migrate --report is the key file", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--encryption-key-file", s.key.path,
-       "--report", s.key.path]
-    }, expected: ["is the same file as the --encryption-key-file"]),
-    Case(name: "migrate --report is a symlink to the input", arguments: { s in
-      try FileManager.default.createSymbolicLink(atPath: s.path("link.json"), withDestinationPath: s.input.path)
-      return ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", s.path("link.json")]
-    }, expected: ["link.json", "is the same file as the --msal input"]),
-    Case(name: "migrate --report is a hard link to the store", arguments: { s in
-      #expect(link(s.store.path, s.path("hard.json")) == 0)
-      return ["migrate", "--msal", s.input.path, "--out", s.store.path, "--report", s.path("hard.json")]
-    }, expected: ["hard.json", "is the same file as"]),
-    Case(name: "migrate --report and --out are one new path", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", "\(s.directory.path)/./new.sqlite"]
-    }, expected: ["--report", "is the same file as"]),
-    Case(name: "migrate --out is the input", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.input.path]
-    }, expected: ["--out", "is the same file as the --msal input"]),
-    Case(name: "migrate --out is a character device", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.device]
-    }, expected: ["--out", "a character device"]),
-    Case(name: "migrate --report is a directory", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", s.directory.path]
-    }, expected: ["--report", "a directory"]),
-    Case(name: "migrate --out is -", arguments: { s in
-      ["migrate", "--msal", s.input.path, "--out", "-"]
-    }, expected: ["cannot be standard output"]),
-    Case(name: "export --output is the store", arguments: { s in
-      ["export", s.store.path, "--output", s.store.path]
-    }, expected: ["--output", "is the same file as the store"]),
-    Case(name: "export --output is the store's -wal", arguments: { s in
-      ["export", s.store.path, "--output", s.store.path + "-wal"]
-    }, expected: ["--output", "-wal"]),
-    Case(name: "export --output is a character device", arguments: { s in
-      ["export", s.store.path, "--output", s.device]
-    }, expected: ["--output", "a character device"]),
-    Case(name: "export --output is a FIFO", arguments: { s in
-      #expect(mkfifo(s.path("fifo"), 0o600) == 0)
-      return ["export", s.store.path, "--output", s.path("fifo")]
-    }, expected: ["fifo", "a FIFO"]),
-    Case(name: "import --out is the input", arguments: { s in
-      ["import", s.input.path, "--out", s.input.path]
-    }, expected: ["--out", "is the same file as the input"]),
+    Case(
+      name: "migrate --report is the input",
+      arguments: { s in
+        ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", s.input.path]
+      }, expected: ["--report", "is the same file as the --msal input"]),
+    Case(
+      name: "migrate --report is the store",
+      arguments: { s in
+        ["migrate", "--msal", s.input.path, "--out", s.store.path, "--report", s.store.path]
+      }, expected: ["--report", "is the same file as"]),
+    Case(
+      name: "migrate --report is the key file",
+      arguments: { s in
+        [
+          "migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--encryption-key-file", s.key.path,
+          "--report", s.key.path,
+        ]
+      }, expected: ["is the same file as the --encryption-key-file"]),
+    Case(
+      name: "migrate --report is a symlink to the input",
+      arguments: { s in
+        try FileManager.default.createSymbolicLink(atPath: s.path("link.json"), withDestinationPath: s.input.path)
+        return ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", s.path("link.json")]
+      }, expected: ["link.json", "is the same file as the --msal input"]),
+    Case(
+      name: "migrate --report is a hard link to the store",
+      arguments: { s in
+        #expect(link(s.store.path, s.path("hard.json")) == 0)
+        return ["migrate", "--msal", s.input.path, "--out", s.store.path, "--report", s.path("hard.json")]
+      }, expected: ["hard.json", "is the same file as"]),
+    Case(
+      name: "migrate --report and --out are one new path",
+      arguments: { s in
+        [
+          "migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report",
+          "\(s.directory.path)/./new.sqlite",
+        ]
+      }, expected: ["--report", "is the same file as"]),
+    Case(
+      name: "migrate --out is the input",
+      arguments: { s in
+        ["migrate", "--msal", s.input.path, "--out", s.input.path]
+      }, expected: ["--out", "is the same file as the --msal input"]),
+    Case(
+      name: "migrate --out is a character device",
+      arguments: { s in
+        ["migrate", "--msal", s.input.path, "--out", s.device]
+      }, expected: ["--out", "a character device"]),
+    Case(
+      name: "migrate --report is a directory",
+      arguments: { s in
+        ["migrate", "--msal", s.input.path, "--out", s.path("new.sqlite"), "--report", s.directory.path]
+      }, expected: ["--report", "a directory"]),
+    Case(
+      name: "migrate --out is -",
+      arguments: { s in
+        ["migrate", "--msal", s.input.path, "--out", "-"]
+      }, expected: ["cannot be standard output"]),
+    Case(
+      name: "export --output is the store",
+      arguments: { s in
+        ["export", s.store.path, "--output", s.store.path]
+      }, expected: ["--output", "is the same file as the store"]),
+    Case(
+      name: "export --output is the store's -wal",
+      arguments: { s in
+        ["export", s.store.path, "--output", s.store.path + "-wal"]
+      }, expected: ["--output", "-wal"]),
+    Case(
+      name: "export --output is a character device",
+      arguments: { s in
+        ["export", s.store.path, "--output", s.device]
+      }, expected: ["--output", "a character device"]),
+    Case(
+      name: "export --output is a FIFO",
+      arguments: { s in
+        #expect(mkfifo(s.path("fifo"), 0o600) == 0)
+        return ["export", s.store.path, "--output", s.path("fifo")]
+      }, expected: ["fifo", "a FIFO"]),
+    Case(
+      name: "import --out is the input",
+      arguments: { s in
+        ["import", s.input.path, "--out", s.input.path]
+      }, expected: ["--out", "is the same file as the input"]),
   ]
 
   @Test("a colliding or special output is refused and nothing changes", arguments: cases)
@@ -132,7 +169,9 @@ struct OutputCollisionTests {
     let violations = CLI.contractViolations(output, expected: test.expected)
     #expect(violations.isEmpty, "\(test): \(violations.joined(separator: "; "))")
     #expect(try setup.snapshot() == before, "\(test): a file of the directory changed, appeared or vanished")
-    #expect(try FileManager.default.attributesOfItem(atPath: setup.device)[.type] as? FileAttributeType == .typeCharacterSpecial)
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: setup.device)[.type] as? FileAttributeType
+        == .typeCharacterSpecial)
     #expect(!FileManager.default.fileExists(atPath: setup.device + "-journal"), "\(test): a -journal was created")
   }
 
@@ -141,8 +180,10 @@ struct OutputCollisionTests {
     let setup = try Setup()
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let migrated = try CLI.run(
-      ["migrate", "--msal", setup.input.path, "--out", setup.path("new.sqlite"), "--report", "-",
-       "--report-format", "json"], in: setup.directory)
+      [
+        "migrate", "--msal", setup.input.path, "--out", setup.path("new.sqlite"), "--report", "-",
+        "--report-format", "json",
+      ], in: setup.directory)
     #expect(migrated.exitCode == 0, "\(migrated.stderr)")
     #expect(migrated.stdout.contains("\"entries\"") || migrated.stdout.hasPrefix("{"), "\(migrated.stdout.prefix(200))")
     let exported = try CLI.run(["export", setup.store.path, "--output", "-"], in: setup.directory)

@@ -28,13 +28,17 @@ struct OwnerOnlyTests {
     // An empty 0644 file, as `touch` leaves it, plus loose side files.
     #expect(FileManager.default.createFile(atPath: store, contents: nil, attributes: [.posixPermissions: 0o644]))
     for suffix in ["-wal", "-shm"] {
-      #expect(FileManager.default.createFile(atPath: store + suffix, contents: nil, attributes: [.posixPermissions: 0o644]))
+      #expect(
+        FileManager.default.createFile(atPath: store + suffix, contents: nil, attributes: [.posixPermissions: 0o644]))
     }
-    let arguments = command == "import" ? ["import", input.path, "--out", store] : ["migrate", "--msal", input.path, "--out", store]
+    let arguments =
+      command == "import" ? ["import", input.path, "--out", store] : ["migrate", "--msal", input.path, "--out", store]
     let output = try CLI.run(arguments)
     #expect(output.exitCode == 0, "\(output.stderr)")
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
-      #expect(Self.mode(store + suffix) == 0o600, "\(command): \(suffix) is \(String(Self.mode(store + suffix) ?? 0, radix: 8))")
+      #expect(
+        Self.mode(store + suffix) == 0o600,
+        "\(command): \(suffix) is \(String(Self.mode(store + suffix) ?? 0, radix: 8))")
     }
   }
 
@@ -47,7 +51,9 @@ struct OwnerOnlyTests {
     let store = directory.appendingPathComponent("planted.sqlite").path
     #expect(FileManager.default.createFile(atPath: store, contents: nil, attributes: [.posixPermissions: 0o666]))
     #expect(chown(store, 4321, 4321) == 0)
-    let arguments = command == "import" ? ["import", input.file.path, "--out", store] : ["migrate", "--msal", input.file.path, "--out", store]
+    let arguments =
+      command == "import"
+      ? ["import", input.file.path, "--out", store] : ["migrate", "--msal", input.file.path, "--out", store]
     let output = try CLI.run(arguments)
     let violations = CLI.contractViolations(output, expected: ["planted.sqlite", "owned by user 4321"])
     #expect(violations.isEmpty, "\(command): \(violations.joined(separator: "; "))")
@@ -67,7 +73,9 @@ struct OwnerOnlyTests {
     try Data(keyText.utf8).write(to: URL(fileURLWithPath: key))
     #expect(chmod(key, 0o644) == 0)
     let store = directory.appendingPathComponent("store.sqlite").path
-    let strict = try CLI.run(["migrate", "--msal", input.path, "--out", store, "--encryption-key-file", key, "--strict"])
+    let strict = try CLI.run([
+      "migrate", "--msal", input.path, "--out", store, "--encryption-key-file", key, "--strict",
+    ])
     let violations = CLI.contractViolations(strict, expected: ["loose.key", "mode 0644", "chmod 600"])
     #expect(violations.isEmpty, "--strict: \(violations.joined(separator: "; "))")
     #expect(!FileManager.default.fileExists(atPath: store), "--strict wrote the store")
@@ -76,7 +84,9 @@ struct OwnerOnlyTests {
     #expect(warned.stderr.contains("adal2msal: warning: \(key): the key file is mode 0644"), "\(warned.stderr)")
     #expect(!(strict.stderr + warned.stderr).contains(keyText), "the key was printed")
     #expect(chmod(key, 0o600) == 0)
-    let quiet = try CLI.run(["export", store, "--encryption-key-file", key, "--output", directory.appendingPathComponent("o.json").path])
+    let quiet = try CLI.run([
+      "export", store, "--encryption-key-file", key, "--output", directory.appendingPathComponent("o.json").path,
+    ])
     #expect(quiet.exitCode == 0 && !quiet.stderr.contains("warning"), "\(quiet.stderr)")
   }
 }

@@ -40,18 +40,25 @@ import _Adal2MSALTestSupport
       // The default plans these few hundred items whole; 0 makes every run one in parts.
       let parts = perPart == 1_000_000 ? [] : ["--plan-whole-up-to", "0", "--items-per-part", String(perPart)]
       let common = ["--adal", inputs.path, "--msal", msal, "--now", Self.now] + parts
-      let migrate = try adal2msal(["migrate"] + common + ["--out", store, "--report", dir.appendingPathComponent("r.txt").path])
+      let migrate = try adal2msal(
+        ["migrate"] + common + ["--out", store, "--report", dir.appendingPathComponent("r.txt").path])
       #expect(migrate.exitCode == 2, "\(perPart): \(migrate.stderr)")
       let redacted = try adal2msal(
-        ["migrate"] + common + ["--out", store, "--dry-run", "--redact-usernames", "--report", dir.appendingPathComponent("r.red").path])
+        ["migrate"] + common + [
+          "--out", store, "--dry-run", "--redact-usernames", "--report", dir.appendingPathComponent("r.red").path,
+        ])
       #expect(redacted.exitCode == 2, "\(perPart): \(redacted.stderr)")
-      let json = try adal2msal(["migrate"] + common + ["--out", dir.appendingPathComponent("none.sqlite").path, "--dry-run", "--report-format", "json"])
+      let json = try adal2msal(
+        ["migrate"] + common + [
+          "--out", dir.appendingPathComponent("none.sqlite").path, "--dry-run", "--report-format", "json",
+        ])
       #expect(json.exitCode == 2, "\(perPart): \(json.stderr)")
       let export = dir.appendingPathComponent("export.json").path
       let exported = try adal2msal(["export", store, "--output", export])
       #expect(exported.exitCode == 0, "\(exported.stderr)")
       outputs[perPart] = (
-        try Data(contentsOf: dir.appendingPathComponent("r.txt")), try Data(contentsOf: dir.appendingPathComponent("r.red")),
+        try Data(contentsOf: dir.appendingPathComponent("r.txt")),
+        try Data(contentsOf: dir.appendingPathComponent("r.red")),
         Data(json.stdout.utf8), try Data(contentsOf: URL(fileURLWithPath: export))
       )
     }
@@ -71,7 +78,8 @@ import _Adal2MSALTestSupport
   @Test func theLibraryRunInPartsGivesTheWholeRun() async throws {
     let inputs = try Self.inputs()
     let dir = try Fixtures.temporaryDirectory("parted-library")
-    let pipeline = MigrationPipeline(options: MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_790_000_000))))
+    let pipeline = MigrationPipeline(
+      options: MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_790_000_000))))
 
     let store = try CacheStore.open(path: dir.appendingPathComponent("parts.sqlite").path)
     var index = try await pipeline.index(adal: [inputs.path], msal: [], keepingAtMost: 30)
@@ -100,7 +108,9 @@ import _Adal2MSALTestSupport
   @Test func aFileChangedBetweenThePassesStopsTheRun() async throws {
     let dir = try Fixtures.temporaryDirectory("parted-changed")
     let files = ["a.xml.plist", "b.xml.plist"].map { dir.appendingPathComponent($0) }
-    for file in files { try FileManager.default.copyItem(at: Fixtures.url("adal/dump-multiuser-classes.xml.plist"), to: file) }
+    for file in files {
+      try FileManager.default.copyItem(at: Fixtures.url("adal/dump-multiuser-classes.xml.plist"), to: file)
+    }
     let pipeline = MigrationPipeline()
     var index = try await pipeline.index(adal: [dir.path], msal: [], keepingAtMost: 1)
     try FileManager.default.removeItem(at: files[1])

@@ -44,7 +44,9 @@ import _Adal2MSALTestSupport
     Case(file: "msal-dotnet_MultiTenantTokenCache.json", library: "dotnet"),
     Case(
       file: "msal-dotnet_SingleCloudTokenCache.json", library: "dotnet", changedForLibrary: 2,
-      why: "two entries' keys name login.windows.net while their environment field says sts.windows.net / login.microsoft.com"),
+      why:
+        "two entries' keys name login.windows.net while their environment field says sts.windows.net / login.microsoft.com"
+    ),
     Case(file: "msal-dotnet_TokenCacheWithWamId.json", library: "dotnet"),
     Case(file: "msal-java_AAD_full_cache.json", library: "java"),
     Case(
@@ -53,10 +55,14 @@ import _Adal2MSALTestSupport
     Case(file: "msal-java_multi-tenant-account-cache.json", library: "java"),
     Case(
       file: "msal-java_sample_cache.json", library: "java", changedForLibrary: 1,
-      why: "the refresh token is keyed the MSAL Python way (ending in its target); Java computes '…-refreshtoken-<client>--'"),
+      why:
+        "the refresh token is keyed the MSAL Python way (ending in its target); Java computes '…-refreshtoken-<client>--'"
+    ),
     Case(
       file: "msal-node_default-cache.json", library: "node", changedForLibrary: 2,
-      why: "the account is keyed by realm (msal-node 2.x keys it by the home tenant), the PoP token spells keyId/tokenType"),
+      why:
+        "the account is keyed by realm (msal-node 2.x keys it by the home tenant), the PoP token spells keyId/tokenType"
+    ),
     Case(file: "msal-node_cache-unrecognized-entities.json", library: "node"),
     Case(
       file: "msal-node_serializer_Account.json", library: "node", changedForLibrary: 1,
@@ -69,7 +75,8 @@ import _Adal2MSALTestSupport
       why: "two entries of one refresh token (one keyed as family 1 without a family_id) are one entity; "
         + "keys from an older msal-node"),
     Case(
-      file: "msal-common-2020_unifiedCache_serialize_cache.json", library: "node", changedAsRead: 1, changedForLibrary: 5,
+      file: "msal-common-2020_unifiedCache_serialize_cache.json", library: "node", changedAsRead: 1,
+      changedForLibrary: 5,
       why: "the same duplicate refresh token; keys from msal-common 2020"),
     Case(file: "msal-node-sample_empty_cacheTemplate.json", library: "node"),
     Case(file: "msal-node-sample_zero-byte_cache.json", library: "node"),
@@ -100,12 +107,14 @@ import _Adal2MSALTestSupport
 
     let asRead = directory.appendingPathComponent("as-read.json")
     #expect(try CLI.run(["export", store, "--output", asRead.path]).exitCode == 0)
-    let kept = try ExportComparison.differences(original: Data(contentsOf: original), exported: Data(contentsOf: asRead))
+    let kept = try ExportComparison.differences(
+      original: Data(contentsOf: original), exported: Data(contentsOf: asRead))
     #expect(kept.changed.count == testCase.changedAsRead && kept.added == 0, "as read: \(kept)")
 
     let forLibrary = directory.appendingPathComponent("for.json")
     #expect(try CLI.run(["export", store, "--for", testCase.library, "--output", forLibrary.path]).exitCode == 0)
-    let rekeyed = try ExportComparison.differences(original: Data(contentsOf: original), exported: Data(contentsOf: forLibrary))
+    let rekeyed = try ExportComparison.differences(
+      original: Data(contentsOf: original), exported: Data(contentsOf: forLibrary))
     #expect(
       rekeyed.changed.count == testCase.changedForLibrary + testCase.changedAsRead,
       "--for \(testCase.library): \(rekeyed.changed) (expected \(testCase.changedForLibrary): \(testCase.why))")

@@ -14,7 +14,8 @@ import _Adal2MSALTestSupport
     var description: String { "\(status) \(message)" }
   }
 
-  static let msalHint = Verdict(status: 1, message: "this is an MSAL unified cache, not an ADAL cache: pass it with --msal")
+  static let msalHint = Verdict(
+    status: 1, message: "this is an MSAL unified cache, not an ADAL cache: pass it with --msal")
   static let msalClean = Verdict(status: 0, message: "wrote run 1")
   static let msalPartial = Verdict(status: 2, message: "could not be read or modelled")
   static let notMSAL = Verdict(status: 1, message: "not an MSAL cache: the JSON is an object with")
@@ -24,7 +25,8 @@ import _Adal2MSALTestSupport
   }
   /// The files `--adal` reads as ADAL caches (issue 25); a folder run names every other file as skipped.
   static let readAsADAL: Set<String> = [
-    "adal-node_refresh-token-sample_adal.cacheTemplate.json", "azure-cli-2017_accessTokens_from-k8s-azure-plugin-test.json",
+    "adal-node_refresh-token-sample_adal.cacheTemplate.json",
+    "azure-cli-2017_accessTokens_from-k8s-azure-plugin-test.json",
     "azure-cli_auth_tests_test.json.json", "adal-dotnet-v3_oldcache.serialized",
   ]
 
@@ -44,9 +46,13 @@ import _Adal2MSALTestSupport
     "azure-cli-2017_accessTokens_from-k8s-azure-plugin-test.json": (msalClean, adalHint("adal-python-access-tokens")),
     // A service principal only: reported by id, never written (a policy skip), nothing else to do.
     "azure-cli_auth_tests_test.json.json": (msalClean, adalHint("adal-python-access-tokens")),
-    "keychain-dumper_output_from-owasp-mastg.txt": (unsupported("Keychain-Dumper text output"), unsupported("Keychain-Dumper text output")),
+    "keychain-dumper_output_from-owasp-mastg.txt": (
+      unsupported("Keychain-Dumper text output"), unsupported("Keychain-Dumper text output")
+    ),
     "msal-common-2020_unifiedCache_serialize_cache.json": (msalHint, msalClean),
-    "msal-common_cacheStore.json": (Verdict(status: 1, message: "not a keychain dump: the JSON is an object with 7"), notMSAL),
+    "msal-common_cacheStore.json": (
+      Verdict(status: 1, message: "not a keychain dump: the JSON is an object with 7"), notMSAL
+    ),
     "msal-dotnet_ExpectedTokenCache.json": (msalHint, msalClean),
     "msal-dotnet_MultiTenantOBOTokenCache.json": (msalHint, msalClean),
     "msal-dotnet_MultiTenantTokenCache.json": (msalHint, msalClean),
@@ -63,8 +69,12 @@ import _Adal2MSALTestSupport
     "msal-go_test_serialized_cache.json": (msalHint, msalPartial),
     "msal-go_v1.0_cache.json": (msalHint, msalClean),
     "msal-java_AAD_full_cache.json": (msalHint, msalClean),
-    "msal-java_AAD_token_response.json": (Verdict(status: 1, message: "not a keychain dump: the JSON is an object with 8"), notMSAL),
-    "msal-java_Foci_rt_cache_entity.json": (Verdict(status: 1, message: "not a keychain dump: the JSON is an object with 6"), notMSAL),
+    "msal-java_AAD_token_response.json": (
+      Verdict(status: 1, message: "not a keychain dump: the JSON is an object with 8"), notMSAL
+    ),
+    "msal-java_Foci_rt_cache_entity.json": (
+      Verdict(status: 1, message: "not a keychain dump: the JSON is an object with 6"), notMSAL
+    ),
     // Entries without a secret (the test suites' placeholders).
     "msal-java_multi-cloud-account-cache.json": (msalHint, msalPartial),
     "msal-java_multi-tenant-account-cache.json": (msalHint, msalPartial),
@@ -137,7 +147,9 @@ import _Adal2MSALTestSupport
     ])
     #expect(mixed.exitCode == 2, "\(mixed.stderr.prefix(400))")
     #expect(FileManager.default.fileExists(atPath: out.path))
-    #expect(mixed.stderr.contains("\(Self.files.count + 1 - Self.readAsADAL.count) files skipped"), "\(mixed.stderr.suffix(600))")
+    #expect(
+      mixed.stderr.contains("\(Self.files.count + 1 - Self.readAsADAL.count) files skipped"),
+      "\(mixed.stderr.suffix(600))")
     #expect(mixed.stdout.contains("input.file-skipped"))
   }
 }

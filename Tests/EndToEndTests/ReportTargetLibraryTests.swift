@@ -12,8 +12,10 @@ import _Adal2MSALTestSupport
   static func dryRun(_ extra: [String]) throws -> ProcessRunner.Output {
     let directory = try Fixtures.temporaryDirectory()
     return try CLI.run(
-      ["migrate", "--adal", dump, "--out", directory.appendingPathComponent("none.sqlite").path, "--dry-run",
-       "--now", "2026-11-21T00:00:00Z"] + extra)
+      [
+        "migrate", "--adal", dump, "--out", directory.appendingPathComponent("none.sqlite").path, "--dry-run",
+        "--now", "2026-11-21T00:00:00Z",
+      ] + extra)
   }
 
   @Test func textReportShowsPythonKeysAndWhatTheExportLeavesOut() throws {

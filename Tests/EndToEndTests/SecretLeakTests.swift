@@ -39,7 +39,9 @@ struct SecretLeakTests {
     LeakCase(name: "import dry run", subcommand: "import", inputs: .msal) {
       ["import", $0.input, "--out", $0.store, "--dry-run"]
     },
-    LeakCase(name: "accounts text", subcommand: "accounts", inputs: .msal, needsStore: true) { ["accounts", $0.store] },
+    LeakCase(name: "accounts text", subcommand: "accounts", inputs: .msal, needsStore: true) {
+      ["accounts", $0.store]
+    },
     LeakCase(name: "accounts json", subcommand: "accounts", inputs: .msal, needsStore: true) {
       ["accounts", $0.store, "--format", "json"]
     },
@@ -66,7 +68,9 @@ struct SecretLeakTests {
   /// Every ADAL fixture (archives, the four dump layouts, macOS blobs, the ADAL ObjC items), not the README or
   /// the manifest.
   static func adalInputs() throws -> [String] {
-    let generated = try Fixtures.files(in: "adal").filter { !["README.md", "manifest.json"].contains($0.lastPathComponent) }
+    let generated = try Fixtures.files(in: "adal").filter {
+      !["README.md", "manifest.json"].contains($0.lastPathComponent)
+    }
     return (generated + (try Fixtures.files(in: "adal-objc", withExtension: "bplist"))).map(\.path)
   }
 
@@ -110,7 +114,9 @@ struct SecretLeakTests {
       #expect(!output.terminatedBySignal && !output.timedOut, "\(name) crashed or hung")
       var checked = [("standard error", output.stderr)]
       if !leakCase.outputIsTheCache { checked.append(("standard output", output.stdout)) }
-      if let report = try? String(contentsOfFile: context.report, encoding: .utf8) { checked.append(("the report", report)) }
+      if let report = try? String(contentsOfFile: context.report, encoding: .utf8) {
+        checked.append(("the report", report))
+      }
       for (stream, text) in checked {
         let leaks = SecretCorpus.leaks(in: text, of: secrets, publicValues: publicValues)
         #expect(leaks.isEmpty, "\(name): \(leaks.count) token(s) in \(stream), e.g. \(leaks.first ?? "")")

@@ -21,8 +21,10 @@ struct StraightforwardScriptTests {
     let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/bench/straightforward_migrate.py")
     let output = try ProcessRunner.run(
       URL(fileURLWithPath: try #require(Self.python)),
-      arguments: [script.path, input.path, directory.appendingPathComponent("out.sqlite").path, "--now",
-                  SyntheticGenerator.referenceNowISO],
+      arguments: [
+        script.path, input.path, directory.appendingPathComponent("out.sqlite").path, "--now",
+        SyntheticGenerator.referenceNowISO,
+      ],
       timeout: 120)
     #expect(output.exitCode == 0, "\(output.stderr)")
 

@@ -56,7 +56,9 @@ struct SyntheticInputTests {
     func storage(_ text: String) -> UnsafeRawPointer? {
       text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
     }
-    let pairs = zip(result.items, result.items.dropFirst()).filter { $0.refreshToken != nil && $0.refreshToken == $1.refreshToken }
+    let pairs = zip(result.items, result.items.dropFirst()).filter {
+      $0.refreshToken != nil && $0.refreshToken == $1.refreshToken
+    }
     #expect(!pairs.isEmpty)
     for (mrrt, frt) in pairs {
       // Addresses taken first: a failure shows them, never the token.
@@ -87,7 +89,10 @@ struct SyntheticInputTests {
     let dump = Self.dump(seed: 11, users: 300)
     let result = try ADALCacheReader().read(Data(SyntheticFormat.binaryPlist.encode(dump)))
     let environments = Set(result.items.compactMap(\.environment))
-    #expect(environments.isSuperset(of: ["login.microsoftonline.com", "login.windows.net", "login.chinacloudapi.cn", "login.microsoftonline.us"]))
+    #expect(
+      environments.isSuperset(of: [
+        "login.microsoftonline.com", "login.windows.net", "login.chinacloudapi.cn", "login.microsoftonline.us",
+      ]))
     #expect(Set(result.items.map(\.source.era)) == Set(ADALEra.allCases))
     #expect(Set(result.items.compactMap { $0.idTokenClaims?.ver }) == ["1.0", "2.0"])
     #expect(result.items.contains { $0.homeAccountID != nil } && result.items.contains { $0.homeAccountID == nil })
@@ -107,7 +112,8 @@ struct SyntheticInputTests {
   @Test func itemCountDumpsAndFleetDevicesAreExact() throws {
     var generator = SyntheticGenerator(seed: 5)
     #expect(generator.dump(itemCount: 123).items.count == 123)
-    let fleetDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("synthetic-fleet-\(UUID().uuidString)")
+    let fleetDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "synthetic-fleet-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: fleetDirectory) }
     let written = try SyntheticFleet.writeFleet(
       devices: 9, minItems: 10, maxItems: 12, format: nil, seed: 2, directory: fleetDirectory, workers: 3)
@@ -119,7 +125,8 @@ struct SyntheticInputTests {
     for index in 1...9 {
       let name = SyntheticFleet.deviceFileName(index, format: SyntheticFleet.format(ofDevice: index, nil))
       let data = try Data(contentsOf: fleetDirectory.appendingPathComponent(name))
-      #expect(data == (try Data(contentsOf: fleetDirectory.appendingPathComponent("again").appendingPathComponent(name))))
+      #expect(
+        data == (try Data(contentsOf: fleetDirectory.appendingPathComponent("again").appendingPathComponent(name))))
       let items = try ADALCacheReader().read(data, file: name).items.count
       #expect((10...12).contains(items))
       total += items
@@ -149,7 +156,8 @@ struct SyntheticInputTests {
     #expect(many.count == 300 && many[299] == .string("s49"))
     #expect(
       scalars == [
-        .string("Émile Müller ✓"), .integer(-5), .integer(1 << 40), .real(2.5), .bool(true), .data(Data([0, 1, 2, 255])),
+        .string("Émile Müller ✓"), .integer(-5), .integer(1 << 40), .real(2.5), .bool(true),
+        .data(Data([0, 1, 2, 255])),
         .date(Date(timeIntervalSince1970: 1_000_000_000)),
       ])
   }

@@ -102,8 +102,10 @@ struct UnknownFieldTests {
     defer { try? FileManager.default.removeItem(at: input.directory) }
     let report = input.directory.appendingPathComponent("report.\(format)")
     let run = try CLI.run(
-      ["migrate", "--msal", input.file.path, "--out", input.directory.appendingPathComponent("s.sqlite").path,
-       "--report", report.path, "--report-format", format])
+      [
+        "migrate", "--msal", input.file.path, "--out", input.directory.appendingPathComponent("s.sqlite").path,
+        "--report", report.path, "--report-format", format,
+      ])
     #expect(run.exitCode == 0, "\(run.stderr)")
     let written = try String(contentsOf: report, encoding: .utf8)
     #expect(Self.rawControls(written).isEmpty, "\(format): raw control characters: \(Self.rawControls(written))")
@@ -129,7 +131,9 @@ struct UnknownFieldTests {
     #expect(output.exitCode == 0, "\(output.stderr)")
     for (key, value) in secrets.merging(["userPassword": "up-canary-7"], uniquingKeysWith: { $1 }) {
       #expect(!output.stdout.contains(value), "\(format): \(key)'s value printed")
-      #expect(output.stdout.contains(String(SecretFingerprint.of(value).dropFirst(7))), "\(format): no fingerprint for \(key)")
+      #expect(
+        output.stdout.contains(String(SecretFingerprint.of(value).dropFirst(7))), "\(format): no fingerprint for \(key)"
+      )
     }
     #expect(output.stdout.contains("plain-visible-value"), "\(format): an ordinary value was hidden: \(output.stdout)")
   }

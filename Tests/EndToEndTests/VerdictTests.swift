@@ -97,7 +97,10 @@ import _Adal2MSALTestSupport
   func arbitraryJSONIsNotAKeychainDump() throws {
     let cases: [(text: String, message: String)] = [
       (#"{"zebra-private-key": {"a": 1}}"#, "not a keychain dump: the JSON is an object with 1 top-level keys"),
-      (#"[{"zebra-private-key": 1}, {"zebra": 2}]"#, "not a keychain dump: the JSON is an array of 2 entries, none with keychain attributes"),
+      (
+        #"[{"zebra-private-key": 1}, {"zebra": 2}]"#,
+        "not a keychain dump: the JSON is an array of 2 entries, none with keychain attributes"
+      ),
       ("[]", "not a keychain dump: the JSON is an array of 0 entries"),
       (#""zebra""#, "not a recognised ADAL input: the file is text (7 bytes)"),
     ]
@@ -123,7 +126,9 @@ import _Adal2MSALTestSupport
     let (asMSAL, stored) = try migrate(["--msal", dump], into: scratch)
     #expect(asMSAL.exitCode == 1)
     #expect(!stored)
-    #expect(asMSAL.stderr.contains("this is an ADAL input (objection-json), not an MSAL cache: pass it with --adal"), "\(asMSAL.stderr)")
+    #expect(
+      asMSAL.stderr.contains("this is an ADAL input (objection-json), not an MSAL cache: pass it with --adal"),
+      "\(asMSAL.stderr)")
 
     let (_, made) = try migrate(["--adal", scenario("guest-user")], into: scratch)
     try #require(made)
@@ -134,7 +139,9 @@ import _Adal2MSALTestSupport
       let (output, otherStored) = try migrate([role, store], into: other)
       #expect(output.exitCode == 1)
       #expect(!otherStored)
-      #expect(output.stderr.contains("this is an adal2msal store, not an input cache: pass it as --out"), "\(role): \(output.stderr)")
+      #expect(
+        output.stderr.contains("this is an adal2msal store, not an input cache: pass it as --out"),
+        "\(role): \(output.stderr)")
     }
   }
 
@@ -150,8 +157,11 @@ import _Adal2MSALTestSupport
       </map>
       """, "com.microsoft.aad.adal.cache.xml", in: scratch)
     let dpapi = scratch.appendingPathComponent("TokenCache.dat")
-    try Data([0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB, 1, 2, 3])
-      .write(to: dpapi)
+    try Data([
+      0x01, 0, 0, 0, 0xD0, 0x8C, 0x9D, 0xDF, 0x01, 0x15, 0xD1, 0x11, 0x8C, 0x7A, 0x00, 0xC0, 0x4F, 0xC2, 0x97, 0xEB, 1,
+      2, 3,
+    ])
+    .write(to: dpapi)
     let cases = [(android, "ADAL Android preferences XML"), (dpapi.path, "DPAPI-encrypted file")]
     for (file, name) in cases {
       let (output, stored) = try migrate(["--adal", file], into: scratch)
@@ -185,8 +195,10 @@ import _Adal2MSALTestSupport
     defer { try? FileManager.default.removeItem(at: scratch) }
     let fleet = scratch.appendingPathComponent("fleet")
     try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: scenario("guest-user"), toPath: fleet.appendingPathComponent("device-1.plist").path)
-    try FileManager.default.copyItem(atPath: scenario("expired-ats"), toPath: fleet.appendingPathComponent("device-2.plist").path)
+    try FileManager.default.copyItem(
+      atPath: scenario("guest-user"), toPath: fleet.appendingPathComponent("device-1.plist").path)
+    try FileManager.default.copyItem(
+      atPath: scenario("expired-ats"), toPath: fleet.appendingPathComponent("device-2.plist").path)
     let (clean, cleanStored) = try migrate(["--adal", fleet.path, "--dry-run"], into: scratch)
     #expect(clean.exitCode == 0, "\(clean.stderr)")
     #expect(!cleanStored)
@@ -195,7 +207,9 @@ import _Adal2MSALTestSupport
     let (partial, stored) = try migrate(["--adal", fleet.path], into: scratch)
     #expect(partial.exitCode == 2, "\(partial.stderr)")
     #expect(stored)
-    #expect(partial.stderr.contains("adal2msal: warning: \(fleet.path)/notes.txt: skipped: not a recognised ADAL input: the file is text"))
+    #expect(
+      partial.stderr.contains(
+        "adal2msal: warning: \(fleet.path)/notes.txt: skipped: not a recognised ADAL input: the file is text"))
     #expect(partial.stderr.contains("1 files skipped"), "\(partial.stderr)")
     #expect(partial.stdout.contains("notes.txt"), "the report names the skipped file")
 
@@ -209,7 +223,8 @@ import _Adal2MSALTestSupport
     // The same stray file named on the command line ends the run: nothing is written.
     let named = try Fixtures.temporaryDirectory("verdict")
     defer { try? FileManager.default.removeItem(at: named) }
-    let (explicit, explicitStored) = try migrate(["--adal", fleet.appendingPathComponent("notes.txt").path], into: named)
+    let (explicit, explicitStored) = try migrate(
+      ["--adal", fleet.appendingPathComponent("notes.txt").path], into: named)
     #expect(explicit.exitCode == 1)
     #expect(!explicitStored)
   }

@@ -134,7 +134,8 @@ import _Adal2MSALTestSupport
   /// Whether the two are equal, or a proper end of one is a proper start of the other (or of itself). One value
   /// inside another is fine: that is `oid` in `oid.tid`.
   static func overlap(_ a: String, _ b: String) -> Bool {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     func endsOverlap(_ x: [Character], _ y: [Character]) -> Bool {
       (1..<min(x.count, y.count)).contains { x.suffix($0) == y.prefix($0) }
     }

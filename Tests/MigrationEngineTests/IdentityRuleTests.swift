@@ -16,7 +16,11 @@ import UnifiedCache
 
   @Test func clientInfoInAdditionalServerGivesUidUtid() throws {
     let info = Base64URL.encode(#"{"uid":"u-1","utid":"t-1"}"#)
-    let plan = plan([try ItemFactory.item(index: 0, claims: ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com"), clientInfo: info, refreshToken: "rt")])
+    let plan = plan([
+      try ItemFactory.item(
+        index: 0, claims: ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com"), clientInfo: info,
+        refreshToken: "rt")
+    ])
     #expect(plan.users.map(\.homeAccountID) == ["u-1.t-1"])
     #expect(plan.users.map(\.rule) == [.clientInfo])
   }
@@ -47,7 +51,9 @@ import UnifiedCache
   @Test func twoExistingAccountsWithTheUsernameAreAConflict() throws {
     var existing = UnifiedCacheContents()
     for home in ["h1.t", "h2.t"] {
-      existing.upsert(.account(UnifiedAccount(homeAccountID: home, environment: "login.windows.net", realm: "t", username: "A@X.com")))
+      existing.upsert(
+        .account(UnifiedAccount(homeAccountID: home, environment: "login.windows.net", realm: "t", username: "A@X.com"))
+      )
     }
     let claims: [String: Any] = ["upn": "a@x.com", "ver": "1.0"]
     let plan = plan([try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt")], existing: existing)
@@ -56,8 +62,14 @@ import UnifiedCache
 
   @Test func existingAccountInAnotherCloudDoesNotMatch() throws {
     var existing = UnifiedCacheContents()
-    existing.upsert(.account(UnifiedAccount(homeAccountID: "h.t", environment: "login.chinacloudapi.cn", realm: "t", username: "a@x.com")))
-    let plan = plan([try ItemFactory.item(index: 0, claims: ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com"), refreshToken: "rt")], existing: existing)
+    existing.upsert(
+      .account(
+        UnifiedAccount(homeAccountID: "h.t", environment: "login.chinacloudapi.cn", realm: "t", username: "a@x.com")))
+    let plan = plan(
+      [
+        try ItemFactory.item(
+          index: 0, claims: ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com"), refreshToken: "rt")
+      ], existing: existing)
     #expect(plan.users.first?.rule == .derivedFromIDToken)
     #expect(plan.users.first?.homeAccountID == "\(oid).\(contosoTenant)")
   }
@@ -79,10 +91,12 @@ import UnifiedCache
     let future = Date(timeIntervalSince1970: 4_000_000_000)
     let plan = plan([
       try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt"),
-      try ItemFactory.item(index: 1, claims: claims, authority: "https://login.microsoftonline.com/organizations",
-                           accessToken: "at1", resource: "https://a", expiresOn: future),
-      try ItemFactory.item(index: 2, claims: claims, authority: "https://login.microsoftonline.com/contoso.com",
-                           accessToken: "at2", resource: "https://b", expiresOn: future),
+      try ItemFactory.item(
+        index: 1, claims: claims, authority: "https://login.microsoftonline.com/organizations",
+        accessToken: "at1", resource: "https://a", expiresOn: future),
+      try ItemFactory.item(
+        index: 2, claims: claims, authority: "https://login.microsoftonline.com/contoso.com",
+        accessToken: "at2", resource: "https://b", expiresOn: future),
     ])
     let realms = Dictionary(uniqueKeysWithValues: plan.accessTokens.map { ($0.target, $0.realm) })
     #expect(realms == ["https://a/.default": contosoTenant, "https://b/.default": "contoso.com"])

@@ -40,7 +40,8 @@ import _Adal2MSALTestSupport
 
     for check in scenario.spec.oracle {
       let target = check.resource + "/.default"
-      let tenant = try #require(URLComponents(string: check.authority)?.path.split(separator: "/").first.map(String.init))
+      let tenant = try #require(
+        URLComponents(string: check.authority)?.path.split(separator: "/").first.map(String.init))
       let host = try #require(URLComponents(string: check.authority)?.host)
       let at = try #require(
         migrated.accessTokens.first {
@@ -56,7 +57,8 @@ import _Adal2MSALTestSupport
       let arguments: [String: Any] = [
         "cache": cacheFile.path, "clientId": check.clientId, "authority": check.authority, "username": check.username,
         "scopes": [target], "expectedHomeAccountId": check.homeAccountId,
-        "expectedAccessTokenFingerprint": at.secret.fingerprint, "expectedRefreshTokenFingerprint": rt.secret.fingerprint,
+        "expectedAccessTokenFingerprint": at.secret.fingerprint,
+        "expectedRefreshTokenFingerprint": rt.secret.fingerprint,
       ]
       let json = try JSONSerialization.data(withJSONObject: arguments, options: [.sortedKeys])
       let output = try ProcessRunner.run(python, arguments: [script.path, String(decoding: json, as: UTF8.self)])

@@ -9,11 +9,14 @@ import _Adal2MSALTestSupport
 /// `==` would take "é" and "e\u{301}" as equal.
 @Suite struct MarkdownTextTests {
   static let samples: [String] = {
-    let pieces = ["|", "\n", "\r", "\r\n", "`", "`\u{301}", "|\u{301}", "\n\u{301}", "é", "日本", "👩‍💻", "a b", "<br>", "\\"]
+    let pieces = [
+      "|", "\n", "\r", "\r\n", "`", "`\u{301}", "|\u{301}", "\n\u{301}", "é", "日本", "👩‍💻", "a b", "<br>", "\\",
+    ]
     var generator = SeededGenerator(seed: 7)
-    return ["", "plain"] + (0..<2000).map { _ in
-      (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
-    }
+    return ["", "plain"]
+      + (0..<2000).map { _ in
+        (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+      }
   }()
 
   @Test func escapedCellsMatchFoundation() {

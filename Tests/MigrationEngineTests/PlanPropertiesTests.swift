@@ -39,8 +39,9 @@ import _Adal2MSALTestSupport
     for _ in 0..<5 {
       var shuffled = scenario
       shuffled.adal = scenario.adal.map { input in
-        ADALInput(file: input.file, items: input.items.shuffled(using: &generator),
-                  diagnostics: input.diagnostics.shuffled(using: &generator))
+        ADALInput(
+          file: input.file, items: input.items.shuffled(using: &generator),
+          diagnostics: input.diagnostics.shuffled(using: &generator))
       }.shuffled(using: &generator)
       shuffled.msal = scenario.msal.shuffled(using: &generator)
       shuffled.inputs = scenario.inputs.shuffled(using: &generator)

@@ -1,8 +1,9 @@
 import ADALCache
 import Foundation
-@testable import MigrationEngine
 import Testing
 import UnifiedCache
+
+@testable import MigrationEngine
 
 /// A run planned in parts (`InputPartitions`, `PlanningSession`, `ReportSpool`) must give the whole plan's
 /// report, byte for byte. The oracle is the whole plan (`Migration.plan`, the golden files' plan). Each
@@ -34,7 +35,9 @@ import UnifiedCache
     combined.inputs = combined.inputs.filter { $0.role == .msal }
     for name in Scenario.names {
       let scenario = try Scenario(name)
-      combined.adal += scenario.adal.map { ADALInput(file: "\(name)/\($0.file)", items: $0.items, diagnostics: $0.diagnostics) }
+      combined.adal += scenario.adal.map {
+        ADALInput(file: "\(name)/\($0.file)", items: $0.items, diagnostics: $0.diagnostics)
+      }
       combined.inputs += scenario.inputs.filter { $0.role == .adal }.map { input in
         var renamed = input
         renamed.path = "\(name)/\(input.path)"
@@ -61,7 +64,9 @@ import UnifiedCache
     let scenario = try Scenario("upn-change")
     let inputs = Self.inputPerItem(scenario.adal)
     var partitions = InputPartitions()
-    for input in inputs { partitions.add(keys: InputPartitions.keys(of: input, unified: nil), items: input.items.count) }
+    for input in inputs {
+      partitions.add(keys: InputPartitions.keys(of: input, unified: nil), items: input.items.count)
+    }
     let parts = partitions.parts(existing: scenario.existing, maxItems: 1)
     #expect(inputs.count > 1)
     #expect(parts.count == 1, "the UPN change's items are one user: \(parts)")
@@ -149,7 +154,8 @@ func expectSameReport(
   let actualLines = String(decoding: actual, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
   let expectedLines = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
   let first = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }
-  let detail = first.map { "line \($0.offset + 1):\n  expected: \($0.element.0)\n  actual:   \($0.element.1)" }
+  let detail =
+    first.map { "line \($0.offset + 1):\n  expected: \($0.element.0)\n  actual:   \($0.element.1)" }
     ?? "line counts differ (\(expectedLines.count) vs \(actualLines.count))"
   Issue.record("\(context): the report differs; \(detail)", sourceLocation: sourceLocation)
 }

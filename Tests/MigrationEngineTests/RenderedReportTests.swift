@@ -1,6 +1,7 @@
 import Foundation
-@testable import MigrationEngine
 import Testing
+
+@testable import MigrationEngine
 
 /// A rendered report is written out part by part (`forEachChunk`) and joined on all cores (`text`): both must
 /// give the same bytes, in every format, and `byteCount` must be their length.

@@ -29,7 +29,9 @@ import UnifiedCache
     for secret in all {
       #expect(texts.allSatisfy { !$0.contains(secret) }, "a secret (\(secret.count) chars) appears in a report")
       // Nor any payload segment of an id token (claims are personal data, shown only as fields).
-      if secret.hasPrefix("eyJ"), secret.split(separator: ".").count == 3, let payload = secret.split(separator: ".").dropFirst().first {
+      if secret.hasPrefix("eyJ"), secret.split(separator: ".").count == 3,
+        let payload = secret.split(separator: ".").dropFirst().first
+      {
         #expect(texts.allSatisfy { !$0.contains(payload) })
       }
     }
@@ -104,7 +106,8 @@ import UnifiedCache
     let coloured = report.text(colorize: true)
     #expect(coloured.contains("\u{1B}[31mconflict"))
     #expect(coloured.contains("\u{1B}[32madd"))
-    #expect(coloured.replacingOccurrences(of: "\u{1B}\\[[0-9]+m", with: "", options: .regularExpression) == report.text())
+    #expect(
+      coloured.replacingOccurrences(of: "\u{1B}\\[[0-9]+m", with: "", options: .regularExpression) == report.text())
   }
 
   @Test func textFitsAWideTerminal() throws {

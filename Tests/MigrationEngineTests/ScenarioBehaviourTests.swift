@@ -30,7 +30,8 @@ import UnifiedCache
     #expect(family.count == 1)
     // The FRT is a copy of Office's MRRT (same secret), so it belongs to Office.
     #expect(family.first?.clientID == officeID && family.first?.secret.value == "RT.alice.office")
-    let perApp = Dictionary(uniqueKeysWithValues: plan.refreshTokens.filter { $0.familyID == nil }.map { ($0.clientID, $0.secret.value) })
+    let perApp = Dictionary(
+      uniqueKeysWithValues: plan.refreshTokens.filter { $0.familyID == nil }.map { ($0.clientID, $0.secret.value) })
     #expect(perApp == [appID: "RT.alice.app", officeID: "RT.alice.office"])
     #expect(Set(plan.appMetadata.map { "\($0.clientID)=\($0.familyID ?? "-")" }) == ["\(appID)=1", "\(officeID)=1"])
     #expect(plan.users.first?.rule == .derivedFromIDToken)
@@ -82,9 +83,10 @@ import UnifiedCache
 
   @Test func sovereignCloudsStayApartAndUnknownHostsAreReported() throws {
     let plan = try Scenario("sovereign-clouds").plan()
-    #expect(Set(plan.accounts.map(\.environment)) == [
-      "login.microsoftonline.com", "login.chinacloudapi.cn", "login.microsoftonline.us", "login.example-cloud.test",
-    ])
+    #expect(
+      Set(plan.accounts.map(\.environment)) == [
+        "login.microsoftonline.com", "login.chinacloudapi.cn", "login.microsoftonline.us", "login.example-cloud.test",
+      ])
     #expect(plan.diagnostics.filter { $0.code == "engine.unknown-environment" }.map(\.severity) == [.warning])
     #expect(Set(plan.users.map(\.cloud)) == ["public", "china", "usgov", "login.example-cloud.test"])
   }

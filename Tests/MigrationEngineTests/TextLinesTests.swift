@@ -49,10 +49,12 @@ import Testing
   @Test func wrappingMatchesTheCharacterAlgorithm() {
     var seed: UInt64 = 0x5EED  // a fixed LCG: the same 2,000 cases every run
     func next(_ bound: Int) -> Int {
-      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((seed >> 33) % UInt64(bound))
     }
-    let prefixes = [("", ""), ("             why:  ", "                   "), ("  \u{1B}[32madd       \u{1B}[0m ", "  ")]
+    let prefixes = [
+      ("", ""), ("             why:  ", "                   "), ("  \u{1B}[32madd       \u{1B}[0m ", "  "),
+    ]
     for _ in 0..<2000 {
       let text = (0..<next(40)).map { _ in Self.words[next(Self.words.count)] }.joined(separator: " ")
       let (first, rest) = prefixes[next(prefixes.count)]
@@ -79,7 +81,7 @@ import Testing
   @Test func bytesWrittenByAClosureWrapAsTheSameString() {
     var seed: UInt64 = 0xB17E5
     func next(_ bound: Int) -> Int {
-      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((seed >> 33) % UInt64(bound))
     }
     for _ in 0..<500 {
@@ -88,7 +90,9 @@ import Testing
       viaString.wrapped(text, first: "  from: ", rest: "        ", width: 60)
       var viaBytes = TextLines()
       // Twice, so that the reused scratch buffer is exercised.
-      for _ in 0..<2 { viaBytes.wrapped(first: "  from: ", rest: "        ", width: 60) { $0.append(contentsOf: text.utf8) } }
+      for _ in 0..<2 {
+        viaBytes.wrapped(first: "  from: ", rest: "        ", width: 60) { $0.append(contentsOf: text.utf8) }
+      }
       #expect(viaBytes.text == viaString.text + viaString.text, "text: \(text)")
     }
   }

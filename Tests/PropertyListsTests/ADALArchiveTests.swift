@@ -23,10 +23,11 @@ import _Adal2MSALTestSupport
     #expect(archive.rootClassName == "ADTokenCacheStoreItem")
     let item = try #require(archive.root.objectValue)
     #expect(item.className == "ADTokenCacheStoreItem")
-    #expect(item.fields.map(\.key) == [
-      "authority", "resource", "userInformation", "expiresOn", "clientId", "refreshToken", "accessToken",
-      "accessTokenType",
-    ])
+    #expect(
+      item.fields.map(\.key) == [
+        "authority", "resource", "userInformation", "expiresOn", "clientId", "refreshToken", "accessToken",
+        "accessTokenType",
+      ])
     #expect(item["authority"] == .string("https://login.microsoftonline.com/common"))
     #expect(item["resource"] == resource)
     #expect(item["clientId"] == .string("27AD83C9-FC05-4A6C-AF01-36EDA42ED18F"))
@@ -51,7 +52,8 @@ import _Adal2MSALTestSupport
     let claims = try #require(user["allClaims"]?.stringKeyedEntries)
     let expectedClaims: [(String, ArchiveValue)] = [
       ("upn", .string("myfakeuser@contoso.com")), ("nbf", .integer(1_387_224_169)),
-      ("exp", .integer(1_387_227_769)), ("iss", .string("https://sts.windows.net/6fd1f5cd-a94c-4335-889b-6c598e6d8048/")),
+      ("exp", .integer(1_387_227_769)),
+      ("iss", .string("https://sts.windows.net/6fd1f5cd-a94c-4335-889b-6c598e6d8048/")),
       ("oid", .string("53c6acf2-2742-4538-918d-e78257ec8516")), ("typ", .string("JWT")), ("ver", .string("1.0")),
       ("aud", .string("c3c7f5e5-7153-44d4-90e6-329686d48d76")), ("iat", .integer(1_387_224_169)),
       ("family_name", .string("User")), ("sub", .string("0DxnAlLi12IvGL_dG3dDMk3zp6AQHnjgogyim5AWpSc")),

@@ -107,7 +107,10 @@ import _Adal2MSALTestSupport
     #expect(failure.message == "containers nested deeper than the limit of \(InputLimits.default.maxDepth)")
     // Within the limit the same shape reads fine.
     var shallow = BinaryPlistBuilder()
-    for level in 0..<(InputLimits.default.maxDepth - 12) { shallow.refSize = 2; shallow.add(shallow.array([level + 1])) }
+    for level in 0..<(InputLimits.default.maxDepth - 12) {
+      shallow.refSize = 2
+      shallow.add(shallow.array([level + 1]))
+    }
     shallow.add([0x09])
     #expect(error(shallow.build()) == nil)
   }
@@ -129,7 +132,8 @@ import _Adal2MSALTestSupport
     var builder = BinaryPlistBuilder()
     builder.add([0x15] + [UInt8](repeating: 1, count: 32))
     let failure = try #require(error(builder.build()))
-    #expect(failure.messageWithPlace == "offset 0x8: integer with invalid size nibble 5 (expected 0 to 4: 1 to 16 bytes)")
+    #expect(
+      failure.messageWithPlace == "offset 0x8: integer with invalid size nibble 5 (expected 0 to 4: 1 to 16 bytes)")
   }
 
   @Test func invalidUTF16() throws {
@@ -154,8 +158,10 @@ import _Adal2MSALTestSupport
   @Test func limitsOnStringsAndObjects() throws {
     var builder = BinaryPlistBuilder()
     builder.add(BinaryPlistBuilder.ascii(String(repeating: "a", count: 100)))
-    #expect(error(builder.build(), limits: InputLimits(maxStringBytes: 99))?.message.contains("exceeds the limit") == true)
-    #expect(error(simpleBuilder().build(), limits: InputLimits(maxObjects: 2))?.message.contains("exceed the limit") == true)
+    #expect(
+      error(builder.build(), limits: InputLimits(maxStringBytes: 99))?.message.contains("exceeds the limit") == true)
+    #expect(
+      error(simpleBuilder().build(), limits: InputLimits(maxObjects: 2))?.message.contains("exceed the limit") == true)
   }
 
   @Test func sharedReferenceBlowUp() throws {
@@ -200,5 +206,7 @@ import _Adal2MSALTestSupport
 }
 
 extension UInt32 {
-  var bigEndianBytes: [UInt8] { [UInt8(self >> 24), UInt8(self >> 16 & 0xFF), UInt8(self >> 8 & 0xFF), UInt8(self & 0xFF)] }
+  var bigEndianBytes: [UInt8] {
+    [UInt8(self >> 24), UInt8(self >> 16 & 0xFF), UInt8(self >> 8 & 0xFF), UInt8(self & 0xFF)]
+  }
 }

@@ -61,7 +61,8 @@ import _Adal2MSALTestSupport
     let root = try #require(archive.root.objectValue)
     let shared = "shared between a dictionary and an array"
     #expect(root["list"] == .array([.string("x"), .string(PropertyListString(shared)), .null]))
-    #expect(root["attributes"]?.stringKeyedEntries?.first { $0.key == "b" }?.value == .string(PropertyListString(shared)))
+    #expect(
+      root["attributes"]?.stringKeyedEntries?.first { $0.key == "b" }?.value == .string(PropertyListString(shared)))
     #expect(root["child"]?.objectValue?.className == "ADTestChild")
     #expect(root["when"] == .date(Date(timeIntervalSinceReferenceDate: 1_000_000)))
     #expect(root["nothing"] == .null)

@@ -21,7 +21,10 @@ import Testing
   }
 
   static func classObject(_ name: String) -> PropertyListValue {
-    dict([("$classname", .string(PropertyListString(name))), ("$classes", .array([.string(PropertyListString(name)), .string("NSObject")]))])
+    dict([
+      ("$classname", .string(PropertyListString(name))),
+      ("$classes", .array([.string(PropertyListString(name)), .string("NSObject")])),
+    ])
   }
 
   func error(_ plist: PropertyListValue, limits: InputLimits = .default) -> PropertyListError? {
@@ -41,7 +44,9 @@ import Testing
       Self.classObject("Node"),
     ])
     let failure = try #require(error(plist))
-    #expect(failure.description == "a.plist: $objects[1]: reference cycle: the object is reachable from itself (through $objects[2])")
+    #expect(
+      failure.description
+        == "a.plist: $objects[1]: reference cycle: the object is reachable from itself (through $objects[2])")
   }
 
   @Test func danglingUID() throws {
@@ -49,14 +54,18 @@ import Testing
       .string("$null"), Self.dict([("$class", .uid(2)), ("child", .uid(12))]), Self.classObject("Node"),
     ])
     #expect(error(plist)?.messageWithPlace == "$objects[1]: UID 12 out of range (3 objects)")
-    #expect(error(Self.archive([.string("$null")], top: [("root", .uid(5))]))?.messageWithPlace
-      == "$top: UID 5 out of range (1 objects)")
+    #expect(
+      error(Self.archive([.string("$null")], top: [("root", .uid(5))]))?.messageWithPlace
+        == "$top: UID 5 out of range (1 objects)")
   }
 
   @Test func sharedReferenceBlowUp() throws {
     // Thirty NSArrays, each holding the next twice: 2^30 values if expanded, from 33 objects (limit 64 x 33).
     var objects: [PropertyListValue] = [.string("$null")]
-    for level in 0..<30 { objects.append(Self.dict([("$class", .uid(32)), ("NS.objects", .array([.uid(UInt64(level + 2)), .uid(UInt64(level + 2))]))])) }
+    for level in 0..<30 {
+      objects.append(
+        Self.dict([("$class", .uid(32)), ("NS.objects", .array([.uid(UInt64(level + 2)), .uid(UInt64(level + 2))]))]))
+    }
     objects.append(.string("leaf"))
     objects.append(Self.classObject("NSArray"))
     let failure = try #require(error(Self.archive(objects)))
@@ -71,18 +80,22 @@ import Testing
   @Test func archiverAndVersionAreChecked() throws {
     let objects: [PropertyListValue] = [.string("$null"), .string("x")]
     #expect(error(Self.archive(objects, archiver: "NSArchiver"))?.message.contains("not supported") == true)
-    #expect(error(Self.archive(objects, version: 99_999))?.messageWithPlace
-      == "$version: version 99999 is not supported, expected 100000")
+    #expect(
+      error(Self.archive(objects, version: 99_999))?.messageWithPlace
+        == "$version: version 99999 is not supported, expected 100000")
     #expect(try KeyedArchiveReader().read(Self.archive(objects)).root == .string("x"))
   }
 
   @Test func singleTopEntryIsTheRoot() throws {
     let archive = try KeyedArchiveReader().read(
-      Self.archive([.string("$null"), Self.dict([("$class", .uid(2)), ("NS.time", .real(5))]), Self.classObject("NSDate")],
+      Self.archive(
+        [.string("$null"), Self.dict([("$class", .uid(2)), ("NS.time", .real(5))]), Self.classObject("NSDate")],
         top: [("item", .uid(1))]))
     #expect(archive.root == .date(Date(timeIntervalSinceReferenceDate: 5)))
     #expect(archive.rootClassName == "NSDate")
-    #expect(error(Self.archive([.string("$null")], top: [("a", .uid(0)), ("b", .uid(0))]))?.message.contains("no root") == true)
+    #expect(
+      error(Self.archive([.string("$null")], top: [("a", .uid(0)), ("b", .uid(0))]))?.message.contains("no root")
+        == true)
   }
 
   @Test func malformedFoundationObjects() {

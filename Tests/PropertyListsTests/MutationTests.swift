@@ -23,7 +23,8 @@ import _Adal2MSALTestSupport
   @Test(arguments: inputs)
   func mutatedInputsFailCleanly(file: String) throws {
     let original = try Fixtures.data(file)
-    var random = Generator(state: file.utf8.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 })
+    var random = Generator(
+      state: file.utf8.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
     let limits = InputLimits(maxDepth: 64)
     var failures = 0
     for _ in 0..<600 {

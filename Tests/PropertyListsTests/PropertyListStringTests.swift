@@ -1,6 +1,7 @@
 import Foundation
-@testable import PropertyLists
 import Testing
+
+@testable import PropertyLists
 
 /// `PropertyListString`: strings the binary reader borrows from its input behave exactly like native ones
 /// (equality, hashing, order, decoding), and stay valid after the input's variable is gone.
@@ -9,8 +10,11 @@ import Testing
   static let samples: [(text: String, object: [UInt8])] = [
     ("abc", BinaryPlistBuilder.ascii("abc")),
     ("", BinaryPlistBuilder.ascii("")),
-    ("a longer ASCII string, past the 15 bytes of a small String", BinaryPlistBuilder.ascii(
-      "a longer ASCII string, past the 15 bytes of a small String")),
+    (
+      "a longer ASCII string, past the 15 bytes of a small String",
+      BinaryPlistBuilder.ascii(
+        "a longer ASCII string, past the 15 bytes of a small String")
+    ),
     ("😀A", BinaryPlistBuilder.utf16([0xD83D, 0xDE00, 0x41])),  // a surrogate pair
     ("café ✓", BinaryPlistBuilder.utf16(Array("café ✓".utf16))),  // 2- and 3-byte UTF-8
     ("AB", BinaryPlistBuilder.utf16([0x41, 0x42])),  // ASCII text as UTF-16, which writers may do

@@ -54,10 +54,12 @@ import _Adal2MSALTestSupport
   @Test func tokenLikeStringsAreHiddenAnywhere() throws {
     let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
     let long = String(repeating: "AbC-_9", count: 12)
-    let value = PropertyListValue.dictionary(PropertyListDictionary([
-      ("note", .string(PropertyListString(jwt))), ("blob", .string(PropertyListString(long))), ("version", .string("1.2.3")),
-      ("secret", .data(Data([1, 2, 3]))), ("short", .data(Data([9]))), ("long", .data(Data(count: 100))),
-    ]))
+    let value = PropertyListValue.dictionary(
+      PropertyListDictionary([
+        ("note", .string(PropertyListString(jwt))), ("blob", .string(PropertyListString(long))),
+        ("version", .string("1.2.3")),
+        ("secret", .data(Data([1, 2, 3]))), ("short", .data(Data([9]))), ("long", .data(Data(count: 100))),
+      ]))
     let json = PropertyListRendering.json(value)
     #expect(!json.contains(jwt) && !json.contains(long))
     #expect(json.contains(SecretFingerprint.of(jwt)))
@@ -75,9 +77,10 @@ import _Adal2MSALTestSupport
     let file = "plist/top-array.xml.plist"
     let inspection = try PropertyListInspection.inspect(Fixtures.data(file), file: file)
     #expect(inspection.archive == nil)
-    #expect(PropertyListRendering.json(inspection)
-      == "{\"file\":\"plist/top-array.xml.plist\",\"format\":\"xml-plist\",\"keyedArchive\":null,"
-      + "\"content\":[\"first\",2,[3.5,{\"k\":\"v\"}]]}\n")
+    #expect(
+      PropertyListRendering.json(inspection)
+        == "{\"file\":\"plist/top-array.xml.plist\",\"format\":\"xml-plist\",\"keyedArchive\":null,"
+        + "\"content\":[\"first\",2,[3.5,{\"k\":\"v\"}]]}\n")
   }
 
   @Test func errorsNameTheFile() {

@@ -28,8 +28,9 @@ import Testing
   @Test func scalars() throws {
     #expect(try read("<string></string>") == .string(""))
     #expect(try read("<string/>") == .string(""))
-    #expect(try read("<string>a &lt; b &amp;&amp; c &gt; d &quot;q&quot; &apos;s&apos; &#x1F600;&#65;</string>")
-      == .string("a < b && c > d \"q\" 's' 😀A"))
+    #expect(
+      try read("<string>a &lt; b &amp;&amp; c &gt; d &quot;q&quot; &apos;s&apos; &#x1F600;&#65;</string>")
+        == .string("a < b && c > d \"q\" 's' 😀A"))
     #expect(try read("<string><![CDATA[<raw> & ]]>tail</string>") == .string("<raw> & tail"))
     #expect(try read("<integer>-42</integer>") == .integer(-42))
     #expect(try read("<integer> 18446744073709551615 </integer>") == .integer(Int128(UInt64.max)))
@@ -108,7 +109,8 @@ import Testing
   }
 
   @Test func tenThousandDeepNesting() throws {
-    let deep = Self.header + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
+    let deep =
+      Self.header + String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
       + "</plist>"
     let failure = try #require(error(deep))
     #expect(failure.location.line != nil)
@@ -121,8 +123,10 @@ import Testing
     #expect(error(Self.header + "</plist>")?.message.contains("empty") == true)
     #expect(error(Self.header + "<true/><false/></plist>")?.message.contains("more than one value") == true)
     #expect(error("<?xml version=\"1.0\"?><array/>")?.message.contains("expected <plist>") == true)
-    #expect(error(Self.header + "<string>" + String(repeating: "x", count: 200) + "</string></plist>",
-      limits: InputLimits(maxStringBytes: 100))?.message.contains("exceeds the limit") == true)
+    #expect(
+      error(
+        Self.header + "<string>" + String(repeating: "x", count: 200) + "</string></plist>",
+        limits: InputLimits(maxStringBytes: 100))?.message.contains("exceeds the limit") == true)
   }
 }
 
@@ -135,7 +139,8 @@ extension PropertyListValue {
 
 @Suite struct XMLErrorMessageTests {
   @Test func libxml2MessagesAreOneLineWithoutInputBytes() throws {
-    let xml = Data("<?xml version=\"1.0\"?>\n<plist><string>".utf8) + Data([0xFF, 0xFE]) + Data("</string></plist>".utf8)
+    let xml =
+      Data("<?xml version=\"1.0\"?>\n<plist><string>".utf8) + Data([0xFF, 0xFE]) + Data("</string></plist>".utf8)
     do {
       _ = try PropertyListReader().read(xml, file: "bad.plist")
       Issue.record("expected an error")
@@ -159,13 +164,15 @@ extension PropertyListValue {
 
   @Test func onlyUTF8IsAccepted() throws {
     let body = "<plist version=\"1.0\"><string>caf\u{e9}</string></plist>"
-    #expect(try XMLPropertyListReader().read(Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + body).utf8))
-      == .string("café"))
+    #expect(
+      try XMLPropertyListReader().read(Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + body).utf8))
+        == .string("café"))
     #expect(try XMLPropertyListReader().read(Data([0xEF, 0xBB, 0xBF] + Array(body.utf8))) == .string("café"))
     let latin = Data(("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + body).utf8)
     #expect(error(latin)?.message == "only UTF-8 XML property lists are supported (declared encoding \"iso-8859-1\")")
     // An internal subset hidden behind a switch to UTF-16 never reaches libxml2.
-    let hidden = Data("<?xml version=\"1.0\" encoding=\"UTF-16\"?>".utf8)
+    let hidden =
+      Data("<?xml version=\"1.0\" encoding=\"UTF-16\"?>".utf8)
       + Data("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
     #expect(error(hidden)?.message.contains("only UTF-8") == true)
     var utf16 = Data([0xFF, 0xFE])
@@ -175,7 +182,8 @@ extension PropertyListValue {
 
   @Test func longPrologIsRefused() {
     let padding = "<!--" + String(repeating: "x", count: 70_000) + "-->"
-    let xml = "<?xml version=\"1.0\"?>" + padding + "<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>"
+    let xml =
+      "<?xml version=\"1.0\"?>" + padding + "<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>"
     #expect(error(Data(xml.utf8))?.message == "the XML prolog (before the root element) is longer than 64 KiB")
   }
 }

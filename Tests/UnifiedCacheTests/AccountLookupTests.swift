@@ -4,10 +4,18 @@ import UnifiedCache
 @Suite struct AccountLookupTests {
   static let contents: UnifiedCacheContents = {
     var cache = UnifiedCacheContents()
-    cache.accounts.upsert(UnifiedAccount(homeAccountID: "oid.home", environment: "login.windows.net", realm: "guest", username: "Ann@Contoso.com"))
-    cache.accounts.upsert(UnifiedAccount(homeAccountID: "oid.home", environment: "login.windows.net", realm: "home", username: "ann@contoso.com"))
-    cache.accounts.upsert(UnifiedAccount(homeAccountID: "gov.tenant", environment: "login.microsoftonline.us", realm: "tenant", username: "ann@contoso.com"))
-    cache.accounts.upsert(UnifiedAccount(homeAccountID: "bob.t", environment: "fs.contoso.com", realm: "adfs", username: "bob@contoso.com"))
+    cache.accounts.upsert(
+      UnifiedAccount(
+        homeAccountID: "oid.home", environment: "login.windows.net", realm: "guest", username: "Ann@Contoso.com"))
+    cache.accounts.upsert(
+      UnifiedAccount(
+        homeAccountID: "oid.home", environment: "login.windows.net", realm: "home", username: "ann@contoso.com"))
+    cache.accounts.upsert(
+      UnifiedAccount(
+        homeAccountID: "gov.tenant", environment: "login.microsoftonline.us", realm: "tenant",
+        username: "ann@contoso.com"))
+    cache.accounts.upsert(
+      UnifiedAccount(homeAccountID: "bob.t", environment: "fs.contoso.com", realm: "adfs", username: "bob@contoso.com"))
     return cache
   }()
 
@@ -18,12 +26,16 @@ import UnifiedCache
   }
 
   @Test func environmentMatchesByAliasGroup() {
-    let publicCloud = AccountLookup.accountsForUsername("ann@contoso.com", in: Self.contents, environment: "login.microsoftonline.com")
+    let publicCloud = AccountLookup.accountsForUsername(
+      "ann@contoso.com", in: Self.contents, environment: "login.microsoftonline.com")
     #expect(publicCloud.map(\.homeAccountID) == ["oid.home", "oid.home"])
-    let gov = AccountLookup.accountsForUsername("ann@contoso.com", in: Self.contents, environment: "login.usgovcloudapi.net")
+    let gov = AccountLookup.accountsForUsername(
+      "ann@contoso.com", in: Self.contents, environment: "login.usgovcloudapi.net")
     #expect(gov.map(\.homeAccountID) == ["gov.tenant"])
-    #expect(AccountLookup.accountsForUsername("bob@contoso.com", in: Self.contents, environment: "login.windows.net").isEmpty)
-    #expect(AccountLookup.accountsForUsername("bob@contoso.com", in: Self.contents, environment: "FS.contoso.com").count == 1)
+    #expect(
+      AccountLookup.accountsForUsername("bob@contoso.com", in: Self.contents, environment: "login.windows.net").isEmpty)
+    #expect(
+      AccountLookup.accountsForUsername("bob@contoso.com", in: Self.contents, environment: "FS.contoso.com").count == 1)
   }
 
   @Test func singleLookupPrefersTheHomeTenant() {

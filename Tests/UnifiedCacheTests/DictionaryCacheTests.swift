@@ -31,10 +31,12 @@ import _Adal2MSALTestSupport
   }
 
   @Test func entriesThatAreNotEntitiesAreNamed() throws {
-    let json = #"[{"Key":"refresh_tokens","Value":["not json", "{\"environment\":\"login.windows.net\"}"]},{"Key":"app_things","Value":[]}]"#
+    let json =
+      #"[{"Key":"refresh_tokens","Value":["not json", "{\"environment\":\"login.windows.net\"}"]},{"Key":"app_things","Value":[]}]"#
     let result = try UnifiedCacheJSONReader().read(Data(json.utf8), file: "d.json")
     #expect(result.contents.refreshTokens.isEmpty)
-    #expect(result.diagnostics.map(\.code) == ["unified.invalid-entry", "unified.invalid-entry", "unified.invalid-section"])
+    #expect(
+      result.diagnostics.map(\.code) == ["unified.invalid-entry", "unified.invalid-entry", "unified.invalid-section"])
     #expect(result.diagnostics.first?.location?.keyPath == "[0].Value[0]")
   }
 }

@@ -21,7 +21,10 @@ enum TestCache {
 
   /// [accounts, access tokens, refresh tokens, id tokens, app metadata].
   static func counts(_ cache: UnifiedCacheContents) -> [Int] {
-    [cache.accounts.count, cache.accessTokens.count, cache.refreshTokens.count, cache.idTokens.count, cache.appMetadata.count]
+    [
+      cache.accounts.count, cache.accessTokens.count, cache.refreshTokens.count, cache.idTokens.count,
+      cache.appMetadata.count,
+    ]
   }
 
   static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }

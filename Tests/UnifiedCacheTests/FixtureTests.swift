@@ -5,7 +5,8 @@ import _Adal2MSALTestSupport
 
 /// Every real MSAL cache in Fixtures/msal-json reads with the expected entities, and survives a round trip.
 @Suite struct FixtureTests {
-  static let fixtureNames: [String] = (try? Fixtures.files(in: "msal-json", withExtension: "json").map(\.lastPathComponent)) ?? []
+  static let fixtureNames: [String] =
+    (try? Fixtures.files(in: "msal-json", withExtension: "json").map(\.lastPathComponent)) ?? []
 
   @Test func allFixturesArePresent() {
     #expect(Self.fixtureNames.count == 6)
@@ -33,7 +34,9 @@ import _Adal2MSALTestSupport
     #expect(account.environment == "login.windows.net")
     #expect(account.authorityType == "MSSTS")
     let token = try #require(cache.accessTokens.entities.first)
-    #expect(token.target == "Files.ReadWrite Files.ReadWrite.All openid profile User.Read User.ReadBasic.All User.ReadWrite email")
+    #expect(
+      token.target
+        == "Files.ReadWrite Files.ReadWrite.All openid profile User.Read User.ReadBasic.All User.ReadWrite email")
     #expect(token.expiresOn == TestCache.date(1_583_431_075))
     #expect(token.extendedExpiresOn == TestCache.date(1_583_431_075))
     #expect(token.additionalFields["ext_expires_on"] == nil)  // the legacy duplicate is folded in
@@ -50,7 +53,9 @@ import _Adal2MSALTestSupport
     #expect(cache.accounts.entities.first?.realm == "")
     let token = try #require(cache.accessTokens.entities.first)
     #expect(token.extendedExpiresOn == TestCache.date(-62_135_596_800))
-    #expect(token.canonicalKey == "unzyjm1nugflhp1l338bxhryyhbtcyowx1p+f2fcsiq=-fs.msidlab8.com-accesstoken-publicclientid--openid")
+    #expect(
+      token.canonicalKey
+        == "unzyjm1nugflhp1l338bxhryyhbtcyowx1p+f2fcsiq=-fs.msidlab8.com-accesstoken-publicclientid--openid")
     #expect(!TestCache.codes(result).contains("unified.key-mismatch"))
   }
 
@@ -72,10 +77,18 @@ import _Adal2MSALTestSupport
   @Test func dotnetMultiCloud() throws {
     let result = try TestCache.read(fixture: "msal-dotnet_MultiCloudTokenCache.json")
     let cache = result.contents
-    #expect(Set(cache.accounts.entities.map(\.environment)) == ["login.windows.net", "login.microsoftonline.de", "login.partner.microsoftonline.cn"])
+    #expect(
+      Set(cache.accounts.entities.map(\.environment)) == [
+        "login.windows.net", "login.microsoftonline.de", "login.partner.microsoftonline.cn",
+      ])
     // Explicit nulls are absent values for the model, kept (and only they) to be written back as read.
-    #expect(cache.accounts.entities.allSatisfy { $0.givenName == nil && $0.additionalFields.allSatisfy { $0.value == .null } })
-    #expect(cache.accessTokens.entities.allSatisfy { $0.userAssertionHash == nil && $0.additionalFields.allSatisfy { $0.value == .null } })
+    #expect(
+      cache.accounts.entities.allSatisfy { $0.givenName == nil && $0.additionalFields.allSatisfy { $0.value == .null } }
+    )
+    #expect(
+      cache.accessTokens.entities.allSatisfy {
+        $0.userAssertionHash == nil && $0.additionalFields.allSatisfy { $0.value == .null }
+      })
     // family_id "" is kept as written but is not a family.
     #expect(cache.refreshTokens.entities.filter { $0.familyID == "" }.count == 2)
     #expect(cache.refreshTokens.entities.allSatisfy { !$0.isFamilyToken })
@@ -92,7 +105,10 @@ import _Adal2MSALTestSupport
     let token = try #require(cache.accessTokens.entities.first)
     #expect(token.cachedAt == TestCache.date(1_548_804_634))
     #expect(token.expiresOn == TestCache.date(1_548_847_834))
-    #expect(token.target == "profile openid email https://graph.microsoft.com/User.Read https://graph.microsoft.com/User.ReadBasic.All https://graph.microsoft.com/.default")
+    #expect(
+      token.target
+        == "profile openid email https://graph.microsoft.com/User.Read https://graph.microsoft.com/User.ReadBasic.All https://graph.microsoft.com/.default"
+    )
     let rt = try #require(cache.refreshTokens.entities.first)
     #expect(rt.target?.hasPrefix("profile openid email") == true)
     #expect(cache.accounts.entities.first?.authorityType == "MSSTS")

@@ -10,10 +10,11 @@ import _Adal2MSALTestSupport
   /// Text full of what needs care: quotes, backslashes, every control character, DEL, non-ASCII, line and
   /// paragraph separators, emoji (and their ZWJ sequences), combining marks.
   static func randomStrings(seed: UInt64, count: Int) -> [String] {
-    let pieces: [String] = [
-      "\"", "\\", "/", "\u{7F}", "é", "ß", "日本", "\u{2028}", "\u{2029}", "👩‍💻", "🇫🇷", "e\u{301}", "\r\n", "<br>",
-      "plain ascii run", "\u{FEFF}", "\u{10FFFF}", "\u{80}",
-    ] + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
+    let pieces: [String] =
+      [
+        "\"", "\\", "/", "\u{7F}", "é", "ß", "日本", "\u{2028}", "\u{2029}", "👩‍💻", "🇫🇷", "e\u{301}", "\r\n", "<br>",
+        "plain ascii run", "\u{FEFF}", "\u{10FFFF}", "\u{80}",
+      ] + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
     var generator = SeededGenerator(seed: seed)
     return (0..<count).map { _ in
       (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
@@ -22,7 +23,9 @@ import _Adal2MSALTestSupport
 
   @Test func stringsAreEscapedAsTheScalarReferenceDoes() {
     for text in Self.randomStrings(seed: 1, count: 2000) {
-      #expect(Array(JSONText.compact(.string(text)).utf8) == Array(Reference.quoted(text).utf8), "\(Array(text.unicodeScalars))")
+      #expect(
+        Array(JSONText.compact(.string(text)).utf8) == Array(Reference.quoted(text).utf8),
+        "\(Array(text.unicodeScalars))")
     }
   }
 
@@ -32,7 +35,9 @@ import _Adal2MSALTestSupport
     let json = JSONText.pretty(.array(texts.map(JSONValue.string)), indent: 2)
     let read = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
     try #require(read.count == texts.count)
-    for (read, text) in zip(read, texts) { #expect(Array(read.utf8) == Array(text.utf8), "\(Array(text.unicodeScalars))") }
+    for (read, text) in zip(read, texts) {
+      #expect(Array(read.utf8) == Array(text.utf8), "\(Array(text.unicodeScalars))")
+    }
   }
 
   @Test func layoutMatchesTheReferenceAtEveryDepth() {
@@ -47,7 +52,9 @@ import _Adal2MSALTestSupport
       case 4, 5:
         return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in value(depth: depth + 1) })
       default:
-        let keys = (0..<Int.random(in: 0...4, using: &generator)).map { "k\($0)" + strings.randomElement(using: &generator)! }
+        let keys = (0..<Int.random(in: 0...4, using: &generator)).map {
+          "k\($0)" + strings.randomElement(using: &generator)!
+        }
         return .object(JSONObject(keys.map { JSONMember($0, value(depth: depth + 1)) }))
       }
     }
@@ -55,7 +62,8 @@ import _Adal2MSALTestSupport
       let sample = value(depth: 0)
       #expect(Array(JSONText.compact(sample).utf8) == Array(Reference.text(sample, indent: nil).utf8))
       for indent in [2, 4] {
-        #expect(Array(JSONText.pretty(sample, indent: indent).utf8) == Array(Reference.text(sample, indent: indent).utf8))
+        #expect(
+          Array(JSONText.pretty(sample, indent: indent).utf8) == Array(Reference.text(sample, indent: indent).utf8))
       }
     }
   }

@@ -10,23 +10,31 @@ import UnifiedCache
     let token = UnifiedAccessToken(
       homeAccountID: "UID.UTID", environment: "Login.MicrosoftOnline.com", clientID: "ClientId", realm: "Contoso.com",
       target: "user.write  User.Read\tuser.read", secret: secret)
-    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken-clientid-contoso.com-user.read user.write")
+    #expect(
+      token.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken-clientid-contoso.com-user.read user.write")
     #expect(token.target == "user.write  User.Read\tuser.read")  // the field keeps what was written
   }
 
   @Test func popAccessTokenKey() {
     let token = UnifiedAccessToken(
-      credentialType: "AccessToken_With_AuthScheme", homeAccountID: "uid.utid", environment: "login.microsoftonline.com",
-      clientID: "clientid", realm: "contoso.com", target: "user.read user.write", secret: secret, tokenType: "pop", keyID: "kid1")
-    #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken_with_authscheme-clientid-contoso.com-user.read user.write-pop")
+      credentialType: "AccessToken_With_AuthScheme", homeAccountID: "uid.utid",
+      environment: "login.microsoftonline.com",
+      clientID: "clientid", realm: "contoso.com", target: "user.read user.write", secret: secret, tokenType: "pop",
+      keyID: "kid1")
+    #expect(
+      token.canonicalKey
+        == "uid.utid-login.microsoftonline.com-accesstoken_with_authscheme-clientid-contoso.com-user.read user.write-pop"
+    )
     var bearer = token
     bearer.credentialType = "AccessToken"
     bearer.tokenType = "Bearer"
-    #expect(bearer.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken-clientid-contoso.com-user.read user.write")
+    #expect(
+      bearer.canonicalKey == "uid.utid-login.microsoftonline.com-accesstoken-clientid-contoso.com-user.read user.write")
   }
 
   @Test func refreshAndFamilyRefreshTokenKeys() {
-    var token = UnifiedRefreshToken(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "clientid", secret: secret)
+    var token = UnifiedRefreshToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "clientid", secret: secret)
     #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-refreshtoken-clientid--")
     token.familyID = "1"
     #expect(token.canonicalKey == "uid.utid-login.microsoftonline.com-refreshtoken-1--")
@@ -36,16 +44,20 @@ import UnifiedCache
   }
 
   @Test func idTokenAccountAndAppMetadataKeys() {
-    let idToken = UnifiedIdToken(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "clientid", realm: "contoso.com", secret: secret)
+    let idToken = UnifiedIdToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "clientid", realm: "contoso.com",
+      secret: secret)
     #expect(idToken.canonicalKey == "uid.utid-login.microsoftonline.com-idtoken-clientid-contoso.com-")
-    let account = UnifiedAccount(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", realm: "contoso.com")
+    let account = UnifiedAccount(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", realm: "contoso.com")
     #expect(account.canonicalKey == "uid.utid-login.microsoftonline.com-contoso.com")
     let metadata = UnifiedAppMetadata(clientID: "ClientId", environment: "login.microsoftonline.com")
     #expect(metadata.canonicalKey == "appmetadata-login.microsoftonline.com-clientid")
   }
 
   @Test func pythonFamilyTokenKeyedByClientIDIsTheFamilyEntity() throws {
-    let result = try TestCache.read("""
+    let result = try TestCache.read(
+      """
       {"RefreshToken": {"uid.utid-login.microsoftonline.com-refreshtoken-app1--s1 s2": {
         "home_account_id": "uid.utid", "environment": "login.microsoftonline.com", "client_id": "app1",
         "credential_type": "RefreshToken", "secret": "rt", "family_id": "1", "target": "s1 s2"}}}
@@ -57,7 +69,8 @@ import UnifiedCache
 
   @Test func libraryKeyStylesAreNotMismatches() throws {
     // msal-node (`--`, `----`, `---`, tenant-based account key), Go (no trailing parts) and mixed case.
-    let result = try TestCache.read("""
+    let result = try TestCache.read(
+      """
       {"AccessToken": {"uid.utid-login.windows.net-accesstoken-app-tenant-s1 s2--": {"home_account_id": "uid.utid",
         "environment": "login.windows.net", "client_id": "app", "realm": "tenant", "target": "s2 s1", "secret": "x",
         "credential_type": "AccessToken", "cached_at": "1", "expires_on": "2"}},
@@ -73,7 +86,8 @@ import UnifiedCache
   }
 
   @Test func keyDisagreeingWithFieldsIsADiagnosticAndTheFieldsWin() throws {
-    let result = try TestCache.read("""
+    let result = try TestCache.read(
+      """
       {"Account": {"someone-else-login.windows.net-tenant": {"home_account_id": "uid.utid",
         "environment": "login.windows.net", "realm": "tenant", "username": "a@b.c", "authority_type": "MSSTS"}}}
       """)
@@ -85,7 +99,8 @@ import UnifiedCache
 
   @Test func entriesDifferingOnlyInKeyCaseAreOneEntityPreferringTheLowercaseKey() throws {
     // MSAL Go v1.0 wrote mixed-case keys, v1.1 lowercase ones: both describe the same entity.
-    let result = try TestCache.read("""
+    let result = try TestCache.read(
+      """
       {"RefreshToken": {
         "UID.UTID-login.windows.net-RefreshToken-App": {"home_account_id": "uid.utid", "environment": "login.windows.net",
           "client_id": "app", "secret": "old", "credential_type": "RefreshToken"},

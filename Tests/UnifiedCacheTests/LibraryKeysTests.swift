@@ -22,14 +22,18 @@ import UnifiedCache
   }
 
   static let idToken = AnyUnifiedEntity.idToken(
-    UnifiedIdToken(homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid", secret: UnifiedSecret("id")))
+    UnifiedIdToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+      secret: UnifiedSecret("id")))
 
   static func key(_ entity: AnyUnifiedEntity, _ library: MSALLibrary) -> String {
     LibraryKeys.key(for: entity, in: library)
   }
 
   @Test func accessTokens() {
-    #expect(Self.key(Self.accessToken(target: "openid profile User.Read"), .dotnet) == "\(Self.prefix)-accesstoken-cid-utid-openid profile user.read")
+    #expect(
+      Self.key(Self.accessToken(target: "openid profile User.Read"), .dotnet)
+        == "\(Self.prefix)-accesstoken-cid-utid-openid profile user.read")
     let serverOrder = Self.accessToken(target: "User.Read openid profile")
     #expect(Self.key(serverOrder, .python) == "\(Self.prefix)-accesstoken-cid-utid-user.read openid profile")
     #expect(Self.key(serverOrder, .java) == "\(Self.prefix)-accesstoken-cid-utid-user.read openid profile")
@@ -53,7 +57,8 @@ import UnifiedCache
     #expect(Self.key(app, .go) == "\(Self.prefix)-refreshtoken-cid")
     let family = Self.refreshToken(familyID: "1")
     #expect(Self.key(family, .dotnet) == "\(Self.prefix)-refreshtoken-1--")
-    #expect(Self.key(family, .python) == "\(Self.prefix)-refreshtoken-cid--", "MSAL Python keys a family token by its client")
+    #expect(
+      Self.key(family, .python) == "\(Self.prefix)-refreshtoken-cid--", "MSAL Python keys a family token by its client")
     #expect(Self.key(family, .java) == "\(Self.prefix)-refreshtoken-1--")
     #expect(Self.key(family, .node) == "\(Self.prefix)-refreshtoken-1----")
     #expect(Self.key(family, .go) == "\(Self.prefix)-refreshtoken-1")
@@ -69,7 +74,8 @@ import UnifiedCache
     #expect(Self.key(guest, .dotnet) == "UID.UTID-login.microsoftonline.com-Guest-Tenant", "MSAL.NET keeps the case")
     #expect(Self.key(guest, .python) == "uid.utid-login.microsoftonline.com-guest-tenant")
     #expect(Self.key(guest, .node) == "uid.utid-login.microsoftonline.com-utid", "msal-node keys by the home tenant")
-    let metadata = AnyUnifiedEntity.appMetadata(UnifiedAppMetadata(clientID: "CID", environment: "login.microsoftonline.com"))
+    let metadata = AnyUnifiedEntity.appMetadata(
+      UnifiedAppMetadata(clientID: "CID", environment: "login.microsoftonline.com"))
     #expect(Self.key(metadata, .python) == "appmetadata-login.microsoftonline.com-CID", "MSAL Python keeps the case")
     #expect(Self.key(metadata, .java) == "appmetadata-login.microsoftonline.com-cid")
   }

@@ -29,10 +29,13 @@ import _Adal2MSALTestSupport
     do {
       output = try Self.runOracle(cache: file, expectations: Self.expectations[fixture] ?? "{}")
     } catch {
-      Issue.record("cannot run the MSAL Python oracle (\(error)): run `bash scripts/bootstrap.sh` (or set ADAL2MSAL_PYTHON)")
+      Issue.record(
+        "cannot run the MSAL Python oracle (\(error)): run `bash scripts/bootstrap.sh` (or set ADAL2MSAL_PYTHON)")
       return
     }
-    #expect(output.exitCode == 0, """
+    #expect(
+      output.exitCode == 0,
+      """
       MSAL Python disagrees for \(fixture) (if msal is missing, run `bash scripts/bootstrap.sh`):
       \(output.stdout)\(output.stderr)
       """)
@@ -41,8 +44,11 @@ import _Adal2MSALTestSupport
   /// The oracle can fail: the unconverted 2019 Python file (authority_type "AAD") is invisible to get_accounts,
   /// and a .NET file with its BOM does not load at all.
   @Test func oracleRejectsWhatMSALPythonCannotUse() throws {
-    for fixture in ["msal-python-2019_via-msal-dotnet_cachecompat_python.json", "msal-dotnet_token_cache_one_acc_seed.json"] {
-      let output = try Self.runOracle(cache: Fixtures.url("msal-json/\(fixture)"), expectations: Self.expectations[fixture] ?? "{}")
+    for fixture in [
+      "msal-python-2019_via-msal-dotnet_cachecompat_python.json", "msal-dotnet_token_cache_one_acc_seed.json",
+    ] {
+      let output = try Self.runOracle(
+        cache: Fixtures.url("msal-json/\(fixture)"), expectations: Self.expectations[fixture] ?? "{}")
       #expect(output.exitCode == 1, "\(fixture): \(output.stdout)")
     }
   }

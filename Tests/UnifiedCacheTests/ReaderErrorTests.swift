@@ -52,8 +52,10 @@ import UnifiedCache
   }
 
   @Test func hostileInputNeverCrashes() {
-    let samples = ["{", "[", "\"", "{\"a\":", "{\"a\" 1}", "-", "1e", "0.", "\"\\u12\"", "\"\\ud800\"", "[1,,2]", "{,}",
-                   String(repeating: "{\"a\":", count: 5000), "\u{0}", "{\"Account\":{\"k\":{\"home_account_id\":[]}}}"]
+    let samples = [
+      "{", "[", "\"", "{\"a\":", "{\"a\" 1}", "-", "1e", "0.", "\"\\u12\"", "\"\\ud800\"", "[1,,2]", "{,}",
+      String(repeating: "{\"a\":", count: 5000), "\u{0}", "{\"Account\":{\"k\":{\"home_account_id\":[]}}}",
+    ]
     for sample in samples { _ = error(sample) }
     var bytes = [UInt8](#"{"Account": {"k": {"username": "x"}}}"#.utf8)
     bytes[bytes.count - 6] = 0xFF

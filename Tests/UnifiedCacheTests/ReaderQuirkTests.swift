@@ -111,7 +111,8 @@ import UnifiedCache
 
   /// Explicit nulls are absent values for the model, and stay in the entry so that it is written back as read.
   @Test func explicitNullsAreAbsentValuesKeptAsWritten() throws {
-    let (token, result) = try onlyToken(Self.accessToken(#", "refresh_on": null, "kid": null, "user_assertion_hash": null"#))
+    let (token, result) = try onlyToken(
+      Self.accessToken(#", "refresh_on": null, "kid": null, "user_assertion_hash": null"#))
     #expect(token.refreshOn == nil && token.keyID == nil && token.userAssertionHash == nil)
     #expect(token.additionalFields.keys == ["refresh_on", "kid", "user_assertion_hash"])
     #expect(token.additionalFields.allSatisfy { $0.value == .null })
@@ -133,17 +134,20 @@ import UnifiedCache
 
   /// An entry with an empty secret (which MSAL Python keeps) is not modelled, and not lost.
   @Test func emptySecretIsKeptVerbatim() throws {
-    let entry = #"{"home_account_id": "u.t", "environment": "e", "credential_type": "RefreshToken", "client_id": "c", "secret": ""}"#
+    let entry =
+      #"{"home_account_id": "u.t", "environment": "e", "credential_type": "RefreshToken", "client_id": "c", "secret": ""}"#
     let result = try TestCache.read(#"{"RefreshToken": {"u.t-e-refreshtoken-c--": "# + entry + "}}")
     #expect(result.contents.refreshTokens.isEmpty)
     #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry"])
     #expect(result.diagnostics.first?.message.contains("missing secret") == true)
     let written = try JSONParser().parse(UnifiedCacheJSONWriter.write(result.contents)).objectValue
-    #expect(written?["RefreshToken"]?.objectValue?["u.t-e-refreshtoken-c--"] == (try JSONParser().parse(Data(entry.utf8))))
+    #expect(
+      written?["RefreshToken"]?.objectValue?["u.t-e-refreshtoken-c--"] == (try JSONParser().parse(Data(entry.utf8))))
   }
 
   @Test func wrongTypeForASecretNamesTheKeyPathButNotTheValue() throws {
-    let result = try TestCache.read("""
+    let result = try TestCache.read(
+      """
       {"RefreshToken": {"k": {"home_account_id": "u", "environment": "e", "client_id": "c", "secret": 123456789}}}
       """)
     let typeProblem = try #require(result.diagnostics.first { $0.code == "unified.field-type" })
@@ -154,7 +158,8 @@ import UnifiedCache
   }
 
   @Test func unknownFieldsKeepOrderAndNumberText() throws {
-    let (token, result) = try onlyToken(Self.accessToken(#", "zeta": 1548804634.0556107, "alpha": {"b": 1, "a": [true, null]}"#))
+    let (token, result) = try onlyToken(
+      Self.accessToken(#", "zeta": 1548804634.0556107, "alpha": {"b": 1, "a": [true, null]}"#))
     #expect(token.additionalFields.keys == ["zeta", "alpha"])
     #expect(token.additionalFields["zeta"] == .number("1548804634.0556107"))
     let written = String(decoding: UnifiedCacheJSONWriter.write(result.contents), as: UTF8.self)

@@ -14,7 +14,8 @@ import UnifiedCache
 
   @Test func noEntityOrContainerShowsItsSecret() {
     let secret = UnifiedSecret(Self.token)
-    let at = UnifiedAccessToken(homeAccountID: "h", environment: "e", clientID: "c", realm: "r", target: "t", secret: secret)
+    let at = UnifiedAccessToken(
+      homeAccountID: "h", environment: "e", clientID: "c", realm: "r", target: "t", secret: secret)
     let rt = UnifiedRefreshToken(homeAccountID: "h", environment: "e", clientID: "c", secret: secret, familyID: "1")
     let idt = UnifiedIdToken(homeAccountID: "h", environment: "e", clientID: "c", realm: "r", secret: secret)
     var contents = UnifiedCacheContents()
@@ -35,7 +36,8 @@ import UnifiedCache
   }
 
   @Test func readerDiagnosticsNeverShowSecrets() throws {
-    let result = try TestCache.read("""
+    let result = try TestCache.read(
+      """
       {"AccessToken": {"k": {"secret": "\(Self.token)", "environment": 5, "client_id": "c"}},
        "IdToken": {"k2": {"secret": "\(Self.token)", "home_account_id": "h", "environment": "e", "client_id": "c", "x": 1}}}
       """)

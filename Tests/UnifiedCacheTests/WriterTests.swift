@@ -15,7 +15,9 @@ import UnifiedCache
   var text: String { String(decoding: UnifiedCacheJSONWriter.write(Self.sample), as: UTF8.self) }
 
   @Test func alwaysWritesTheFiveSectionsThenUnknownOnesInOrder() {
-    let expectedOrder = ["\"AccessToken\"", "\"RefreshToken\"", "\"IdToken\"", "\"Account\"", "\"AppMetadata\"", "\"Zeta\"", "\"Alpha\""]
+    let expectedOrder = [
+      "\"AccessToken\"", "\"RefreshToken\"", "\"IdToken\"", "\"Account\"", "\"AppMetadata\"", "\"Zeta\"", "\"Alpha\"",
+    ]
     let positions = expectedOrder.compactMap { text.range(of: $0)?.lowerBound }
     #expect(positions.count == expectedOrder.count)
     #expect(positions == positions.sorted())
@@ -52,7 +54,8 @@ import UnifiedCache
 
   @Test func entityJSONLeavesAbsentFieldsOutAndAddsUnknownOnesAfter() {
     let metadata = UnifiedAppMetadata(
-      clientID: "app", environment: "env", familyID: "1", additionalFields: ["x": .bool(true), "family_id": .string("shadowed")])
+      clientID: "app", environment: "env", familyID: "1",
+      additionalFields: ["x": .bool(true), "family_id": .string("shadowed")])
     #expect(UnifiedEntityJSON.object(for: metadata).keys == ["client_id", "environment", "family_id", "x"])
     #expect(UnifiedEntityJSON.object(for: metadata)["family_id"] == .string("1"))
     let plain = UnifiedAppMetadata(clientID: "app", environment: "env")

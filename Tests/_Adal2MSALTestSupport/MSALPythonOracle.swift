@@ -20,11 +20,11 @@ public enum MSALPythonOracle {
     "msal-dotnet_token_cache_adfs.json":
       #"{"accounts": [{"username": "fidlab@msidlab8.com", "home_account_id": "unZYjm1NugFLhP1l338bxhRYyHbtCYOWX1P+F2fCsiQ=", "client_id": "PublicClientId"}]}"#,
     "msal-dotnet_MultiCloudTokenCache.json": """
-      {"accounts": [
-        {"username": "user@cloud.onmicrosoft.com", "home_account_id": "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462", "environment": "login.windows.net", "client_id": "0615b6ca-88d4-4884-8729-b178178f7c27"},
-        {"username": "userde@cloudde.onmicrosoft.de", "home_account_id": "6afc833f-49c0-4fd5-b685-2998a6cc8d8d.469fdeb4-d4fd-4fde-991e-308a78e4bea4", "environment": "login.microsoftonline.de", "client_id": "0615b6ca-88d4-4884-8729-b178178f7c27"},
-        {"username": "usercn@cloudcn.partner.onmschina.cn", "home_account_id": "8d6ac642-17f6-4dd8-81e2-bf5bdb9a60d7.9e5e17b6-6e3d-4515-8895-0e7756474486", "environment": "login.partner.microsoftonline.cn", "client_id": "0615b6ca-88d4-4884-8729-b178178f7c27"}]}
-      """,
+    {"accounts": [
+      {"username": "user@cloud.onmicrosoft.com", "home_account_id": "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462", "environment": "login.windows.net", "client_id": "0615b6ca-88d4-4884-8729-b178178f7c27"},
+      {"username": "userde@cloudde.onmicrosoft.de", "home_account_id": "6afc833f-49c0-4fd5-b685-2998a6cc8d8d.469fdeb4-d4fd-4fde-991e-308a78e4bea4", "environment": "login.microsoftonline.de", "client_id": "0615b6ca-88d4-4884-8729-b178178f7c27"},
+      {"username": "usercn@cloudcn.partner.onmschina.cn", "home_account_id": "8d6ac642-17f6-4dd8-81e2-bf5bdb9a60d7.9e5e17b6-6e3d-4515-8895-0e7756474486", "environment": "login.partner.microsoftonline.cn", "client_id": "0615b6ca-88d4-4884-8729-b178178f7c27"}]}
+    """,
     "msal-python-2019_via-msal-dotnet_cachecompat_python.json":
       #"{"accounts": [{"username": "abhi@ddobalianoutlook.onmicrosoft.com", "home_account_id": "13dd2c19-84cd-416a-ae7d-49573e425619.26039cce-489d-4002-8293-5b0c5134eacb", "client_id": "52d50834-b9a0-4948-9f62-1a3d283003d6"}]}"#,
     "msal-dotnet_CacheFromTheFuture.json": "{}",

@@ -13,7 +13,8 @@ struct MigrationInputOptions: ParsableArguments {
 
   @Option(
     name: .customLong("msal"), parsing: .upToNextOption,
-    help: ArgumentHelp("MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go).", valueName: "file"))
+    help: ArgumentHelp(
+      "MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go).", valueName: "file"))
   var msal: [String] = []
 
   @Option(help: ArgumentHelp("Largest input file accepted, in bytes.", valueName: "bytes"))
@@ -40,13 +41,15 @@ struct MigrationInputOptions: ParsableArguments {
   func validate() throws {
     guard maxInputSize > 0 else { throw ValidationError("--max-input-size must be positive") }
     guard Self.timeZone(adalTimeZone) != nil else {
-      throw ValidationError("--adal-time-zone \(adalTimeZone) is no time zone: give an identifier such as Europe/Berlin, UTC or local")
+      throw ValidationError(
+        "--adal-time-zone \(adalTimeZone) is no time zone: give an identifier such as Europe/Berlin, UTC or local")
     }
   }
 
   /// The first pass of `migrate` (`MigrationPipeline.index`), with a progress bar on a terminal when it takes
   /// more than a second.
-  func index(with pipeline: MigrationPipeline, keepingAtMost maxItems: Int) async throws -> MigrationPipeline.InputIndex {
+  func index(with pipeline: MigrationPipeline, keepingAtMost maxItems: Int) async throws -> MigrationPipeline.InputIndex
+  {
     let total = try MigrationPipeline.fileCount(adal: adal, msal: msal)
     let progress = ProgressBar(label: "reading", total: total)
     defer { progress.finish() }
@@ -56,7 +59,9 @@ struct MigrationInputOptions: ParsableArguments {
 
 /// The options that change the plan.
 struct PlanningOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("The application a family refresh token belongs to when no item names one.", valueName: "client-id"))
+  @Option(
+    help: ArgumentHelp(
+      "The application a family refresh token belongs to when no item names one.", valueName: "client-id"))
   var clientID: String?
 
   @Flag(help: "Do not migrate access tokens (they are reported as skipped).")

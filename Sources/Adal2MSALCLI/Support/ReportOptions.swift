@@ -4,7 +4,10 @@ import Foundation
 
 /// `--report`, `--report-format`, `--redact-usernames`: where the diff report goes and how it looks.
 struct ReportOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("Write the report to this file (mode 0600) instead of standard output; `-` is standard output.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Write the report to this file (mode 0600) instead of standard output; `-` is standard output.", valueName: "file"
+    ))
   var report: String?
 
   @Option(help: "Report format: text (the default; coloured on a terminal unless NO_COLOR is set), json or markdown.")

@@ -11,7 +11,9 @@ extension DatabaseQueue {
         result = try body(db)
         return .commit
       }
-      guard let result else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "transaction produced no result") }
+      guard let result else {
+        throw DatabaseError(resultCode: .SQLITE_ERROR, message: "transaction produced no result")
+      }
       return result
     }
   }

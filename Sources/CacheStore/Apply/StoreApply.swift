@@ -11,13 +11,16 @@ extension CacheStore {
   /// A write whose entity the store already holds exactly (the plan was applied before) is not written and
   /// counts as `rowsAlreadyCurrent`; the run is recorded all the same.
   @discardableResult
-  public func apply(_ plan: MigrationPlan, options: ApplyOptions = ApplyOptions()) throws(CacheStoreError) -> AppliedRunSummary {
+  public func apply(_ plan: MigrationPlan, options: ApplyOptions = ApplyOptions()) throws(CacheStoreError)
+    -> AppliedRunSummary
+  {
     do {
       return try applyInParts(plannedAt: plan.plannedAt, inputs: plan.inputs, options: options) { try $0.write(plan) }
     } catch let error as CacheStoreError {
       throw error
     } catch {
-      throw CacheStoreError(.database, "the run was rolled back (\(Self.describe(error)))", at: SourceLocation(file: path))
+      throw CacheStoreError(
+        .database, "the run was rolled back (\(Self.describe(error)))", at: SourceLocation(file: path))
     }
   }
 
@@ -129,7 +132,8 @@ extension CacheStore {
   private static func mergeUnknownSections(_ sections: JSONObject, db: Database) throws -> Int {
     var written = 0
     for member in sections {
-      let current = try String.fetchOne(db, sql: "SELECT value FROM unknown_sections WHERE name = ?", arguments: [member.key])
+      let current = try String.fetchOne(
+        db, sql: "SELECT value FROM unknown_sections WHERE name = ?", arguments: [member.key])
       var value = member.value
       if let current, UnmodelledEntries.isKnownSection(member.key), let entries = member.value.objectValue,
         let stored = try? JSONParser().parse(Data(current.utf8)).objectValue

@@ -74,8 +74,10 @@ extension RowCodec {
           realm: try fields.text("realm") ?? "",
           target: try fields.text("target") ?? "", secret: secret, cachedAt: try fields.date("cached_at"),
           expiresOn: try fields.date("expires_on"), extendedExpiresOn: try fields.date("extended_expires_on"),
-          refreshOn: try fields.date("refresh_on"), tokenType: try fields.text("token_type"), keyID: try fields.text("key_id"),
-          requestedClaims: try fields.text("requested_claims"), userAssertionHash: try fields.text("user_assertion_hash"),
+          refreshOn: try fields.date("refresh_on"), tokenType: try fields.text("token_type"),
+          keyID: try fields.text("key_id"),
+          requestedClaims: try fields.text("requested_claims"),
+          userAssertionHash: try fields.text("user_assertion_hash"),
           clientInfo: try fields.text("client_info"), lastModificationTime: try fields.text("last_modification_time"),
           lastModificationApp: try fields.text("last_modification_app"), additionalFields: additional))
     case .refreshToken:
@@ -84,7 +86,8 @@ extension RowCodec {
           homeAccountID: try fields.required("home_account_id"),
           environment: try fields.required("environment"),
           clientID: try fields.required("client_id"),
-          secret: secret, familyID: try fields.text("family_id"), realm: try fields.text("realm"), target: try fields.text("target"),
+          secret: secret, familyID: try fields.text("family_id"), realm: try fields.text("realm"),
+          target: try fields.text("target"),
           userAssertionHash: try fields.text("user_assertion_hash"), clientInfo: try fields.text("client_info"),
           lastModificationTime: try fields.text("last_modification_time"),
           lastModificationApp: try fields.text("last_modification_app"),

@@ -54,10 +54,13 @@ struct RowCodec: Sendable {
     if let key = form.key { object["key"] = .string(key) }
     if !form.fieldNames.isEmpty {
       object["names"] = .object(
-        JSONObject(form.fieldNames.sorted { $0.key < $1.key }.map { JSONMember($0.key, .array($0.value.map(JSONValue.string))) }))
+        JSONObject(
+          form.fieldNames.sorted { $0.key < $1.key }.map { JSONMember($0.key, .array($0.value.map(JSONValue.string))) })
+      )
     }
     if !form.values.isEmpty {
-      object["values"] = .object(JSONObject(form.values.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) }))
+      object["values"] = .object(
+        JSONObject(form.values.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) }))
     }
     return JSONText.compact(.object(object))
   }
@@ -70,7 +73,9 @@ struct RowCodec: Sendable {
     }
     var names: [String: [String]] = [:]
     for member in object["names"]?.objectValue ?? [:] {
-      guard case .array(let values) = member.value else { throw corrupt("a written_form with malformed names", rowKey: fields.key) }
+      guard case .array(let values) = member.value else {
+        throw corrupt("a written_form with malformed names", rowKey: fields.key)
+      }
       let spelled = values.compactMap(\.stringValue)
       // An empty list: the field was not written at all (a realm the model defaults).
       guard spelled.count == values.count else {

@@ -45,7 +45,8 @@ public struct SecretSealing: Sendable {
     }
     if data.count == 32 { return try SecretSealing(keyBytes: data) }
     guard data.count < 4096, let text = String(data: data, encoding: .utf8) else {
-      throw CacheStoreError(.badKey, "the key file is not 32 raw bytes, 64 hex digits or base64", at: SourceLocation(file: path))
+      throw CacheStoreError(
+        .badKey, "the key file is not 32 raw bytes, 64 hex digits or base64", at: SourceLocation(file: path))
     }
     do {
       return try keyText(text)
@@ -71,7 +72,8 @@ public struct SecretSealing: Sendable {
     do {
       return try keyText(text)
     } catch {
-      throw CacheStoreError(error.reason, error.message, remedy: error.remedy, at: SourceLocation(keyPath: "$\(environmentVariable)"))
+      throw CacheStoreError(
+        error.reason, error.message, remedy: error.remedy, at: SourceLocation(keyPath: "$\(environmentVariable)"))
     }
   }
 
@@ -103,7 +105,8 @@ public struct SecretSealing: Sendable {
   func open(_ sealed: Data, rowKey: String, file: String) throws(CacheStoreError) -> String {
     let unreadable = CacheStoreError(
       .secretUnreadable,
-      "the sealed secret does not open (tampered, moved from another row, or sealed with another key)", at: SourceLocation(file: file, keyPath: rowKey))
+      "the sealed secret does not open (tampered, moved from another row, or sealed with another key)",
+      at: SourceLocation(file: file, keyPath: rowKey))
     guard sealed.first == Self.formatVersion, sealed.count >= 1 + 12 + 16 else { throw unreadable }
     do {
       let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())

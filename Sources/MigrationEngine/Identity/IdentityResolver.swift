@@ -158,7 +158,8 @@ struct IdentityResolver {
       }
       if subs.count > 1 {
         let list = subs.sorted()
-        return fail(.conflict, "identity.conflict", "several ADFS subjects for one user: \(list.joined(separator: ", "))", list)
+        return fail(
+          .conflict, "identity.conflict", "several ADFS subjects for one user: \(list.joined(separator: ", "))", list)
       }
       for sourced in cluster { rules[sourced.ordinal] = .adfsSubject }
       return succeed(sub, rules, "ADFS", "ADFS: home_account_id is the id token's sub")
@@ -189,7 +190,8 @@ struct IdentityResolver {
     }
     if derived.count > 1 {
       let list = derived.sorted()
-      return fail(.conflict, "identity.conflict", "the id tokens derive several ids: \(list.joined(separator: ", "))", list)
+      return fail(
+        .conflict, "identity.conflict", "the id tokens derive several ids: \(list.joined(separator: ", "))", list)
     }
     guard let home = derived.first else {
       return fail(.skip, "identity.home-tenant-unknown", unknownReason ?? "home tenant not shown", [])

@@ -1,5 +1,5 @@
-import Adal2MSALSupport
 import ADALCache
+import Adal2MSALSupport
 import Foundation
 
 /// What an id token says about the user's relation to the token's tenant (`tid`), read offline.

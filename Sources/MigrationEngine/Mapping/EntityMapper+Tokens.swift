@@ -108,7 +108,8 @@ extension EntityMapper {
       }
       let token = UnifiedAccessToken(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: item.clientID,
-        realm: realm, target: resource + "/.default", secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
+        realm: realm, target: resource + "/.default",
+        secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
         cachedAt: item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: item.extendedExpiresOn,
         tokenType: item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
       byKey[token.canonicalKey, default: []].append((sourced, token))

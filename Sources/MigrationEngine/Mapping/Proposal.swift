@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
@@ -42,8 +43,6 @@ struct MappingResult: Sendable {
   /// lists the items of all its users), not with each part of it.
   var apps = AppMetadataCollector()
 }
-
-import Adal2MSALSupport
 
 extension PlanEntry {
   /// A skip entry for ADAL items that produce nothing.

@@ -1,5 +1,5 @@
-import Adal2MSALSupport
 import ADALCache
+import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 

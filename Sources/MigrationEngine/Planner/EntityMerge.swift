@@ -45,7 +45,8 @@ enum EntityMerge {
       let same =
         field.name == "username"
         ? sameUsername(field.value, current.value)
-        : keyFields.contains(field.name) ? field.value.lowercased() == current.value.lowercased() : field.value == current.value
+        : keyFields.contains(field.name)
+          ? field.value.lowercased() == current.value.lowercased() : field.value == current.value
       if !same { contradicting.append(field.name) }
     }
     // Secrets are compared by value, not by their (short) fingerprints.

@@ -33,7 +33,9 @@ public struct InputPartitions: Sendable {
   public static func keys(of input: ADALInput, unified: MSALInput?) -> [String] {
     var keys: Set<String> = []
     for item in input.items {
-      if let name = item.userID?.trimmedWhitespaceAndNewlines().lowercased(), !name.isEmpty { keys.insert("name|" + name) }
+      if let name = item.userID?.trimmedWhitespaceAndNewlines().lowercased(), !name.isEmpty {
+        keys.insert("name|" + name)
+      }
       if let home = IdentityEvidence.archivedHomeAccountID(item) { keys.insert("home|" + home.lowercased()) }
       if let home = IdentityEvidence.clientInfoHomeAccountID(item) { keys.insert("home|" + home.lowercased()) }
       guard let claims = item.idTokenClaims else { continue }
@@ -55,7 +57,8 @@ public struct InputPartitions: Sendable {
     var keys: Set<String> = []
     for entity in entities {
       if let home = entity.homeAccountID, !home.isEmpty { keys.insert("home|" + home.lowercased()) }
-      if case .account(let account) = entity, let name = account.username?.trimmedWhitespaceAndNewlines(), !name.isEmpty {
+      if case .account(let account) = entity, let name = account.username?.trimmedWhitespaceAndNewlines(), !name.isEmpty
+      {
         keys.insert("name|" + name.lowercased())
       }
     }

@@ -38,6 +38,7 @@ extension MigrationPlan {
       diagnostics: PlanOrder.merge(diagnostics, other.diagnostics, by: PlanOrder.diagnostics),
       inputs: (inputs + other.inputs).sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,
-      users: PlanOrder.merge(users, other.users, by: PlanOrder.users), targetLibrary: targetLibrary ?? other.targetLibrary)
+      users: PlanOrder.merge(users, other.users, by: PlanOrder.users),
+      targetLibrary: targetLibrary ?? other.targetLibrary)
   }
 }

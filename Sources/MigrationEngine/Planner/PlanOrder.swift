@@ -45,7 +45,9 @@ enum PlanOrder {
   }
 
   /// Two arrays sorted by `areInIncreasingOrder` as one sorted array (on ties, `lhs`'s element first).
-  static func merge<Element>(_ lhs: [Element], _ rhs: [Element], by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
+  static func merge<Element>(_ lhs: [Element], _ rhs: [Element], by areInIncreasingOrder: (Element, Element) -> Bool)
+    -> [Element]
+  {
     if rhs.isEmpty { return lhs }
     if lhs.isEmpty { return rhs }
     var out: [Element] = []
@@ -68,7 +70,9 @@ enum PlanOrder {
   /// `entries` in plan order: by kind, key and action (compared once per entry as a `EntryKey`), ties by
   /// `entries(_:_:)`.
   static func sortedEntries(_ entries: [PlanEntry]) -> [PlanEntry] {
-    let keys = entries.map { EntryKey(kind: $0.kind?.planOrder ?? 9, key: $0.canonicalKey ?? "", action: $0.action.planOrder) }
+    let keys = entries.map {
+      EntryKey(kind: $0.kind?.planOrder ?? 9, key: $0.canonicalKey ?? "", action: $0.action.planOrder)
+    }
     let order = entries.indices.sorted { left, right in
       keys[left] != keys[right] ? keys[left] < keys[right] : Self.entries(entries[left], entries[right])
     }
@@ -80,7 +84,9 @@ enum PlanOrder {
     var key: String
     var action: Int
 
-    static func < (lhs: EntryKey, rhs: EntryKey) -> Bool { (lhs.kind, lhs.key, lhs.action) < (rhs.kind, rhs.key, rhs.action) }
+    static func < (lhs: EntryKey, rhs: EntryKey) -> Bool {
+      (lhs.kind, lhs.key, lhs.action) < (rhs.kind, rhs.key, rhs.action)
+    }
   }
 
   static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool { EntryOrder(lhs) < EntryOrder(rhs) }

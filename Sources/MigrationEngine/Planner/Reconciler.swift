@@ -49,29 +49,36 @@ struct Reconciler {
     switch (EntityMerge.compare(incoming, with: old), prefer) {
     case (.same, _):
       primary[slot] = entries.count
-      append(proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged",
-             reason: "the target cache already holds this entity")
+      append(
+        proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged",
+        reason: "the target cache already holds this entity")
     case (.adds(let fields), .existing):
       primary[slot] = entries.count
-      append(proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged-existing-wins",
-             reason: "the target cache holds this entity; the input also knows \(fields.joined(separator: ", ")), "
-               + "not written (existing entries win)")
+      append(
+        proposal, action: .unchanged, entity: old, existing: old, code: "plan.unchanged-existing-wins",
+        reason: "the target cache holds this entity; the input also knows \(fields.joined(separator: ", ")), "
+          + "not written (existing entries win)")
     case (.adds(let fields), .adal):
       primary[slot] = entries.count
-      append(proposal, action: .update, entity: merged, existing: old, code: "plan.update",
-             reason: "the input adds \(fields.joined(separator: ", ")); the inputs win (prefer adal)")
+      append(
+        proposal, action: .update, entity: merged, existing: old, code: "plan.update",
+        reason: "the input adds \(fields.joined(separator: ", ")); the inputs win (prefer adal)")
     case (.contradicts(let fields), .adal):
       primary[slot] = entries.count
-      append(proposal, action: .update, entity: merged, existing: old, code: "plan.update",
-             reason: "the input sets \(fields.joined(separator: ", ")) differently; the inputs win (prefer adal)")
+      append(
+        proposal, action: .update, entity: merged, existing: old, code: "plan.update",
+        reason: "the input sets \(fields.joined(separator: ", ")) differently; the inputs win (prefer adal)")
     case (.contradicts(let fields), .existing):
-      append(proposal, action: .conflict, existing: old, code: "plan.conflict",
-             reason: "differs from the existing entry in \(fields.joined(separator: ", ")); the existing entry is kept")
+      append(
+        proposal, action: .conflict, existing: old, code: "plan.conflict",
+        reason: "differs from the existing entry in \(fields.joined(separator: ", ")); the existing entry is kept")
     }
   }
 
   /// An incoming entity for a key another input already planned (an add, update or unchanged entry).
-  private mutating func offer(_ proposal: Proposal, against current: AnyUnifiedEntity, plannedAt index: Int, fromADAL: Bool) {
+  private mutating func offer(
+    _ proposal: Proposal, against current: AnyUnifiedEntity, plannedAt index: Int, fromADAL: Bool
+  ) {
     let comparison = EntityMerge.compare(proposal.entity, with: current)
     let inputsWin = fromADAL && prefer == .adal
     switch comparison {
@@ -83,8 +90,11 @@ struct Reconciler {
     case .adds(let fields), .contradicts(let fields):
       let other = entries[index].identityRule == .unifiedInput ? "the MSAL input's entry" : "another input's entry"
       guard inputsWin else {
-        append(proposal, action: .conflict, existing: current, code: "plan.conflict",
-               reason: "differs from \(other) in \(fields.joined(separator: ", ")); that entry is kept, nothing written for this one")
+        append(
+          proposal, action: .conflict, existing: current, code: "plan.conflict",
+          reason:
+            "differs from \(other) in \(fields.joined(separator: ", ")); that entry is kept, nothing written for this one"
+        )
         return
       }
       let merged = EntityMerge.merged(proposal.entity, over: current)
@@ -94,7 +104,8 @@ struct Reconciler {
       entry.sources = Self.union(entry.sources, proposal.sources)
       entry.identityRule = proposal.rule ?? entry.identityRule
       entry.reasonCode = "plan.input-wins"
-      entry.reason = "the ADAL entity laid over \(other) (\(fields.joined(separator: ", "))); the inputs win (prefer adal)"
+      entry.reason =
+        "the ADAL entity laid over \(other) (\(fields.joined(separator: ", "))); the inputs win (prefer adal)"
       entry.action = base == nil ? .add : (base == merged ? .unchanged : .update)
       entries[index] = entry
     }
@@ -107,7 +118,8 @@ struct Reconciler {
     // The proposal's own entity keeps its box: the entry shares it rather than boxing a copy.
     entries.append(
       PlanEntry(
-        action: action, canonicalKey: proposal.canonicalKey, entityBox: entity.map(EntityBox.init) ?? proposal.entityBox,
+        action: action, canonicalKey: proposal.canonicalKey,
+        entityBox: entity.map(EntityBox.init) ?? proposal.entityBox,
         existingBox: existing.map(EntityBox.init), reasonCode: code, reason: reason,
         sources: proposal.sources, identityRule: proposal.rule, username: proposal.username,
         homeAccountID: proposal.homeAccountID))

@@ -12,7 +12,11 @@ import Foundation
 public struct InputAccounting: Sendable {
   /// The buckets, from best to worst.
   public enum Bucket: UInt8, Sendable, Hashable, CaseIterable, Comparable {
-    case migrated = 5, unchanged = 4, merged = 3, policySkip = 2, problem = 1
+    case migrated = 5
+    case unchanged = 4
+    case merged = 3
+    case policySkip = 2
+    case problem = 1
 
     public static func < (lhs: Bucket, rhs: Bucket) -> Bool { lhs.rawValue < rhs.rawValue }
   }

@@ -138,7 +138,8 @@ public struct MigrationReport: Sendable {
         username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
         homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
         rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
-        candidates: section.user.candidates.map { redact($0) }, entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) })
+        candidates: section.user.candidates.map { redact($0) },
+        entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) })
     }
     sectionOrigins = grouped.users.map(\.origin)
     otherOrigins = grouped.others

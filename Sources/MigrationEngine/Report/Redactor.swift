@@ -28,7 +28,8 @@ struct Redactor: Sendable {
   init(_ names: RedactionNames) {
     // Usernames first: a value that is both a username and an id always becomes a `user-` token.
     let pairs =
-      names.usernames.map { ($0, "user-" + Self.digest($0)) } + names.accountIDs.map { ($0, "account-" + Self.digest($0)) }
+      names.usernames.map { ($0, "user-" + Self.digest($0)) }
+      + names.accountIDs.map { ($0, "account-" + Self.digest($0)) }
     matcher = Matcher(IdentityMatcher(pairs))
   }
 
@@ -53,9 +54,9 @@ public struct RedactionNames: Sendable {
   public mutating func add(_ plan: MigrationPlan) {
     for user in plan.users {
       addName(user.username)
-      user.otherUsernames.forEach { addName($0) }
+      for name in user.otherUsernames { addName(name) }
       addID(user.homeAccountID)
-      user.candidates.forEach { addID($0) }
+      for candidate in user.candidates { addID(candidate) }
     }
     for entry in plan.entries {
       addName(entry.username)

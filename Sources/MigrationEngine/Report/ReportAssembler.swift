@@ -67,7 +67,8 @@ struct ReportAssembler {
     case .json:
       report.jsonOpening(into: &json)
       try MigrationReport.flush(&json, to: output)
-    case .markdown: try TerminalText.escaped(bytes: report.markdownOpening().bytes, keepingColors: false).withUnsafeBytes(output)
+    case .markdown:
+      try TerminalText.escaped(bytes: report.markdownOpening().bytes, keepingColors: false).withUnsafeBytes(output)
     }
   }
 

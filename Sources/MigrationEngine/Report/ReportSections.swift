@@ -51,7 +51,8 @@ enum ReportSections {
     resolvedByName.reserveCapacity(plan.users.count)
     func register(at position: Int) {
       if sections[position].user.status != .resolved {
-        let key = UnresolvedKey(sources: sections[position].user.sources, reasonCode: sections[position].user.reasonCode)
+        let key = UnresolvedKey(
+          sources: sections[position].user.sources, reasonCode: sections[position].user.reasonCode)
         if unresolved[key] == nil { unresolved[key] = position }
         return
       }
@@ -88,7 +89,8 @@ enum ReportSections {
       let home = isHomeSection ? nil : entries[position].homeAccountID?.lowercasedSharingStorage()
       if let index = isHomeSection ? section : home.flatMap({ byHome[$0] }) ?? section {
         sections[index].entries.append(position)
-      } else if entries[position].homeAccountID == nil, let name = entries[position].username?.lowercasedSharingStorage(),
+      } else if entries[position].homeAccountID == nil,
+        let name = entries[position].username?.lowercasedSharingStorage(),
         let index = resolvedByName[name]
       {
         // An item skipped before identity resolution (a tombstone): filed under the user it names.
@@ -97,7 +99,8 @@ enum ReportSections {
         // An account only the MSAL inputs know.
         byHome[key] = sections.count
         let user = PlanUser(
-          username: entries[position].username, cloud: EnvironmentAliases.group(forHost: entries[position].entity?.environment ?? "").name,
+          username: entries[position].username,
+          cloud: EnvironmentAliases.group(forHost: entries[position].entity?.environment ?? "").name,
           status: .resolved, homeAccountID: home, rule: .unifiedInput, reasonCode: "identity.unified-input",
           reason: "an account of the MSAL inputs")
         sections.append(Section(user: user, entries: [position], origin: .entry(position)))

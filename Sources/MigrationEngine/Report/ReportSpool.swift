@@ -63,7 +63,9 @@ public struct ReportSpool {
     diagnostics += plan.diagnostics
     var position = 0
     let (format, colorize) = (format, colorize)
-    try UserBatches(size: usersPerBatch).forEach(report.users.count, { report.piece(ofUser: $0, format, colorize: colorize) }) {
+    try UserBatches(size: usersPerBatch).forEach(
+      report.users.count, { report.piece(ofUser: $0, format, colorize: colorize) }
+    ) {
       pieces in
       for piece in pieces {
         let order: SectionOrder =
@@ -77,7 +79,8 @@ public struct ReportSpool {
     }
     for index in report.otherEntries.indices {
       let piece = report.piece(ofOther: index, format, colorize: colorize)
-      others.append(try spool(piece, order: EntryOrder(plan.entries[report.otherOrigins[index]]), sequence: others.count))
+      others.append(
+        try spool(piece, order: EntryOrder(plan.entries[report.otherOrigins[index]]), sequence: others.count))
     }
   }
 
@@ -92,12 +95,16 @@ public struct ReportSpool {
     others.sort { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
     var assembler = ReportAssembler(format: format, colorize: colorize)
     try assembler.opening(header, to: output)
-    for piece in sections { try assembler.section(try spill.read(at: piece.offset, count: piece.bodyBytes), to: output) }
+    for piece in sections {
+      try assembler.section(try spill.read(at: piece.offset, count: piece.bodyBytes), to: output)
+    }
     try assembler.beginOthers(count: others.count, to: output)
     for piece in others { try assembler.other(try spill.read(at: piece.offset, count: piece.bodyBytes), to: output) }
     let attentionTotal = sections.reduce(0) { $0 + $1.attentionEntries } + others.reduce(0) { $0 + $1.attentionEntries }
     try assembler.beginAttention(count: attentionTotal, to: output)
-    for piece in sections where piece.attentionBytes > 0 { try assembler.attention(try attention(of: piece), to: output) }
+    for piece in sections where piece.attentionBytes > 0 {
+      try assembler.attention(try attention(of: piece), to: output)
+    }
     for piece in others where piece.attentionBytes > 0 { try assembler.attention(try attention(of: piece), to: output) }
     let sorted = diagnostics.sorted(by: PlanOrder.diagnostics).map { diagnostic in
       var copy = diagnostic

@@ -12,13 +12,17 @@ extension MigrationReport {
     var out = TextLines()
     out.line("adal2msal migration plan")
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
-    if let targetLibrary { out.line("keys as \(targetLibrary.displayName) stores them (--for \(targetLibrary.rawValue))") }
+    if let targetLibrary {
+      out.line("keys as \(targetLibrary.displayName) stores them (--for \(targetLibrary.rawValue))")
+    }
     if !inputs.isEmpty {
       out.blank()
       out.line("Inputs")
       out.table(
         [["role", "format", "bytes", "sha256", "file"]]
-          + inputs.map { [$0.role.rawValue, $0.detectedFormat, String($0.byteCount), String($0.sha256.prefix(12)), $0.path] },
+          + inputs.map {
+            [$0.role.rawValue, $0.detectedFormat, String($0.byteCount), String($0.sha256.prefix(12)), $0.path]
+          },
         indent: 2, rightAligned: [2])
     }
     out.blank()
@@ -78,12 +82,17 @@ extension MigrationReport {
       out.blank()
       out.line(
         "User \(users[index].username ?? "(no username)")"
-          + (users[index].otherUsernames.isEmpty ? "" : " (also \(users[index].otherUsernames.joined(separator: ", ")))"))
+          + (users[index].otherUsernames.isEmpty
+            ? "" : " (also \(users[index].otherUsernames.joined(separator: ", ")))"))
       var facts: [[String]] = []
-      facts.append(["status", users[index].status.rawValue + (users[index].reason.isEmpty ? "" : ": \(users[index].reason)")])
+      facts.append([
+        "status", users[index].status.rawValue + (users[index].reason.isEmpty ? "" : ": \(users[index].reason)"),
+      ])
       if let home = users[index].homeAccountID { facts.append(["home account id", home]) }
       if let rule = users[index].rule { facts.append(["identity rule", rule.rawValue]) }
-      if !users[index].candidates.isEmpty { facts.append(["candidates", users[index].candidates.joined(separator: ", ")]) }
+      if !users[index].candidates.isEmpty {
+        facts.append(["candidates", users[index].candidates.joined(separator: ", ")])
+      }
       facts.append(["cloud", users[index].cloud])
       let width = facts.map { $0[0].count }.max() ?? 0
       for fact in facts {

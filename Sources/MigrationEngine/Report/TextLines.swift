@@ -177,7 +177,9 @@ struct TextLines {
   /// of a report is checked, about 100 MB at 100,000 items.
   static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = UnsafeRawPointer(utf8.baseAddress) else { return true }
-    let (highBits, ones, escapes): (UInt64, UInt64, UInt64) = (0x8080_8080_8080_8080, 0x0101_0101_0101_0101, 0x1B1B_1B1B_1B1B_1B1B)
+    let (highBits, ones, escapes): (UInt64, UInt64, UInt64) = (
+      0x8080_8080_8080_8080, 0x0101_0101_0101_0101, 0x1B1B_1B1B_1B1B_1B1B
+    )
     var offset = 0
     while offset + 8 <= utf8.count {
       let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)

@@ -43,7 +43,8 @@ private struct Cursor {
 
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-  func error(_ message: String, at offset: Int? = nil, reason: UnifiedCacheError.Reason = .notJSON) -> UnifiedCacheError {
+  func error(_ message: String, at offset: Int? = nil, reason: UnifiedCacheError.Reason = .notJSON) -> UnifiedCacheError
+  {
     let offset = min(offset ?? index, bytes.count)
     var line = 1
     var lineStart = 0
@@ -73,9 +74,15 @@ private struct Cursor {
     case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
     case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
     case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-    case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-    case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
     default: throw error("unexpected character \(describe(byte)), expected a value")
     }
@@ -162,7 +169,9 @@ private struct Cursor {
       guard let byte = current, isDigit(byte) else { throw error("invalid number: digits expected in exponent") }
       skipDigits()
     }
-    guard index - start <= limits.maxStringBytes else { throw error("number too long", at: start, reason: .limitExceeded) }
+    guard index - start <= limits.maxStringBytes else {
+      throw error("number too long", at: start, reason: .limitExceeded)
+    }
     return String(decoding: bytes[start..<index], as: UTF8.self)
   }
 
@@ -174,7 +183,8 @@ private struct Cursor {
     index += 1
     var scalars = String.UnicodeScalarView()
     var runStart = index
-    func flush(_ cursor: Cursor, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(UnifiedCacheError) {
+    func flush(_ cursor: Cursor, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(UnifiedCacheError)
+    {
       guard runStart < end else { return }
       guard let text = String(validating: cursor.bytes[runStart..<end], as: UTF8.self) else {
         throw cursor.error("invalid UTF-8 in a string", at: runStart)

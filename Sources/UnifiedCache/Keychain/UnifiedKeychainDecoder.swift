@@ -22,7 +22,9 @@ public struct UnifiedKeychainDecoder: Sendable {
     if location.keyPath == nil { location.keyPath = "type \(item.type), account '\(item.account)'" }
     guard let type = UnifiedKeychainItemType(rawValue: item.type) else {
       assembler.report(
-        Diagnostic(.warning, code: "unified.keychain-unknown-type", "unknown MSAL keychain item type \(item.type); skipped", at: location))
+        Diagnostic(
+          .warning, code: "unified.keychain-unknown-type", "unknown MSAL keychain item type \(item.type); skipped",
+          at: location))
       return
     }
     guard let kind = type.entityKind else {
@@ -37,7 +39,9 @@ public struct UnifiedKeychainDecoder: Sendable {
       let value = try JSONParser(limits: limits).parse(item.payload, file: location.file)
       guard case .object(let parsed) = value else {
         assembler.report(
-          Diagnostic(.warning, code: "unified.keychain-payload", "payload is a JSON \(value.typeName), not an object; skipped", at: location))
+          Diagnostic(
+            .warning, code: "unified.keychain-payload", "payload is a JSON \(value.typeName), not an object; skipped",
+            at: location))
         return
       }
       object = parsed
@@ -45,7 +49,8 @@ public struct UnifiedKeychainDecoder: Sendable {
       var place = location
       place.byteOffset = error.location.byteOffset
       assembler.report(
-        Diagnostic(.warning, code: "unified.keychain-payload", "payload is not JSON: \(error.message); skipped", at: place))
+        Diagnostic(
+          .warning, code: "unified.keychain-payload", "payload is not JSON: \(error.message); skipped", at: place))
       return
     }
     let decoded = EntityDecoder.decode(kind, object, path: location.keyPath ?? "", location: location)

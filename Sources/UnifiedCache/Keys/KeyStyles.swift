@@ -17,13 +17,16 @@ enum KeyStyles {
         UnifiedCacheKey.normalizedScopes(token.target).joined(separator: " "), token.target.lowercased(),
       ]
       return descriptors.contains { descriptor in
-        let head = UnifiedCacheKey.join([token.homeAccountID, token.environment, descriptor, token.clientID, token.realm])
+        let head = UnifiedCacheKey.join([
+          token.homeAccountID, token.environment, descriptor, token.clientID, token.realm,
+        ])
         return targets.contains { onlyExtraComponents(key, after: head + "-" + $0) }
       }
     case .refreshToken(let token):
       let owners = [token.clientID, token.effectiveFamilyID].compactMap { $0 }
       return owners.contains { owner in
-        onlyExtraComponents(key, after: UnifiedCacheKey.join([token.homeAccountID, token.environment, "refreshtoken", owner]))
+        onlyExtraComponents(
+          key, after: UnifiedCacheKey.join([token.homeAccountID, token.environment, "refreshtoken", owner]))
       }
     case .idToken(let token):
       let head = UnifiedCacheKey.join([token.homeAccountID, token.environment, "idtoken", token.clientID, token.realm])

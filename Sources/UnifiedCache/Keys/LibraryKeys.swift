@@ -46,7 +46,8 @@ public enum LibraryKeys {
         return token.writtenForm.key ?? token.canonicalKey
       }
       if !token.isBearer {
-        return lowered(head + ["accesstoken_with_authscheme", token.clientID, token.realm, target, token.tokenType ?? ""])
+        return lowered(
+          head + ["accesstoken_with_authscheme", token.clientID, token.realm, target, token.tokenType ?? ""])
       }
       return lowered(head + ["accesstoken", token.clientID, token.realm, target])
     case .python, .go:

@@ -28,14 +28,17 @@ public enum AccountLookup {
   }
 
   /// Every account with this `home_account_id` (case-insensitive), in key order: one per tenant and environment.
-  public static func accountsForIdentifier(_ homeAccountID: String, in contents: UnifiedCacheContents) -> [UnifiedAccount] {
+  public static func accountsForIdentifier(_ homeAccountID: String, in contents: UnifiedCacheContents)
+    -> [UnifiedAccount]
+  {
     let wanted = homeAccountID.trimmedWhitespace().lowercased()
     guard !wanted.isEmpty else { return [] }
     return contents.accounts.filter { $0.homeAccountID.lowercased() == wanted }
   }
 
   /// The account with this `home_account_id` (case-insensitive), preferring its home-tenant entry.
-  public static func accountForIdentifier(_ homeAccountID: String, in contents: UnifiedCacheContents) -> UnifiedAccount? {
+  public static func accountForIdentifier(_ homeAccountID: String, in contents: UnifiedCacheContents) -> UnifiedAccount?
+  {
     let accounts = accountsForIdentifier(homeAccountID, in: contents)
     return accounts.first(where: isHomeTenant) ?? accounts.first
   }

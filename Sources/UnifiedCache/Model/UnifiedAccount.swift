@@ -61,7 +61,9 @@ public struct UnifiedAccount: UnifiedEntity {
     self.additionalFields = additionalFields
   }
 
-  public var canonicalKey: String { UnifiedCacheKey.account(homeAccountID: homeAccountID, environment: environment, realm: realm) }
+  public var canonicalKey: String {
+    UnifiedCacheKey.account(homeAccountID: homeAccountID, environment: environment, realm: realm)
+  }
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { nil }
   public var description: String { "Account(\(canonicalKey), username: \(username ?? "-"))" }

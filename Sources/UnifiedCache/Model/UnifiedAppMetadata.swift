@@ -12,7 +12,9 @@ public struct UnifiedAppMetadata: UnifiedEntity {
   /// The key and field names the entry had in its file (not part of its identity).
   public var writtenForm = WrittenForm()
 
-  public init(clientID: String, environment: String, familyID: String? = nil, additionalFields: JSONObject = JSONObject()) {
+  public init(
+    clientID: String, environment: String, familyID: String? = nil, additionalFields: JSONObject = JSONObject()
+  ) {
     self.clientID = clientID
     self.environment = environment
     self.familyID = familyID

@@ -82,11 +82,21 @@ public enum AnyUnifiedEntity: Sendable, Hashable, CustomStringConvertible {
     }
     set {
       switch self {
-      case .account(var entity): entity.writtenForm = newValue; self = .account(entity)
-      case .accessToken(var entity): entity.writtenForm = newValue; self = .accessToken(entity)
-      case .refreshToken(var entity): entity.writtenForm = newValue; self = .refreshToken(entity)
-      case .idToken(var entity): entity.writtenForm = newValue; self = .idToken(entity)
-      case .appMetadata(var entity): entity.writtenForm = newValue; self = .appMetadata(entity)
+      case .account(var entity):
+        entity.writtenForm = newValue
+        self = .account(entity)
+      case .accessToken(var entity):
+        entity.writtenForm = newValue
+        self = .accessToken(entity)
+      case .refreshToken(var entity):
+        entity.writtenForm = newValue
+        self = .refreshToken(entity)
+      case .idToken(var entity):
+        entity.writtenForm = newValue
+        self = .idToken(entity)
+      case .appMetadata(var entity):
+        entity.writtenForm = newValue
+        self = .appMetadata(entity)
       }
     }
   }

@@ -31,5 +31,7 @@ public struct WrittenForm: Sendable, Hashable, CustomStringConvertible {
   public static func == (lhs: WrittenForm, rhs: WrittenForm) -> Bool { true }
   public func hash(into hasher: inout Hasher) {}
 
-  public var description: String { "WrittenForm(key: \(key ?? "-"), fieldNames: \(fieldNames), values: \(values.keys.sorted()))" }
+  public var description: String {
+    "WrittenForm(key: \(key ?? "-"), fieldNames: \(fieldNames), values: \(values.keys.sorted()))"
+  }
 }

@@ -40,7 +40,8 @@ struct DictionaryCacheReader {
       }
       guard case .array(let values) = object["Value"] else {
         assembler.report(
-          Diagnostic(.warning, code: "unified.invalid-section", "the Value of \(key) is not an array; skipped", at: location))
+          Diagnostic(
+            .warning, code: "unified.invalid-section", "the Value of \(key) is not an array; skipped", at: location))
         continue
       }
       for (position, value) in values.enumerated() {

@@ -32,7 +32,8 @@ enum EntityDecoder {
   static func skipping(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
     diagnostics.map { diagnostic in
       guard diagnostic.code == "unified.unmodelled-entry" else { return diagnostic }
-      return Diagnostic(.warning, code: "unified.invalid-entry", diagnostic.message + "; skipped", at: diagnostic.location)
+      return Diagnostic(
+        .warning, code: "unified.invalid-entry", diagnostic.message + "; skipped", at: diagnostic.location)
     }
   }
 
@@ -62,7 +63,9 @@ enum EntityDecoder {
   private static func credentialType(_ fields: inout FieldReader, accepted: [String], defaultValue: String) -> String {
     let written = fields.string("credential_type")
     if let written, !accepted.contains(where: { $0.caseInsensitiveCompare(written) == .orderedSame }) {
-      fields.report(.warning, "unified.credential-type", "unexpected credential_type '\(written)' in this section", field: "credential_type")
+      fields.report(
+        .warning, "unified.credential-type", "unexpected credential_type '\(written)' in this section",
+        field: "credential_type")
     }
     return written ?? defaultValue
   }
@@ -79,7 +82,8 @@ enum EntityDecoder {
       // Early MSAL Python wrote "AAD" for AAD v2 accounts; every current MSAL lists only MSSTS/ADFS accounts.
       account.authorityType = "MSSTS"
       fields.report(
-        .note, "unified.authority-type", "authority_type 'AAD' read as 'MSSTS' (current MSAL libraries ignore 'AAD' accounts)",
+        .note, "unified.authority-type",
+        "authority_type 'AAD' read as 'MSSTS' (current MSAL libraries ignore 'AAD' accounts)",
         field: "authority_type")
     }
     account.name = fields.string("name")
@@ -117,7 +121,9 @@ enum EntityDecoder {
     token.clientInfo = fields.string("client_info")
     token.lastModificationTime = fields.string("last_modification_time")
     token.lastModificationApp = fields.string("last_modification_app")
-    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else { return nil }
+    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else {
+      return nil
+    }
     token.additionalFields = fields.remaining
     return token
   }
@@ -139,7 +145,9 @@ enum EntityDecoder {
     token.clientInfo = fields.string("client_info")
     token.lastModificationTime = fields.string("last_modification_time")
     token.lastModificationApp = fields.string("last_modification_app")
-    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else { return nil }
+    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else {
+      return nil
+    }
     token.additionalFields = fields.remaining
     return token
   }
@@ -158,7 +166,9 @@ enum EntityDecoder {
     token.clientInfo = fields.string("client_info")
     token.lastModificationTime = fields.string("last_modification_time")
     token.lastModificationApp = fields.string("last_modification_app")
-    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else { return nil }
+    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else {
+      return nil
+    }
     token.additionalFields = fields.remaining
     return token
   }

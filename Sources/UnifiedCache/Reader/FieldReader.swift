@@ -138,7 +138,10 @@ struct FieldReader {
           remaining.removeValue(forKey: name)
           taken.append(name)
         } else {
-          report(.warning, "unified.field-conflict", "disagrees with '\(chosenName)'; '\(chosenName)' is used and this one kept as an unknown field", field: name)
+          report(
+            .warning, "unified.field-conflict",
+            "disagrees with '\(chosenName)'; '\(chosenName)' is used and this one kept as an unknown field", field: name
+          )
         }
         continue
       }

@@ -26,15 +26,19 @@ public enum UnifiedCacheJSONWriter {
   ) -> (JSONObject, [Diagnostic]) {
     var sections = SectionBuilder(library: library)
     var root = JSONObject()
-    root[UnifiedEntityKind.accessToken.sectionName] = sections.section(contents.accessTokens.map(AnyUnifiedEntity.accessToken))
-    root[UnifiedEntityKind.refreshToken.sectionName] = sections.section(contents.refreshTokens.map(AnyUnifiedEntity.refreshToken))
+    root[UnifiedEntityKind.accessToken.sectionName] = sections.section(
+      contents.accessTokens.map(AnyUnifiedEntity.accessToken))
+    root[UnifiedEntityKind.refreshToken.sectionName] = sections.section(
+      contents.refreshTokens.map(AnyUnifiedEntity.refreshToken))
     root[UnifiedEntityKind.idToken.sectionName] = sections.section(contents.idTokens.map(AnyUnifiedEntity.idToken))
     root[UnifiedEntityKind.account.sectionName] = sections.section(contents.accounts.map(AnyUnifiedEntity.account))
-    root[UnifiedEntityKind.appMetadata.sectionName] = sections.section(contents.appMetadata.map(AnyUnifiedEntity.appMetadata))
+    root[UnifiedEntityKind.appMetadata.sectionName] = sections.section(
+      contents.appMetadata.map(AnyUnifiedEntity.appMetadata))
     for member in contents.unknownSections {
       if let kind = UnifiedEntityKind(rawValue: member.key), case .object(let kept) = member.value {
         // Entries of a known section that the reader could not model, kept verbatim (see UnmodelledEntries).
-        root[kind.sectionName] = .object(UnmodelledEntries.merge(kept, into: root[kind.sectionName]?.objectValue ?? [:]))
+        root[kind.sectionName] = .object(
+          UnmodelledEntries.merge(kept, into: root[kind.sectionName]?.objectValue ?? [:]))
       } else if root[member.key] == nil {
         root[member.key] = member.value
       }

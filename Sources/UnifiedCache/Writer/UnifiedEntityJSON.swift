@@ -128,7 +128,8 @@ public enum UnifiedEntityJSON {
     /// `target`, or the array of scopes the entry had (early MSAL Python) when it still says the same.
     mutating func target(_ value: String?) {
       guard let value else { return }
-      if case .array(let items)? = rawValues["target"], items.compactMap(\.stringValue).joined(separator: " ") == value {
+      if case .array(let items)? = rawValues["target"], items.compactMap(\.stringValue).joined(separator: " ") == value
+      {
         object["target"] = .array(items)
       } else {
         object["target"] = .string(value)

@@ -88,7 +88,8 @@ public enum UnifiedKeychainWriter {
     }
     return Item(
       account: join([token.homeAccountID, token.environment]), service: service, generic: generic,
-      type: token.isBearer ? UnifiedKeychainItemType.accessToken.rawValue : UnifiedKeychainItemType.accessTokenWithAuthScheme.rawValue,
+      type: token.isBearer
+        ? UnifiedKeychainItemType.accessToken.rawValue : UnifiedKeychainItemType.accessTokenWithAuthScheme.rawValue,
       payload: UnifiedEntityJSON.object(for: token, library: .objc))
   }
 
@@ -108,7 +109,9 @@ public enum UnifiedKeychainWriter {
   }
 
   private static func accountItem(_ account: UnifiedAccount) -> Item {
-    let type = UnifiedKeychainItemType.allCases.first { $0.authorityType != nil && $0.authorityType == account.authorityType }
+    let type = UnifiedKeychainItemType.allCases.first {
+      $0.authorityType != nil && $0.authorityType == account.authorityType
+    }
     return Item(
       account: join([account.homeAccountID, account.environment]), service: part(account.realm),
       generic: part(account.username ?? ""), type: (type ?? .accountOther).rawValue,

@@ -22,7 +22,8 @@ enum ItemFactory {
     accessToken: String? = nil, resource: String? = nil, expiresOn: Date? = nil, file: String = "items"
   ) throws -> ADALTokenItem {
     let raw = claims.map(jwt)
-    let kind = ADALTokenKind.classify(accessToken: accessToken, refreshToken: refreshToken, clientID: client, familyID: nil)
+    let kind = ADALTokenKind.classify(
+      accessToken: accessToken, refreshToken: refreshToken, clientID: client, familyID: nil)
     return ADALTokenItem(
       authority: authority, resource: resource, clientID: client, accessToken: accessToken.map(ADALSecret.init),
       refreshToken: refreshToken.map(ADALSecret.init), expiresOn: expiresOn, homeAccountID: home,

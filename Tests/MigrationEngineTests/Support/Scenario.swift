@@ -53,15 +53,22 @@ struct Scenario {
     adal = try spec.adal.map { file in
       let data = try Fixtures.data(folder + file)
       let result = try ADALCacheReader().read(data, file: file)
-      inputs.append(PlanInput(path: file, role: .adal, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count, detectedFormat: result.inputKind.rawValue))
+      inputs.append(
+        PlanInput(
+          path: file, role: .adal, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count,
+          detectedFormat: result.inputKind.rawValue))
       return ADALInput(result, file: file)
     }
     msal = try spec.msalInputs.map { file in
       let data = try Fixtures.data(folder + file)
-      inputs.append(PlanInput(path: file, role: .msal, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count, detectedFormat: "msal-json"))
+      inputs.append(
+        PlanInput(
+          path: file, role: .msal, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count,
+          detectedFormat: "msal-json"))
       return MSALInput(try UnifiedCacheJSONReader().read(data, file: file), file: file)
     }
-    existing = try spec.existing.map { try UnifiedCacheJSONReader().read(Fixtures.data(folder + $0), file: $0).contents }
+    existing =
+      try spec.existing.map { try UnifiedCacheJSONReader().read(Fixtures.data(folder + $0), file: $0).contents }
       ?? UnifiedCacheContents()
     self.inputs = inputs
     let clock = try #require(ISO8601DateFormatter().date(from: spec.clock))
@@ -80,12 +87,14 @@ func expectGolden(_ actual: String, _ name: String, sourceLocation: Testing.Sour
   switch try Golden.compare(actual, testTarget: "MigrationEngineTests", name: name) {
   case .matches: break
   case .recorded(let path):
-    Issue.record("recorded golden file \(path): review it, then run again without RECORD_GOLDEN", sourceLocation: sourceLocation)
+    Issue.record(
+      "recorded golden file \(path): review it, then run again without RECORD_GOLDEN", sourceLocation: sourceLocation)
   case .differs(let expected, let actual, let path):
     let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
     let first = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }
-    let detail = first.map { "line \($0.offset + 1):\n  expected: \($0.element.0)\n  actual:   \($0.element.1)" }
+    let detail =
+      first.map { "line \($0.offset + 1):\n  expected: \($0.element.0)\n  actual:   \($0.element.1)" }
       ?? "line counts differ (\(expectedLines.count) vs \(actualLines.count))"
     Issue.record("\(path) differs; \(detail)", sourceLocation: sourceLocation)
   }
