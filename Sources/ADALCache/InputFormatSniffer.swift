@@ -21,7 +21,7 @@ public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable
   public var displayName: String {
     switch self {
     case .adalDotNetV3: "ADAL.NET v3 token cache blob (TokenCache.Serialize / TokenCache.dat)"
-    case .adalDotNetV2: "ADAL.NET v2 token cache blob"
+    case .adalDotNetV2: "ADAL.NET 2.x token cache blob (version 2)"
     case .dpapi: "DPAPI-encrypted file"
     case .msalDotNetDictionary: "MSAL.NET v2 dictionary cache (JSON array of Key/Value)"
     case .adalPythonAccessTokens: "ADAL Python / Azure CLI accessTokens.json"
@@ -44,7 +44,11 @@ public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable
       // StorageHelper: cE1 + AES-256-CBC + HMAC; key version A001 is wrapped by AndroidKeyStore (more-legacy-caches §5).
       "its values (cE1…) are encrypted with a key held in the device's Android keystore (A001) or the app's own "
         + "key (U001), so they cannot be read off the device; sign in again with MSAL there"
-    default: "leave it out of the inputs; this format is planned (more-legacy-caches)"
+    case .adalDotNetV2:
+      // ADAL.NET 3+ and MSAL.NET's DeserializeAdalV3 skip any version but 3 (more-legacy-caches §2).
+      "ADAL.NET 3 and later and MSAL.NET skip version-2 blobs too (an app past ADAL.NET 2 has signed its "
+        + "users in again); leave it out of the inputs"
+    default: "leave it out of the inputs"
     }
   }
 }
