@@ -21,6 +21,12 @@ public indirect enum JSONValue: Sendable, Hashable {
     return nil
   }
 
+  /// The elements, when this is an array.
+  public var arrayValue: [JSONValue]? {
+    if case .array(let items) = self { return items }
+    return nil
+  }
+
   /// A short name of the value's JSON type, for messages (`string`, `number`, `object`, ...).
   public var typeName: String {
     switch self {
