@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine with the Swift toolchain lacks: the C libraries we link (libxml2,
-# SQLite), the sqlite3 shell (the fault tests use it as a second process holding the store's lock), the
-# real MSAL Python library, which the tests use as an independent reader of our output, and the real Azure CLI
-# core (azure-cli-core, which pins msal==1.39.0 on Linux), the consumer of `migrate --azure-cli-dir`.
+# Installs what a fresh Debian machine with the Swift toolchain lacks to build adal2msal: the C libraries we
+# link (libxml2, SQLite). With --test-oracles, also what only the tests use: the sqlite3 shell (the fault tests
+# use it as a second process holding the store's lock), the real MSAL Python library, an independent reader of
+# our output, and the real Azure CLI core (azure-cli-core, which pins msal==1.39.0 on Linux), the consumer of
+# `migrate --azure-cli-dir`. The demo needs only the first part, so it does not download the oracles.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 
+oracles=false
+case "${1-}" in
+  "") ;;
+  --test-oracles) oracles=true ;;
+  *) echo "usage: bash scripts/bootstrap.sh [--test-oracles]" >&2; exit 64 ;;
+esac
+
+packages=(libxml2-dev libsqlite3-dev pkgconf python3)
+if $oracles; then packages+=(sqlite3 python3-venv); fi
+
 need_apt=()
-for pkg in libxml2-dev libsqlite3-dev sqlite3 pkgconf python3 python3-venv; do
+for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if ((${#need_apt[@]})); then
@@ -16,6 +27,8 @@ if ((${#need_apt[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+
+$oracles || exit 0
 
 # The MSAL Python oracle lives in its own virtual environment inside the checkout (ignored by git).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/lint.sh
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --test-oracles
 export ADAL2MSAL_PYTHON="$PWD/.venv-oracle/bin/python"
 swift build --build-tests
 swift test --skip-build

@@ -32,13 +32,14 @@ public struct ADALCacheReader: Sendable {
       $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
     }
     if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+      let root = try ADALJSON.parse(Data(text), limits: limits, file: file)
       let parsed: KeychainDumpParser.Parsed
       do {
-        parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: Data(text))
+        parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: root)
       } catch {
         // The dump parser recognises the ADAL Python / Node array (and refuses it as no dump); read it as such.
         guard case .unsupported(let format) = error.kind, format == .adalPythonAccessTokens || format == .adalNode,
-          let entries = (try? JSONSerialization.jsonObject(with: Data(text))) as? [Any]
+          let entries = root.arrayValue
         else { throw error }
         return ADALPythonCacheReader(limits: limits, file: file, format: format).read(entries)
       }

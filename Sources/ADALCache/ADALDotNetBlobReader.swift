@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// Reads the ADAL.NET v3 token cache blob (`TokenCache.Serialize`, MSAL.NET `SerializeAdalV3`, Azure PowerShell's
 /// `TokenCache.dat`; ../shared/spec/more-legacy-caches.md §2) into the ADAL item model.
@@ -63,13 +64,13 @@ struct ADALDotNetBlobReader {
     guard ADALAuthority(parts[0]) != nil else {
       throw ADALItemError("the key's authority is not a URL with a host", at: location)
     }
-    guard let wrapper = (try? JSONSerialization.jsonObject(with: Data(value.utf8))) as? [String: Any] else {
+    guard let wrapper = ADALJSON.object(Data(value.utf8)) else {
       throw ADALItemError("the value is not a JSON object", at: location)
     }
-    let resultObject = wrapper["Result"] as? [String: Any] ?? [:]
-    let userInfo = resultObject["UserInfo"] as? [String: Any] ?? [:]
-    func string(_ object: [String: Any], _ key: String) -> String? {
-      (object[key] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    let resultObject = wrapper["Result"]?.objectValue ?? [:]
+    let userInfo = resultObject["UserInfo"]?.objectValue ?? [:]
+    func string(_ object: JSONObject, _ key: String) -> String? {
+      object[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     }
     let accessToken = string(resultObject, "AccessToken")
     let refreshToken = string(wrapper, "RefreshToken")
@@ -110,8 +111,8 @@ struct ADALDotNetBlobReader {
   }
 
   /// `{"DateTime":"/Date(<ms UTC>)/","OffsetMinutes":0}` (or the bare `/Date(…)/` string).
-  static func date(_ value: Any?) -> Date? {
-    let text = (value as? [String: Any])?["DateTime"] as? String ?? value as? String
+  static func date(_ value: JSONValue?) -> Date? {
+    let text = value?.objectValue?["DateTime"]?.stringValue ?? value?.stringValue
     guard let text, let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")"), open < close else {
       return nil
     }

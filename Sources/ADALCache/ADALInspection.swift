@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// One item as `adal2msal inspect` shows it: secrets as fingerprints, unless the caller asks to reveal them.
 public struct ADALInspectionRow: Sendable, Hashable, Codable {
@@ -86,11 +87,54 @@ public enum ADALInspection {
     return parts.joined(separator: " ")
   }
 
-  /// The report as pretty-printed JSON with sorted keys (stable for golden files).
+  /// The report as JSON indented by two spaces, keys sorted (stable for golden files); what `Codable` decodes
+  /// as an `ADALInspectionReport`. Declared `throws` for its callers' sake; it does not throw.
   public static func json(_ result: ADALReadResult, revealSecrets: Bool = false) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(ADALInspectionReport(result, revealSecrets: revealSecrets))
-    return String(decoding: data, as: UTF8.self)
+    JSONText.pretty(ADALInspectionReport(result, revealSecrets: revealSecrets).jsonValue, indent: 2)
+  }
+}
+
+extension ADALInspectionReport {
+  /// The report as a JSON value: keys sorted and absent values left out, as `Codable` encodes it.
+  public var jsonValue: JSONValue {
+    .sortedObject([
+      ("inputKind", .string(inputKind)), ("plistFormat", plistFormat.map(JSONValue.string)),
+      ("items", .array(items.map(\.jsonValue))),
+      ("unifiedItemTypes", .array(unifiedItemTypes.map { .number(String($0)) })),
+      ("wipeMarkers", .number(String(wipeMarkers))), ("ignoredItems", .number(String(ignoredItems))),
+      ("diagnostics", .array(diagnostics.map(\.inspectionJSON))),
+    ])
+  }
+}
+
+extension ADALInspectionRow {
+  /// The row as a JSON value: keys sorted and absent values left out, as `Codable` encodes it.
+  public var jsonValue: JSONValue {
+    .sortedObject([
+      ("itemIndex", itemIndex.map { .number(String($0)) }), ("kind", .string(kind)),
+      ("user", user.map(JSONValue.string)),
+      ("client", .string(client)), ("authority", .string(authority)), ("resource", resource.map(JSONValue.string)),
+      ("familyID", familyID.map(JSONValue.string)), ("homeAccountID", homeAccountID.map(JSONValue.string)),
+      ("expiresOn", expiresOn.map(JSONValue.string)), ("era", .string(era)),
+      ("accessToken", accessToken.map(JSONValue.string)), ("refreshToken", refreshToken.map(JSONValue.string)),
+      ("idToken", idToken.map(JSONValue.string)),
+    ])
+  }
+}
+
+extension Diagnostic {
+  /// The diagnostic as `ADALInspectionReport.jsonValue` holds it: keys sorted, absent location fields left out.
+  fileprivate var inspectionJSON: JSONValue {
+    let place = location.map { place in
+      JSONValue.sortedObject([
+        ("file", place.file.map(JSONValue.string)), ("itemIndex", place.itemIndex.map { .number(String($0)) }),
+        ("byteOffset", place.byteOffset.map { .number(String($0)) }), ("line", place.line.map { .number(String($0)) }),
+        ("column", place.column.map { .number(String($0)) }), ("keyPath", place.keyPath.map(JSONValue.string)),
+      ])
+    }
+    return .sortedObject([
+      ("severity", .string(severity.rawValue)), ("code", .string(code)), ("message", .string(message)),
+      ("location", place),
+    ])
   }
 }

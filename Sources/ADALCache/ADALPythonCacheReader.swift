@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// Reads ADAL Python / Azure CLI `accessTokens.json` and ADAL Node caches: a JSON array of flat token-response
 /// entries (`_authority`, `_clientId`, `resource`, `accessToken`, `refreshToken`, `expiresOn`, `isMRRT`, `userId`,
@@ -28,12 +29,12 @@ struct ADALPythonCacheReader {
     "identityProvider", "oid",
   ]
 
-  func read(_ entries: [Any]) -> ADALReadResult {
+  func read(_ entries: [JSONValue]) -> ADALReadResult {
     let kind: ADALInputKind = format == .adalNode ? .adalNode : .adalPythonAccessTokens
     var result = ADALReadResult(inputKind: kind)
     for (index, element) in entries.enumerated() {
       let location = SourceLocation(file: file, itemIndex: index, keyPath: "[\(index)]")
-      guard let entry = element as? [String: Any] else {
+      guard let entry = element.objectValue else {
         result.diagnostics.append(ADALItemError("the entry is not a JSON object", at: location).diagnostic)
         continue
       }
@@ -53,9 +54,9 @@ struct ADALPythonCacheReader {
   }
 
   /// A service principal's credential: named by id and tenant, the secret never read into a string we keep.
-  private func servicePrincipal(_ entry: [String: Any], at location: SourceLocation) -> Diagnostic {
-    let id = (entry["servicePrincipalId"] as? String) ?? "?"
-    let tenant = (entry["servicePrincipalTenant"] as? String).map { " in tenant \($0)" } ?? ""
+  private func servicePrincipal(_ entry: JSONObject, at location: SourceLocation) -> Diagnostic {
+    let id = entry["servicePrincipalId"]?.stringValue ?? "?"
+    let tenant = entry["servicePrincipalTenant"]?.stringValue.map { " in tenant \($0)" } ?? ""
     let credential = entry["certificateFile"] != nil ? "a certificate" : "a client secret"
     return Diagnostic(
       .note, code: "adal.service-principal-entry",
@@ -63,10 +64,10 @@ struct ADALPythonCacheReader {
         + "user token cache", at: location)
   }
 
-  private func item(_ entry: [String: Any], index: Int, location: SourceLocation) throws(ADALItemError) -> (
+  private func item(_ entry: JSONObject, index: Int, location: SourceLocation) throws(ADALItemError) -> (
     ADALTokenItem, [Diagnostic]
   ) {
-    func string(_ key: String) -> String? { (entry[key] as? String).flatMap { $0.isEmpty ? nil : $0 } }
+    func string(_ key: String) -> String? { entry[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
     guard let authority = string("_authority") else {
       throw ADALItemError(
         "the entry has no _authority (the metadata ADAL adds when it caches): the cloud and tenant it was issued "
@@ -84,7 +85,7 @@ struct ADALPythonCacheReader {
       var kind = ADALTokenKind.classify(
         accessToken: accessToken, refreshToken: refreshToken, clientID: clientID, familyID: nil)
     else { throw ADALItemError("the entry holds neither an access token nor a refresh token", at: location) }
-    if kind == .singleResourceRefreshAndAccess, entry["isMRRT"] as? Bool == true { kind = .multiResourceRefreshToken }
+    if kind == .singleResourceRefreshAndAccess, entry["isMRRT"]?.adalFlag == true { kind = .multiResourceRefreshToken }
 
     var diagnostics: [Diagnostic] = []
     // A JWT access token (three parts; an unsigned one has an empty third) carries the exact expiry and claims.
@@ -114,14 +115,14 @@ struct ADALPythonCacheReader {
     }
     var additional: [ADALValueEntry] = []
     if let expiresIn = entry["expiresIn"] {
-      additional.append(ADALValueEntry(key: "expires_in", value: ADALValue(jsonObject: expiresIn)))
+      additional.append(ADALValueEntry(key: "expires_in", value: ADALValue(json: expiresIn)))
     }
     let item = ADALTokenItem(
       authority: authority, resource: string("resource"), clientID: clientID,
       accessToken: accessToken.map(ADALSecret.init), accessTokenType: string("tokenType"),
       refreshToken: refreshToken.map(ADALSecret.init), expiresOn: expiresOn, cachedAt: cachedAt,
       idTokenClaims: keptClaims(entry, authority: authority, accessClaims: accessClaims),
-      archivedUserID: string("userId"), archivedUserIDDisplayable: entry["isUserIdDisplayable"] as? Bool,
+      archivedUserID: string("userId"), archivedUserIDDisplayable: entry["isUserIdDisplayable"]?.adalFlag,
       additionalServer: additional, kind: kind,
       source: ADALItemSource(
         file: file, itemIndex: index, archiveClassName: format == .adalNode ? "ADAL Node entry" : "ADAL Python entry"))
@@ -134,17 +135,17 @@ struct ADALPythonCacheReader {
   /// deletes `tenantId`; the entry was issued by that tenant). `iss` is the authority's issuer for `tid`: a v1
   /// id token is issued by its own tenant, and ADAL dropped `iss` but kept `idp`, so a token without `idp` was
   /// a member's (docs/mapping.md). The access token's own claims, when it is a JWT, win over all of these.
-  private func keptClaims(_ entry: [String: Any], authority: String, accessClaims: IDTokenClaims?) -> IDTokenClaims? {
+  private func keptClaims(_ entry: JSONObject, authority: String, accessClaims: IDTokenClaims?) -> IDTokenClaims? {
     var claims: [String: ADALValue] = [:]
     func keep(_ field: String, as claim: String) {
-      if let value = entry[field] as? String, !value.isEmpty { claims[claim] = .string(value) }
+      if let value = entry[field]?.stringValue, !value.isEmpty { claims[claim] = .string(value) }
     }
     keep("oid", as: "oid")
     keep("tenantId", as: "tid")
     keep("identityProvider", as: "idp")
     keep("givenName", as: "given_name")
     keep("familyName", as: "family_name")
-    if entry["isUserIdDisplayable"] as? Bool == true { keep("userId", as: "upn") }
+    if entry["isUserIdDisplayable"]?.adalFlag == true { keep("userId", as: "upn") }
     let parsed = ADALAuthority(authority)
     let authorityTenant = parsed?.tenant.flatMap { UUID(uuidString: $0) != nil ? $0.lowercased() : nil }
     if claims["tid"] == nil, let tid = accessClaims?.tid ?? authorityTenant { claims["tid"] = .string(tid) }
@@ -159,10 +160,13 @@ struct ADALPythonCacheReader {
 /// The date forms of ADAL Python and Node caches.
 enum LegacyDate {
   /// Python `str(datetime)` (`2017-04-03 10:36:27.808196`, naive local time), ISO-8601 with an offset or `Z`
-  /// (ADAL Node), or epoch seconds as a number or a string of digits.
-  static func parse(_ value: Any, localTimeZone: TimeZone) -> Date? {
-    if let number = value as? NSNumber, !(value is Bool) { return Date(timeIntervalSince1970: number.doubleValue) }
-    guard let text = (value as? String)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+  /// (ADAL Node), or epoch seconds as a number or a string of digits. Flags are no dates, nor are the numbers 0
+  /// and 1, which a reader cannot tell from flags (`JSONValue.adalFlag`).
+  static func parse(_ value: JSONValue, localTimeZone: TimeZone) -> Date? {
+    if case .number(let number) = value, value.adalFlag == nil, let seconds = Double(number) {
+      return Date(timeIntervalSince1970: seconds)
+    }
+    guard let text = value.stringValue?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
     if text.allSatisfy(\.isNumber), let seconds = Double(text) { return Date(timeIntervalSince1970: seconds) }
     if text.contains("T") { return iso8601(text) }
     return naiveLocal(text, in: localTimeZone)

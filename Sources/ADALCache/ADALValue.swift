@@ -52,33 +52,6 @@ public indirect enum ADALValue: Sendable, Hashable, Codable, CustomStringConvert
     }
   }
 
-  /// A value from `JSONSerialization` (booleans are told from numbers by their `objCType`, `c`).
-  init(jsonObject: Any, depth: Int = 0) {
-    guard depth < 64 else {
-      self = .null
-      return
-    }
-    switch jsonObject {
-    case let text as String: self = .string(text)
-    case let number as NSNumber:
-      let type = String(cString: number.objCType)
-      if type == "c" {
-        self = .bool(number.boolValue)
-      } else if type == "d" || type == "f" {
-        self = .real(number.doubleValue)
-      } else {
-        self = .integer(number.int64Value)
-      }
-    case let array as [Any]: self = .array(array.map { ADALValue(jsonObject: $0, depth: depth + 1) })
-    case let object as [String: Any]:
-      self = .object(
-        object.sorted { $0.key < $1.key }.map {
-          ADALValueEntry(key: $0.key, value: ADALValue(jsonObject: $0.value, depth: depth + 1))
-        })
-    default: self = .null
-    }
-  }
-
   static func iso8601(_ date: Date) -> String {
     date.formatted(.iso8601)
   }

@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// The claims of an id_token as ADAL stored it (`ADUserInformation.rawIdToken`), and the user id ADAL and
 /// MSAL derive from them.
@@ -44,10 +45,8 @@ public struct IDTokenClaims: Sendable, Hashable {
     var merged: [String: ADALValue] = [:]
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
       guard let bytes = Base64URL.decode(part) else { throw .notBase64URL(segment: index) }
-      guard let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] else {
-        throw .notJSONObject(segment: index)
-      }
-      for (key, value) in object { merged[key] = ADALValue(jsonObject: value) }
+      guard let object = ADALJSON.object(bytes) else { throw .notJSONObject(segment: index) }
+      for member in object { merged[member.key] = ADALValue(json: member.value) }
     }
     guard !merged.isEmpty else { throw .empty }
     self.init(merged, isJWT: isJWT, segmentCount: segmentCount)

@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// A cache format adal2msal recognises by content (../shared/spec/more-legacy-caches.md) that is not a keychain
 /// dump. ADAL Python / Azure CLI and ADAL Node arrays are read by `ADALPythonCacheReader`, ADAL.NET v3 blobs by
@@ -104,8 +105,8 @@ public enum InputFormatSniffer {
   }
 
   /// The format of a JSON array's items when it is one of the known non-keychain arrays.
-  static func unsupportedJSONArray(_ items: [Any]) -> UnsupportedFormat? {
-    let objects = items.compactMap { $0 as? [String: Any] }
+  static func unsupportedJSONArray(_ items: [JSONValue]) -> UnsupportedFormat? {
+    let objects = items.compactMap(\.objectValue)
     guard !objects.isEmpty else { return nil }
     if objects.allSatisfy({ $0["Key"] != nil && $0["Value"] != nil }) { return .msalDotNetDictionary }
     // ADAL Python / Node entries name their client and authority; an app's own template may leave those out
@@ -116,7 +117,7 @@ public enum InputFormatSniffer {
     }
     if adal.count * 2 > objects.count {
       let isoDates = adal.contains { entry in
-        guard let expires = entry["expiresOn"] as? String else { return false }
+        guard let expires = entry["expiresOn"]?.stringValue else { return false }
         return expires.contains("T") && expires.hasSuffix("Z")
       }
       return isoDates ? .adalNode : .adalPythonAccessTokens

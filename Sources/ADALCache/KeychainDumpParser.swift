@@ -1,6 +1,7 @@
 import Adal2MSALSupport
 import Foundation
 import PropertyLists
+import UnifiedCache
 
 /// Turns a keychain dump (plist or JSON) into `KeychainRecord`s. Dialects are told apart by content.
 struct KeychainDumpParser {
@@ -83,24 +84,15 @@ struct KeychainDumpParser {
 
   // MARK: JSON
 
-  func parse(json data: Data) throws(ADALCacheError) -> Parsed {
-    if let offset = JSONNesting.offsetBeyond(limits.maxDepth, in: data) {
-      throw ADALCacheError(
-        "JSON nested deeper than the limit of \(limits.maxDepth)", at: SourceLocation(file: file, byteOffset: offset))
-    }
-    let root: Any
-    do {
-      root = try JSONSerialization.jsonObject(with: data)
-    } catch {
-      throw ADALCacheError("the input is not valid JSON: \(error.localizedDescription)", at: SourceLocation(file: file))
-    }
+  /// The dump in a parsed JSON document (`ADALJSON.parse`).
+  func parse(json root: JSONValue) throws(ADALCacheError) -> Parsed {
     let groups = try itemGroups(root)
     var parsed = Parsed(kind: .keychainJSON)
     var objectionCount = 0
     for group in groups {
       for (position, element) in group.items.enumerated() {
         let location = try nextLocation(parsed, path: "\(group.prefix)[\(position)]")
-        guard let item = element as? [String: Any] else {
+        guard let item = element.objectValue else {
           parsed.diagnostics.append(ADALItemError("the dump entry is not a JSON object", at: location).diagnostic)
           parsed.records.append(KeychainRecord(location: location))
           continue
@@ -117,10 +109,11 @@ struct KeychainDumpParser {
         }
         if item.keys.contains(where: Self.shortNameKeys.contains) {
           (record, diagnostics) = KeychainRecordBuilder.shortNames(
-            { item[$0] }, textEncoded: true, location: location, limits: limits)
+            { item[$0]?.keychainAttribute }, textEncoded: true, location: location, limits: limits)
         } else {
           objectionCount += 1
-          (record, diagnostics) = KeychainRecordBuilder.objection(item, location: location, limits: limits)
+          let attributes = Dictionary(uniqueKeysWithValues: item.members.map { ($0.key, $0.value.keychainAttribute) })
+          (record, diagnostics) = KeychainRecordBuilder.objection(attributes, location: location, limits: limits)
         }
         parsed.records.append(record)
         parsed.diagnostics += diagnostics
@@ -132,9 +125,9 @@ struct KeychainDumpParser {
 
   /// The item groups of a JSON keychain dump, recognised by keychain attributes only: anything else is refused
   /// with what it looks like (an MSAL cache, a known unsupported format, other JSON), never its keys or values.
-  private func itemGroups(_ root: Any) throws(ADALCacheError) -> [(prefix: String, items: [Any])] {
+  private func itemGroups(_ root: JSONValue) throws(ADALCacheError) -> [(prefix: String, items: [JSONValue])] {
     let location = SourceLocation(file: file)
-    if let array = root as? [Any] {
+    if let array = root.arrayValue {
       if let format = InputFormatSniffer.unsupportedJSONArray(array) {
         if format == .msalDotNetDictionary {
           throw ADALCacheError(
@@ -143,7 +136,7 @@ struct KeychainDumpParser {
         }
         throw ADALCacheError.refusing(.unsupported(format), file: file)
       }
-      guard array.contains(where: { ($0 as? [String: Any]).map(Self.isItem) ?? false }) else {
+      guard array.contains(where: { $0.objectValue.map(Self.isItem) ?? false }) else {
         throw ADALCacheError(
           "not a keychain dump: the JSON is an array of \(array.count) entries, none with keychain attributes "
             + "(service, account, data); expected an objection or keychain JSON dump (see `adal2msal inspect`)",
@@ -151,15 +144,15 @@ struct KeychainDumpParser {
       }
       return [("", array)]
     }
-    guard let dictionary = root as? [String: Any] else {
+    guard let dictionary = root.objectValue else {
       throw ADALCacheError(
         "not a keychain dump: the JSON is a single value, not an array of keychain items", at: location,
         kind: .unrecognised)
     }
     if dictionary.keys.contains(where: Self.classKeys.contains) {
-      return dictionary.keys.sorted().compactMap { key in (dictionary[key] as? [Any]).map { (key, $0) } }
+      return dictionary.keys.sorted().compactMap { key in dictionary[key]?.arrayValue.map { (key, $0) } }
     }
-    if Self.isItem(dictionary) { return [("", [dictionary])] }
+    if Self.isItem(dictionary) { return [("", [root])] }
     if dictionary.keys.contains(where: Self.msalSections.contains) {
       throw ADALCacheError(
         "this is an MSAL unified cache, not an ADAL cache: pass it with --msal", at: location, kind: .wrongOption)
@@ -173,7 +166,7 @@ struct KeychainDumpParser {
   /// The section names of an MSAL unified cache.
   static let msalSections: Set<String> = ["AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata"]
 
-  private static func isItem(_ dictionary: [String: Any]) -> Bool {
+  private static func isItem(_ dictionary: JSONObject) -> Bool {
     dictionary.keys.contains { shortNameKeys.contains($0) || objectionKeys.contains($0) }
   }
 

@@ -1,6 +1,7 @@
 import ADALCache
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// The service principals of ADAL-era Azure CLI `accessTokens.json` files, for Azure CLI 2.30+'s
 /// `service_principal_entries.json` (`--azure-cli-dir`).
@@ -22,11 +23,13 @@ public enum AzureCLIServicePrincipals {
       "\(clientID) in \(tenant) (" + (clientSecret.map { "secret \($0.fingerprint)" } ?? "certificate") + ")"
     }
 
-    /// The entry as Azure CLI 2.30+ stores it.
-    var json: [String: String] {
-      var object = ["client_id": clientID, "tenant": tenant]
-      if let clientSecret { object["client_secret"] = clientSecret.value }
-      if let certificate { object["certificate"] = certificate }
+    /// The entry as Azure CLI 2.30+ stores it, keys sorted.
+    var json: JSONObject {
+      var object: JSONObject = [:]
+      if let certificate { object["certificate"] = .string(certificate) }
+      object["client_id"] = .string(clientID)
+      if let clientSecret { object["client_secret"] = .string(clientSecret.value) }
+      object["tenant"] = .string(tenant)
       return object
     }
   }
@@ -37,13 +40,14 @@ public enum AzureCLIServicePrincipals {
     var entries: [Entry] = []
     for path in try InputFile.expand(paths) {
       let data = try InputFile.read(path, limits: limits)
-      guard let array = (try? JSONSerialization.jsonObject(with: data)) as? [Any] else { continue }
-      for case let object as [String: Any] in array {
-        guard let id = object["servicePrincipalId"] as? String, let tenant = object["servicePrincipalTenant"] as? String
+      guard let array = (try? JSONParser(limits: limits).parse(data))?.arrayValue else { continue }
+      for object in array.compactMap(\.objectValue) {
+        guard let id = object["servicePrincipalId"]?.stringValue,
+          let tenant = object["servicePrincipalTenant"]?.stringValue
         else { continue }
         // Azure CLI wrote the secret as accessToken; its own tests also use "secret".
-        let secret = (object["accessToken"] as? String) ?? (object["secret"] as? String)
-        let certificate = object["certificateFile"] as? String
+        let secret = object["accessToken"]?.stringValue ?? object["secret"]?.stringValue
+        let certificate = object["certificateFile"]?.stringValue
         guard secret != nil || certificate != nil else { continue }
         entries.append(
           Entry(clientID: id, tenant: tenant, clientSecret: secret.map(ADALSecret.init), certificate: certificate))
@@ -52,34 +56,40 @@ public enum AzureCLIServicePrincipals {
     return entries
   }
 
-  /// `service_principal_entries.json`: the `existing` file's entries (kept as they are) and then each of
-  /// `entries` whose client id and tenant it does not hold yet, so that a re-run adds nothing twice.
+  /// `service_principal_entries.json`: the `existing` file's entries (kept as they are, members and number text
+  /// in their order) and then each of `entries` whose client id and tenant it does not hold yet, so that a re-run
+  /// adds nothing twice. One line of JSON, as `JSONText.compact` writes it.
   public static func merged(_ entries: [Entry], into existing: Data?) throws -> (data: Data, added: Int) {
-    var array: [Any] = []
+    var array: [JSONValue] = []
     if let existing, !existing.isEmpty {
-      guard let old = try JSONSerialization.jsonObject(with: existing) as? [Any] else {
-        throw MergeError()
+      let old: JSONValue
+      do {
+        old = try JSONParser().parse(existing)
+      } catch {
+        // The parser's message may show the character it stopped at: a secret's, here. The place is enough.
+        throw MergeError(reason: "is not valid JSON (at byte \(error.location.byteOffset ?? 0))")
       }
-      array = old
+      guard let items = old.arrayValue else { throw MergeError(reason: "is not a JSON array") }
+      array = items
     }
-    func key(_ object: Any) -> String? {
-      guard let object = object as? [String: Any], let id = object["client_id"] as? String,
-        let tenant = object["tenant"] as? String
-      else { return nil }
+    func key(_ object: JSONObject?) -> String? {
+      guard let id = object?["client_id"]?.stringValue, let tenant = object?["tenant"]?.stringValue else { return nil }
       return "\(id.lowercased())|\(tenant.lowercased())"
     }
-    var known = Set(array.compactMap(key))
+    var known = Set(array.compactMap { key($0.objectValue) })
     var added = 0
     for entry in entries where known.insert(key(entry.json) ?? "").inserted {
-      array.append(entry.json)
+      array.append(.object(entry.json))
       added += 1
     }
-    let data = try JSONSerialization.data(withJSONObject: array, options: [.sortedKeys])
-    return (data, added)
+    return (Data(JSONText.compact(.array(array)).utf8), added)
   }
 
-  /// The existing `service_principal_entries.json` is not a JSON array (never quoted: it holds secrets).
+  /// The existing `service_principal_entries.json` cannot be merged into (its content is never quoted: it holds
+  /// secrets).
   public struct MergeError: Error, CustomStringConvertible {
-    public var description: String { "the existing service_principal_entries.json is not a JSON array" }
+    /// What is wrong with the file: "is not a JSON array", or "is not valid JSON (at byte N)".
+    public var reason: String
+    public var description: String { "the existing service_principal_entries.json \(reason)" }
   }
 }

@@ -7,7 +7,7 @@ import Dispatch
 ///
 /// Pass the last reference (`releaseInBackground(consume report)`); a value still referenced elsewhere is
 /// simply released here, as it would be anyway.
-public func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
+package func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
   let box = ReleaseBox(value)
   // The closure holds the box, so the value goes when the closure empties it on the background thread, whether
   // or not this function has returned by then.
@@ -31,9 +31,10 @@ private final class ReleaseBox<Value: Sendable>: @unchecked Sendable {
 /// that allocated, and the planner and readers run on every core), so a run that frees one part's items
 /// before the next would otherwise keep the largest part's memory, and more as the heaps fragment: the
 /// million-item run peaked 5–10% higher without it (docs/benchmarks.md, "Memory"). A no-op elsewhere.
-public func returnFreedMemory() {
+package func returnFreedMemory() {
   #if canImport(Glibc)
-    mallocTrim?(0)
+    // malloc_trim's result says only whether memory went back; there is nothing to do either way.
+    _ = mallocTrim?(0)
   #endif
 }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// base64url (RFC 4648 §5) without padding, as ADAL writes keychain attributes and JWTs carry their segments.
-public enum Base64URL {
-  public static func encode(_ data: Data) -> String {
+package enum Base64URL {
+  package static func encode(_ data: Data) -> String {
     // One pass over the ASCII bytes of the standard encoding (three Foundation string replacements were a
     // hot spot: every keychain key and id token goes through here).
     var bytes = Array(data.base64EncodedString().utf8)
@@ -17,14 +17,14 @@ public enum Base64URL {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  public static func encode(_ string: String) -> String { encode(Data(string.utf8)) }
+  package static func encode(_ string: String) -> String { encode(Data(string.utf8)) }
 
   /// Decodes base64url with or without padding; also accepts the standard alphabet and ignores whitespace and
   /// `=` wherever they are. Returns nil for input whose length leaves a single dangling character (`count % 4 ==
   /// 1`) or that holds other characters; like Foundation, it ignores the unused bits of the last character.
   /// Table-driven on the UTF-8 bytes: every id token and keychain attribute goes through here, and rewriting
   /// them for Foundation's decoder cost about 100 instructions a character.
-  public static func decode(_ text: String) -> Data? {
+  package static func decode(_ text: String) -> Data? {
     text.utf8.withContiguousStorageIfAvailable(decode) ?? Array(text.utf8).withUnsafeBufferPointer(decode)
   }
 
@@ -72,7 +72,7 @@ public enum Base64URL {
   }()
 
   /// Decodes to a UTF-8 string, or nil.
-  public static func decodeString(_ text: String) -> String? {
+  package static func decodeString(_ text: String) -> String? {
     decode(text).flatMap { String(data: $0, encoding: .utf8) }
   }
 }

@@ -1,15 +1,15 @@
 /// A moment as a proleptic Gregorian UTC date and time of day, from whole seconds since 1970, for writers of
 /// ISO 8601 text that need neither a formatter nor a calendar (a formatter per date was a hot spot in reports).
-public struct CivilTime: Sendable, Hashable {
-  public var year: Int
-  public var month: Int
-  public var day: Int
-  public var hour: Int
-  public var minute: Int
-  public var second: Int
+package struct CivilTime: Sendable, Hashable {
+  package var year: Int
+  package var month: Int
+  package var day: Int
+  package var hour: Int
+  package var minute: Int
+  package var second: Int
 
   /// The civil time of `seconds` since 1970-01-01T00:00:00Z (negative seconds are before it).
-  public init(secondsSince1970 seconds: Int) {
+  package init(secondsSince1970 seconds: Int) {
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     // The days-to-civil algorithm: years shifted to start in March, so that the leap day ends them.
@@ -29,7 +29,7 @@ public struct CivilTime: Sendable, Hashable {
 extension CivilTime {
   /// ISO 8601 in UTC, whole seconds (`2026-11-21T10:00:00Z`), appended as UTF-8. Four-digit years: callers
   /// keep to years 0 through 9999.
-  public func writeISO8601(to bytes: inout [UInt8]) {
+  package func writeISO8601(to bytes: inout [UInt8]) {
     func put(_ value: Int, width: Int, then separator: Unicode.Scalar) {
       var divisor = 1
       for _ in 1..<width { divisor *= 10 }
@@ -48,7 +48,7 @@ extension CivilTime {
   }
 
   /// `writeISO8601(to:)` as a String.
-  public var iso8601: String {
+  package var iso8601: String {
     var bytes: [UInt8] = []
     writeISO8601(to: &bytes)
     return String(decoding: bytes, as: UTF8.self)

@@ -2,10 +2,10 @@ import Foundation
 
 /// Reading an input file with the size limit checked before any byte is read: the one way every stage and
 /// subcommand loads its inputs.
-public enum InputFile {
+package enum InputFile {
   /// Reads the whole file. Throws `InputFileError` naming the file when it is missing, a directory, larger
   /// than `limits.maxInputBytes`, or unreadable.
-  public static func read(_ path: String, limits: InputLimits = .default) throws -> Data {
+  package static func read(_ path: String, limits: InputLimits = .default) throws -> Data {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw InputFileError(path: path, problem: .missing)
@@ -34,7 +34,7 @@ public enum InputFile {
   }
 
   /// How many leading bytes `checkOpening` reads.
-  public static let openingBytes = 4096
+  package static let openingBytes = 4096
 
   /// Refuses, from its first bytes, a file that no reader accepts whatever follows: one that opens with
   /// `openingBytes` zero bytes (or is zero bytes throughout), as a disk image, a sparse file or a copy of
@@ -52,7 +52,7 @@ public enum InputFile {
 
   /// The regular files of a directory (not hidden, not recursive into hidden folders), sorted by path, so
   /// that runs over a directory are deterministic.
-  public static func files(inDirectory path: String) throws -> [String] {
+  package static func files(inDirectory path: String) throws -> [String] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
       throw InputFileError(path: path, problem: .unreadable(reason: "cannot list the directory"))
     }
@@ -68,7 +68,7 @@ public enum InputFile {
 
   /// `expand`, each path marked with whether it came from a directory (a fleet: a bad file there is skipped,
   /// not the end of the run).
-  public static func expandMarkingDirectories(_ paths: [String]) throws -> [(path: String, inDirectory: Bool)] {
+  package static func expandMarkingDirectories(_ paths: [String]) throws -> [(path: String, inDirectory: Bool)] {
     try paths.flatMap { path -> [(path: String, inDirectory: Bool)] in
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -79,7 +79,7 @@ public enum InputFile {
   }
 
   /// Paths as given, with every directory replaced by its files (sorted); files keep their given order.
-  public static func expand(_ paths: [String]) throws -> [String] {
+  package static func expand(_ paths: [String]) throws -> [String] {
     try paths.flatMap { path -> [String] in
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {

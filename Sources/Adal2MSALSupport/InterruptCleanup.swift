@@ -14,15 +14,15 @@ import Foundation
 /// 143 (128 + the signal, as a shell reports it). The signals are taken with `DispatchSource` on a queue of
 /// their own, so removal is ordinary code rather than an async-signal handler, and it runs while the main
 /// thread is busy writing. Only the run that created a file registers it.
-public enum InterruptCleanup {
+package enum InterruptCleanup {
   /// A registration, to end with `release` once the file is renamed into place, committed or removed.
-  public struct Registration: Sendable, Hashable {
+  package struct Registration: Sendable, Hashable {
     fileprivate let id: Int
   }
 
   /// Removes `paths` if the process is interrupted before `release`. Installs the signal handlers on first
   /// use (from then on SIGINT and SIGTERM always end the process through them).
-  public static func register(_ paths: [String]) -> Registration {
+  package static func register(_ paths: [String]) -> Registration {
     state.withLock { state in
       state.installIfNeeded()
       state.next += 1
@@ -32,12 +32,12 @@ public enum InterruptCleanup {
   }
 
   /// Forgets a registration: its files are the caller's to keep (or already gone).
-  public static func release(_ registration: Registration) {
+  package static func release(_ registration: Registration) {
     _ = state.withLock { $0.paths.removeValue(forKey: registration.id) }
   }
 
   /// Runs `body` with `paths` registered, released however `body` ends.
-  public static func removing<T>(_ paths: [String], onInterruptDuring body: () throws -> T) rethrows -> T {
+  package static func removing<T>(_ paths: [String], onInterruptDuring body: () throws -> T) rethrows -> T {
     let registration = register(paths)
     defer { release(registration) }
     return try body()

@@ -14,13 +14,13 @@ import Foundation
 /// are compared by their resolved directory and name) and an output that exists but is not a regular file
 /// (a directory, a device such as `/dev/null`, a FIFO, a socket): a run renames its output into place, which
 /// would replace the device or the other file. `-` is standard output for outputs that can stream.
-public struct OutputGuard: Sendable {
+package struct OutputGuard: Sendable {
   /// One file of the run: what the user called it (`--report`, `the --adal input`) and its path.
-  public struct Entry: Sendable, Hashable {
-    public var role: String
-    public var path: String
+  package struct Entry: Sendable, Hashable {
+    package var role: String
+    package var path: String
 
-    public init(role: String, path: String) {
+    package init(role: String, path: String) {
       self.role = role
       self.path = path
     }
@@ -29,10 +29,10 @@ public struct OutputGuard: Sendable {
   private var reads: [Entry] = []
   private var writes: [(entry: Entry, streams: Bool)] = []
 
-  public init() {}
+  package init() {}
 
   /// A file the run reads. A directory stands for the files in it (as the readers expand it).
-  public mutating func reading(_ path: String?, as role: String) {
+  package mutating func reading(_ path: String?, as role: String) {
     guard let path else { return }
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -43,14 +43,14 @@ public struct OutputGuard: Sendable {
   }
 
   /// A file the run writes. `streams`: `-` means standard output for it.
-  public mutating func writing(_ path: String?, as role: String, streams: Bool = false) {
+  package mutating func writing(_ path: String?, as role: String, streams: Bool = false) {
     guard let path else { return }
     writes.append((Entry(role: role, path: path), streams))
   }
 
   /// A SQLite store the run writes: the file and its side files (`-wal`, `-shm`, `-journal`), which no other
   /// output may be either.
-  public mutating func writingStore(_ path: String, as role: String) {
+  package mutating func writingStore(_ path: String, as role: String) {
     writing(path, as: role)
     for suffix in ["-wal", "-shm", "-journal"] {
       reads.append(Entry(role: "the \(role) store's \(suffix) file", path: path + suffix))
@@ -59,7 +59,7 @@ public struct OutputGuard: Sendable {
 
   /// Throws `OutputPathError` for the first output that is not a regular file or a new path, or that is the
   /// same file as another file of the run.
-  public func check() throws(OutputPathError) {
+  package func check() throws(OutputPathError) {
     var seen: [(entry: Entry, identity: FileIdentity)] = []
     for read in reads {
       if let identity = FileIdentity(read.path) { seen.append((read, identity)) }
@@ -115,8 +115,8 @@ enum FileIdentity: Hashable {
 }
 
 /// An output path that a run refuses before writing anything.
-public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
-  public enum Problem: Sendable, Hashable {
+package struct OutputPathError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  package enum Problem: Sendable, Hashable {
     /// The output is the same file as another file of the run (an input, the store, the key, another output).
     case sameFile(as: OutputGuard.Entry)
     /// The output exists and is a directory, a device, a FIFO or a socket.
@@ -126,15 +126,15 @@ public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, S
   }
 
   /// The refused output.
-  public var output: OutputGuard.Entry
-  public var problem: Problem
+  package var output: OutputGuard.Entry
+  package var problem: Problem
 
-  public init(_ output: OutputGuard.Entry, _ problem: Problem) {
+  package init(_ output: OutputGuard.Entry, _ problem: Problem) {
     self.output = output
     self.problem = problem
   }
 
-  public var description: String {
+  package var description: String {
     let name = "\(output.role) \(output.path)"
     switch problem {
     case .sameFile(let other):
@@ -147,5 +147,5 @@ public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, S
     }
   }
 
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

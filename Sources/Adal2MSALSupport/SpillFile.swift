@@ -9,17 +9,17 @@ import Foundation
 /// Bytes set aside for later (a report assembled in plan order from parts made in another order): kept in
 /// memory up to `memoryLimit`, then in a temporary file, created with mode 0600 and unlinked at once, so it
 /// never outlives the process, even one that is killed. Closed when the value goes.
-public final class SpillFile {
+package final class SpillFile {
   /// The directory the file is made in, once the bytes outgrow memory.
-  public let directory: String
+  package let directory: String
   private let memoryLimit: Int
   private var memory: [UInt8] = []
   private var file: (path: String, descriptor: Int32)?
   /// Bytes appended so far: the offset of the next append.
-  public private(set) var size = 0
+  package private(set) var size = 0
 
   /// - Parameter memoryLimit: how many bytes stay in memory before the file is made (small runs never make it).
-  public init(directory: String = NSTemporaryDirectory(), memoryLimit: Int = 16 << 20) {
+  package init(directory: String = NSTemporaryDirectory(), memoryLimit: Int = 16 << 20) {
     self.directory = directory
     self.memoryLimit = memoryLimit
   }
@@ -28,7 +28,7 @@ public final class SpillFile {
 
   /// Appends `bytes`; returns the offset they start at.
   @discardableResult
-  public func append(_ bytes: [UInt8]) throws(SpillFileError) -> Int {
+  package func append(_ bytes: [UInt8]) throws(SpillFileError) -> Int {
     let offset = size
     if file == nil, memory.count + bytes.count <= memoryLimit {
       memory += bytes
@@ -45,7 +45,7 @@ public final class SpillFile {
   }
 
   /// The `count` bytes at `offset`.
-  public func read(at offset: Int, count: Int) throws(SpillFileError) -> [UInt8] {
+  package func read(at offset: Int, count: Int) throws(SpillFileError) -> [UInt8] {
     guard count > 0 else { return [] }
     guard let file else { return Array(memory[offset..<offset + count]) }
     var bytes = [UInt8](repeating: 0, count: count)

@@ -1,12 +1,12 @@
 /// How an adal2msal store says what it is: SQLite's header field `application_id` (bytes 68-71, big-endian),
 /// which its schema sets, so that an input reader can tell a store given by mistake from a first look at the file
 /// (the schema's text may sit anywhere in a large file).
-public enum StoreFileMarker {
+package enum StoreFileMarker {
   /// `A2MS` in ASCII.
-  public static let applicationID: Int32 = 0x4132_4D53
+  package static let applicationID: Int32 = 0x4132_4D53
 
   /// Whether `header` (the file's first bytes) is an SQLite file whose application id is adal2msal's.
-  public static func isStore<Bytes: Collection<UInt8>>(header: Bytes) -> Bool {
+  package static func isStore<Bytes: Collection<UInt8>>(header: Bytes) -> Bool {
     let bytes = Array(header.prefix(72))
     guard bytes.count == 72 else { return false }
     let id = bytes[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }

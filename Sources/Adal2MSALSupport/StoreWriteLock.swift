@@ -18,17 +18,17 @@ import Foundation
 /// While it holds the lock, a run that is about to create the store has it removed (with its side files) if
 /// it is interrupted before it commits (`InterruptCleanup`), and only that run: another run cannot create the
 /// file in the meantime.
-public final class StoreWriteLock: @unchecked Sendable {
+package final class StoreWriteLock: @unchecked Sendable {
   /// The locked directory.
-  public let directory: String
+  package let directory: String
   /// Whether the store existed when the lock was taken: if not, this run creates it, and removes it on failure.
-  public private(set) var existed = true
+  package private(set) var existed = true
   private var descriptor: Int32
   private var cleanup: InterruptCleanup.Registration?
 
   /// Takes the lock for the store at `storePath`. When another run holds it, calls `waiting` once (to say so)
   /// and waits up to `timeout` seconds (nil: as long as it takes).
-  public init(storePath: String, timeout: TimeInterval? = nil, waiting: () -> Void) throws(StoreWriteLockError) {
+  package init(storePath: String, timeout: TimeInterval? = nil, waiting: () -> Void) throws(StoreWriteLockError) {
     // The directory of the file itself when the path is a link, so that two names of one store share a lock.
     let resolved = realpath(storePath, nil).map { pointer in
       defer { free(pointer) }
@@ -62,7 +62,7 @@ public final class StoreWriteLock: @unchecked Sendable {
   }
 
   /// The run committed: an interruption from now on leaves the store in place.
-  public func committed() {
+  package func committed() {
     if let cleanup { InterruptCleanup.release(cleanup) }
     cleanup = nil
   }
@@ -74,7 +74,7 @@ public final class StoreWriteLock: @unchecked Sendable {
   }
 
   /// Lets the next run in (after the run removed or committed its store).
-  public func release() {
+  package func release() {
     committed()
     guard descriptor >= 0 else { return }
     close(descriptor)
@@ -85,17 +85,17 @@ public final class StoreWriteLock: @unchecked Sendable {
 }
 
 /// The store's write lock cannot be taken.
-public struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
-  public enum Problem: Sendable, Hashable {
+package struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  package enum Problem: Sendable, Hashable {
     case cannotOpen(Int32)
     case cannotLock(Int32)
     case timedOut(TimeInterval)
   }
 
-  public var directory: String
-  public var problem: Problem
+  package var directory: String
+  package var problem: Problem
 
-  public var description: String {
+  package var description: String {
     switch problem {
     case .cannotOpen(let code):
       "\(directory): cannot open the store's directory to lock it (\(String(cString: strerror(code)))); "
@@ -108,5 +108,5 @@ public struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertibl
     }
   }
 
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

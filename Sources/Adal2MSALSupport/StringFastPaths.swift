@@ -5,12 +5,12 @@ extension StringProtocol {
   /// whitespace (the common case, and a costly one for tokens and base64 values of kilobytes, and for the
   /// millions of short keys a large migration trims): ASCII ends are checked here, anything else goes to
   /// Foundation.
-  public func trimmedWhitespaceAndNewlines() -> String {
+  package func trimmedWhitespaceAndNewlines() -> String {
     trimmed(newlines: true)
   }
 
   /// `trimmingCharacters(in: .whitespaces)`, with the same ASCII fast path.
-  public func trimmedWhitespace() -> String {
+  package func trimmedWhitespace() -> String {
     trimmed(newlines: false)
   }
 
@@ -34,7 +34,7 @@ extension String {
   /// `lowercased()`, but the string itself (its storage shared, nothing allocated) when it is ASCII without
   /// capitals: home account ids, hosts and user names nearly always are, and a large report lowercases
   /// hundreds of thousands of them to look them up.
-  public func lowercasedSharingStorage() -> String {
+  package func lowercasedSharingStorage() -> String {
     let isLowercaseASCII = utf8.withContiguousStorageIfAvailable(Self.isLowercaseASCII) ?? false
     return isLowercaseASCII ? self : lowercased()
   }
@@ -62,7 +62,7 @@ extension String {
   /// string is ASCII (there every character is one byte, CR LF aside, which holds no separator), else by
   /// characters. Splitting kilobyte tokens by characters was a hot spot, and so was the UTF-8 view's generic
   /// `split` (about 90 instructions a byte on an id token): the separators are found on the contiguous bytes.
-  public func splitting(ascii separator: Unicode.Scalar, omittingEmptySubsequences: Bool = true) -> [Substring] {
+  package func splitting(ascii separator: Unicode.Scalar, omittingEmptySubsequences: Bool = true) -> [Substring] {
     let target = UInt8(truncatingIfNeeded: separator.value)
     let pieces: [Range<Int>]? =
       separator.isASCII
@@ -100,7 +100,7 @@ extension String {
 extension Unicode.Scalar {
   /// `CharacterSet.controlCharacters` (general categories Cc and Cf), without a CharacterSet lookup per
   /// scalar: that was a measurable share of reading a keychain dump.
-  public var isControlOrFormat: Bool {
+  package var isControlOrFormat: Bool {
     if value < 0x80 { return value < 0x20 || value == 0x7F }
     let category = properties.generalCategory
     return category == .control || category == .format

@@ -5,10 +5,10 @@
 /// C0 controls other than line feed and tab, DEL and the C1 controls (U+0080–U+009F, which some terminals
 /// read as ESC sequences) become `\x1B`-style escapes, and a backslash that could start one is left as it is:
 /// the escapes are for reading, not for decoding back.
-public enum TerminalText {
+package enum TerminalText {
   /// `text` with its control characters escaped, or `text` itself when it has none (the common case costs
   /// one scan of its UTF-8 bytes).
-  public static func escaped(_ text: String, keepingNewlines: Bool = true) -> String {
+  package static func escaped(_ text: String, keepingNewlines: Bool = true) -> String {
     guard needsEscaping(text, keepingNewlines: keepingNewlines) else { return text }
     var out = ""
     out.reserveCapacity(text.utf8.count + 8)
@@ -23,7 +23,7 @@ public enum TerminalText {
   }
 
   /// Whether `text` holds a control character that `escaped` would replace.
-  public static func needsEscaping(_ text: String, keepingNewlines: Bool = true) -> Bool {
+  package static func needsEscaping(_ text: String, keepingNewlines: Bool = true) -> Bool {
     var previous: UInt8 = 0
     for byte in text.utf8 {
       if byte < 0x20 || byte == 0x7F {
@@ -41,7 +41,7 @@ public enum TerminalText {
   /// tabs; with `keepingColors`, SGR sequences (`ESC [ digits ; m`: colours only, which cannot move the cursor
   /// or retitle a window) are kept, for output coloured on purpose. Returns `bytes` itself when nothing needs
   /// escaping (one scan).
-  public static func escaped(bytes: [UInt8], keepingColors: Bool) -> [UInt8] {
+  package static func escaped(bytes: [UInt8], keepingColors: Bool) -> [UInt8] {
     guard let first = firstControl(in: bytes) else { return bytes }
     var out = Array(bytes[..<first])
     out.reserveCapacity(bytes.count + 16)

@@ -172,7 +172,26 @@ enum PlistBenchInput {
     var archives: [PropertyListValue] = []
     archives.reserveCapacity(items)
     for item in 0..<items { archives.append(archive(item, &random)) }
-    return BinaryPlistWriter.write(.array(archives))
+    var writer = BinaryPlistWriter(maxObjects: items * 64 + 64, reserveBytes: items * 1_600)
+    let top = write(.array(archives), into: &writer)
+    return Data(writer.finish(top: top))
+  }
+
+  /// Writes the kinds of value `archive` makes, children first, with the synthetic module's writer.
+  private static func write(_ value: PropertyListValue, into writer: inout BinaryPlistWriter) -> BinaryPlistWriter.Ref {
+    switch value {
+    case .bool(let flag): return writer.bool(flag)
+    case .integer(let number): return writer.integer(Int64(number))
+    case .real(let number): return writer.real(number)
+    case .string(let text): return writer.string(text.value)
+    case .uid(let uid): return writer.uid(Int(uid))
+    case .array(let elements): return writer.array(elements.map { write($0, into: &writer) })
+    case .dictionary(let dictionary):
+      let keys = dictionary.map { writer.string($0.key) }
+      let values = dictionary.map { write($0.value, into: &writer) }
+      return writer.dictionary(keys: keys, values: values)
+    default: preconditionFailure("the benchmark's archives hold no \(value.kindName)")
+    }
   }
 
   static func dict(_ entries: [(String, PropertyListValue)]) -> PropertyListValue {

@@ -37,7 +37,7 @@ import _Adal2MSALTestSupport
         classes.keys.sorted().flatMap { classes[$0] as? [[String: Any]] ?? [] }
       }
         ?? [])
-    let alone = try records.compactMap { $0["v_Data"] as? Data }.compactMap { blob in
+    let alone = records.compactMap { $0["v_Data"] as? Data }.compactMap { blob in
       try? ADALCacheReader().read(blob, file: "v_Data")
     }.flatMap(\.items)
     #expect(alone.count == items.count)

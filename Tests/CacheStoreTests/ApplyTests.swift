@@ -122,4 +122,27 @@ import _Adal2MSALTestSupport
     #expect(summary?["rowsInserted"] as? Int == contents.allEntities.count)
     #expect(!run.finishedAt.isEmpty)
   }
+
+  /// The run row's `inputs` and `summary` are the text Foundation's `JSONEncoder` (sorted keys, ISO 8601 dates)
+  /// wrote for them before the project's writer took over, except that `/` is no longer escaped.
+  @Test func runRecordsAreTheTextJSONEncoderWrote() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    var plan = StoreTestSupport.plan(adding: try Self.seedContents())
+    plan.inputs = [
+      PlanInput(path: "b/in.json", role: .msal, sha256: "cd", byteCount: 10, detectedFormat: "msal-json"),
+      PlanInput(path: "a/dump.plist", role: .adal, sha256: "ab", byteCount: 2, detectedFormat: "xml-plist-dump"),
+    ]
+    let started = Date(timeIntervalSince1970: 1_795_000_000)
+    let summary = try store.apply(
+      plan,
+      options: ApplyOptions(startedAt: started, now: { Date(timeIntervalSince1970: 1_795_000_001.5) }))
+    let run = try #require(try store.runs().first)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    let inputs = plan.inputs.sorted { $0.path < $1.path }
+    #expect(run.inputsJSON == String(decoding: try encoder.encode(inputs), as: UTF8.self))
+    #expect(run.summaryJSON == String(decoding: try encoder.encode(summary), as: UTF8.self))
+    #expect(run.summaryJSON.contains(#""startedAt":"2026-11-18T"#))
+  }
 }

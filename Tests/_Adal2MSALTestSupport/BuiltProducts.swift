@@ -13,7 +13,7 @@ public enum BuiltProducts {
   }
 
   /// The MSAL Python oracle's interpreter: `ADAL2MSAL_PYTHON`, else `.venv-oracle/bin/python` (made by
-  /// `scripts/bootstrap.sh`).
+  /// `scripts/bootstrap.sh --test-oracles`).
   public static var oraclePython: URL {
     if let path = ProcessInfo.processInfo.environment["ADAL2MSAL_PYTHON"], !path.isEmpty {
       return URL(fileURLWithPath: path)

@@ -1,14 +1,14 @@
 import Foundation
 
 /// The real MSAL Python library as an independent reader of what we write (scripts/oracle/*.py, installed by
-/// `scripts/bootstrap.sh` into `.venv-oracle/`). A missing interpreter is an error that says how to install it,
+/// `scripts/bootstrap.sh --test-oracles` into `.venv-oracle/`). A missing interpreter is an error that says how to install it,
 /// never a skipped test.
 public enum MSALPythonOracle {
   public struct Missing: Error, CustomStringConvertible {
     public var path: String
     public init(path: String) { self.path = path }
     public var description: String {
-      "the MSAL Python oracle is missing at \(path): run `bash scripts/bootstrap.sh` (or set ADAL2MSAL_PYTHON)"
+      "the MSAL Python oracle is missing at \(path): run `bash scripts/bootstrap.sh --test-oracles` (or set ADAL2MSAL_PYTHON)"
     }
   }
 

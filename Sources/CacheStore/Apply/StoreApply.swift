@@ -43,7 +43,7 @@ extension CacheStore {
             """,
           arguments: [
             Self.timestamp(options.startedAt), Self.timestamp(plannedAt), ToolVersion.current,
-            try Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
+            Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
             RowCodec.jsonText(options.recordedOptions),
           ])
         var writer = try PlanWriter(db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt)
@@ -59,7 +59,7 @@ extension CacheStore {
         summary.finishedAt = options.now()
         try db.execute(
           sql: "UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
-          arguments: [Self.timestamp(summary.finishedAt), try Self.json(summary), summary.runID])
+          arguments: [Self.timestamp(summary.finishedAt), Self.json(summary), summary.runID])
         return summary
       }
     } catch let failure as PartFailure {
@@ -168,10 +168,31 @@ extension CacheStore {
     Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
   }
 
-  static func json(_ value: some Encodable) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  /// The run row's `inputs`: each input with its digest, on one line, keys sorted.
+  static func json(_ inputs: [PlanInput]) -> String {
+    JSONText.compact(
+      .array(
+        inputs.map { input in
+          .sortedObject([
+            ("path", .string(input.path)), ("role", .string(input.role.rawValue)), ("sha256", .string(input.sha256)),
+            ("byteCount", .number(String(input.byteCount))), ("detectedFormat", .string(input.detectedFormat)),
+          ])
+        }))
+  }
+
+  /// The run row's `summary`: what was planned and written, on one line, keys sorted, times to the second.
+  static func json(_ summary: AppliedRunSummary) -> String {
+    func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+    let planned = summary.planned.map { action, kinds in
+      (action, Optional(JSONValue.sortedObject(kinds.map { ($0.key, Optional(number($0.value))) })))
+    }
+    return JSONText.compact(
+      .sortedObject([
+        ("runID", number(summary.runID)), ("startedAt", .string(summary.startedAt.formatted(.iso8601))),
+        ("finishedAt", .string(summary.finishedAt.formatted(.iso8601))), ("planned", .sortedObject(planned)),
+        ("rowsInserted", number(summary.rowsInserted)), ("rowsUpdated", number(summary.rowsUpdated)),
+        ("rowsAlreadyCurrent", number(summary.rowsAlreadyCurrent)),
+        ("sectionsWritten", number(summary.sectionsWritten)),
+      ]))
   }
 }

@@ -18,9 +18,9 @@ enum IdentityEvidence {
   static func clientInfoHomeAccountID(_ item: ADALTokenItem) -> String? {
     guard let entry = item.additionalServer.first(where: { $0.key == "client_info" }),
       let encoded = entry.value.stringValue, let data = Base64URL.decode(encoded),
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let uid = (object["uid"] as? String)?.trimmedWhitespace(), !uid.isEmpty,
-      let utid = (object["utid"] as? String)?.trimmedWhitespace(), !utid.isEmpty
+      let object = (try? JSONParser().parse(data))?.objectValue,
+      let uid = object["uid"]?.stringValue?.trimmedWhitespace(), !uid.isEmpty,
+      let utid = object["utid"]?.stringValue?.trimmedWhitespace(), !utid.isEmpty
     else { return nil }
     return "\(uid).\(utid)"
   }

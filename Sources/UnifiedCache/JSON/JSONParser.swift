@@ -181,16 +181,11 @@ private struct Cursor {
   mutating func parseString() throws(UnifiedCacheError) -> String {
     let start = index
     index += 1
-    var scalars = String.UnicodeScalarView()
+    // A string without escapes, the usual case, is made straight from its bytes. Once an escape is met, the
+    // UTF-8 of each run (checked by itself, so that an error names the run) and of each escape collects here.
+    var unescaped: [UInt8] = []
+    var hasEscapes = false
     var runStart = index
-    func flush(_ cursor: Cursor, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(UnifiedCacheError)
-    {
-      guard runStart < end else { return }
-      guard let text = String(validating: cursor.bytes[runStart..<end], as: UTF8.self) else {
-        throw cursor.error("invalid UTF-8 in a string", at: runStart)
-      }
-      scalars.append(contentsOf: text.unicodeScalars)
-    }
     while true {
       guard let byte = current else { throw error("unterminated string", at: start) }
       if index - start > limits.maxStringBytes {
@@ -198,13 +193,17 @@ private struct Cursor {
       }
       switch byte {
       case UInt8(ascii: "\""):
-        try flush(self, upTo: index, into: &scalars)
+        let run = try validRun(from: runStart, to: index)
         index += 1
-        return String(scalars)
+        guard hasEscapes else { return run }
+        unescaped += bytes[runStart..<index - 1]
+        return String(decoding: unescaped, as: UTF8.self)
       case UInt8(ascii: "\\"):
-        try flush(self, upTo: index, into: &scalars)
+        _ = try validRun(from: runStart, to: index)
+        unescaped += bytes[runStart..<index]
+        hasEscapes = true
         index += 1
-        scalars.append(try parseEscape())
+        UTF8.encode(try parseEscape()) { unescaped.append($0) }
         runStart = index
       case 0x00..<0x20:
         throw error("control character in a string")
@@ -212,6 +211,15 @@ private struct Cursor {
         index += 1
       }
     }
+  }
+
+  /// The bytes `start..<end` of a string as text; an error at `start` when they are not UTF-8.
+  func validRun(from start: Int, to end: Int) throws(UnifiedCacheError) -> String {
+    guard start < end else { return "" }
+    guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
+      throw error("invalid UTF-8 in a string", at: start)
+    }
+    return text
   }
 
   mutating func parseEscape() throws(UnifiedCacheError) -> UnicodeScalar {

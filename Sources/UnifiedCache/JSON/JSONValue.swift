@@ -21,6 +21,19 @@ public indirect enum JSONValue: Sendable, Hashable {
     return nil
   }
 
+  /// The elements, when this is an array.
+  public var arrayValue: [JSONValue]? {
+    if case .array(let items) = self { return items }
+    return nil
+  }
+
+  /// An object of the members that have a value, sorted by key (`<`): for output whose order must not depend on
+  /// how it was built.
+  public static func sortedObject(_ members: [(String, JSONValue?)]) -> JSONValue {
+    .object(
+      JSONObject(members.compactMap { key, value in value.map { JSONMember(key, $0) } }.sorted { $0.key < $1.key }))
+  }
+
   /// A short name of the value's JSON type, for messages (`string`, `number`, `object`, ...).
   public var typeName: String {
     switch self {

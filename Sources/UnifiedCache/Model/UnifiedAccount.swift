@@ -67,4 +67,14 @@ public struct UnifiedAccount: UnifiedEntity {
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { nil }
   public var description: String { "Account(\(canonicalKey), username: \(username ?? "-"))" }
+
+  /// The optional text fields after the key fields, each under its name in the cache, in the order the cache
+  /// writer, the reader, the report and the store's `accounts` table list them: the one declaration they share.
+  package static let textFields: [(name: String, keyPath: WritableKeyPath<UnifiedAccount, String?> & Sendable)] = [
+    ("local_account_id", \.localAccountID), ("username", \.username), ("authority_type", \.authorityType),
+    ("name", \.name), ("given_name", \.givenName), ("family_name", \.familyName), ("middle_name", \.middleName),
+    ("alternative_account_id", \.alternativeAccountID), ("client_info", \.clientInfo),
+    ("account_source", \.accountSource), ("last_modification_time", \.lastModificationTime),
+    ("last_modification_app", \.lastModificationApp),
+  ]
 }

@@ -75,26 +75,18 @@ enum EntityDecoder {
     let environment = fields.string("environment")
     let realm = fields.realm(default: "")
     var account = UnifiedAccount(homeAccountID: home ?? "", environment: environment ?? "", realm: realm)
-    account.localAccountID = fields.string("local_account_id")
-    account.username = fields.string("username")
-    account.authorityType = fields.string("authority_type")
-    if account.authorityType == "AAD" {
+    for field in UnifiedAccount.textFields {
+      account[keyPath: field.keyPath] = fields.string(field.name)
       // Early MSAL Python wrote "AAD" for AAD v2 accounts; every current MSAL lists only MSSTS/ADFS accounts.
-      account.authorityType = "MSSTS"
-      fields.report(
-        .note, "unified.authority-type",
-        "authority_type 'AAD' read as 'MSSTS' (current MSAL libraries ignore 'AAD' accounts)",
-        field: "authority_type")
+      // Noted as it is read, so that the notes keep the order of the fields.
+      if field.name == "authority_type", account.authorityType == "AAD" {
+        account.authorityType = "MSSTS"
+        fields.report(
+          .note, "unified.authority-type",
+          "authority_type 'AAD' read as 'MSSTS' (current MSAL libraries ignore 'AAD' accounts)",
+          field: "authority_type")
+      }
     }
-    account.name = fields.string("name")
-    account.givenName = fields.string("given_name")
-    account.familyName = fields.string("family_name")
-    account.middleName = fields.string("middle_name")
-    account.alternativeAccountID = fields.string("alternative_account_id")
-    account.clientInfo = fields.string("client_info")
-    account.accountSource = fields.string("account_source")
-    account.lastModificationTime = fields.string("last_modification_time")
-    account.lastModificationApp = fields.string("last_modification_app")
     guard require(&fields, [("home_account_id", home), ("environment", environment)]) else { return nil }
     account.additionalFields = fields.remaining
     return account

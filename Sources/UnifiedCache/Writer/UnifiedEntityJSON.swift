@@ -22,18 +22,7 @@ public enum UnifiedEntityJSON {
     out["home_account_id"] = account.homeAccountID
     out["environment"] = account.environment
     for name in spelling.names(realm: account.realm) { out[name] = account.realm }
-    out["local_account_id"] = account.localAccountID
-    out["username"] = account.username
-    out["authority_type"] = account.authorityType
-    out["name"] = account.name
-    out["given_name"] = account.givenName
-    out["family_name"] = account.familyName
-    out["middle_name"] = account.middleName
-    out["alternative_account_id"] = account.alternativeAccountID
-    out["client_info"] = account.clientInfo
-    out["account_source"] = account.accountSource
-    out["last_modification_time"] = account.lastModificationTime
-    out["last_modification_app"] = account.lastModificationApp
+    for field in UnifiedAccount.textFields { out[field.name] = account[keyPath: field.keyPath] }
     return out.finish(with: account.additionalFields)
   }
 

@@ -1,0 +1,45 @@
+import Adal2MSALSupport
+import Foundation
+import Testing
+import UnifiedCache
+
+/// The parser every JSON input goes through: strings with and without escapes, the places its errors name,
+/// duplicate keys and number text.
+@Suite("JSON parser")
+struct JSONParserTests {
+  static func parse(_ bytes: [UInt8]) throws(UnifiedCacheError) -> JSONValue {
+    try JSONParser().parse(Data(bytes), file: "t.json")
+  }
+
+  @Test func stringsWithEscapesKeepEveryRun() throws {
+    let text = #"["plain é", "a\u00e9b\n\ud83d\ude00c\"\/\\end", "\t", "lone \ud800!"]"#
+    #expect(
+      try Self.parse(Array(text.utf8))
+        == .array([.string("plain é"), .string("aéb\n😀c\"/\\end"), .string("\t"), .string("lone \u{FFFD}!")]))
+  }
+
+  @Test func invalidUTF8NamesTheRunItIsIn() throws {
+    // `"ab\nc` then 0xFF: the run after the escape starts at byte 5.
+    let afterEscape = #expect(throws: UnifiedCacheError.self) {
+      try Self.parse(Array(#""ab\nc"#.utf8) + [0xFF, UInt8(ascii: "\"")])
+    }
+    #expect(afterEscape?.message == "invalid UTF-8 in a string")
+    #expect(afterEscape?.location.byteOffset == 5)
+    let plain = #expect(throws: UnifiedCacheError.self) { try Self.parse([UInt8(ascii: "\""), 0x61, 0xC3, 0x22]) }
+    #expect(plain?.location.byteOffset == 1)
+  }
+
+  @Test func duplicateKeysKeepTheLastValueInTheFirstPlace() throws {
+    let object = try #require(try Self.parse(Array(#"{"a": 1, "b": 2, "a": 3}"#.utf8)).objectValue)
+    #expect(object.keys == ["a", "b"])
+    #expect(object["a"] == .number("3"))
+  }
+
+  @Test func numbersKeepTheirText() throws {
+    #expect(
+      try Self.parse(Array("[1.50, -0, 1e2, 12345678901234567890, 1.5E+400]".utf8))
+        == .array([
+          .number("1.50"), .number("-0"), .number("1e2"), .number("12345678901234567890"), .number("1.5E+400"),
+        ]))
+  }
+}
