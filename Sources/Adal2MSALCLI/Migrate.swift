@@ -114,7 +114,7 @@ extension Adal2MSALCommand {
         options.itemsPerPart = itemsPerPart
         options.azureCLIDirectory = azureCLIDir
         options.recordedOptions = recordedOptions()
-        defer { progress.clear() }
+        defer { progress.finish() }
         return try await MigrationRun(adal: inputs.adal, msal: inputs.msal, store: out, options: options)
           .run(progress: progress.handler(store: out))
       }

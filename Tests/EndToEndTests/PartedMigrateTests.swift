@@ -105,6 +105,38 @@ import _Adal2MSALTestSupport
     #expect(whole.outcome.reportFile == dir.appendingPathComponent("whole.txt").path)
   }
 
+  /// `run(progress:)` reports each stage in its unit: every file and byte read (twice for a run in parts), the
+  /// items planned, the rows written.
+  @Test(arguments: [100_000, 0])
+  func aRunReportsItsStages(planWholeUpTo: Int) async throws {
+    let inputs = try Self.inputs()
+    let dir = try Fixtures.temporaryDirectory("parted-progress")
+    let files = try FileManager.default.contentsOfDirectory(atPath: inputs.path)
+    let bytes = try files.reduce(0) {
+      $0 + (try FileManager.default.attributesOfItem(atPath: inputs.appendingPathComponent($1).path)[.size] as! Int)
+    }
+    var options = MigrationRun.Options()
+    options.planWholeUpTo = planWholeUpTo
+    options.itemsPerPart = 40
+    let seen = ProgressLog()
+    let outcome = try await MigrationRun(
+      adal: [inputs.path], store: dir.appendingPathComponent("cache.sqlite").path, options: options
+    ).run { seen.add($0) }
+    let reports = seen.reports
+    let reading = reports.filter { $0.stage == .reading }
+    #expect(reading.first == RunProgress(stage: .reading, done: 0, total: bytes, files: 0, totalFiles: files.count))
+    let finished = reading.filter { $0.files == files.count }
+    #expect(finished.count == (planWholeUpTo == 0 ? 2 : 1) && finished.allSatisfy { $0.done == bytes })
+    let planning = reports.filter { $0.stage == .planning }
+    #expect(planning.map(\.done) == planning.map(\.done).sorted() && planning.count >= (planWholeUpTo == 0 ? 3 : 1))
+    #expect(planning.last?.done == planning.last?.total && planning.last?.total ?? 0 > 100)
+    let written = (outcome.applied?.rowsInserted ?? 0) + (outcome.applied?.rowsUpdated ?? 0)
+    #expect(
+      written > 0
+        && reports.last { $0.stage == .writing } == RunProgress(stage: .writing, done: written, total: written))
+    #expect(Set(reports.map(\.stage)) == [.reading, .planning, .writing])
+  }
+
   /// The second pass checks every file's digest: a file changed after it was first read stops the run.
   @Test func aFileChangedBetweenThePassesStopsTheRun() async throws {
     let dir = try Fixtures.temporaryDirectory("parted-changed")
@@ -123,4 +155,12 @@ import _Adal2MSALTestSupport
       "\(error)".contains("b.xml.plist") && "\(error)".contains("changed")
     }
   }
+}
+
+/// A run's progress reports, from any thread.
+private final class ProgressLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seen: [RunProgress] = []
+  func add(_ progress: RunProgress) { lock.withLock { seen.append(progress) } }
+  var reports: [RunProgress] { lock.withLock { seen } }
 }

@@ -140,6 +140,7 @@ public struct MigrationRun: Sendable {
         ) { writer in
           let planned = try run.plan { try writer.write($0) }
           try writer.write(planned)
+          run.wrote(planned)
           if report.file != nil { try run.writeReport(planned) } else { rest = planned }
           if run.outcome(strict: options.strict).result == .failed { throw Refused() }
         }

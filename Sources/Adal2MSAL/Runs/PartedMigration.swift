@@ -20,6 +20,8 @@ struct PartedMigration {
   /// Where every input item ended, per file.
   private(set) var accounting = InputAccounting()
   private(set) var tally: OutcomeTally
+  /// Rows of the parts handed to the writer, for progress.
+  private var rowsWritten = 0
 
   init(
     pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
@@ -69,7 +71,7 @@ struct PartedMigration {
     }
     let totalItems = index.itemCount
     var planned = 0
-    var rows = 0
+    var rows = rowsWritten
     var rest = try pipeline.planInParts(
       &index, session: &session, existing: existing, maxItems: itemsPerPart,
       progress: fileRead,
@@ -83,9 +85,11 @@ struct PartedMigration {
       tally.add(part)
       if holding { return held.append(part) }
       try spool?.add(part)
+      let partRows = part.count(.add) + part.count(.update)
+      progress?(RunProgress(stage: .writing, done: rows, total: rows + partRows))
       try body(part)
-      rows += part.count(.add) + part.count(.update)
-      progress?(RunProgress(stage: .writing, done: rows))
+      rows += partRows
+      progress?(RunProgress(stage: .writing, done: rows, total: rows))
     }
     verdict.add(rest)
     accounting.add(rest)
@@ -93,6 +97,7 @@ struct PartedMigration {
     self.verdict = verdict
     self.accounting = accounting
     self.tally = tally
+    rowsWritten = rows
     // Every input's items, by bucket, in the report (they add up to the items read from the file).
     let totals = accounting.files
     rest.diagnostics += index.records.map { record in
@@ -115,6 +120,12 @@ struct PartedMigration {
     }
     self.spool = spool
     return rest
+  }
+
+  /// Reports the rows of `rest` (what `plan` returned) written.
+  mutating func wrote(_ rest: MigrationPlan) {
+    rowsWritten += rest.count(.add) + rest.count(.update)
+    progress?(RunProgress(stage: .writing, done: rowsWritten, total: rowsWritten))
   }
 
   /// Writes the report of the parts planned and `rest` (to its file or stream), if one is wanted.

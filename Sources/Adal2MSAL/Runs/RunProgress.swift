@@ -15,7 +15,7 @@ public struct RunProgress: Sendable, Hashable {
     case reading
     /// Mapping the ADAL items and planning them against the store (`done`/`total` are items).
     case planning
-    /// Writing the plan's rows to the store (`done` rows, `total` nil until the run is planned).
+    /// Writing the plan's rows to the store (`done` rows written, `total` rows planned so far).
     case writing
     /// Writing the report.
     case reporting
