@@ -31,8 +31,6 @@ public struct Inspection: Sendable {
     self.limits = limits
   }
 
-  private var reveal: Bool { revealSecrets }
-
   /// Reads the file and renders what it is and holds.
   ///
   /// - Throws: a file that cannot be read or is none of these (`InputFileError`, `ADALCacheError`,
@@ -44,11 +42,11 @@ public struct Inspection: Sendable {
       case .text:
         return
           (["file: \(file)", "format: MSAL unified cache JSON"]
-          + UnifiedCacheInspection.textLines(result, revealSecrets: reveal)).joined(separator: "\n") + "\n"
+          + UnifiedCacheInspection.textLines(result, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
       case .json:
         let body: JSONObject = [
           "file": .string(file), "format": .string("msal-json"),
-          "cache": .object(UnifiedCacheInspection.jsonObject(result, revealSecrets: reveal)),
+          "cache": .object(UnifiedCacheInspection.jsonObject(result, revealSecrets: revealSecrets)),
           "diagnostics": .array(result.diagnostics.map { .string($0.description) }),
         ]
         return JSONText.pretty(.object(body), indent: 2) + "\n"
@@ -65,18 +63,18 @@ public struct Inspection: Sendable {
       let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
       switch format {
       case .text:
-        return PropertyListRendering.text(inspection, showSecrets: reveal)
+        return PropertyListRendering.text(inspection, showSecrets: revealSecrets)
           + "note: not an ADAL cache (\(error.localizedDescription))\n"
-      case .json: return PropertyListRendering.json(inspection, showSecrets: reveal)
+      case .json: return PropertyListRendering.json(inspection, showSecrets: revealSecrets)
       }
     }
     switch format {
     case .text:
       return
         (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
-        + ADALInspection.textLines(adal, revealSecrets: reveal)).joined(separator: "\n") + "\n"
+        + ADALInspection.textLines(adal, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
     case .json:
-      let report = try JSONParser().parse(Data(try ADALInspection.json(adal, revealSecrets: reveal).utf8))
+      let report = try JSONParser().parse(Data(try ADALInspection.json(adal, revealSecrets: revealSecrets).utf8))
       let body: JSONObject = [
         "file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report,
       ]
