@@ -8,18 +8,18 @@ import UnifiedCache
 extension MigrationPipeline {
   /// What the first pass over a run's inputs keeps: every input's digest, what ties inputs together
   /// (`InputPartitions`), the MSAL files, and the decoded ADAL files when they are few enough to keep.
-  public struct InputIndex: Sendable {
+  package struct InputIndex: Sendable {
     /// Every input with its digest, for the plan and the run record.
-    public var records: [PlanInput]
+    package var records: [PlanInput]
     /// The ADAL items of all the inputs.
-    public var itemCount: Int
+    package var itemCount: Int
     /// Whether the run is one part, its items kept from the first pass (nothing is read twice).
-    public fileprivate(set) var isOnePart = false
+    package fileprivate(set) var isOnePart = false
 
     /// Groups the inputs into parts of at most `maxItems` items (`InputPartitions.parts`) and lets the
     /// identity keys go: at a million items they are about a hundred megabytes that the parts no longer need.
     /// `planInParts` partitions by itself when this was not called (and keeps the keys).
-    public mutating func partition(existing: UnifiedCacheContents, maxItems: Int) {
+    package mutating func partition(existing: UnifiedCacheContents, maxItems: Int) {
       parts = parts(existing: existing, maxItems: maxItems)
       partitions = InputPartitions()
     }
@@ -30,12 +30,12 @@ extension MigrationPipeline {
     }
     /// Files of an `--adal` directory that could not be used (unreadable, unrecognised, unsupported), in
     /// path order: a fleet goes on without them, and the run names and counts them.
-    public var skippedFiles: [SkippedInput] = []
+    package var skippedFiles: [SkippedInput] = []
     /// Keychain items that are neither ADAL nor MSAL items, by ADAL file (for `InputAccounting.addIgnored`).
-    public var ignoredItems: [String: Int] = [:]
+    package var ignoredItems: [String: Int] = [:]
     /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
-    public var unknownSections: JSONObject
-    fileprivate var adalPaths: [String]
+    package var unknownSections: JSONObject
+    fileprivate(set) var adalPaths: [String]
     fileprivate var adalDigests: [String]
     fileprivate var partitions = InputPartitions()
     /// The parts, once `partition` made them (the keys are let go then).
@@ -58,8 +58,8 @@ extension MigrationPipeline {
   /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet).
   ///
   /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
-  public func index(
-    adal: [String], msal: [String], keepingAtMost maxItems: Int, progress: (@Sendable () -> Void)? = nil
+  package func index(
+    adal: [String], msal: [String], keepingAtMost maxItems: Int, progress: (@Sendable (String) -> Void)? = nil
   ) async throws -> InputIndex {
     let adalEntries = try InputFile.expandMarkingDirectories(adal)
     let adalPaths = adalEntries.map(\.path)
@@ -76,7 +76,7 @@ extension MigrationPipeline {
     try await Self.forEachConcurrently(
       adalEntries,
       { entry in
-        defer { progress?() }
+        defer { progress?(entry.path) }
         do {
           let file = try Self.readADAL(entry.path, limits: limits)
           return Result<(ADALFile, [String]), SkippedInput>.success(
@@ -136,7 +136,7 @@ extension MigrationPipeline {
       }
       index.msal.append(input)
       index.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
-      progress?()
+      progress?(path)
     }
     return index
   }
@@ -149,11 +149,15 @@ extension MigrationPipeline {
   /// A run the index kept is one part, planned from the kept items, which are taken out of `index` so that
   /// they are freed as they are mapped; planned again, its files are read again.
   ///
+  /// `progress` is called with each file read again, `planningPart` with each part's number of ADAL items
+  /// before it is planned.
+  ///
   /// - Throws: a file that cannot be read again, or whose bytes changed since the first pass
   ///   (`InputFileError`); whatever `body` throws.
-  public func planInParts(
+  package func planInParts(
     _ index: inout InputIndex, session: inout PlanningSession, existing: UnifiedCacheContents, maxItems: Int,
-    progress: (@Sendable () -> Void)? = nil, _ body: (consuming MigrationPlan) throws -> Void
+    progress: (@Sendable (String) -> Void)? = nil, planningPart: ((_ items: Int) -> Void)? = nil,
+    _ body: (consuming MigrationPlan) throws -> Void
   ) throws -> MigrationPlan {
     let adalCount = index.adalPaths.count
     var shared = index.sharedUnified
@@ -177,6 +181,7 @@ extension MigrationPipeline {
         msal.append(index.msal[file].entities(ofAccounts: accountHomes))
       }
       let adal = read.map(\.input)
+      planningPart?(adal.reduce(0) { $0 + $1.items.count })
       read = []  // the planner holds the only references to the items: they go as they are mapped
       try body(session.plan(adal: consume adal, msal: msal))
       returnFreedMemory()  // the part's items and plan are gone: the next part reuses no fragments of them
@@ -196,15 +201,15 @@ extension MigrationPipeline {
 
   /// Reads the ADAL files `positions` of the index again, on all cores, checking that their bytes did not
   /// change since the first pass.
-  private func readAgain(_ positions: [Int], of index: InputIndex, progress: (@Sendable () -> Void)?) throws
+  private func readAgain(_ positions: [Int], of index: InputIndex, progress: (@Sendable (String) -> Void)?) throws
     -> [ADALFile]
   {
     let limits = self.limits
     let results = ResultSlots<ADALFile>(count: positions.count)
     DispatchQueue.concurrentPerform(iterations: min(Self.readWidth, max(1, positions.count))) { worker in
       for slot in stride(from: worker, to: positions.count, by: Self.readWidth) {
-        defer { progress?() }
         let path = index.adalPaths[positions[slot]]
+        defer { progress?(path) }
         results.set(
           slot,
           Result {

@@ -5,33 +5,24 @@ import Foundation
 import MigrationEngine
 import UnifiedCache
 
-/// The whole migration for pipeline authors: read every input (in parallel), plan against the target
-/// store, and apply, each a call of its own so that a dry run simply stops after `plan`.
-///
-/// ```swift
-/// let pipeline = MigrationPipeline(options: MigrationOptions(clientID: "my-app-id"))
-/// let inputs = try await pipeline.read(adal: ["device.plist"], msal: [])
-/// let store = try CacheStore.open(path: "cache.sqlite")
-/// let plan = try pipeline.plan(consume inputs, existing: store.contents())  // frees the items once mapped
-/// print(Migration.report(plan).text())
-/// if !plan.isNoChange { _ = try store.apply(plan) }
-/// ```
-public struct MigrationPipeline: Sendable {
-  public var options: MigrationOptions
-  public var limits: InputLimits
+/// How a migration reads its inputs (in parallel) and plans them against a store: `MigrationRun` calls it, and
+/// so do the benchmarks and tests. Pipelines call `MigrationRun` (or `Migration.plan` on inputs in memory).
+package struct MigrationPipeline: Sendable {
+  package var options: MigrationOptions
+  package var limits: InputLimits
 
-  public init(options: MigrationOptions = MigrationOptions(), limits: InputLimits = .default) {
+  package init(options: MigrationOptions = MigrationOptions(), limits: InputLimits = .default) {
     self.options = options
     self.limits = limits
   }
 
   /// Everything read from the inputs of one run, in a deterministic order (the order of the expanded paths).
-  public struct Inputs: Sendable {
-    public var adal: [ADALInput]
+  package struct Inputs: Sendable {
+    package var adal: [ADALInput]
     /// MSAL inputs: the `--msal` files, and the MSAL unified items found in ADAL keychain dumps.
-    public var msal: [MSALInput]
+    package var msal: [MSALInput]
     /// Every input file with its digest, for the run record.
-    public var records: [PlanInput]
+    package var records: [PlanInput]
   }
 
   /// Reads the ADAL inputs (files, or directories of dumps) and the MSAL unified-cache JSON files. ADAL files
@@ -42,7 +33,7 @@ public struct MigrationPipeline: Sendable {
   /// - Parameter progress: called once per file read, from any thread.
   /// - Throws: the first unusable file's error (`InputFileError`, `ADALCacheError`, `UnifiedCacheError`),
   ///   which names the file and the place in it.
-  public func read(
+  package func read(
     adal: [String], msal: [String], progress: (@Sendable () -> Void)? = nil
   ) async throws -> Inputs {
     let adalPaths = try InputFile.expand(adal)
@@ -71,18 +62,13 @@ public struct MigrationPipeline: Sendable {
   ///
   /// Pass `consume inputs` when they are not needed afterwards: the decoded items are then freed as soon as
   /// they are mapped, which takes them out of the run's peak memory (docs/benchmarks.md, "Memory").
-  public func plan(_ inputs: consuming Inputs, existing: UnifiedCacheContents = UnifiedCacheContents())
+  package func plan(_ inputs: consuming Inputs, existing: UnifiedCacheContents = UnifiedCacheContents())
     -> MigrationPlan
   {
     let adal = inputs.adal
     inputs.adal = []  // so that the planner holds the only reference to the items
     return Migration.plan(
       adal: consume adal, msal: inputs.msal, existing: existing, inputs: inputs.records, options: options)
-  }
-
-  /// The number of files `read` will open for these paths (directories expanded), for progress reporting.
-  public static func fileCount(adal: [String], msal: [String]) throws -> Int {
-    try InputFile.expand(adal).count + InputFile.expand(msal).count
   }
 
   struct ADALFile: Sendable {

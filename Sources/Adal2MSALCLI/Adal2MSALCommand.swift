@@ -1,5 +1,6 @@
 import Adal2MSAL
 import ArgumentParser
+import Foundation
 
 @main
 struct Adal2MSALCommand: AsyncParsableCommand {
@@ -12,11 +13,61 @@ struct Adal2MSALCommand: AsyncParsableCommand {
       plans each token into the MSAL unified cache without a network call, shows the plan as a diff report, \
       and writes it to a SQLite store in one transaction. Tokens are only ever shown as sha256 fingerprints.
 
-      Start with: adal2msal migrate --adal DUMP --out cache.sqlite --dry-run
+      Start with: adal2msal migrate --adal DUMP --dry-run
 
       \(ExitStatus.helpText)
       """,
     version: ToolVersion.current,
     subcommands: [Migrate.self, Inspect.self, Accounts.self, Export.self, Import.self]
   )
+
+  /// ArgumentParser's entry point, after a mistyped subcommand has been answered with the one meant.
+  static func main() async {
+    if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
+      FileHandle.standardError.write(Data((message + "\n").utf8))
+      exit(withError: ExitStatus.usage)
+    }
+    do {
+      var command = try parseAsRoot()
+      if var asynchronous = command as? AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+  }
+}
+
+/// `adal2msal migrat`: ArgumentParser says only "Unexpected argument"; this names the subcommand meant.
+enum SubcommandSuggestion {
+  static var names: [String] {
+    Adal2MSALCommand.configuration.subcommands.map { $0._commandName } + ["help"]
+  }
+
+  /// The usage error for a first argument that is no subcommand but close to one (at most two edits); nil for
+  /// anything else, which ArgumentParser answers.
+  static func message(for arguments: [String]) -> String? {
+    guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) else { return nil }
+    let nearest = names.map { ($0, distance(first.lowercased(), $0)) }.min { $0.1 < $1.1 }
+    guard let (name, edits) = nearest, edits <= 2 else { return nil }
+    return "Error: Unknown subcommand '\(first)'. Did you mean '\(name)'?\n"
+      + "Usage: adal2msal <subcommand>\n  See 'adal2msal --help' for more information."
+  }
+
+  /// The Levenshtein distance.
+  static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
 }

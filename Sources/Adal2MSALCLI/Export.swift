@@ -48,28 +48,20 @@ extension Adal2MSALCommand {
 
     func run() async throws {
       try await runReportingFailures { try checkOutputs() }
-      let data: Data
+      let written = output.flatMap { $0 == "-" ? nil : $0 }
+      let exported: CacheExport
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        let store = try CacheStore.open(path: cache, options: .reading(sealing: sealing))
-        let exported = try store.export(for: library)
-        data = exported.data
-        for diagnostic in exported.diagnostics {
-          Terminal.standardError("adal2msal: \(diagnostic)")
-        }
-      } catch {
+        exported = try ExportRun(store: cache, library: library, output: written, sealing: sealing).run()
+      } catch let error as CacheStoreError {
         throw StoreCommandSupport.fail(error, file: cache)
-      }
-      guard let output, output != "-" else {
-        FileHandle.standardOutput.write(data)
-        return
-      }
-      do {
-        try StoreCommandSupport.writeOwnerOnly(data, to: output)
       } catch {
-        throw StoreCommandSupport.fail(
-          "cannot write the export (\(error))", file: output, todo: "check that the directory exists and is writable")
+        throw commandFailure(error)
       }
+      for diagnostic in exported.diagnostics {
+        Terminal.standardError("adal2msal: \(diagnostic)")
+      }
+      if written == nil { FileHandle.standardOutput.write(exported.data) }
     }
   }
 }

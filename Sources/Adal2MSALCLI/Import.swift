@@ -9,7 +9,7 @@ extension Adal2MSALCommand {
       discussion: """
         Every entity of the files is an add, an update or unchanged against the store; a later file wins for \
         the same cache key. Everything is written in one transaction with a run record and the provenance of \
-        every row, so a failed import leaves the store as it was. Prints a one-line summary.
+        every row, so a failed import leaves the store as it was. Prints a one-line summary on standard error.
 
         Example:
           adal2msal import msal_cache.json other_cache.json --out cache.sqlite --dry-run
@@ -28,91 +28,72 @@ extension Adal2MSALCommand {
       case text, json
     }
 
-    @Option(help: "Summary format: text (one line) or json (an object with the counts, for scripts).")
+    @Option(
+      help: """
+        Summary format: text (one line on standard error) or json (an object on standard output, for scripts: \
+        added, updated and unchanged count rows written, or on a dry run entities that would be).
+        """)
     var format: OutputFormat = .text
 
     @Option(
       help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).")
     var encryptionKeyFile: String?
 
+    @Flag(name: .shortAndLong, help: "Print nothing but errors and warnings.")
+    var quiet = false
+
     func run() async throws {
-      let startedAt = Date()
       try await runReportingFailures { try checkOutputs() }
-      let limits = InputLimits.default
-      var inputs: [(path: String, data: Data)] = []
-      for file in files {
-        do {
-          inputs.append((file, try InputFile.read(file, limits: limits)))
-        } catch let error as InputFileError {
-          throw commandFailure(error)
-        } catch {
-          throw StoreCommandSupport.fail("cannot read the file", file: file, todo: "check the path and its permissions")
-        }
+      var options = ImportRun.Options()
+      options.dryRun = dryRun
+      let outcome: ImportOutcome
+      do {
+        options.sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
+        outcome = try ImportRun(files: files, store: out, options: options).run(
+          progress: ProgressLine(enabled: false).handler(store: out))
+      } catch let error as InputFileError {
+        throw commandFailure(error)
+      } catch let error as StoreWriteLockError {
+        throw commandFailure(error)
+      } catch let error as CacheStoreError {
+        throw StoreCommandSupport.fail(error, file: out)
+      } catch let error as UnifiedCacheError {
+        throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
+      } catch {
+        throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
       }
-      var summary = ""
-      var counts: JSONObject = [
-        "dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) }),
-      ]
-      // A failed import into a store it created leaves no store behind (nor its -wal/-shm files).
-      let lock = dryRun ? nil : try await runReportingFailures { try StoreCommandSupport.writeLock(out) }
-      defer { lock?.release() }
-      let existedBefore = lock?.existed ?? FileManager.default.fileExists(atPath: out)
-      try CacheStore.removingNewFileOnFailure(out, existed: existedBefore) {
-        do {
-          let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-          let exists = FileManager.default.fileExists(atPath: out)
-          let store: CacheStore? =
-            dryRun && !exists
-            ? nil
-            : try CacheStore.open(
-              path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
-          let existing = try store?.contents() ?? UnifiedCacheContents()
-          let planned = try ImportPlan.make(files: inputs, existing: existing, limits: limits)
-          for diagnostic in planned.diagnostics.prefix(10) {
-            Terminal.standardError("adal2msal: \(diagnostic)")
-          }
-          if planned.diagnostics.count > 10 {
-            Terminal.standardError("adal2msal: note: \(planned.diagnostics.count - 10) more diagnostics")
-          }
-          let plan = planned.plan
-          let plannedCounts =
-            "\(plan.count(.add)) to add, \(plan.count(.update)) to update, \(plan.count(.unchanged)) unchanged"
-          for action in [PlanAction.add, .update, .unchanged] {
-            counts[action.rawValue] = .number(String(plan.count(action)))
-          }
-          if dryRun || store == nil {
-            summary = "import (dry run, nothing written): \(plannedCounts)"
-          } else if let store {
-            let options = ApplyOptions(
-              startedAt: startedAt,
-              recordedOptions: [
-                "command": .string("import"), "files": .array(files.map { .string($0) }),
-                "encrypted": .bool(store.isEncrypted),
-              ],
-              unknownSections: planned.unknownSections)
-            let applied = try store.apply(plan, options: options)
-            summary =
-              "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(applied.rowsInserted) added, "
-              + "\(applied.rowsUpdated) updated, \(plan.count(.unchanged) + applied.rowsAlreadyCurrent) unchanged"
-            counts["runID"] = .number(String(applied.runID))
-            counts["added"] = .number(String(applied.rowsInserted))
-            counts["updated"] = .number(String(applied.rowsUpdated))
-          } else {
-            summary = plannedCounts
-          }
-        } catch let error as CacheStoreError {
-          throw StoreCommandSupport.fail(error, file: out)
-        } catch let error as UnifiedCacheError {
-          throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
-        } catch {
-          throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
-        }
+      for diagnostic in outcome.diagnostics.prefix(10) {
+        Terminal.standardError("adal2msal: \(diagnostic)")
       }
-      lock?.committed()
+      if outcome.diagnostics.count > 10 {
+        Terminal.standardError("adal2msal: note: \(outcome.diagnostics.count - 10) more diagnostics")
+      }
       switch format {
-      case .text: print(summary)
-      case .json: print(JSONText.pretty(.object(counts), indent: 2))
+      case .json: print(JSONText.pretty(.object(json(outcome)), indent: 2))
+      case .text where !quiet: Terminal.standardError(summary(outcome))
+      case .text: break
       }
+    }
+
+    /// The one-line summary.
+    private func summary(_ outcome: ImportOutcome) -> String {
+      guard let applied = outcome.applied else {
+        return "import (dry run, nothing written): \(outcome.added) to add, \(outcome.updated) to update, "
+          + "\(outcome.unchanged) unchanged"
+      }
+      return "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(outcome.added) added, "
+        + "\(outcome.updated) updated, \(outcome.unchanged) unchanged"
+    }
+
+    /// The summary for scripts: the same three counts whether or not the run wrote.
+    private func json(_ outcome: ImportOutcome) -> JSONObject {
+      var object: JSONObject = [
+        "dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) }),
+        "added": .number(String(outcome.added)), "updated": .number(String(outcome.updated)),
+        "unchanged": .number(String(outcome.unchanged)),
+      ]
+      if let applied = outcome.applied { object["runID"] = .number(String(applied.runID)) }
+      return object
     }
   }
 }

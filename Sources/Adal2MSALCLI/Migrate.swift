@@ -14,6 +14,10 @@ extension Adal2MSALCommand {
         holds. The plan is the report: every entity with its action (add, update, unchanged, conflict, skip), \
         its reason and its source items. Without --dry-run the adds and updates are written in one transaction.
 
+        Standard error gets the summary: the counts, the skips by reason, the users with problems and where the \
+        full report went (--report FILE, or - for standard output; a dry run prints it on standard output), and \
+        on a terminal the progress of runs that take more than two seconds. --quiet leaves only warnings and errors.
+
         Examples:
           adal2msal migrate --adal device.plist --out cache.sqlite --dry-run
           adal2msal migrate --adal dumps/ --msal msal.json --out cache.sqlite \\
@@ -27,11 +31,19 @@ extension Adal2MSALCommand {
     @OptionGroup var inputs: MigrationInputOptions
 
     @Option(
-      help: ArgumentHelp("The SQLite store to write (created with mode 0600 when missing).", valueName: "cache.sqlite"))
-    var out: String
+      help: ArgumentHelp(
+        "The SQLite store to write (created with mode 0600 when missing). A dry run without it plans against an empty cache.",
+        valueName: "cache.sqlite"))
+    var out: String?
 
-    @Flag(help: "Plan and report, write nothing (the target file is not created or changed).")
+    @Flag(
+      help:
+        "Plan and report, write nothing (the target file is not created or changed); the report goes to standard output unless --report says otherwise."
+    )
     var dryRun = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors and warnings: no summary and no progress.")
+    var quiet = false
 
     @OptionGroup var planning: PlanningOptions
 
@@ -69,91 +81,66 @@ extension Adal2MSALCommand {
       guard !inputs.adal.isEmpty || !inputs.msal.isEmpty else {
         throw ValidationError("give at least one input: --adal FILE-OR-DIRECTORY or --msal FILE")
       }
+      guard out != nil || dryRun else {
+        throw ValidationError("give the store to write with --out FILE, or --dry-run to plan against an empty cache")
+      }
       guard itemsPerPart > 0 else { throw ValidationError("--items-per-part must be positive") }
       guard planWholeUpTo >= 0 else { throw ValidationError("--plan-whole-up-to must not be negative") }
-      if let azureCLIDir { try AzureCLIFiles(directory: azureCLIDir).validate(msalInputs: inputs.msal, dryRun: dryRun) }
+      if let azureCLIDir {
+        do {
+          try AzureCLIFiles(directory: azureCLIDir).validate(msalInputs: inputs.msal, dryRun: dryRun)
+        } catch {
+          throw ValidationError(error.description)
+        }
+      }
     }
 
     func run() async throws {
       let startedAt = Date()
-      let options = try planning.migrationOptions(redactUsernames: reporting.redactUsernames)
-      let pipeline = MigrationPipeline(options: options, limits: inputs.limits)
+      let progress = ProgressLine(enabled: !quiet && Terminal.standardErrorIsTerminal)
       let outcome = try await runReportingFailures {
         try checkOutputs()
-        let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile, strict: strict)
-        // Inputs first: a bad input fails the run before the target is touched. A dry run opens an existing
-        // target read-only and never creates one.
-        var index = try await inputs.index(with: pipeline, keepingAtMost: planWholeUpTo)
-        for skipped in index.skippedFiles {
-          Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
-        }
-        // One writer at a time, from before the store is read until the run has committed or cleaned up.
-        let lock = dryRun ? nil : try StoreCommandSupport.writeLock(out)
-        defer { lock?.release() }
-        let existed = lock?.existed ?? FileManager.default.fileExists(atPath: out)
-        let store: CacheStore? =
-          existed
-          ? try CacheStore.open(
-            path: out, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
-          : nil
-        let existing = try store?.contents() ?? UnifiedCacheContents()
-        index.partition(existing: existing, maxItems: itemsPerPart)
-        var run = PartedRun(
-          pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: itemsPerPart, reporting: reporting
-        )
-        if dryRun {
-          let rest = try run.plan { _ in }
-          try run.writeReport(rest)
-          return run.refusal(strict: strict) ?? run.status
-        }
-        // A report file is written before the transaction commits (a report that cannot be written rolls the
-        // run back); a report on standard output waits for the commit, so that a failed run prints only its
-        // error there. --strict rolls back once the whole run is planned.
-        var rest: MigrationPlan?
-        var refused: ExitCode?
-        do {
-          let applied = try CacheStore.removingNewFileOnFailure(out, existed: existed) {
-            let target = try store ?? CacheStore.open(path: out, options: CacheStoreOptions(sealing: sealing))
-            return try target.applyInParts(
-              plannedAt: run.plannedAt, inputs: run.index.records,
-              options: ApplyOptions(
-                startedAt: startedAt, recordedOptions: recordedOptions(encrypted: target.isEncrypted),
-                unknownSections: run.index.unknownSections)
-            ) { writer in
-              let planned = try run.plan { try writer.write($0) }
-              try writer.write(planned)
-              if reporting.report != nil { try run.writeReport(planned) } else { rest = planned }
-              refused = run.refusal(strict: strict)
-              if refused != nil { throw StrictRefusal() }
-            }
-          }
-          lock?.committed()
-          if let rest { try run.writeReport(rest) }
-          Terminal.standardError(
-            "adal2msal: wrote run \(applied.runID) to \(out): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated"
-          )
-          if let azureCLIDir {
-            try AzureCLIFiles(directory: azureCLIDir).write(
-              store: out, sealing: sealing, adal: inputs.adal, limits: inputs.limits)
-          }
-        } catch is StrictRefusal {
-          if let rest { try run.writeReport(rest) }
-          return refused ?? ExitStatus.failure
-        }
-        return run.status
+        var options = MigrationRun.Options()
+        options.migration = try planning.migrationOptions(redactUsernames: reporting.redactUsernames)
+        options.limits = inputs.limits
+        options.startedAt = startedAt
+        options.dryRun = dryRun
+        options.strict = strict
+        options.sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile, strict: strict)
+        options.report = reporting.destination(dryRun: dryRun)
+        options.reportFormat = reporting.reportFormat
+        options.colorizeReport = reporting.colorize(dryRun: dryRun)
+        options.planWholeUpTo = planWholeUpTo
+        options.itemsPerPart = itemsPerPart
+        options.azureCLIDirectory = azureCLIDir
+        options.recordedOptions = recordedOptions()
+        defer { progress.finish() }
+        return try await MigrationRun(adal: inputs.adal, msal: inputs.msal, store: out, options: options)
+          .run(progress: progress.handler(store: out))
       }
-      if outcome != ExitStatus.success { throw outcome }
+      let status = MigrationSummary(outcome: outcome, store: out, reportPlace: reportPlace, quiet: quiet).print()
+      if status != ExitStatus.success { throw status }
     }
 
-    /// The options recorded in the run row: what was asked, never a key or a token.
-    private func recordedOptions(encrypted: Bool) -> JSONObject {
+    /// Where the full report goes, in words.
+    private var reportPlace: String {
+      switch reporting.destination(dryRun: dryRun) {
+      case .none: "not written (--report FILE writes it, --report - prints it)"
+      case .file(let path): path
+      case .stream: "standard output"
+      }
+    }
+
+    /// The options recorded in the run row: what was asked, never a key or a token (`encrypted` is the
+    /// store's, set by the run).
+    private func recordedOptions() -> JSONObject {
       var recorded: JSONObject = [
         "command": .string("migrate"),
         "adal": .array(inputs.adal.map { .string($0) }),
         "msal": .array(inputs.msal.map { .string($0) }),
         "skipAccessTokens": .bool(planning.skipAccessTokens),
         "prefer": .string(planning.prefer.rawValue),
-        "encrypted": .bool(encrypted),
+        "encrypted": .bool(false),
       ]
       if let clientID = planning.clientID { recorded["clientID"] = .string(clientID) }
       if let now = planning.now { recorded["now"] = .string(now) }
@@ -161,6 +148,3 @@ extension Adal2MSALCommand {
     }
   }
 }
-
-/// Thrown inside the store's transaction to roll back a failed run (--strict with problems, or nothing usable).
-private struct StrictRefusal: Error {}

@@ -3,7 +3,8 @@ import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
-/// The engine in three calls, for pipelines: plan, report, apply.
+/// The engine in three calls, for pipelines: plan, report, apply. `plan` is the one public way to plan inputs
+/// already in memory; `MigrationRun` (in `Adal2MSAL`) reads files, plans in parts and writes a store.
 ///
 /// ```swift
 /// let adal = try ADALCacheReader().read(dumpData, file: "dump.plist")

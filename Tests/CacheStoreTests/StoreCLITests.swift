@@ -19,18 +19,20 @@ import _Adal2MSALTestSupport
     let cache = try StoreTestSupport.freshPath()
     let dry = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache, "--dry-run"])
     #expect(dry.exitCode == 0)
-    #expect(dry.stdout.hasPrefix("import (dry run, nothing written): "))
+    #expect(dry.stderr.hasPrefix("import (dry run, nothing written): ") && dry.stdout.isEmpty, "\(dry.stderr)")
     #expect(!FileManager.default.fileExists(atPath: cache))
     let total = try [Self.seed, Self.adfs].map { try StoreTestSupport.read(URL(fileURLWithPath: $0)).allEntities.count }
       .reduce(0, +)
 
     let first = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache])
     #expect(first.exitCode == 0, "\(first.stderr)")
-    #expect(first.stdout.contains("\(total) added, 0 updated, 0 unchanged"), "\(first.stdout)")
+    #expect(first.stderr.contains("\(total) added, 0 updated, 0 unchanged"), "\(first.stderr)")
     #expect(StoreTestSupport.mode(cache) == 0o600)
     let again = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache])
-    #expect(again.stdout.contains("0 added, 0 updated, \(total) unchanged"), "\(again.stdout)")
-    #expect(again.stdout.split(separator: "\n").count == 1)
+    #expect(again.stderr.contains("0 added, 0 updated, \(total) unchanged"), "\(again.stderr)")
+    #expect(again.stderr.split(separator: "\n").count == 1 && again.stdout.isEmpty)
+    let quiet = try Self.cli(["import", Self.seed, Self.adfs, "--out", cache, "--quiet"])
+    #expect(quiet.exitCode == 0 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet.stderr)")
   }
 
   @Test func accountsLookupsAndFormats() throws {

@@ -102,6 +102,7 @@ import _Adal2MSALTestSupport
     let out = scratch.appendingPathComponent("c.sqlite").path
     let migrate = try CLI.run([
       "migrate", "--adal", input.path, "--out", out, "--now", "2026-11-21T00:00:00Z", "--report-format", "json",
+      "--report", "-",
     ])
     #expect(migrate.exitCode == 0, "\(migrate.stderr.prefix(600))")
     #expect(migrate.stdout.contains("adal.dotnet-not-a-user-entry"))

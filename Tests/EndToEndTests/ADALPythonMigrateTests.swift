@@ -28,7 +28,8 @@ import _Adal2MSALTestSupport
     environment["TZ"] = tz
     let out = scratch.appendingPathComponent("cache.sqlite").path
     let migrate = try CLI.run(
-      ["migrate", "--adal", fixture.path, "--out", out, "--now", now, "--report-format", "json"] + extra,
+      ["migrate", "--adal", fixture.path, "--out", out, "--now", now, "--report-format", "json", "--report", "-"]
+        + extra,
       environment: environment)
     let cacheFile = scratch.appendingPathComponent("msal_token_cache.json")
     let export = try CLI.run(["export", out, "--output", cacheFile.path])

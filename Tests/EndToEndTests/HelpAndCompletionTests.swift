@@ -20,6 +20,14 @@ import _Adal2MSALTestSupport
     }
   }
 
+  @Test func aMistypedSubcommandGetsTheOneMeant() throws {
+    let typo = try adal2msal(["migrat", "--adal", "x"])
+    #expect(typo.exitCode == 64)
+    #expect(typo.stderr.contains("Did you mean 'migrate'?"), "\(typo.stderr)")
+    let far = try adal2msal(["frobnicate"])
+    #expect(far.exitCode == 64 && !far.stderr.contains("Did you mean"), "\(far.stderr)")
+  }
+
   @Test(arguments: subcommands)
   func everySubcommandHasAnOverviewAnExampleAndHelpForEveryOption(_ name: String) throws {
     let help = try adal2msal(["help", name])

@@ -14,7 +14,7 @@ import _Adal2MSALTestSupport
       return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
     let dry = try summary(["--dry-run"])
-    #expect(dry["dryRun"] as? Bool == true && dry["add"] as? Int == 5 && dry["runID"] == nil)
+    #expect(dry["dryRun"] as? Bool == true && dry["added"] as? Int == 5 && dry["add"] == nil && dry["runID"] == nil)
     #expect(!FileManager.default.fileExists(atPath: store))
     let real = try summary([])
     #expect(real["added"] as? Int == 5 && real["runID"] as? Int == 1)

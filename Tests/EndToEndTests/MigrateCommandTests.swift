@@ -24,11 +24,48 @@ import _Adal2MSALTestSupport
     return try #require(summary["actions"] as? [String: Int])
   }
 
+  /// What a person reads: a run that writes prints the summary on standard error and no report; a dry run
+  /// (without a store) prints the report on standard output; `--quiet` leaves the warning only.
+  @Test func theTerminalGetsTheSummaryAndTheReportGoesWhereItIsAsked() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let written = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now])
+    #expect(written.exitCode == 2 && written.stdout.isEmpty, "\(written.stdout.prefix(200))")
+    for line in [
+      "adal2msal: planned: 15 to add, 0 to update, 0 unchanged, 1 in conflict, 6 skipped",
+      "adal.expired-access-token 3", "adal2msal: 1 user(s) with problems:",
+      "  (no username): 1 (identity.adfs-no-id-token)", "adal2msal: full report: not written",
+      "adal2msal: wrote run 1 to \(store): 15 added, 0 updated",
+    ] {
+      #expect(written.stderr.contains(line), "no `\(line)` in:\n\(written.stderr)")
+    }
+
+    let dry = try adal2msal(["migrate", "--adal", Self.dump, "--dry-run", "--now", Self.now])
+    #expect(dry.exitCode == 2)
+    #expect(dry.stdout.hasPrefix("adal2msal migration plan\n"), "\(dry.stderr)")
+    #expect(dry.stderr.contains("adal2msal: full report: standard output"))
+    let reportFile = dir.appendingPathComponent("report.txt").path
+    let toFile = try adal2msal([
+      "migrate", "--adal", Self.dump, "--dry-run", "--now", Self.now, "--report", reportFile,
+    ])
+    #expect(toFile.stdout.isEmpty && toFile.stderr.contains("adal2msal: full report: \(reportFile)"))
+    #expect(try String(contentsOfFile: reportFile, encoding: .utf8) == dry.stdout)
+    let printed = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report", "-"])
+    #expect(printed.stdout.hasPrefix("adal2msal migration plan\n"))
+
+    let quiet = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--quiet"])
+    let lines = quiet.stderr.split(separator: "\n")
+    #expect(quiet.exitCode == 2 && quiet.stdout.isEmpty)
+    #expect(lines.count == 1 && lines[0].hasPrefix("adal2msal: warning: 1 item(s)"), "\(quiet.stderr)")
+    let noStore = try adal2msal(["migrate", "--adal", Self.dump])
+    #expect(noStore.exitCode == 64 && noStore.stderr.contains("--dry-run to plan against an empty cache"))
+  }
+
   @Test func migrateThenLookUpThenExportThenMSALPythonReadsIt() throws {
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("cache.sqlite").path
     let migrate = try adal2msal([
-      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json",
+      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json", "--report", "-",
     ])
     // An ADFS user without an id token (no identity offline) makes it exit 2; its guest, tombstone and
     // expired access tokens are policy skips (docs/verdicts.md).
@@ -59,11 +96,11 @@ import _Adal2MSALTestSupport
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("cache.sqlite").path
     let first = try adal2msal([
-      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json",
+      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json", "--report", "-",
     ])
     #expect(first.exitCode == 2)
     let second = try adal2msal([
-      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json",
+      "migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--report-format", "json", "--report", "-",
     ])
     let actions = try reportSummary(second.stdout)
     #expect(actions["add"] == 0 && actions["update"] == 0, "\(actions)")

@@ -73,35 +73,68 @@ import _Adal2MSALTestSupport
     }
   }
 
-  /// The README's library example of a run in parts, on the same inputs: its report and store are the
-  /// whole run's (`read`, `plan`, `apply`).
+  /// The library's run (`MigrationRun`, what `migrate` calls) planned in parts gives the report and the store
+  /// of the same run planned whole, and the same outcome.
   @Test func theLibraryRunInPartsGivesTheWholeRun() async throws {
     let inputs = try Self.inputs()
     let dir = try Fixtures.temporaryDirectory("parted-library")
-    let pipeline = MigrationPipeline(
-      options: MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_790_000_000))))
-
-    let store = try CacheStore.open(path: dir.appendingPathComponent("parts.sqlite").path)
-    var index = try await pipeline.index(adal: [inputs.path], msal: [], keepingAtMost: 30)
-    let existing = try store.contents()
-    var session = PlanningSession(options: pipeline.options, existing: existing)
-    var spool = ReportSpool(format: .text)
-    var report: [UInt8] = []
-    try store.applyInParts(plannedAt: session.plannedAt, inputs: index.records) { writer in
-      let rest = try pipeline.planInParts(&index, session: &session, existing: existing, maxItems: 30) { part in
-        try spool.add(part)
-        try writer.write(part)
-      }
-      try writer.write(rest)
-      try spool.finish(rest) { report += $0 }
+    var options = MigrationRun.Options()
+    options.migration = MigrationOptions(clock: .fixed(Date(timeIntervalSince1970: 1_790_000_000)))
+    options.reportFormat = .text
+    var results: [(outcome: MigrationOutcome, report: Data, export: Data)] = []
+    for (name, planWholeUpTo) in [("whole", 100_000), ("parts", 0)] {
+      options.planWholeUpTo = planWholeUpTo
+      options.itemsPerPart = 30
+      options.report = .file(dir.appendingPathComponent("\(name).txt").path)
+      let store = dir.appendingPathComponent("\(name).sqlite").path
+      let outcome = try await MigrationRun(adal: [inputs.path], store: store, options: options).run()
+      results.append(
+        (
+          outcome, try Data(contentsOf: dir.appendingPathComponent("\(name).txt")),
+          try ExportRun(store: store).run().data
+        ))
     }
+    let (whole, parts) = (results[0], results[1])
+    #expect(whole.report.count > 10_000 && whole.export.count > 10_000)
+    #expect(parts.report == whole.report)
+    #expect(parts.export == whole.export)
+    #expect(parts.outcome.verdict == whole.outcome.verdict && whole.outcome.result == .partial)
+    #expect(parts.outcome.totals == whole.outcome.totals && parts.outcome.skipsByReason == whole.outcome.skipsByReason)
+    #expect(parts.outcome.usersWithProblems == whole.outcome.usersWithProblems)
+    #expect(whole.outcome.applied?.rowsInserted == whole.outcome.totals[.add])
+    #expect(whole.outcome.reportFile == dir.appendingPathComponent("whole.txt").path)
+  }
 
-    let whole = try CacheStore.open(path: dir.appendingPathComponent("whole.sqlite").path)
-    let plan = pipeline.plan(try await pipeline.read(adal: [inputs.path], msal: []), existing: try whole.contents())
-    try whole.apply(plan)
-    #expect(String(decoding: report, as: UTF8.self) == Migration.report(plan).text())
-    #expect(try store.exportJSON() == whole.exportJSON())
-    #expect(try store.contents().accounts.count > 10)
+  /// `run(progress:)` reports each stage in its unit: every file and byte read (twice for a run in parts), the
+  /// items planned, the rows written.
+  @Test(arguments: [100_000, 0])
+  func aRunReportsItsStages(planWholeUpTo: Int) async throws {
+    let inputs = try Self.inputs()
+    let dir = try Fixtures.temporaryDirectory("parted-progress")
+    let files = try FileManager.default.contentsOfDirectory(atPath: inputs.path)
+    let bytes = try files.reduce(0) {
+      $0 + (try FileManager.default.attributesOfItem(atPath: inputs.appendingPathComponent($1).path)[.size] as! Int)
+    }
+    var options = MigrationRun.Options()
+    options.planWholeUpTo = planWholeUpTo
+    options.itemsPerPart = 40
+    let seen = ProgressLog()
+    let outcome = try await MigrationRun(
+      adal: [inputs.path], store: dir.appendingPathComponent("cache.sqlite").path, options: options
+    ).run { seen.add($0) }
+    let reports = seen.reports
+    let reading = reports.filter { $0.stage == .reading }
+    #expect(reading.first == RunProgress(stage: .reading, done: 0, total: bytes, files: 0, totalFiles: files.count))
+    let finished = reading.filter { $0.files == files.count }
+    #expect(finished.count == (planWholeUpTo == 0 ? 2 : 1) && finished.allSatisfy { $0.done == bytes })
+    let planning = reports.filter { $0.stage == .planning }
+    #expect(planning.map(\.done) == planning.map(\.done).sorted() && planning.count >= (planWholeUpTo == 0 ? 3 : 1))
+    #expect(planning.last?.done == planning.last?.total && planning.last?.total ?? 0 > 100)
+    let written = (outcome.applied?.rowsInserted ?? 0) + (outcome.applied?.rowsUpdated ?? 0)
+    #expect(
+      written > 0
+        && reports.last { $0.stage == .writing } == RunProgress(stage: .writing, done: written, total: written))
+    #expect(Set(reports.map(\.stage)) == [.reading, .planning, .writing])
   }
 
   /// The second pass checks every file's digest: a file changed after it was first read stops the run.
@@ -122,4 +155,12 @@ import _Adal2MSALTestSupport
       "\(error)".contains("b.xml.plist") && "\(error)".contains("changed")
     }
   }
+}
+
+/// A run's progress reports, from any thread.
+private final class ProgressLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seen: [RunProgress] = []
+  func add(_ progress: RunProgress) { lock.withLock { seen.append(progress) } }
+  var reports: [RunProgress] { lock.withLock { seen } }
 }

@@ -143,7 +143,7 @@ import _Adal2MSALTestSupport
     // With an ADAL dump beside it, the dump migrates and the folder's files are counted skips: exit 2.
     let mixed = try CLI.run([
       "migrate", "--adal", Self.folder.path, Fixtures.url("adal/dump-multiuser.xml.plist").path, "--out", out.path,
-      "--now", "2026-11-21T00:00:00Z", "--report-format", "json",
+      "--now", "2026-11-21T00:00:00Z", "--report-format", "json", "--report", "-",
     ])
     #expect(mixed.exitCode == 2, "\(mixed.stderr.prefix(400))")
     #expect(FileManager.default.fileExists(atPath: out.path))

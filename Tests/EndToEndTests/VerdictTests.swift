@@ -12,7 +12,7 @@ import _Adal2MSALTestSupport
   /// Runs `migrate` with `arguments` into a fresh store; returns the output and whether the store exists.
   func migrate(_ arguments: [String], into scratch: URL) throws -> (ProcessRunner.Output, stored: Bool) {
     let out = scratch.appendingPathComponent("cache.sqlite").path
-    let output = try CLI.run(["migrate"] + arguments + ["--out", out, "--now", Self.clock])
+    let output = try CLI.run(["migrate"] + arguments + ["--out", out, "--now", Self.clock, "--report", "-"])
     #expect(!output.terminatedBySignal && !output.timedOut, "\(output.stderr)")
     return (output, FileManager.default.fileExists(atPath: out))
   }

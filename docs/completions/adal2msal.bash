@@ -186,7 +186,7 @@ _adal2msal() {
 
 _adal2msal_migrate() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --skip-access-tokens --redact-usernames --strict --version -h --help)
+    non_repeating_flags=(--dry-run --quiet -q --skip-access-tokens --redact-usernames --strict --version -h --help)
     repeating_options=(--adal --msal)
     non_repeating_options=(--max-input-size --adal-time-zone --out --client-id --prefer --now --for --report --report-format --encryption-key-file --azure-cli-dir --plan-whole-up-to --items-per-part)
     __adal2msal_offer_flags_options 0
@@ -316,7 +316,7 @@ _adal2msal_export() {
 
 _adal2msal_import() {
     repeating_flags=()
-    non_repeating_flags=(--dry-run --version -h --help)
+    non_repeating_flags=(--dry-run --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--out --format --encryption-key-file)
     __adal2msal_offer_flags_options -1

@@ -45,16 +45,6 @@ struct MigrationInputOptions: ParsableArguments {
         "--adal-time-zone \(adalTimeZone) is no time zone: give an identifier such as Europe/Berlin, UTC or local")
     }
   }
-
-  /// The first pass of `migrate` (`MigrationPipeline.index`), with a progress bar on a terminal when it takes
-  /// more than a second.
-  func index(with pipeline: MigrationPipeline, keepingAtMost maxItems: Int) async throws -> MigrationPipeline.InputIndex
-  {
-    let total = try MigrationPipeline.fileCount(adal: adal, msal: msal)
-    let progress = ProgressBar(label: "reading", total: total)
-    defer { progress.finish() }
-    return try await pipeline.index(adal: adal, msal: msal, keepingAtMost: maxItems) { progress.advance() }
-  }
 }
 
 /// The options that change the plan.

@@ -12,7 +12,9 @@ extension Adal2MSALCommand.Migrate {
     for path in inputs.adal { paths.reading(path, as: "the --adal input") }
     for path in inputs.msal { paths.reading(path, as: "the --msal input") }
     paths.reading(encryptionKeyFile, as: "the --encryption-key-file")
-    if dryRun { paths.reading(out, as: "the --out store") } else { paths.writingStore(out, as: "--out") }
+    if let out {
+      if dryRun { paths.reading(out, as: "the --out store") } else { paths.writingStore(out, as: "--out") }
+    }
     paths.writing(reporting.report, as: "--report", streams: true)
     try paths.check()
   }

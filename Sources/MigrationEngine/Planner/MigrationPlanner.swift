@@ -6,10 +6,10 @@ import UnifiedCache
 /// Plans a migration: resolves every ADAL user's identity, maps the items to unified entities and compares
 /// them with the existing cache (the target store plus the MSAL inputs). Pure: reads nothing, writes nothing,
 /// and gives the same plan for the same inputs in any order.
-public struct MigrationPlanner: Sendable {
-  public var options: MigrationOptions
+package struct MigrationPlanner: Sendable {
+  package var options: MigrationOptions
 
-  public init(options: MigrationOptions = MigrationOptions()) { self.options = options }
+  package init(options: MigrationOptions = MigrationOptions()) { self.options = options }
 
   /// - Parameters:
   ///   - adal: the ADAL items per input file.
@@ -19,7 +19,7 @@ public struct MigrationPlanner: Sendable {
   ///
   /// `adal` is consumed: a caller that gives up its copy (`consume`) lets the decoded items be freed as soon
   /// as they are mapped, before the plan's entries are gathered, which lowers the run's peak memory.
-  public func plan(
+  package func plan(
     adal: consuming [ADALInput], msal: [MSALInput] = [], existing: UnifiedCacheContents = UnifiedCacheContents(),
     inputs: [PlanInput] = []
   ) -> MigrationPlan {

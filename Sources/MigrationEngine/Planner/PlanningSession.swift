@@ -10,10 +10,10 @@ import UnifiedCache
 /// together is kept here and planned by `finish`: the app metadata (one entry per client and environment,
 /// over every user), the unknown-environment warnings (the first item per host over every part), and the
 /// MSAL entities that belong to no account. `MigrationPlanner` is one part and `finish`, merged.
-public struct PlanningSession: Sendable {
-  public let options: MigrationOptions
+package struct PlanningSession: Sendable {
+  package let options: MigrationOptions
   /// The clock reading every part decides expiry against (read once per run).
-  public let plannedAt: Date
+  package let plannedAt: Date
   private let existing: UnifiedCacheContents
   private let store: [Reconciler.Slot: AnyUnifiedEntity]
   private var apps = AppMetadataCollector()
@@ -21,7 +21,8 @@ public struct PlanningSession: Sendable {
   private var unknownHosts: [String: SourceLocation] = [:]
 
   /// - Parameter existing: what the target store holds now (empty for a new store).
-  public init(options: MigrationOptions = MigrationOptions(), existing: UnifiedCacheContents = UnifiedCacheContents()) {
+  package init(options: MigrationOptions = MigrationOptions(), existing: UnifiedCacheContents = UnifiedCacheContents())
+  {
     self.options = options
     self.plannedAt = options.clock.now
     self.existing = existing
@@ -30,14 +31,14 @@ public struct PlanningSession: Sendable {
 
   /// Whether a part plans `entity` (an MSAL input's): the entities of an account, which name its home account
   /// id. App metadata and entities without a home account id are shared by the run and planned by `finish`.
-  public static func isPlannedWithAccount(_ entity: AnyUnifiedEntity) -> Bool {
+  package static func isPlannedWithAccount(_ entity: AnyUnifiedEntity) -> Bool {
     entity.kind != .appMetadata && !(entity.homeAccountID ?? "").isEmpty
   }
 
   /// Plans one part: the ADAL items of `adal` and the entities of `msal` that belong to an account
   /// (`isPlannedWithAccount`; the others, with the part's migrated clients, go to `finish`). The plan lists no inputs. `adal` is consumed: pass
   /// `consume` to let the decoded items go as soon as they are mapped.
-  public mutating func plan(adal: consuming [ADALInput], msal: [MSALInput] = []) -> MigrationPlan {
+  package mutating func plan(adal: consuming [ADALInput], msal: [MSALInput] = []) -> MigrationPlan {
     var skips: [PlanEntry] = []
     var diagnostics: [Diagnostic] = []
     var items: [SourcedItem] = []
@@ -99,7 +100,7 @@ public struct PlanningSession: Sendable {
 
   /// The rest of the run, once every part is planned: the app metadata of every client that migrated in any
   /// part, the entities of `msal` (pass those of the MSAL inputs that no part planned), and the unknown-environment warnings. The plan lists `inputs`, every input of the run.
-  public mutating func finish(msal: [MSALInput] = [], inputs: [PlanInput] = []) -> MigrationPlan {
+  package mutating func finish(msal: [MSALInput] = [], inputs: [PlanInput] = []) -> MigrationPlan {
     var diagnostics = unknownHosts.keys.sorted().compactMap { host in
       unknownHosts[host].map {
         Diagnostic(

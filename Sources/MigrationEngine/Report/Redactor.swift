@@ -33,7 +33,7 @@ struct Redactor: Sendable {
     matcher = Matcher(IdentityMatcher(pairs))
   }
 
-  private static func digest(_ value: String) -> String {
+  fileprivate static func digest(_ value: String) -> String {
     String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
   }
 
@@ -77,5 +77,12 @@ public struct RedactionNames: Sendable {
 
   private mutating func addID(_ id: String?) {
     if let id = id?.trimmedWhitespace(), id.count >= 4 { accountIDs.insert(id.lowercased()) }
+  }
+}
+
+extension RedactionNames {
+  /// The token a redacted report shows for `username` (`user-<12 hex>`), for summaries printed beside it.
+  public static func redactedUsername(_ username: String) -> String {
+    "user-" + Redactor.digest(username.trimmedWhitespace().lowercased())
   }
 }

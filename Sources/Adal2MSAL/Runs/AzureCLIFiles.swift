@@ -1,0 +1,81 @@
+import Adal2MSALSupport
+import CacheStore
+import Foundation
+
+/// Azure CLI 2.30+'s two credential files, written beside each other after a migration's store
+/// (azure-cli-core `auth/identity.py`, `auth/persistence.py`: plain JSON when `core.encrypt_token_cache` is
+/// off, the default outside Windows).
+///
+/// - `msal_token_cache.json`: the whole store as an export for MSAL Python writes it (Azure CLI refreshes and
+///   signs out through MSAL Python, which finds entries by the keys it computes). An existing one is the
+///   user's current sign-ins: it must be one of the run's MSAL inputs, so that it is merged, never overwritten.
+/// - `service_principal_entries.json`: the ADAL inputs' service principals, added to an existing file's entries.
+public struct AzureCLIFiles: Sendable {
+  public let directory: String
+
+  public init(directory: String) { self.directory = directory }
+
+  public var tokenCache: String { (directory as NSString).appendingPathComponent("msal_token_cache.json") }
+  public var servicePrincipals: String {
+    (directory as NSString).appendingPathComponent("service_principal_entries.json")
+  }
+
+  /// What `write` wrote.
+  public struct Written: Sendable {
+    /// The two files' paths.
+    public var tokenCache: String
+    public var servicePrincipals: String
+    /// The client ids of the ADAL inputs' service principals, and how many of them were new to the file.
+    public var clientIDs: [String]
+    public var added: Int
+    /// What the export for MSAL Python said (entries it keys alike).
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// A directory refused before anything is read or written.
+  public struct Refusal: Error, LocalizedError, CustomStringConvertible, Sendable {
+    public var description: String
+    public var errorDescription: String? { description }
+  }
+
+  /// Refuses, before anything is read or written, a directory that is missing or whose token cache would be lost.
+  public func validate(msalInputs: [String], dryRun: Bool) throws(Refusal) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw Refusal(description: "--azure-cli-dir \(directory) is not a directory")
+    }
+    guard !dryRun else { throw Refusal(description: "--azure-cli-dir writes files: leave out --dry-run") }
+    let standard = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
+    if FileManager.default.fileExists(atPath: tokenCache), !msalInputs.map(standard).contains(standard(tokenCache)) {
+      throw Refusal(
+        description:
+          "\(tokenCache) exists: pass it with --msal so that its sign-ins are merged into the store, or move it away")
+    }
+  }
+
+  /// Writes both files (mode 0600, atomically) from the store at `store` and the ADAL inputs.
+  public func write(store: String, sealing: SecretSealing?, adal: [String], limits: InputLimits) throws -> Written {
+    let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: .python)
+    let principals = try AzureCLIServicePrincipals.collect(fromADAL: adal, limits: limits)
+    let existing = FileManager.default.contents(atPath: servicePrincipals)
+    let merged: (data: Data, added: Int)
+    do {
+      merged = try AzureCLIServicePrincipals.merged(principals, into: existing)
+    } catch {
+      throw RunOutputError(
+        "cannot merge the service principals (\(error))", file: servicePrincipals,
+        remedy: "move the file away and run again")
+    }
+    for (data, path) in [(exported.data, tokenCache), (merged.data, servicePrincipals)] {
+      do {
+        try OwnerOnlyOutput.write(data, to: path)
+      } catch {
+        throw RunOutputError(
+          "cannot write an Azure CLI file (\(error))", file: path, remedy: "check that the directory is writable")
+      }
+    }
+    return Written(
+      tokenCache: tokenCache, servicePrincipals: servicePrincipals, clientIDs: principals.map(\.clientID),
+      added: merged.added, diagnostics: exported.diagnostics)
+  }
+}

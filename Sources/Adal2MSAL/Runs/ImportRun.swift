@@ -1,0 +1,97 @@
+import Adal2MSALSupport
+import CacheStore
+import Foundation
+import MigrationEngine
+import UnifiedCache
+
+/// Loads unified-cache JSON files into a store (created if needed), as `adal2msal import` does: every entity
+/// is an add, an update or unchanged against the store, a later file winning for the same cache key, all in
+/// one transaction with a run record, so that a failed import leaves the store as it was (and a store it
+/// created is removed).
+///
+/// ```swift
+/// let imported = try ImportRun(files: ["msal_token_cache.json"], store: "cache.sqlite").run()
+/// print(imported.added, imported.updated, imported.unchanged)
+/// ```
+public struct ImportRun: Sendable {
+  /// How an import reads and writes.
+  public struct Options: Sendable {
+    /// Plan only: the store is not created, and an existing one is opened read-only.
+    public var dryRun = false
+    /// The key tokens are sealed with at rest, if any.
+    public var sealing: SecretSealing?
+    /// The largest file accepted.
+    public var limits = InputLimits.default
+    /// When the run started, for the run row; the call's time when nil.
+    public var startedAt: Date?
+
+    public init() {}
+  }
+
+  public var files: [String]
+  public var store: String
+  public var options: Options
+
+  public init(files: [String], store: String, options: Options = Options()) {
+    self.files = files
+    self.store = store
+    self.options = options
+  }
+
+  /// Imports the files.
+  ///
+  /// - Parameter progress: told when the run waits for another run writing in the store's directory.
+  /// - Throws: a file that cannot be read (`InputFileError`) or is no unified cache (`UnifiedCacheError`), or a
+  ///   store failure (`CacheStoreError`, `StoreWriteLockError`).
+  public func run(progress: RunProgressHandler? = nil) throws -> ImportOutcome {
+    let startedAt = options.startedAt ?? Date()
+    let inputs = try files.map { (path: $0, data: try InputFile.read($0, limits: options.limits)) }
+    let dryRun = options.dryRun
+    let lock = dryRun ? nil : try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
+    defer { lock?.release() }
+    let existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
+    let outcome = try CacheStore.removingNewFileOnFailure(store, existed: existed) {
+      let sealing = options.sealing
+      let target: CacheStore? =
+        dryRun && !FileManager.default.fileExists(atPath: store)
+        ? nil
+        : try CacheStore.open(
+          path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+      let planned = try ImportPlan.make(
+        files: inputs, existing: try target?.contents() ?? UnifiedCacheContents(), limits: options.limits)
+      var outcome = ImportOutcome(
+        added: planned.plan.count(.add), updated: planned.plan.count(.update),
+        unchanged: planned.plan.count(.unchanged), diagnostics: planned.diagnostics)
+      guard !dryRun, let target else { return outcome }
+      let applyOptions = ApplyOptions(
+        startedAt: startedAt,
+        recordedOptions: [
+          "command": .string("import"), "files": .array(files.map { .string($0) }),
+          "encrypted": .bool(target.isEncrypted),
+        ],
+        unknownSections: planned.unknownSections)
+      let applied = try target.apply(planned.plan, options: applyOptions)
+      outcome.applied = applied
+      outcome.added = applied.rowsInserted
+      outcome.updated = applied.rowsUpdated
+      outcome.unchanged += applied.rowsAlreadyCurrent
+      return outcome
+    }
+    lock?.committed()
+    return outcome
+  }
+}
+
+/// What an `ImportRun` did, or (on a dry run) would do.
+public struct ImportOutcome: Sendable {
+  /// Rows written new (on a dry run: entities the store does not hold).
+  public var added: Int
+  /// Rows replaced (on a dry run: entities whose fields change).
+  public var updated: Int
+  /// Entities the store already holds as they are.
+  public var unchanged: Int
+  /// What the reader said about entries it skipped.
+  public var diagnostics: [Diagnostic]
+  /// The run row written; nil on a dry run.
+  public var applied: AppliedRunSummary?
+}

@@ -1,0 +1,103 @@
+import ADALCache
+import Adal2MSALSupport
+import Foundation
+import PropertyLists
+import UnifiedCache
+
+/// What a file is and what it holds, as `adal2msal inspect` shows it: an ADAL input (one line per item), a
+/// unified cache (one line per entity) or any other property list or NSKeyedArchiver archive (its tree).
+/// Tokens are shown as SHA-256 fingerprints unless `revealSecrets` is set.
+///
+/// ```swift
+/// print(try Inspection(file: "device-keychain.plist").render(.text))
+/// ```
+public struct Inspection: Sendable {
+  /// How the inspection is rendered.
+  public enum Format: String, Sendable, Hashable, CaseIterable {
+    /// Lines for people (not yet escaped for a terminal: see `TerminalText`).
+    case text
+    /// A JSON object.
+    case json
+  }
+
+  public var file: String
+  /// Show tokens, secrets and the values of fields this tool does not model.
+  public var revealSecrets: Bool
+  public var limits: InputLimits
+
+  public init(file: String, revealSecrets: Bool = false, limits: InputLimits = .default) {
+    self.file = file
+    self.revealSecrets = revealSecrets
+    self.limits = limits
+  }
+
+  /// Reads the file and renders what it is and holds.
+  ///
+  /// - Throws: a file that cannot be read or is none of these (`InputFileError`, `ADALCacheError`,
+  ///   `UnifiedCacheError`, `PropertyListError`).
+  public func render(_ format: Format) throws -> String {
+    let data = try InputFile.read(file, limits: limits)
+    if Self.looksLikeJSONObject(data), let result = try unifiedCache(data) {
+      switch format {
+      case .text:
+        return
+          (["file: \(file)", "format: MSAL unified cache JSON"]
+          + UnifiedCacheInspection.textLines(result, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
+      case .json:
+        let body: JSONObject = [
+          "file": .string(file), "format": .string("msal-json"),
+          "cache": .object(UnifiedCacheInspection.jsonObject(result, revealSecrets: revealSecrets)),
+          "diagnostics": .array(result.diagnostics.map { .string($0.description) }),
+        ]
+        return JSONText.pretty(.object(body), indent: 2) + "\n"
+      }
+    }
+    let adal: ADALReadResult
+    do {
+      adal = try ADALCacheReader(limits: limits).read(data, file: file)
+    } catch {
+      // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
+      guard PropertyListFormat.sniff(data) != nil else { throw error }
+      // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
+      if case .unsupported = error.kind { throw error }
+      let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
+      switch format {
+      case .text:
+        return PropertyListRendering.text(inspection, showSecrets: revealSecrets)
+          + "note: not an ADAL cache (\(error.localizedDescription))\n"
+      case .json: return PropertyListRendering.json(inspection, showSecrets: revealSecrets)
+      }
+    }
+    switch format {
+    case .text:
+      return
+        (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
+        + ADALInspection.textLines(adal, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
+    case .json:
+      let report = try JSONParser().parse(Data(try ADALInspection.json(adal, revealSecrets: revealSecrets).utf8))
+      let body: JSONObject = [
+        "file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report,
+      ]
+      return JSONText.pretty(.object(body), indent: 2) + "\n"
+    }
+  }
+
+  /// The unified cache in `data`; nil when it is no cache but an ADAL dump (a JSON dictionary of keychain
+  /// classes or one item), which the ADAL reader then shows.
+  private func unifiedCache(_ data: Data) throws -> UnifiedCacheReadResult? {
+    do {
+      return try UnifiedCacheJSONReader(limits: limits).read(data, file: file)
+    } catch {
+      if error.reason == .notACache, (try? ADALCacheReader(limits: limits).read(data, file: file)) != nil { return nil }
+      throw error
+    }
+  }
+
+  /// A JSON object (after an optional byte-order mark and white space): a unified cache, or an ADAL JSON dump
+  /// of keychain classes (most ADAL JSON dumps are arrays).
+  static func looksLikeJSONObject(_ data: Data) -> Bool {
+    var bytes = data.prefix(4096)[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+  }
+}

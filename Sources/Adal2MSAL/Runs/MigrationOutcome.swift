@@ -1,0 +1,97 @@
+import Adal2MSALSupport
+import CacheStore
+import Foundation
+import MigrationEngine
+
+/// What a `MigrationRun` did: its verdict, what it planned (by action, skip reason and user), where every
+/// input item ended, what it wrote and where its report went.
+public struct MigrationOutcome: Sendable {
+  /// The counts behind the verdict (`RunVerdict`, docs/verdicts.md).
+  public var verdict: RunVerdict
+  /// Whether the run was strict (any problem fails it).
+  public var strict: Bool
+  /// Complete, partial or failed: the exit status of `adal2msal migrate` (0, 2 or 1).
+  public var result: RunVerdict.Outcome { verdict.outcome(strict: strict) }
+  /// Plan entries by action, over every part of the run.
+  public var totals: [PlanAction: Int] = [:]
+  /// Plan entries skipped or in conflict, by reason code.
+  public var skipsByReason: [String: Int] = [:]
+  /// The users with items that did not migrate for a reason other than policy, most problems first (at most
+  /// `UserProblems.listed`; `usersWithProblemsCount` counts them all).
+  public var usersWithProblems: [UserProblems] = []
+  /// Every user with a problem.
+  public var usersWithProblemsCount = 0
+  /// Files of an `--adal` directory that were skipped whole, with why.
+  public var skippedFiles: [SkippedInput] = []
+  /// Where every input item ended, per file.
+  public var accounting = InputAccounting()
+  /// The run row written to the store; nil for a dry run, a run without a store or a failed (rolled back) run.
+  public var applied: AppliedRunSummary?
+  /// The Azure CLI files written (`MigrationRun.Options.azureCLIDirectory`).
+  public var azureCLI: AzureCLIFiles.Written?
+  /// The clock reading the whole run planned with (the report's "planned at").
+  public var plannedAt: Date
+  /// Where the report went: a file's path, nil when it went to a stream or was not asked for.
+  public var reportFile: String?
+
+  /// Whether the store was written.
+  public var wasWritten: Bool { applied != nil }
+}
+
+/// One user whose items did not all migrate: the name the report shows (a `user-…` hash when usernames are
+/// redacted) and how many of their entries are problems, with the first reason code.
+public struct UserProblems: Sendable, Hashable {
+  /// At most this many users are listed in an outcome.
+  public static let listed = 20
+
+  /// The username as read (or its hash); `(no username)` when no item names the user.
+  public var user: String
+  /// Entries skipped for a reason other than policy, or in conflict.
+  public var problems: Int
+  /// The reason codes of those entries, sorted.
+  public var reasonCodes: [String]
+}
+
+/// Counts a run's plan parts for its outcome as they are planned.
+struct OutcomeTally {
+  let redactUsernames: Bool
+  var totals: [PlanAction: Int] = [:]
+  var skipsByReason: [String: Int] = [:]
+  private var users: [String: (problems: Int, codes: Set<String>)] = [:]
+
+  init(redactUsernames: Bool) { self.redactUsernames = redactUsernames }
+
+  mutating func add(_ plan: MigrationPlan) {
+    for entry in plan.entries {
+      totals[entry.action, default: 0] += 1
+      guard entry.action.needsAttention else { continue }
+      skipsByReason[entry.reasonCode, default: 0] += 1
+      guard Self.isProblem(entry) else { continue }
+      let name = entry.username.map { redactUsernames ? RedactionNames.redactedUsername($0) : $0 } ?? "(no username)"
+      users[name, default: (0, [])].problems += 1
+      users[name, default: (0, [])].codes.insert(entry.reasonCode)
+    }
+  }
+
+  /// A skip or conflict that is neither policy nor a merge (as `RunVerdict` counts them).
+  static func isProblem(_ entry: PlanEntry) -> Bool {
+    switch entry.action {
+    case .conflict: !RunVerdict.mergedCodes.contains(entry.reasonCode)
+    case .skip:
+      !RunVerdict.policySkipCodes.contains(entry.reasonCode) && !RunVerdict.mergedCodes.contains(entry.reasonCode)
+    case .add, .update, .unchanged: false
+    }
+  }
+
+  /// Fills `outcome`'s counts.
+  func fill(_ outcome: inout MigrationOutcome) {
+    outcome.totals = totals
+    outcome.skipsByReason = skipsByReason
+    outcome.usersWithProblemsCount = users.count
+    outcome.usersWithProblems = users.map {
+      UserProblems(user: $0.key, problems: $0.value.problems, reasonCodes: $0.value.codes.sorted())
+    }
+    .sorted { ($1.problems, $0.user) < ($0.problems, $1.user) }
+    .prefix(UserProblems.listed).map { $0 }
+  }
+}

@@ -1,0 +1,165 @@
+import Adal2MSALSupport
+import CacheStore
+import Foundation
+import MigrationEngine
+import UnifiedCache
+
+/// Where a run's full report goes.
+public enum ReportDestination: Sendable {
+  /// No report: the outcome's counts only (and the plan is never rendered).
+  case none
+  /// A file, written owner-only and atomically before the store's transaction commits: a report that cannot be
+  /// written rolls the run back.
+  case file(String)
+  /// A stream (standard output), written a part at a time once the store's transaction has committed (or the
+  /// run was refused), so that a failed run writes nothing there.
+  case stream(@Sendable (UnsafeRawBufferPointer) throws -> Void)
+}
+
+/// One migration, as `adal2msal migrate` runs it: read every input (ADAL files on all cores), plan them against
+/// the store, write the store in one transaction and the report, and say what it amounts to.
+///
+/// A run of at most `Options.planWholeUpTo` ADAL items is planned whole, its inputs read once; a larger one is
+/// planned, written and reported in parts of at most `Options.itemsPerPart` items (docs/architecture.md). The
+/// report and the store are the same either way.
+///
+/// ```swift
+/// let outcome = try await MigrationRun(adal: ["device.plist"], store: "cache.sqlite").run()
+/// print(outcome.verdict.summary)
+/// ```
+public struct MigrationRun: Sendable {
+  /// How a migration plans, writes and reports.
+  public struct Options: Sendable {
+    /// How items map and conflicts resolve, the clock and redaction (`MigrationOptions`).
+    public var migration = MigrationOptions()
+    /// The largest input accepted and the time zone of ADAL Python's local times.
+    public var limits = InputLimits.default
+    /// Plan and report, write nothing: an existing store is opened read-only and left as it was.
+    public var dryRun = false
+    /// Any item not migrated for a reason other than policy fails the run, and nothing is written.
+    public var strict = false
+    /// The key tokens are sealed with at rest (`SecretSealing`), if any.
+    public var sealing: SecretSealing?
+    /// Where the full report goes; `.none` renders none.
+    public var report = ReportDestination.none
+    /// The report's format.
+    public var reportFormat = ReportFormat.text
+    /// ANSI colours in a text report (for a terminal).
+    public var colorizeReport = false
+    /// A run of at most this many ADAL items is planned whole, its inputs read once.
+    public var planWholeUpTo = 100_000
+    /// A larger run is planned, written and reported this many ADAL items at a time (or fewer).
+    public var itemsPerPart = 25_000
+    /// After writing, also write Azure CLI 2.30+'s files into this directory (`AzureCLIFiles`).
+    public var azureCLIDirectory: String?
+    /// What the store's run row records as the run's options (never a key or a token); its `encrypted` member
+    /// is set to whether the store seals its tokens.
+    public var recordedOptions: JSONObject = [:]
+    /// When the run started, for the run row; the call's time when nil.
+    public var startedAt: Date?
+
+    public init() {}
+  }
+
+  /// ADAL inputs: files, or directories of them.
+  public var adal: [String]
+  /// MSAL unified-cache JSON files.
+  public var msal: [String]
+  /// The SQLite store (created with mode 0600 when missing); nil plans against an empty cache and writes nothing.
+  public var store: String?
+  public var options: Options
+
+  public init(adal: [String] = [], msal: [String] = [], store: String?, options: Options = Options()) {
+    self.adal = adal
+    self.msal = msal
+    self.store = store
+    self.options = options
+  }
+
+  /// Runs the migration. A refused run (`--strict` with a problem, or nothing usable) is an outcome whose
+  /// `result` is `.failed`, with nothing written; unusable inputs and store failures are thrown.
+  ///
+  /// - Throws: the first unusable input named directly (`InputFileError`, `ADALCacheError`,
+  ///   `UnifiedCacheError`), a store failure (`CacheStoreError`, `StoreWriteLockError`), or a report or Azure
+  ///   CLI file that cannot be written (`RunOutputError`).
+  public func run(progress: RunProgressHandler? = nil) async throws -> MigrationOutcome {
+    let startedAt = options.startedAt ?? Date()
+    let pipeline = MigrationPipeline(options: options.migration, limits: options.limits)
+    // Inputs first: a bad input fails the run before the target is touched.
+    var fileRead: (@Sendable (String) -> Void)?
+    if progress != nil {
+      let reading = ReadingProgress(paths: adal + msal, handler: progress)
+      reading.start()
+      fileRead = { reading.finished($0) }
+    }
+    var index = try await pipeline.index(
+      adal: adal, msal: msal, keepingAtMost: options.planWholeUpTo, progress: fileRead)
+    let dryRun = options.dryRun || store == nil
+    // One writer at a time, from before the store is read until the run has committed or cleaned up.
+    var lock: StoreWriteLock?
+    if let store, !dryRun {
+      lock = try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
+    }
+    defer { lock?.release() }
+    let sealing = options.sealing
+    var existed = false
+    var target: CacheStore?
+    if let store {
+      existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
+      // A dry run opens an existing target read-only and never creates one.
+      if existed {
+        target = try CacheStore.open(
+          path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+      }
+    }
+    let existing = try target?.contents() ?? UnifiedCacheContents()
+    index.partition(existing: existing, maxItems: options.itemsPerPart)
+    let report = ReportWriting(
+      destination: options.report, format: options.reportFormat, colorize: options.colorizeReport)
+    var run = PartedMigration(
+      pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: options.itemsPerPart,
+      report: report, progress: progress)
+    guard let store, !dryRun else {
+      let rest = try run.plan { _ in }
+      try run.writeReport(rest)
+      return run.outcome(strict: options.strict)
+    }
+    // A report file is written before the transaction commits (a report that cannot be written rolls the run
+    // back); a report on a stream waits for the commit. A refused run rolls back once it is wholly planned.
+    var rest: MigrationPlan?
+    var outcome: MigrationOutcome
+    do {
+      let applied = try CacheStore.removingNewFileOnFailure(store, existed: existed) {
+        let writable = try target ?? CacheStore.open(path: store, options: CacheStoreOptions(sealing: sealing))
+        var recorded = options.recordedOptions
+        recorded["encrypted"] = .bool(writable.isEncrypted)
+        return try writable.applyInParts(
+          plannedAt: run.plannedAt, inputs: run.index.records,
+          options: ApplyOptions(
+            startedAt: startedAt, recordedOptions: recorded, unknownSections: run.index.unknownSections)
+        ) { writer in
+          let planned = try run.plan { try writer.write($0) }
+          try writer.write(planned)
+          run.wrote(planned)
+          if report.file != nil { try run.writeReport(planned) } else { rest = planned }
+          if run.outcome(strict: options.strict).result == .failed { throw Refused() }
+        }
+      }
+      lock?.committed()
+      if let rest { try run.writeReport(rest) }
+      outcome = run.outcome(strict: options.strict)
+      outcome.applied = applied
+    } catch is Refused {
+      if let rest { try run.writeReport(rest) }
+      return run.outcome(strict: options.strict)
+    }
+    if let directory = options.azureCLIDirectory {
+      outcome.azureCLI = try AzureCLIFiles(directory: directory).write(
+        store: store, sealing: sealing, adal: adal, limits: options.limits)
+    }
+    return outcome
+  }
+
+  /// Thrown inside the store's transaction to roll back a refused run.
+  private struct Refused: Error {}
+}

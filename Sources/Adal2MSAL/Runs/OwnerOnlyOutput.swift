@@ -1,0 +1,113 @@
+import Adal2MSALSupport
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Files that hold tokens or their fingerprints (exports, reports, Azure CLI files): created owner-only (mode
+/// 0600) and replaced atomically, so that a reader sees the old file or the whole new one, never a part.
+public enum OwnerOnlyOutput {
+  /// Writes `data` to `path` atomically with mode 0600 (see `write(to:_:)`).
+  public static func write(_ data: Data, to path: String) throws {
+    try write(to: path) { write in try data.withUnsafeBytes(write) }
+  }
+
+  /// Writes what `produce` hands its `write` function, in order, to `path` atomically with mode 0600: a new
+  /// owner-only temporary file in the same directory, flushed to disk, then renamed over the target. If
+  /// anything fails, or SIGINT or SIGTERM arrives (`InterruptCleanup`), the temporary file is removed and the
+  /// target is untouched.
+  public static func write(
+    to path: String, _ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+    // Registered before it exists, so that no moment is left where an interrupt would leave it behind.
+    let cleanup = InterruptCleanup.register([temporary])
+    defer { InterruptCleanup.release(cleanup) }
+    let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw SystemError(errno) }
+    var isOpen = true
+    do {
+      try produce { buffer in
+        var offset = 0
+        while offset < buffer.count, let base = buffer.baseAddress {
+          let written = systemWrite(descriptor, base + offset, buffer.count - offset)
+          if written < 0 {
+            if errno == EINTR { continue }
+            throw SystemError(errno)
+          }
+          offset += written
+        }
+      }
+      if fsync(descriptor) != 0 { throw SystemError(errno) }
+      isOpen = false
+      if close(descriptor) != 0 { throw SystemError(errno) }
+      if rename(temporary, path) != 0 { throw SystemError(errno) }
+    } catch {
+      if isOpen { close(descriptor) }
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// The most a buffered write waits for.
+  static let bufferSize = 1 << 20
+
+  /// `produce`'s parts gathered into writes of up to `bufferSize` bytes: a report's user section is a few
+  /// hundred bytes, and a write of each would be a system call each.
+  public static func buffered(
+    _ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+    into write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    var pending: [UInt8] = []
+    pending.reserveCapacity(bufferSize)
+    // `write` is only called during `produce`, never kept.
+    try withoutActuallyEscaping(write) { write in
+      try produce { part in
+        if pending.count + part.count > bufferSize, !pending.isEmpty {
+          try pending.withUnsafeBytes(write)
+          pending.removeAll(keepingCapacity: true)
+        }
+        if part.count >= bufferSize { try write(part) } else { pending.append(contentsOf: part) }
+      }
+      if !pending.isEmpty { try pending.withUnsafeBytes(write) }
+    }
+  }
+
+  /// A failed system call, by its `errno` text.
+  public struct SystemError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+    public let code: Int32
+    init(_ code: Int32) { self.code = code }
+    public var description: String { String(cString: strerror(code)) }
+    public var errorDescription: String? { description }
+  }
+}
+
+/// `write(2)`, under a name the writer's own `write` does not hide.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
+
+/// A run's output that could not be written (a report, an export, an Azure CLI file): what, where and what to
+/// do, in the one-line form the command line prints (`<what>, <file>, <what to do>`).
+public struct RunOutputError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  /// What failed, with the system's reason.
+  public var what: String
+  /// The file it was written to.
+  public var file: String
+  /// What to do about it.
+  public var remedy: String
+
+  public init(_ what: String, file: String, remedy: String) {
+    self.what = what
+    self.file = file
+    self.remedy = remedy
+  }
+
+  public var description: String { "\(what), \(file), \(remedy)" }
+  public var errorDescription: String? { description }
+}

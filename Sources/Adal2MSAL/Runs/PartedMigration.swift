@@ -1,0 +1,200 @@
+import Adal2MSALSupport
+import Foundation
+import MigrationEngine
+import UnifiedCache
+
+/// One migration planned a part at a time: the parts' plans go to the report (`ReportSpool`) and to `body`
+/// (the store's writer), and what the verdict, the accounting and the outcome need is counted on the way.
+struct PartedMigration {
+  let pipeline: MigrationPipeline
+  /// The pipeline's options with the clock read once: every pass, the report and the run row share it.
+  let options: MigrationOptions
+  var index: MigrationPipeline.InputIndex
+  let existing: UnifiedCacheContents
+  let itemsPerPart: Int
+  let report: ReportWriting
+  let progress: RunProgressHandler?
+  private var spool: ReportSpool?
+  /// What the run amounts to, counted as the parts are planned.
+  private(set) var verdict = RunVerdict()
+  /// Where every input item ended, per file.
+  private(set) var accounting = InputAccounting()
+  private(set) var tally: OutcomeTally
+  /// Rows of the parts handed to the writer, for progress.
+  private var rowsWritten = 0
+
+  init(
+    pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
+    itemsPerPart: Int, report: ReportWriting, progress: RunProgressHandler?
+  ) {
+    self.pipeline = pipeline
+    var options = pipeline.options
+    options.clock = .fixed(options.clock.now)
+    self.options = options
+    self.index = index
+    self.existing = existing
+    self.itemsPerPart = itemsPerPart
+    self.report = report
+    self.progress = progress
+    tally = OutcomeTally(redactUsernames: options.redactUsernames)
+  }
+
+  var plannedAt: Date { options.clock.now }
+
+  /// Plans every part, adding each to the report and handing it to `body`; returns the rest, for
+  /// `writeReport`. A redacted report needs every name before its first section: a run of one part is
+  /// planned first and reported after; a run in parts is planned once more beforehand, for the names.
+  mutating func plan(_ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
+    var session = PlanningSession(options: options, existing: existing)
+    let reread = !index.isOnePart
+    var held: [MigrationPlan] = []
+    var spool: ReportSpool? = nil
+    if report.isWanted {
+      if !options.redactUsernames {
+        spool = report.spool(names: nil)
+      } else if reread {
+        spool = report.spool(names: try redactionNames())
+      }
+    }
+    let holding = report.isWanted && spool == nil
+    var verdict = RunVerdict()
+    for skipped in index.skippedFiles { verdict.addSkippedFile(skipped.path, reason: skipped.reason) }
+    var accounting = InputAccounting()
+    for (file, count) in index.ignoredItems { accounting.addIgnored(count, file: file) }
+    var tally = self.tally
+    let progress = self.progress
+    var fileRead: (@Sendable (String) -> Void)?
+    if reread, progress != nil {
+      let reading = ReadingProgress(paths: index.adalPaths, handler: progress)
+      reading.start()
+      fileRead = { reading.finished($0) }
+    }
+    let totalItems = index.itemCount
+    var planned = 0
+    var rows = rowsWritten
+    var rest = try pipeline.planInParts(
+      &index, session: &session, existing: existing, maxItems: itemsPerPart,
+      progress: fileRead,
+      planningPart: { items in
+        planned += items
+        progress?(RunProgress(stage: .planning, done: planned, total: totalItems))
+      }
+    ) { part in
+      verdict.add(part)
+      accounting.add(part)
+      tally.add(part)
+      if holding { return held.append(part) }
+      try spool?.add(part)
+      let partRows = part.count(.add) + part.count(.update)
+      progress?(RunProgress(stage: .writing, done: rows, total: rows + partRows))
+      try body(part)
+      rows += partRows
+      progress?(RunProgress(stage: .writing, done: rows, total: rows))
+    }
+    verdict.add(rest)
+    accounting.add(rest)
+    tally.add(rest)
+    self.verdict = verdict
+    self.accounting = accounting
+    self.tally = tally
+    rowsWritten = rows
+    // Every input's items, by bucket, in the report (they add up to the items read from the file).
+    let totals = accounting.files
+    rest.diagnostics += index.records.map { record in
+      Diagnostic(
+        .note, code: "input.accounting", InputAccounting.line(totals[record.path] ?? .init()),
+        at: SourceLocation(file: record.path))
+    }
+    // The files a directory run skipped are named in the report's diagnostics too.
+    rest.diagnostics += index.skippedFiles.map {
+      Diagnostic(.warning, code: "input.file-skipped", "file skipped: \($0.reason)", at: SourceLocation(file: $0.path))
+    }
+    if holding {
+      var names = RedactionNames()
+      for part in held + [rest] { names.add(part) }
+      spool = report.spool(names: names)
+      for part in held {
+        try spool?.add(part)
+        try body(part)
+      }
+    }
+    self.spool = spool
+    return rest
+  }
+
+  /// Reports the rows of `rest` (what `plan` returned) written.
+  mutating func wrote(_ rest: MigrationPlan) {
+    rowsWritten += rest.count(.add) + rest.count(.update)
+    progress?(RunProgress(stage: .writing, done: rowsWritten, total: rowsWritten))
+  }
+
+  /// Writes the report of the parts planned and `rest` (to its file or stream), if one is wanted.
+  mutating func writeReport(_ rest: MigrationPlan) throws {
+    guard var spool else { return }
+    progress?(RunProgress(stage: .reporting))
+    try report.write(&spool, rest: rest)
+    self.spool = nil
+  }
+
+  /// A planning pass that only gathers the names a redacted report replaces.
+  private mutating func redactionNames() throws -> RedactionNames {
+    var session = PlanningSession(options: options, existing: existing)
+    var names = RedactionNames()
+    let rest = try pipeline.planInParts(&index, session: &session, existing: existing, maxItems: itemsPerPart) {
+      names.add($0)
+    }
+    names.add(rest)
+    return names
+  }
+
+  /// The outcome of the parts planned so far.
+  func outcome(strict: Bool) -> MigrationOutcome {
+    var outcome = MigrationOutcome(verdict: verdict, strict: strict, plannedAt: plannedAt)
+    tally.fill(&outcome)
+    outcome.skippedFiles = index.skippedFiles
+    outcome.accounting = accounting
+    outcome.reportFile = report.file
+    return outcome
+  }
+}
+
+/// Where a run's report goes and how it looks.
+struct ReportWriting {
+  let destination: ReportDestination
+  let format: ReportFormat
+  let colorize: Bool
+
+  var isWanted: Bool {
+    if case .none = destination { return false }
+    return true
+  }
+
+  var file: String? {
+    if case .file(let path) = destination { return path }
+    return nil
+  }
+
+  /// Where a run's parts are rendered as they are planned (`ReportSpool`, a temporary file).
+  func spool(names: RedactionNames?) -> ReportSpool {
+    ReportSpool(format: format, colorize: colorize, redacting: names)
+  }
+
+  /// Writes the report of `spool`'s parts and `rest` to the file (mode 0600, atomically) or the stream as it
+  /// is assembled: a large report is never held whole (a million items make about a gigabyte of text).
+  func write(_ spool: inout ReportSpool, rest: MigrationPlan) throws {
+    switch destination {
+    case .none: return
+    case .stream(let write):
+      try OwnerOnlyOutput.buffered({ try spool.finish(rest, to: $0) }, into: write)
+    case .file(let path):
+      do {
+        try OwnerOnlyOutput.write(to: path) { write in
+          try OwnerOnlyOutput.buffered({ try spool.finish(rest, to: $0) }, into: write)
+        }
+      } catch {
+        throw RunOutputError(
+          "cannot write the report (\(error))", file: path, remedy: "check that the directory exists and is writable")
+      }
+    }
+  }
+}

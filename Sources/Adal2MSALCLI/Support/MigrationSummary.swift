@@ -1,0 +1,78 @@
+import Adal2MSAL
+import ArgumentParser
+
+/// What `migrate` prints on standard error once a run is over: the warnings and the refusal always; unless
+/// `--quiet`, the summary, the users with problems, what was written and where the full report went. Returns
+/// the exit status (`ExitStatus`).
+struct MigrationSummary {
+  let outcome: MigrationOutcome
+  let store: String?
+  /// Where the full report went, in words.
+  let reportPlace: String
+  let quiet: Bool
+
+  func print() -> ExitCode {
+    let verdict = outcome.verdict
+    for skipped in outcome.skippedFiles {
+      Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
+    }
+    if outcome.result == .failed {
+      let what =
+        verdict.yieldedAnything
+        ? "--strict: \(verdict.problems) item(s) or file(s) could not be read or modelled or are in conflict"
+        : "nothing usable in the inputs: \(verdict.problems) item(s) or file(s) could not be read or modelled"
+      Terminal.standardError(
+        "adal2msal: error: \(what) (\(verdict.summary)); nothing written" + examples + "; see the report")
+      return ExitStatus.failure
+    }
+    if !quiet { printSummary() }
+    if let applied = outcome.applied, let store, !quiet {
+      Terminal.standardError(
+        "adal2msal: wrote run \(applied.runID) to \(store): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated"
+      )
+    }
+    if let azure = outcome.azureCLI {
+      for diagnostic in azure.diagnostics { Terminal.standardError("adal2msal: \(diagnostic)") }
+      if !quiet {
+        let names = azure.clientIDs.isEmpty ? "none" : azure.clientIDs.joined(separator: ", ")
+        Terminal.standardError(
+          "adal2msal: wrote \(azure.tokenCache) and \(azure.servicePrincipals) (\(azure.added) service principal(s) "
+            + "added: \(names))")
+      }
+    }
+    guard verdict.problems > 0 else { return ExitStatus.success }
+    Terminal.standardError(
+      "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
+        + "see the report" + examples)
+    return ExitStatus.successWithSkips
+  }
+
+  private var examples: String {
+    outcome.verdict.examples.isEmpty ? "" : "; first: " + outcome.verdict.examples.joined(separator: "; ")
+  }
+
+  /// The plan's counts, the skips by reason, the users with problems and where the full report went.
+  private func printSummary() {
+    let totals = outcome.totals
+    let counts = [
+      "\(totals[.add] ?? 0) to add", "\(totals[.update] ?? 0) to update", "\(totals[.unchanged] ?? 0) unchanged",
+      "\(totals[.conflict] ?? 0) in conflict", "\(totals[.skip] ?? 0) skipped",
+    ]
+    Terminal.standardError("adal2msal: planned: " + counts.joined(separator: ", "))
+    if !outcome.skipsByReason.isEmpty {
+      let reasons = outcome.skipsByReason.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+      Terminal.standardError(
+        "adal2msal: skipped or in conflict, by reason: "
+          + reasons.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+    if outcome.usersWithProblemsCount > 0 {
+      Terminal.standardError("adal2msal: \(outcome.usersWithProblemsCount) user(s) with problems:")
+      for user in outcome.usersWithProblems {
+        Terminal.standardError("  \(user.user): \(user.problems) (\(user.reasonCodes.joined(separator: ", ")))")
+      }
+      let unlisted = outcome.usersWithProblemsCount - outcome.usersWithProblems.count
+      if unlisted > 0 { Terminal.standardError("  and \(unlisted) more (see the full report)") }
+    }
+    Terminal.standardError("adal2msal: full report: " + reportPlace)
+  }
+}
