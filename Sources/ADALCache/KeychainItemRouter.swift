@@ -119,6 +119,9 @@ struct ArchiveLoader {
   let limits: InputLimits
 
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
+    // Most items are binary archives of the plain shape: read straight from their bytes. Anything else, and
+    // every error, takes the general readers below.
+    if let archive = BinaryKeyedArchiveReader(limits: limits).read(data) { return archive }
     let document: PropertyListDocument
     do {
       document = try PropertyListReader(limits: limits).read(data, file: source.file)
