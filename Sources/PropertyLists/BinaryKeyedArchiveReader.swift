@@ -127,7 +127,29 @@ extension BinaryPropertyListParser {
       }
       return true
     case 0xC: return false
+    case 0x4, 0x5, 0x6: return (try? checkBytes(at: offset, marker: marker)) != nil
     default: return (try? decodeScalar(at: offset)) != nil
+    }
+  }
+
+  /// Checks a data or string object as `decodeScalar` does, without making its value (copying data and
+  /// slicing the input for each string only to drop them was most of the check's time).
+  func checkBytes(at offset: Int, marker: UInt8) throws(PropertyListError) {
+    let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
+    switch marker >> 4 {
+    case 0x4:
+      try checkLength(count, offset, "data")
+      try requireBytes(start, count, "data")
+    case 0x5:
+      try checkLength(count, offset, "string")
+      try requireBytes(start, count, "ASCII string")
+      try validateASCII(start, count)
+    default:
+      let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
+      guard !overflow else { throw .at(offset: offset, "UTF-16 string length \(count) is too large") }
+      try checkLength(byteCount, offset, "string")
+      try requireBytes(start, byteCount, "UTF-16 string")
+      try validateUTF16(start, count)
     }
   }
 
