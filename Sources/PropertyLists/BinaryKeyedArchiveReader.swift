@@ -22,7 +22,7 @@ public struct BinaryKeyedArchiveReader: Sendable {
       data.starts(with: Self.magic)
     else { return nil }
     return data.withUnsafeBytes { raw in
-      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits) else { return nil }
+      guard let parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits) else { return nil }
       return parser.readSimpleKeyedArchive()
     }
   }
@@ -39,16 +39,21 @@ public struct BinaryKeyedArchiveReader: Sendable {
 }
 
 extension BinaryPropertyListParser {
-  /// See `BinaryKeyedArchiveReader`.
-  mutating func readSimpleKeyedArchive() -> KeyedArchive? {
+  /// See `BinaryKeyedArchiveReader`. Nothing here mutates the parser: calling its other methods from a
+  /// mutating one copied the whole parser on each call.
+  func readSimpleKeyedArchive() -> KeyedArchive? {
     // What the binary reader checks on everything reachable from the top object, and on every container: the
     // reachable ones are checked by `validateTree`, so the others only when some object was not reached.
     var nodes = 0
-    var reached = 0
-    guard validateTree(trailer.topObject, depth: 0, nodes: &nodes, reached: &reached) else { return nil }
-    if reached < trailer.objectCount {
-      referenceCounts = Array(repeating: 0, count: trailer.objectCount)
-      guard (try? countReferences()) != nil else { return nil }
+    var reached = Array(repeating: false, count: trailer.objectCount)
+    var reachedCount = 0
+    guard validateTree(trailer.topObject, depth: 0, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
+    else {
+      return nil
+    }
+    if reachedCount < trailer.objectCount {
+      var counting = self
+      guard (try? counting.countReferences()) != nil else { return nil }
     }
     guard let top = dictionary(trailer.topObject),
       let archiver = top.value(for: "$archiver", in: self), isASCIIString(archiver, equalTo: "NSKeyedArchiver"),
@@ -65,7 +70,7 @@ extension BinaryPropertyListParser {
     }
     var resolver = SimpleArchiveResolver(references: references, limits: limits)
     guard rootUID < UInt64(references.count),
-      let (root, rootNodes) = resolver.resolve(Int(rootUID), depth: 0, in: &self), rootNodes <= resolver.maxNodes
+      let (root, rootNodes) = resolver.resolve(Int(rootUID), depth: 0, in: self), rootNodes <= resolver.maxNodes
     else { return nil }
     return KeyedArchive(top: [("root", root)], root: root, rootClassName: resolver.rootClassName(Int(rootUID)))
   }
@@ -91,14 +96,15 @@ extension BinaryPropertyListParser {
 
   /// Checks what `readTree` would (markers, strings, lengths, references, string keys, the blow-up limit) on
   /// the tree under `index`, and more: nesting up to `maxContainerDepth` (so no cycle either), no sets, dictionary
-  /// keys distinct ASCII strings. `reached` counts the objects it reached, marked in `referenceCounts`.
-  mutating func validateTree(_ index: Int, depth: Int, nodes: inout Int, reached: inout Int) -> Bool {
+  /// keys distinct ASCII strings. The objects it reached are marked in `reached` and counted in `reachedCount`.
+  func validateTree(_ index: Int, depth: Int, nodes: inout Int, reached: inout [Bool], reachedCount: inout Int) -> Bool
+  {
     guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, let offset = try? objectOffset(index),
       let marker = try? byte(offset)
     else { return false }
-    if referenceCounts[index] == 0 {
-      referenceCounts[index] = 1
-      reached += 1
+    if !reached[index] {
+      reached[index] = true
+      reachedCount += 1
     }
     nodes += 1
     guard nodes <= maxNodes else { return false }
@@ -114,7 +120,8 @@ extension BinaryPropertyListParser {
         keys.reserveCapacity(count)
         for position in 0..<count {
           guard let keyIndex = try? reference(at: start + position * trailer.objectRefSize),
-            validateTree(keyIndex, depth: depth + 1, nodes: &nodes, reached: &reached), let key = asciiBytes(keyIndex),
+            validateTree(keyIndex, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount),
+            let key = asciiBytes(keyIndex),
             !keys.contains(where: { $0.elementsEqual(key) })
           else { return false }
           keys.append(key)
@@ -122,13 +129,13 @@ extension BinaryPropertyListParser {
       }
       for position in (isDictionary ? count : 0)..<references {
         guard let child = try? reference(at: start + position * trailer.objectRefSize),
-          validateTree(child, depth: depth + 1, nodes: &nodes, reached: &reached)
+          validateTree(child, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
         else { return false }
       }
       return true
     case 0xC: return false
     case 0x4, 0x5, 0x6: return (try? checkBytes(at: offset, marker: marker)) != nil
-    default: return (try? decodeScalar(at: offset)) != nil
+    default: return (try? scalar(at: offset)) != nil
     }
   }
 
@@ -176,8 +183,7 @@ extension BinaryPropertyListParser {
 
   func uid(_ index: Int) -> UInt64? {
     guard let offset = try? objectOffset(index), let marker = try? byte(offset), marker >> 4 == 0x8 else { return nil }
-    var parser = self
-    guard case .uid(let value)? = try? parser.decodeScalar(at: offset).0 else { return nil }
+    guard case .uid(let value)? = try? scalar(at: offset) else { return nil }
     return value
   }
 
@@ -194,14 +200,14 @@ extension BinaryPropertyListParser {
     case scalar(PropertyListValue)
   }
 
-  mutating func shallow(_ index: Int) -> Shallow? {
+  func shallow(_ index: Int) -> Shallow? {
     guard let offset = try? objectOffset(index), let marker = try? byte(offset) else { return nil }
     switch marker >> 4 {
     case 0xA: return array(index).map(Shallow.array)
     case 0xD: return dictionary(index).map(Shallow.dictionary)
     case 0xC: return nil
     default:
-      guard let (value, _, _) = try? decodeScalar(at: offset) else { return nil }
+      guard let value = try? scalar(at: offset) else { return nil }
       if case .uid(let uid) = value { return .uid(uid) }
       return .scalar(value)
     }
@@ -231,7 +237,7 @@ struct SimpleArchiveResolver {
 
   /// `$objects[uid]`, resolved once, with its node count as `KeyedArchiveResolver` counts it.
   mutating func resolve(
-    _ uid: Int, depth: Int, in parser: inout BinaryPropertyListParser
+    _ uid: Int, depth: Int, in parser: BinaryPropertyListParser
   ) -> (ArchiveValue, Int)? {
     guard uid < references.count else { return nil }
     if let known = resolved[uid] { return known }
@@ -242,7 +248,7 @@ struct SimpleArchiveResolver {
     defer { inProgress[uid] = false }
     let result: (ArchiveValue, Int)?
     switch shape {
-    case .dictionary(let fields): result = instance(uid, fields: fields, depth: depth, in: &parser)
+    case .dictionary(let fields): result = instance(uid, fields: fields, depth: depth, in: parser)
     case .scalar(let value):
       if uid == 0, case .string(let text) = value, text == "$null" {
         result = (.null, 1)
@@ -259,7 +265,7 @@ struct SimpleArchiveResolver {
   /// A class instance: every UID of its coder keys resolved first (as the general resolver does, whether the
   /// class uses them or not), then the Foundation value classes made plain values, others `ArchivedObject`s.
   private mutating func instance(
-    _ uid: Int, fields: BinaryPropertyListParser.ContainerSpan, depth: Int, in parser: inout BinaryPropertyListParser
+    _ uid: Int, fields: BinaryPropertyListParser.ContainerSpan, depth: Int, in parser: BinaryPropertyListParser
   ) -> (ArchiveValue, Int)? {
     var entries: [Field] = []
     entries.reserveCapacity(fields.count)
@@ -280,11 +286,11 @@ struct SimpleArchiveResolver {
       }
       switch shape {
       case .uid(let child):
-        guard let (value, nodes) = resolve(Int(child), depth: depth + 1, in: &parser) else { return nil }
+        guard let (value, nodes) = resolve(Int(child), depth: depth + 1, in: parser) else { return nil }
         entries.append(Field(key: key, value: value, nodes: nodes, written: .reference))
       case .scalar(let value): entries.append(Field(key: key, value: Self.plain(value), nodes: 1, written: .inline))
       case .array(let elements):
-        guard let (values, nodes) = list(elements, depth: depth + 1, in: &parser) else { return nil }
+        guard let (values, nodes) = list(elements, depth: depth + 1, in: parser) else { return nil }
         entries.append(Field(key: key, value: .array(values), nodes: nodes, written: .list))
       case .dictionary: return nil
       }
@@ -336,7 +342,7 @@ struct SimpleArchiveResolver {
 
   /// An inline array of a coder key (`NS.keys`, `NS.objects`): UIDs and scalars, no nested containers.
   private mutating func list(
-    _ elements: BinaryPropertyListParser.ContainerSpan, depth: Int, in parser: inout BinaryPropertyListParser
+    _ elements: BinaryPropertyListParser.ContainerSpan, depth: Int, in parser: BinaryPropertyListParser
   ) -> ([ArchiveValue], Int)? {
     var values: [ArchiveValue] = []
     values.reserveCapacity(elements.count)
@@ -347,7 +353,7 @@ struct SimpleArchiveResolver {
       else { return nil }
       switch shape {
       case .uid(let child):
-        guard let (value, count) = resolve(Int(child), depth: depth + 1, in: &parser) else { return nil }
+        guard let (value, count) = resolve(Int(child), depth: depth + 1, in: parser) else { return nil }
         values.append(value)
         nodes += count
       case .scalar(let value):
