@@ -13,50 +13,16 @@ struct KeychainItemRouter {
     // Sized once: grown by doubling, the array kept up to twice the slots it needed for the rest of the run.
     result.items.reserveCapacity(records.reduce(0) { $0 + ($1.isADALItem ? 1 : 0) })
     // Decoding an item is most of a large dump's read and needs nothing from the others (the memo is locked):
-    // decoded on all cores, then taken in the records' order, so the result is the same as one core's.
-    var decoded = records.orderedParallelMap(minimumChunk: 128) {
-      record -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
-      guard record.isADALItem else { return nil }
-      return Result { () throws(ADALItemError) in try decodeADAL(record, memo: memo) }
-    }
-    for (position, record) in records.enumerated() {
-      if let outcome = decoded[position] {
-        decoded[position] = nil  // each item is held once: in the result, not also here
-        switch outcome {
-        case .success(let (item, diagnostics)):
-          result.items.append(item)
-          result.diagnostics += diagnostics
-        case .failure(let error):
-          result.diagnostics.append(error.diagnostic)
-        }
-      } else if record.isWipeMarker {
-        let marker = wipeMarker(record)
-        result.wipeMarkers.append(marker)
-        let detail = [
-          marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" },
-        ]
-        .compactMap { $0 }.joined(separator: ", ")
-        result.diagnostics.append(
-          Diagnostic(
-            .note, code: "adal.wipe-marker",
-            "ADAL wipe marker (Microsoft.ADAL.WipeAll.1) skipped" + (detail.isEmpty ? "" : " (\(detail))"),
-            at: record.location))
-      } else if let type = record.type {
-        if let payload = record.data {
-          result.unifiedItems.append(
-            UnifiedKeychainItem(
-              account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
-              payload: payload, accessGroup: record.accessGroup, location: record.location))
-        } else {
-          result.diagnostics.append(
-            Diagnostic(
-              .warning, code: "adal.unified-without-data",
-              "a unified keychain item (type \(type)) has no v_Data; skipped",
-              at: record.location))
-        }
-      } else {
-        result.ignoredItemCount += 1
+    // decoded on all cores, a batch at a time (so that the decoded batch, held beside the result until it is
+    // taken, stays small), then taken in the records' order: the result is the same as one core's.
+    for batchStart in stride(from: 0, to: records.count, by: Self.batchSize) {
+      let batch = Array(records[batchStart..<min(records.count, batchStart + Self.batchSize)])
+      let decoded = batch.orderedParallelMap(minimumChunk: 128) {
+        record -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
+        guard record.isADALItem else { return nil }
+        return Result { () throws(ADALItemError) in try decodeADAL(record, memo: memo) }
       }
+      for (record, outcome) in zip(batch, decoded) { take(record, outcome, into: &result) }
     }
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
@@ -71,6 +37,52 @@ struct KeychainItemRouter {
           .note, code: "adal.ignored-items",
           "\(result.ignoredItemCount) keychain item(s) are neither ADAL nor MSAL items; ignored",
           at: SourceLocation(file: file)))
+    }
+  }
+
+  /// How many records are decoded at once.
+  static let batchSize = 4096
+
+  /// Sorts one record into the result, with its decoded item when it is an ADAL item.
+  private func take(
+    _ record: KeychainRecord, _ outcome: Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>?,
+    into result: inout ADALReadResult
+  ) {
+    if let outcome {
+      switch outcome {
+      case .success(let (item, diagnostics)):
+        result.items.append(item)
+        result.diagnostics += diagnostics
+      case .failure(let error):
+        result.diagnostics.append(error.diagnostic)
+      }
+    } else if record.isWipeMarker {
+      let marker = wipeMarker(record)
+      result.wipeMarkers.append(marker)
+      let detail = [
+        marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" },
+      ]
+      .compactMap { $0 }.joined(separator: ", ")
+      result.diagnostics.append(
+        Diagnostic(
+          .note, code: "adal.wipe-marker",
+          "ADAL wipe marker (Microsoft.ADAL.WipeAll.1) skipped" + (detail.isEmpty ? "" : " (\(detail))"),
+          at: record.location))
+    } else if let type = record.type {
+      if let payload = record.data {
+        result.unifiedItems.append(
+          UnifiedKeychainItem(
+            account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
+            payload: payload, accessGroup: record.accessGroup, location: record.location))
+      } else {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning, code: "adal.unified-without-data",
+            "a unified keychain item (type \(type)) has no v_Data; skipped",
+            at: record.location))
+      }
+    } else {
+      result.ignoredItemCount += 1
     }
   }
 
