@@ -12,43 +12,17 @@ struct KeychainItemRouter {
     let memo = ReadMemo()
     // Sized once: grown by doubling, the array kept up to twice the slots it needed for the rest of the run.
     result.items.reserveCapacity(records.reduce(0) { $0 + ($1.isADALItem ? 1 : 0) })
-    for record in records {
-      if record.isADALItem {
-        do {
-          let (item, diagnostics) = try decodeADAL(record, memo: memo)
-          result.items.append(item)
-          result.diagnostics += diagnostics
-        } catch {
-          result.diagnostics.append(error.diagnostic)
-        }
-      } else if record.isWipeMarker {
-        let marker = wipeMarker(record)
-        result.wipeMarkers.append(marker)
-        let detail = [
-          marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" },
-        ]
-        .compactMap { $0 }.joined(separator: ", ")
-        result.diagnostics.append(
-          Diagnostic(
-            .note, code: "adal.wipe-marker",
-            "ADAL wipe marker (Microsoft.ADAL.WipeAll.1) skipped" + (detail.isEmpty ? "" : " (\(detail))"),
-            at: record.location))
-      } else if let type = record.type {
-        if let payload = record.data {
-          result.unifiedItems.append(
-            UnifiedKeychainItem(
-              account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
-              payload: payload, accessGroup: record.accessGroup, location: record.location))
-        } else {
-          result.diagnostics.append(
-            Diagnostic(
-              .warning, code: "adal.unified-without-data",
-              "a unified keychain item (type \(type)) has no v_Data; skipped",
-              at: record.location))
-        }
-      } else {
-        result.ignoredItemCount += 1
+    // Decoding an item is most of a large dump's read and needs nothing from the others (the memo is locked):
+    // decoded on all cores, a batch at a time (so that the decoded batch, held beside the result until it is
+    // taken, stays small), then taken in the records' order: the result is the same as one core's.
+    for batchStart in stride(from: 0, to: records.count, by: Self.batchSize) {
+      let batch = Array(records[batchStart..<min(records.count, batchStart + Self.batchSize)])
+      let decoded = batch.orderedParallelMap(minimumChunk: 128) {
+        record -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
+        guard record.isADALItem else { return nil }
+        return Result { () throws(ADALItemError) in try decodeADAL(record, memo: memo) }
       }
+      for (record, outcome) in zip(batch, decoded) { take(record, outcome, into: &result) }
     }
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
@@ -63,6 +37,52 @@ struct KeychainItemRouter {
           .note, code: "adal.ignored-items",
           "\(result.ignoredItemCount) keychain item(s) are neither ADAL nor MSAL items; ignored",
           at: SourceLocation(file: file)))
+    }
+  }
+
+  /// How many records are decoded at once.
+  static let batchSize = 4096
+
+  /// Sorts one record into the result, with its decoded item when it is an ADAL item.
+  private func take(
+    _ record: KeychainRecord, _ outcome: Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>?,
+    into result: inout ADALReadResult
+  ) {
+    if let outcome {
+      switch outcome {
+      case .success(let (item, diagnostics)):
+        result.items.append(item)
+        result.diagnostics += diagnostics
+      case .failure(let error):
+        result.diagnostics.append(error.diagnostic)
+      }
+    } else if record.isWipeMarker {
+      let marker = wipeMarker(record)
+      result.wipeMarkers.append(marker)
+      let detail = [
+        marker.bundleID.map { "bundleId \($0)" }, marker.wipeTime.map { "wiped \(ADALValue.iso8601($0))" },
+      ]
+      .compactMap { $0 }.joined(separator: ", ")
+      result.diagnostics.append(
+        Diagnostic(
+          .note, code: "adal.wipe-marker",
+          "ADAL wipe marker (Microsoft.ADAL.WipeAll.1) skipped" + (detail.isEmpty ? "" : " (\(detail))"),
+          at: record.location))
+    } else if let type = record.type {
+      if let payload = record.data {
+        result.unifiedItems.append(
+          UnifiedKeychainItem(
+            account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
+            payload: payload, accessGroup: record.accessGroup, location: record.location))
+      } else {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning, code: "adal.unified-without-data",
+            "a unified keychain item (type \(type)) has no v_Data; skipped",
+            at: record.location))
+      }
+    } else {
+      result.ignoredItemCount += 1
     }
   }
 
@@ -111,6 +131,9 @@ struct ArchiveLoader {
   let limits: InputLimits
 
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
+    // Most items are binary archives of the plain shape: read straight from their bytes. Anything else, and
+    // every error, takes the general readers below.
+    if let archive = BinaryKeyedArchiveReader(limits: limits).read(data) { return archive }
     let document: PropertyListDocument
     do {
       document = try PropertyListReader(limits: limits).read(data, file: source.file)

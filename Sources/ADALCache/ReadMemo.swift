@@ -3,7 +3,7 @@ import Foundation
 /// What one read of a dump has seen already, so that its items share what they repeat. A user's items
 /// repeat its id token, its refresh token (an MRRT and its FRT copy), its authority, client id, home account
 /// id and user name; every item repeats the access group. Shared, a million-item read holds each once, not
-/// once per item (docs/benchmarks.md, "Memory").
+/// once per item (CHANGELOG.md, benchmark history, "Memory").
 final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private let lock = NSLock()
   private var parsed: [String: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]

@@ -28,7 +28,7 @@ package struct MigrationPipeline: Sendable {
   /// Reads the ADAL inputs (files, or directories of dumps) and the MSAL unified-cache JSON files. ADAL files
   /// are read on all cores; the result does not depend on the order they finish in. A file's bytes and parse tree are
   /// released once its items are decoded; the decoded items of every file are kept (about 3 KB per item, what a
-  /// read repeats stored once), so memory grows with the total number of items (docs/benchmarks.md, "Memory").
+  /// read repeats stored once), so memory grows with the total number of items (CHANGELOG.md, benchmark history, "Memory").
   ///
   /// - Parameter progress: called once per file read, from any thread.
   /// - Throws: the first unusable file's error (`InputFileError`, `ADALCacheError`, `UnifiedCacheError`),
@@ -61,7 +61,7 @@ package struct MigrationPipeline: Sendable {
   /// Plans the migration of `inputs` into a target that holds `existing` (empty for a new store).
   ///
   /// Pass `consume inputs` when they are not needed afterwards: the decoded items are then freed as soon as
-  /// they are mapped, which takes them out of the run's peak memory (docs/benchmarks.md, "Memory").
+  /// they are mapped, which takes them out of the run's peak memory (CHANGELOG.md, benchmark history, "Memory").
   package func plan(_ inputs: consuming Inputs, existing: UnifiedCacheContents = UnifiedCacheContents())
     -> MigrationPlan
   {

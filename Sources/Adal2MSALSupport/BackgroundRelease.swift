@@ -30,7 +30,7 @@ private final class ReleaseBox<Value: Sendable>: @unchecked Sendable {
 /// Gives the memory freed so far back to the system. glibc keeps freed memory in its heaps (one per thread
 /// that allocated, and the planner and readers run on every core), so a run that frees one part's items
 /// before the next would otherwise keep the largest part's memory, and more as the heaps fragment: the
-/// million-item run peaked 5–10% higher without it (docs/benchmarks.md, "Memory"). A no-op elsewhere.
+/// million-item run peaked 5–10% higher without it (CHANGELOG.md, benchmark history, "Memory"). A no-op elsewhere.
 package func returnFreedMemory() {
   #if canImport(Glibc)
     // malloc_trim's result says only whether memory went back; there is nothing to do either way.

@@ -119,7 +119,12 @@ extension CacheStore {
   public func provenance(ofKey key: String) throws(CacheStoreError) -> [RowProvenance] {
     try read { db, _ in
       try Row.fetchAll(
-        db, sql: "SELECT * FROM provenance WHERE row_key = ? ORDER BY run_id, id", arguments: [key]
+        db,
+        sql: """
+          SELECT r.row_key, r.row_kind, p.run_id, f.file AS source_file, p.item_index, p.label, p.action
+          FROM provenance p JOIN provenance_rows r ON r.id = p.row_id JOIN provenance_files f ON f.id = p.file_id
+          WHERE r.row_key = ? ORDER BY p.run_id, p.id
+          """, arguments: [key]
       ).map { row in
         RowProvenance(
           rowKey: row["row_key"], rowKind: row["row_kind"], runID: row["run_id"], sourceFile: row["source_file"],

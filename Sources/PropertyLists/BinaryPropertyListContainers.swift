@@ -39,11 +39,14 @@ extension BinaryPropertyListParser {
   /// First pass: validates every container's references and counts how often each object is referenced, so
   /// that only shared objects are remembered while reading.
   mutating func countReferences() throws(PropertyListError) {
+    var sharedCount = 0
+    var dictionaryCount = 0
     for index in 0..<trailer.objectCount {
       let offset = try objectOffset(index)
       let marker = try byte(offset)
       let high = marker >> 4
       guard high == 0xA || high == 0xC || high == 0xD else { continue }
+      if high == 0xD { dictionaryCount += 1 }
       let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
       let (references, overflow1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
       let (size, overflow2) = references.multipliedReportingOverflow(by: trailer.objectRefSize)
@@ -52,10 +55,17 @@ extension BinaryPropertyListParser {
       var position = start
       for _ in 0..<references {
         let child = try reference(at: position)
-        if referenceCounts[child] < 2 { referenceCounts[child] += 1 }
+        if referenceCounts[child] < 2 {
+          referenceCounts[child] += 1
+          if referenceCounts[child] == 2 { sharedCount += 1 }
+        }
         position += trailer.objectRefSize
       }
     }
+    // Sized once: a keychain dump reads an archive per item, and growing these tables from empty in each
+    // (rehashing every entry as they doubled) cost more than filling them.
+    shared.reserveCapacity(sharedCount)
+    sharing.reserveKeyTables(dictionaryCount)
   }
 
   /// Reads the object tree rooted at `root` iteratively.

@@ -157,42 +157,49 @@ struct BinaryPropertyListParser {
     return Self.readUnsigned(bytes, at: offset, size: size)
   }
 
-  /// A scalar object (containers are read by `readTree`), with its node count and height (1 and 0).
+  /// A scalar object (containers are read by `readTree`), with its node count and height (1 and 0); its
+  /// integer box shared with equal integers.
   mutating func decodeScalar(at offset: Int) throws(PropertyListError) -> (PropertyListValue, Int, Int) {
+    if try byte(offset) >> 4 == 0x1 { return (sharing.integer(try readInteger(at: offset)), 1, 0) }
+    return (try scalar(at: offset), 1, 0)
+  }
+
+  /// A scalar object's value (integers in a box of their own: see `decodeScalar`).
+  func scalar(at offset: Int) throws(PropertyListError) -> PropertyListValue {
     let marker = try byte(offset)
     let low = Int(marker & 0x0F)
     switch marker >> 4 {
     case 0x0:
       switch low {
-      case 0x0, 0xF: return (.null, 1, 0)  // null, and fill (padding), which has no value of its own
-      case 0x8: return (.bool(false), 1, 0)
-      case 0x9: return (.bool(true), 1, 0)
+      case 0x0, 0xF: return .null  // null, and fill (padding), which has no value of its own
+      case 0x8: return .bool(false)
+      case 0x9: return .bool(true)
       default: throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
       }
-    case 0x1: return (sharing.integer(try readInteger(at: offset)), 1, 0)
+    case 0x1: return .integer(try readInteger(at: offset))
     case 0x2:
       switch low {
       case 2:
         let bits = try readUnsigned(at: offset + 1, size: 4)
-        return (.real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))), 1, 0)
-      case 3: return (.real(Double(bitPattern: try readUnsigned(at: offset + 1, size: 8))), 1, 0)
+        return .real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))))
+      case 3: return .real(Double(bitPattern: try readUnsigned(at: offset + 1, size: 8)))
       default: throw .at(offset: offset, "real with invalid size nibble \(low) (expected 2 or 3)")
       }
     case 0x3:
       guard low == 3 else { throw .at(offset: offset, "date with invalid marker 0x\(String(marker, radix: 16))") }
       let seconds = Double(bitPattern: try readUnsigned(at: offset + 1, size: 8))
-      return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1, 0)
+      return .date(Date(timeIntervalSinceReferenceDate: seconds))
     case 0x4:
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "data")
       try requireBytes(start, count, "data")
-      return (.data(Data(bytes[start..<(start + count)])), 1, 0)
+      return .data(Data(bytes[start..<(start + count)]))
     case 0x5:
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "string")
       try requireBytes(start, count, "ASCII string")
       try validateASCII(start, count)
-      return (.string(PropertyListString(ascii: slice(start, count))), 1, 0)
+      return .string(PropertyListString(ascii: slice(start, count)))
     case 0x6:
       let (count, start) = try readCount(at: offset, low: low)
       let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -200,7 +207,7 @@ struct BinaryPropertyListParser {
       try checkLength(byteCount, offset, "string")
       try requireBytes(start, byteCount, "UTF-16 string")
       try validateUTF16(start, count)
-      return (.string(PropertyListString(utf16BigEndian: slice(start, byteCount))), 1, 0)
+      return .string(PropertyListString(utf16BigEndian: slice(start, byteCount)))
     case 0x8:
       let size = low + 1
       try requireBytes(offset + 1, size, "UID")
@@ -209,7 +216,7 @@ struct BinaryPropertyListParser {
         guard uid >> 56 == 0 else { throw .at(offset: offset, "UID of \(size) bytes exceeds 64 bits") }
         uid = uid << 8 | UInt64(bytes[index])
       }
-      return (.uid(uid), 1, 0)
+      return .uid(uid)
     default:
       throw .at(offset: offset, "unknown object marker 0x\(String(marker, radix: 16))")
     }

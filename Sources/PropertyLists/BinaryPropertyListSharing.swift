@@ -69,6 +69,11 @@ struct BinaryValueSharing {
   /// strings then and so are now.
   func keys(referencedBy references: KeyReferenceBytes) -> KnownKeys? { keyTables[references] }
 
+  /// Room for the key tables of `dictionaries` dictionaries (up to `maxKeyTables`).
+  mutating func reserveKeyTables(_ dictionaries: Int) {
+    keyTables.reserveCapacity(Swift.min(dictionaries, Self.maxKeyTables))
+  }
+
   mutating func remember(_ keys: KnownKeys, referencedBy references: KeyReferenceBytes) {
     guard keyTables.count < Self.maxKeyTables else { return }
     keyTables[references] = keys

@@ -39,13 +39,19 @@ enum RawInsertLoop {
       """)
     let appMetadata = try prepare(
       db, "INSERT INTO app_metadata (key, client_id, environment, family_id) VALUES (?, ?, ?, ?)")
+    let provenanceRow = try prepare(db, "INSERT INTO provenance_rows (row_key, row_kind) VALUES (?, ?)")
+    let provenanceFile = try prepare(db, "INSERT INTO provenance_files (file) VALUES (?)")
     let provenance = try prepare(
       db,
       """
-      INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
-      VALUES (?, ?, ?, ?, ?, ?, 'add')
+      INSERT INTO provenance (row_id, run_id, file_id, item_index, label, action) VALUES (?, ?, ?, ?, ?, 'add')
       """)
-    defer { for statement in [account, credential, appMetadata, provenance] { sqlite3_finalize(statement) } }
+    defer {
+      for statement in [account, credential, appMetadata, provenanceRow, provenanceFile, provenance] {
+        sqlite3_finalize(statement)
+      }
+    }
+    var fileIDs: [String: Int64] = [:]
 
     for entry in plan.entries where entry.action == .add {
       guard let entity = entry.entity else { continue }
@@ -85,12 +91,20 @@ enum RawInsertLoop {
         bind(appMetadata, [key, m.clientID, m.environment, m.familyID])
         try step(db, appMetadata)
       }
+      bind(provenanceRow, [key, entity.kind.rawValue])
+      try step(db, provenanceRow)
+      let rowID = sqlite3_last_insert_rowid(db)
       for source in entry.sources {
-        bind(provenance, [key, entity.kind.rawValue])
-        sqlite3_bind_int64(provenance, 3, runID)
-        bind(provenance, [source.file], from: 4)
-        sqlite3_bind_int64(provenance, 5, Int64(source.itemIndex ?? 0))
-        bind(provenance, [source.label], from: 6)
+        if fileIDs[source.file] == nil {
+          bind(provenanceFile, [source.file])
+          try step(db, provenanceFile)
+          fileIDs[source.file] = sqlite3_last_insert_rowid(db)
+        }
+        sqlite3_bind_int64(provenance, 1, rowID)
+        sqlite3_bind_int64(provenance, 2, runID)
+        sqlite3_bind_int64(provenance, 3, fileIDs[source.file] ?? 0)
+        sqlite3_bind_int64(provenance, 4, Int64(source.itemIndex ?? 0))
+        bind(provenance, [source.label], from: 5)
         try step(db, provenance)
       }
     }

@@ -44,7 +44,7 @@ import _Adal2MSALTestSupport
     #expect(schema["credentials_by_home_account_id"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied.sorted() == ["v1", "v2", "v3", "v4"])
+    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5"])
     // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
     // WAL is checkpointed, which the end-to-end verdict test reads).
     let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
@@ -54,6 +54,58 @@ import _Adal2MSALTestSupport
     let again = try store.apply(StoreTestSupport.plan(adding: contents))
     #expect(again.rowsWritten == 0)
     #expect(again.rowsAlreadyCurrent == contents.allEntities.count)
+  }
+
+  /// v5: provenance rows written in the v1 layout (key and file path in every row) come back the same, in the
+  /// same order, from the compact tables.
+  @Test func aVersion4StoreKeepsItsProvenanceInTheCompactTables() throws {
+    let path = try StoreTestSupport.freshPath()
+    let queue = try DatabaseQueue(path: path)
+    try StoreSchema.migrator.migrate(queue, upTo: "v4")
+    let rows: [RowProvenance] = [
+      RowProvenance(
+        rowKey: "uid.utid-login.microsoftonline.com-utid", rowKind: "Account", runID: 1, sourceFile: "/in/a.plist",
+        itemIndex: 3, label: "ADAL MRRT", action: "add"),
+      RowProvenance(
+        rowKey: "uid.utid-login.microsoftonline.com-utid", rowKind: "Account", runID: 1, sourceFile: "/in/b.json",
+        itemIndex: nil, label: "MSAL account", action: "add"),
+      RowProvenance(
+        rowKey: "uid.utid-login.microsoftonline.com-refreshtoken-client--", rowKind: "RefreshToken", runID: 1,
+        sourceFile: "/in/a.plist", itemIndex: 4, label: "ADAL FRT(1)", action: "add"),
+      RowProvenance(
+        rowKey: "uid.utid-login.microsoftonline.com-utid", rowKind: "Account", runID: 2, sourceFile: "/in/a.plist",
+        itemIndex: 3, label: "ADAL MRRT", action: "update"),
+    ]
+    try queue.write { db in
+      for _ in 1...2 {
+        try db.execute(
+          sql: """
+            INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary)
+            VALUES ('', '', '', '', '[]', '{}', '{}')
+            """)
+      }
+      for row in rows {
+        try db.execute(
+          sql: """
+            INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [row.rowKey, row.rowKind, row.runID, row.sourceFile, row.itemIndex, row.label, row.action])
+      }
+    }
+    try queue.close()
+
+    let store = try CacheStore.open(path: path)
+    #expect(try store.provenance(ofKey: rows[0].rowKey) == [rows[0], rows[1], rows[3]])
+    #expect(try store.provenance(ofKey: rows[2].rowKey) == [rows[2]])
+    let counts = try store.queue.read { db in
+      try ["provenance", "provenance_rows", "provenance_files"].map {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") ?? -1
+      }
+    }
+    #expect(counts == [4, 2, 2])
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try Self.schema(fresh) == Self.schema(store))
   }
 
   @Test func aNewStoreHasTheSchemaOfAMigratedOne() throws {

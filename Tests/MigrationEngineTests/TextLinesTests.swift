@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Testing
 
 @testable import MigrationEngine

@@ -81,17 +81,13 @@ extension CacheStore {
   /// Writes the plans of one run inside its transaction (`applyInParts`).
   public struct PlanWriter {
     private let writer: RowWriter
-    private let provenance: Statement
+    private var provenance: ProvenanceWriter
     /// What the run did so far.
     public private(set) var summary: AppliedRunSummary
 
     fileprivate init(db: Database, codec: RowCodec, runID: Int64, startedAt: Date) throws {
       writer = RowWriter(db: db, codec: codec)
-      provenance = try db.cachedStatement(
-        sql: """
-          INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          """)
+      provenance = try ProvenanceWriter(db: db)
       summary = AppliedRunSummary(
         runID: runID, startedAt: startedAt, finishedAt: startedAt, planned: [:], rowsInserted: 0, rowsUpdated: 0,
         rowsAlreadyCurrent: 0, sectionsWritten: 0)
@@ -117,13 +113,9 @@ extension CacheStore {
           summary.rowsUpdated += 1
           action = .update
         }
-        let key = entity.canonicalKey
         let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
-        for source in sources {
-          try provenance.execute(arguments: [
-            key, entity.kind.rawValue, runID, source.file, source.itemIndex, source.label, action.rawValue,
-          ])
-        }
+        try provenance.record(
+          key: entity.canonicalKey, kind: entity.kind.rawValue, runID: runID, action: action.rawValue, sources: sources)
       }
     }
   }

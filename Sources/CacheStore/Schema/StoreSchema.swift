@@ -20,6 +20,9 @@ enum StoreSchema {
     migrator.registerMigration("v4") { db in
       try db.execute(sql: "PRAGMA application_id = \(StoreFileMarker.applicationID)")
     }
+    migrator.registerMigration("v5") { db in
+      try db.execute(sql: v5)
+    }
     return migrator
   }
 
@@ -168,5 +171,42 @@ enum StoreSchema {
     ALTER TABLE credentials_v3 RENAME TO credentials;
     CREATE UNIQUE INDEX credentials_by_key ON credentials(key);
     CREATE INDEX credentials_by_home_account_id ON credentials(home_account_id_normalized, credential_kind);
+    """
+
+  /// Provenance kept compactly: a row's key and kind once (`provenance_rows`), each input file's path once
+  /// (`provenance_files`), and per source item only numbers and its label. In v1 every provenance row repeated
+  /// the row's key and the file's path, and indexed the key again: a third of a large migration's file
+  /// (issue 23). Rows keep their ids and order; `CacheStore.provenance(ofKey:)` gives the same answers.
+  static let v5 = """
+    CREATE TABLE provenance_rows (
+      id       INTEGER PRIMARY KEY,
+      row_key  TEXT NOT NULL,
+      row_kind TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX provenance_rows_by_key ON provenance_rows(row_key, row_kind);
+    CREATE TABLE provenance_files (
+      id   INTEGER PRIMARY KEY,
+      file TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE provenance_v5 (
+      id         INTEGER PRIMARY KEY,
+      row_id     INTEGER NOT NULL REFERENCES provenance_rows(id),
+      run_id     INTEGER NOT NULL REFERENCES runs(id),
+      file_id    INTEGER NOT NULL REFERENCES provenance_files(id),
+      item_index INTEGER,
+      label      TEXT NOT NULL,
+      action     TEXT NOT NULL CHECK (action IN ('add', 'update'))
+    );
+    INSERT INTO provenance_rows (row_key, row_kind)
+      SELECT row_key, row_kind FROM provenance GROUP BY row_key, row_kind ORDER BY MIN(id);
+    INSERT INTO provenance_files (file) SELECT source_file FROM provenance GROUP BY source_file ORDER BY MIN(id);
+    INSERT INTO provenance_v5 (id, row_id, run_id, file_id, item_index, label, action)
+      SELECT p.id, r.id, p.run_id, f.id, p.item_index, p.label, p.action FROM provenance p
+      JOIN provenance_rows r ON r.row_key = p.row_key AND r.row_kind = p.row_kind
+      JOIN provenance_files f ON f.file = p.source_file
+      ORDER BY p.id;
+    DROP TABLE provenance;
+    ALTER TABLE provenance_v5 RENAME TO provenance;
+    CREATE INDEX provenance_by_row ON provenance(row_id, run_id);
     """
 }

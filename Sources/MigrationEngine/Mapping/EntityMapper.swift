@@ -50,7 +50,7 @@ struct EntityMapper {
     items = []  // the groups hold the only references to the items now
     // Mapped in batches, each batch's items let go once mapped: the decoded inputs shrink as the proposals
     // grow, instead of both being whole at the planner's peak (a million items: 5.3 GB before, see
-    // docs/benchmarks.md, "Memory").
+    // CHANGELOG.md, benchmark history, "Memory").
     var parts: [(result: MappingResult, apps: AppMetadataCollector)] = []
     parts.reserveCapacity(groups.count)
     for start in stride(from: 0, to: groups.count, by: Self.groupsPerBatch) {

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Dispatch
 import Foundation
 

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 extension Array where Element: Sendable {
-  /// `map(transform)` on all cores, in chunks, with the results in the elements' order: for the report's
-  /// per-user work, which is independent from user to user and, at 100,000 items, takes seconds on one core.
-  func orderedParallelMap<Result: Sendable>(
+  /// `map(transform)` on all cores, in chunks, with the results in the elements' order: for work that is
+  /// independent from element to element (a dump's items, the report's users) and, at 100,000 items, takes
+  /// seconds on one core.
+  package func orderedParallelMap<Result: Sendable>(
     minimumChunk: Int = 256, _ transform: @Sendable (Element) -> Result
   ) -> [Result] {
     let chunkCount = Swift.min(count / Swift.max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)

@@ -1,0 +1,114 @@
+import Adal2MSALSupport
+import Adal2MSALSynthetic
+import Foundation
+import PropertyLists
+import Testing
+import _Adal2MSALTestSupport
+
+/// The direct reader of binary keyed archives against the general readers (`PropertyListReader` then
+/// `KeyedArchiveReader`): where it gives an archive, it must be theirs; where they fail, it must give nil.
+@Suite struct BinaryKeyedArchiveReaderTests {
+  /// The general readers' archive, or nil when they throw.
+  static func general(_ data: Data, limits: InputLimits = .default) -> KeyedArchive? {
+    guard let document = try? PropertyListReader(limits: limits).read(data),
+      KeyedArchive.isKeyedArchive(document.value)
+    else { return nil }
+    return try? KeyedArchiveReader(limits: limits).read(document.value)
+  }
+
+  static func same(_ lhs: KeyedArchive, _ rhs: KeyedArchive) -> Bool {
+    lhs.root == rhs.root && lhs.rootClassName == rhs.rootClassName && lhs.top.count == rhs.top.count
+      && zip(lhs.top, rhs.top).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  /// Checks one input; returns whether the direct reader read it.
+  @discardableResult
+  static func check(_ data: Data, limits: InputLimits = .default, _ comment: Comment) -> Bool {
+    let direct = BinaryKeyedArchiveReader(limits: limits).read(data)
+    guard let direct else { return false }
+    guard let general = general(data, limits: limits) else {
+      Issue.record("the direct reader read what the general readers refuse: \(comment)")
+      return true
+    }
+    #expect(same(direct, general), comment)
+    return true
+  }
+
+  /// The v_Data of every item of a binary-plist keychain dump.
+  static func archives(inDump data: Data) throws -> [Data] {
+    guard case .array(let items) = try PropertyListReader().read(data).value else { return [] }
+    return items.compactMap { item in
+      guard case .dictionary(let attributes) = item, case .data(let bytes)? = attributes["v_Data"],
+        bytes.starts(with: Array("bplist00".utf8))
+      else { return nil }
+      return bytes
+    }
+  }
+
+  static let itemFixtures = [
+    "adal/archive-e1-at.bplist", "adal/archive-e1-mrrt.bplist", "adal/archive-e3-broker-session.bplist",
+    "adal/archive-e3-frt.bplist", "adal/archive-e3-tombstone.bplist", "adal/archive-e4-at.bplist",
+    "adal-objc/adal_v1_backcompat_item.bplist", "adal-objc/adal_keychain_hardcoded_item.bplist",
+  ]
+
+  @Test(arguments: itemFixtures)
+  func archivedItemsAreReadAsTheGeneralReadersReadThem(file: String) throws {
+    #expect(Self.check(try Fixtures.data(file), "\(file)"), "the direct reader handles every ADAL item shape")
+  }
+
+  @Test func everyItemOfDumpsIsReadAsTheGeneralReadersReadIt() throws {
+    var generator = SyntheticGenerator(seed: 11)
+    let synthetic = Data(SyntheticFormat.binaryPlist.encode(generator.dump(users: 40)))
+    for (name, dump) in [
+      ("dump-multiuser.bplist", try Fixtures.data("adal/dump-multiuser.bplist")), ("synthetic", synthetic),
+    ] {
+      let archives = try Self.archives(inDump: dump)
+      #expect(archives.count > 5)
+      for (position, archive) in archives.enumerated() {
+        #expect(Self.check(archive, "\(name) item \(position)"))
+      }
+    }
+  }
+
+  /// Other archives (Foundation collections, macOS blobs, non-archives): read the same, or left to the general path.
+  @Test(arguments: [
+    "plist/archive-foundation.binary.plist", "plist/all-types.binary.plist", "plist/top-array.binary.plist",
+    "adal/macos-blob.bplist", "adal/macos-blob-version2.bplist", "adal/dump-multiuser.bplist",
+  ])
+  func otherInputsAreReadTheSameOrNotAtAll(file: String) throws {
+    Self.check(try Fixtures.data(file), "\(file)")
+  }
+
+  /// Seeded byte mutations of archives: the direct reader never gives an archive the general readers refuse
+  /// or read differently, and never crashes.
+  @Test(arguments: ["adal/archive-e3-frt.bplist", "adal-objc/adal_v1_backcompat_item.bplist"])
+  func mutatedArchivesAreReadTheSameOrNotAtAll(file: String) throws {
+    let original = try Fixtures.data(file)
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    var read = 0
+    var refused = 0
+    for _ in 0..<1500 {
+      var bytes = [UInt8](original)
+      for _ in 0...next(2) {
+        let position = next(bytes.count)
+        if next(2) == 0 { bytes[position] = UInt8(next(256)) } else { bytes[position] ^= UInt8(1 << next(8)) }
+      }
+      if Self.check(Data(bytes), "\(file), mutated") { read += 1 } else { refused += 1 }
+    }
+    #expect(read > 0)
+    #expect(refused > 0)
+  }
+
+  /// Limits the general readers enforce make the direct reader step aside.
+  @Test func limitsLeaveTheInputToTheGeneralReaders() throws {
+    let data = try Fixtures.data("adal/archive-e3-frt.bplist")
+    #expect(BinaryKeyedArchiveReader().read(data) != nil)
+    #expect(BinaryKeyedArchiveReader(limits: InputLimits(maxStringBytes: 100)).read(data) == nil)
+    #expect(BinaryKeyedArchiveReader(limits: InputLimits(maxExpansionFactor: 1)).read(data) == nil)
+    #expect(BinaryKeyedArchiveReader(limits: InputLimits(maxInputBytes: data.count - 1)).read(data) == nil)
+  }
+}
