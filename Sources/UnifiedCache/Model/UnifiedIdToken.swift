@@ -1,5 +1,5 @@
 /// An `IdToken` entity: the raw id token (a JWT) of one account in one tenant, for one app.
-public struct UnifiedIdToken: UnifiedEntity {
+public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
   public static let kind = UnifiedEntityKind.idToken
 
   /// `home_account_id`.
