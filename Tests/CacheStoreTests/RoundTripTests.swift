@@ -100,8 +100,8 @@ import _Adal2MSALTestSupport
     try store.apply(StoreTestSupport.plan(adding: contents))
     #expect(try store.contents() == contents)
     let declared: [(kind: UnifiedEntityKind, columns: [String])] = [
-      (.accessToken, (UnifiedAccessToken.fields.map(\.column) + UnifiedAccessToken.trailingFields.map(\.column))),
-      (.refreshToken, (UnifiedRefreshToken.fields.map(\.column) + UnifiedRefreshToken.trailingFields.map(\.column))),
+      (.accessToken, UnifiedAccessToken.allFields.map(\.column)),
+      (.refreshToken, UnifiedRefreshToken.allFields.map(\.column)),
       (.idToken, UnifiedIdToken.trailingFields.map(\.column)),
     ]
     try store.queue.read { db in

@@ -37,9 +37,9 @@ import UnifiedCache
   /// Expects every declared field of `read` to be the one of `written`, and set: a field the samples leave
   /// empty would pass unseen.
   static func expectSameFields<Credential: UnifiedCredential>(
-    _ declared: [CredentialField<Credential>], _ read: Credential, _ written: Credential, _ library: MSALLibrary?
+    _ read: Credential, _ written: Credential, _ library: MSALLibrary?
   ) {
-    for field in declared + Credential.trailingFields {
+    for field in Credential.allFields {
       #expect(value(field, of: written) != nil, "the sample leaves \(field.name) empty")
       #expect(value(field, of: read) == value(field, of: written), "\(field.name) for \(library?.rawValue ?? "-")")
     }
@@ -54,13 +54,13 @@ import UnifiedCache
     // MSAL ObjC's keys (`|`-separated) are not the ones the reader computes: noted, and not about the fields.
     #expect(result.diagnostics.filter { $0.code != "unified.key-mismatch" }.isEmpty)
     let accessToken = try #require(result.contents.accessTokens.entities.first)
-    Self.expectSameFields(UnifiedAccessToken.fields, accessToken, Self.accessToken, library)
+    Self.expectSameFields(accessToken, Self.accessToken, library)
     #expect(accessToken.additionalFields.isEmpty)
     let refreshToken = try #require(result.contents.refreshTokens.entities.first)
-    Self.expectSameFields(UnifiedRefreshToken.fields, refreshToken, Self.refreshToken, library)
+    Self.expectSameFields(refreshToken, Self.refreshToken, library)
     #expect(refreshToken.additionalFields.isEmpty)
     let idToken = try #require(result.contents.idTokens.entities.first)
-    Self.expectSameFields([], idToken, Self.idToken, library)
+    Self.expectSameFields(idToken, Self.idToken, library)
     #expect(idToken.additionalFields.isEmpty)
   }
 
@@ -68,7 +68,7 @@ import UnifiedCache
   /// under a name the reader does not take.
   @Test func theDeclaredNamesAreTheOnesWrittenWithoutALibrary() throws {
     let object = UnifiedEntityJSON.object(for: Self.accessToken)
-    let declared = UnifiedAccessToken.fields.map(\.name) + UnifiedAccessToken.trailingFields.map(\.name)
+    let declared = UnifiedAccessToken.allFields.map(\.name)
     let keys = ["home_account_id", "environment", "client_id", "secret", "credential_type", "realm", "target"]
     #expect(Array(object.keys) == keys + declared)
   }

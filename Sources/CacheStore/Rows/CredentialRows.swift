@@ -13,8 +13,14 @@ extension RowCodec {
       "additional_fields", "written_form",
     ]
 
+  /// Where each of a kind's `allFields` goes among the columns, found once: a row is written without looking
+  /// its columns up by name.
+  private static let accessTokenPositions = CredentialRowValues.positions(of: UnifiedAccessToken.allFields)
+  private static let refreshTokenPositions = CredentialRowValues.positions(of: UnifiedRefreshToken.allFields)
+  private static let idTokenPositions = CredentialRowValues.positions(of: UnifiedIdToken.allFields)
+
   func arguments(for token: UnifiedAccessToken) throws(CacheStoreError) -> StatementArguments {
-    var row = try CredentialRowValues(token, UnifiedAccessToken.fields, codec: self)
+    var row = try CredentialRowValues(token, Self.accessTokenPositions, codec: self)
     row["credential_type"] = token.credentialType
     row["realm"] = token.realm
     row["target"] = token.target
@@ -22,11 +28,11 @@ extension RowCodec {
   }
 
   func arguments(for token: UnifiedRefreshToken) throws(CacheStoreError) -> StatementArguments {
-    StatementArguments(try CredentialRowValues(token, UnifiedRefreshToken.fields, codec: self).values)
+    StatementArguments(try CredentialRowValues(token, Self.refreshTokenPositions, codec: self).values)
   }
 
   func arguments(for token: UnifiedIdToken) throws(CacheStoreError) -> StatementArguments {
-    var row = try CredentialRowValues(token, [], codec: self)
+    var row = try CredentialRowValues(token, Self.idTokenPositions, codec: self)
     row["realm"] = token.realm
     return StatementArguments(row.values)
   }
@@ -56,32 +62,32 @@ extension RowCodec {
         clientID: try fields.required("client_id"),
         realm: try fields.text("realm") ?? "",
         target: try fields.text("target") ?? "", secret: secret, additionalFields: additional)
-      return .accessToken(try read(UnifiedAccessToken.fields, into: token, from: fields))
+      return .accessToken(try read(into: token, from: fields))
     case .refreshToken:
       let token = UnifiedRefreshToken(
         homeAccountID: try fields.required("home_account_id"),
         environment: try fields.required("environment"),
         clientID: try fields.required("client_id"),
         secret: secret, additionalFields: additional)
-      return .refreshToken(try read(UnifiedRefreshToken.fields, into: token, from: fields))
+      return .refreshToken(try read(into: token, from: fields))
     case .idToken:
       let token = UnifiedIdToken(
         homeAccountID: try fields.required("home_account_id"),
         environment: try fields.required("environment"),
         clientID: try fields.required("client_id"),
         realm: try fields.text("realm") ?? "", secret: secret, additionalFields: additional)
-      return .idToken(try read([], into: token, from: fields))
+      return .idToken(try read(into: token, from: fields))
     default:
       throw corrupt("a credential of unknown kind", rowKey: key)
     }
   }
 
-  /// `token` with its `declared` fields and the trailing fields every token has read from their columns.
+  /// `token` with its optional fields (`allFields`) read from their columns.
   private func read<Credential: UnifiedCredential>(
-    _ declared: [CredentialField<Credential>], into token: Credential, from fields: RowFields
+    into token: Credential, from fields: RowFields
   ) throws(CacheStoreError) -> Credential {
     var token = token
-    for field in declared + Credential.trailingFields {
+    for field in Credential.allFields {
       switch field.value {
       case .text(let keyPath), .scopes(let keyPath): token[keyPath: keyPath] = try fields.text(field.column)
       case .epochSeconds(let keyPath): token[keyPath: keyPath] = try fields.date(field.column)
@@ -92,15 +98,15 @@ extension RowCodec {
 }
 
 /// One `credentials` row's values in column order, set by column name: the columns every token fills, its
-/// `declared` fields and the trailing fields every token has; the caller sets the columns only its kind has.
+/// optional fields (`allFields`); the caller sets the columns only its kind has.
 private struct CredentialRowValues {
-  private static let index = Dictionary(
+  static let index = Dictionary(
     uniqueKeysWithValues: RowCodec.credentialColumns.enumerated().map { ($0.element, $0.offset) })
 
   private(set) var values = [(any DatabaseValueConvertible)?](repeating: nil, count: RowCodec.credentialColumns.count)
 
   init<Credential: UnifiedCredential>(
-    _ token: Credential, _ declared: [CredentialField<Credential>], codec: RowCodec
+    _ token: Credential, _ positions: [Int], codec: RowCodec
   ) throws(CacheStoreError) {
     let key = token.canonicalKey
     self["key"] = key
@@ -110,14 +116,22 @@ private struct CredentialRowValues {
     self["environment"] = token.environment
     self["client_id"] = token.clientID
     self["secret"] = try codec.secretValue(token.secret, rowKey: key)
-    for field in declared + Credential.trailingFields {
+    for (field, position) in zip(Credential.allFields, positions) {
       switch field.value {
-      case .text(let keyPath), .scopes(let keyPath): self[field.column] = token[keyPath: keyPath]
-      case .epochSeconds(let keyPath): self[field.column] = RowCodec.epoch(token[keyPath: keyPath])
+      case .text(let keyPath), .scopes(let keyPath): values[position] = token[keyPath: keyPath]
+      case .epochSeconds(let keyPath): values[position] = RowCodec.epoch(token[keyPath: keyPath])
       }
     }
     self["additional_fields"] = RowCodec.jsonText(token.additionalFields)
     self["written_form"] = RowCodec.writtenFormText(token.writtenForm)
+  }
+
+  /// The position of each field's column, in the order of `fields`.
+  static func positions<Credential>(of fields: [CredentialField<Credential>]) -> [Int] {
+    fields.map { field in
+      guard let position = index[field.column] else { preconditionFailure("no credentials column \(field.column)") }
+      return position
+    }
   }
 
   subscript(column: String) -> (any DatabaseValueConvertible)? {

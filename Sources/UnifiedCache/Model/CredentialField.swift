@@ -16,6 +16,9 @@ package protocol UnifiedCredential: UnifiedEntity {
   var lastModificationApp: String? { get set }
   var additionalFields: JSONObject { get set }
   var writtenForm: WrittenForm { get set }
+  /// The token's own optional fields, then `trailingFields`: what the cache writer, the reader and the store's
+  /// `credentials` row walk. Stored once per type: a key path made in a generic context is built anew each time.
+  static var allFields: [CredentialField<Self>] { get }
 }
 
 /// One optional field of a token: its name in the cache, its column in the store (and name in the report), and

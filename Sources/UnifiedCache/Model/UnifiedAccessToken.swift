@@ -100,4 +100,5 @@ public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
     CredentialField("requested_claims", .text(\.requestedClaims)),
     CredentialField("user_assertion_hash", .text(\.userAssertionHash)),
   ]
+  package static let allFields = fields + trailingFields
 }

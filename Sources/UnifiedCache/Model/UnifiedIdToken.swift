@@ -42,4 +42,7 @@ public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { clientID }
   public var description: String { "IdToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+
+  /// An id token has no optional fields of its own: its `trailingFields`.
+  package static let allFields = trailingFields
 }

@@ -71,4 +71,5 @@ public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
     CredentialField("target", .scopes(\.target)),
     CredentialField("user_assertion_hash", .text(\.userAssertionHash)),
   ]
+  package static let allFields = fields + trailingFields
 }

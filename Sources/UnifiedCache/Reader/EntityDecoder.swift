@@ -100,7 +100,7 @@ enum EntityDecoder {
       credentialType: type, homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "",
       clientID: key.clientID ?? "", realm: fields.realm(default: ""), target: fields.target("target") ?? "",
       secret: UnifiedSecret(key.secret ?? ""))
-    return credential(token, reading: UnifiedAccessToken.fields, &fields, key: key)
+    return credential(token, &fields, key: key)
   }
 
   static func refreshToken(_ fields: inout FieldReader) -> UnifiedRefreshToken? {
@@ -110,7 +110,7 @@ enum EntityDecoder {
     let token = UnifiedRefreshToken(
       homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "", clientID: key.clientID ?? "",
       secret: UnifiedSecret(key.secret ?? ""))
-    return credential(token, reading: UnifiedRefreshToken.fields, &fields, key: key)
+    return credential(token, &fields, key: key)
   }
 
   static func idToken(_ fields: inout FieldReader) -> UnifiedIdToken? {
@@ -121,7 +121,7 @@ enum EntityDecoder {
     let token = UnifiedIdToken(
       homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "", clientID: key.clientID ?? "",
       realm: fields.realm(default: ""), secret: UnifiedSecret(key.secret ?? ""))
-    return credential(token, reading: [], &fields, key: key)
+    return credential(token, &fields, key: key)
   }
 
   /// The fields every token starts with, read in the order the writer writes them.
@@ -139,14 +139,13 @@ enum EntityDecoder {
     }
   }
 
-  /// `token` with its `declared` fields and the trailing fields every token has read into it, and what is left
+  /// `token` with its optional fields (`allFields`) read into it, and what is left
   /// as its additional fields; nil (reported) when it lacks a field no token can be without.
   private static func credential<Credential: UnifiedCredential>(
-    _ token: Credential, reading declared: [CredentialField<Credential>], _ fields: inout FieldReader,
-    key: CredentialKey
+    _ token: Credential, _ fields: inout FieldReader, key: CredentialKey
   ) -> Credential? {
     var token = token
-    for field in declared + Credential.trailingFields {
+    for field in Credential.allFields {
       switch field.value {
       case .text(let keyPath): token[keyPath: keyPath] = fields.string(field.name)
       case .epochSeconds(let keyPath): token[keyPath: keyPath] = fields.timestamp(field.name)

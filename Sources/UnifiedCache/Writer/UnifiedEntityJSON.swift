@@ -35,7 +35,7 @@ public enum UnifiedEntityJSON {
     out.target(token.target)
     var written = token
     written.tokenType = spelling.tokenType(of: token)
-    out.fields(UnifiedAccessToken.fields, of: written, spelling: spelling)
+    out.fields(of: written, spelling: spelling)
     return out.finish(with: token.additionalFields)
   }
 
@@ -44,7 +44,7 @@ public enum UnifiedEntityJSON {
     var out = Builder(spelling: spelling)
     out.key(of: token)
     out["credential_type"] = spelling.writtenCredentialType(default: "RefreshToken")
-    out.fields(UnifiedRefreshToken.fields, of: token, spelling: spelling)
+    out.fields(of: token, spelling: spelling)
     return out.finish(with: token.additionalFields)
   }
 
@@ -55,7 +55,7 @@ public enum UnifiedEntityJSON {
     // MSAL Go spells it `IDToken`.
     out["credential_type"] = library == .go ? "IDToken" : spelling.writtenCredentialType(default: "IdToken")
     for name in spelling.names(realm: token.realm) { out[name] = token.realm }
-    out.fields([], of: token, spelling: spelling)
+    out.fields(of: token, spelling: spelling)
     return out.finish(with: token.additionalFields)
   }
 
@@ -97,12 +97,11 @@ public enum UnifiedEntityJSON {
       self["secret"] = token.secret.value
     }
 
-    /// The `declared` fields of `token`, then the trailing fields every token has, each under the names
-    /// `spelling` gives it.
+    /// The optional fields of `token` (`allFields`), each under the names `spelling` gives it.
     mutating func fields<Credential: UnifiedCredential>(
-      _ declared: [CredentialField<Credential>], of token: Credential, spelling: FieldSpelling
+      of token: Credential, spelling: FieldSpelling
     ) {
-      for field in declared + Credential.trailingFields {
+      for field in Credential.allFields {
         switch field.value {
         case .text(let keyPath): for name in spelling.names(of: field.name) { self[name] = token[keyPath: keyPath] }
         case .epochSeconds(let keyPath):
