@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import UnifiedCache
 import _Adal2MSALTestSupport
@@ -68,6 +69,47 @@ import _Adal2MSALTestSupport
         StoreTestSupport.plan(adding: contents), options: ApplyOptions(unknownSections: contents.unknownSections))
       #expect(try store.contents() == contents)
       #expect(try UnifiedCacheJSONReader().read(try store.exportJSON()).contents == contents)
+    }
+  }
+
+  /// Every field a token declares (`UnifiedAccessToken.fields`, ..., `trailingFields`) is kept in its own column
+  /// of its row and comes back from it.
+  @Test func everyDeclaredTokenFieldHasItsColumn() throws {
+    func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+    let contents = UnifiedCacheContents(
+      accessTokens: UnifiedSection([
+        UnifiedAccessToken(
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "t", target: "User.Read",
+          secret: UnifiedSecret("at"), cachedAt: date(1_000), expiresOn: date(2_000), extendedExpiresOn: date(3_000),
+          refreshOn: date(1_500), tokenType: "pop", keyID: "key-1", requestedClaims: "{}", userAssertionHash: "h1",
+          clientInfo: "i1", lastModificationTime: "1700000000", lastModificationApp: "a1")
+      ]),
+      refreshTokens: UnifiedSection([
+        UnifiedRefreshToken(
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", secret: UnifiedSecret("rt"),
+          familyID: "1", realm: "t", target: "openid", userAssertionHash: "h2", clientInfo: "i2",
+          lastModificationTime: "1700000001", lastModificationApp: "a2")
+      ]),
+      idTokens: UnifiedSection([
+        UnifiedIdToken(
+          homeAccountID: "u.t", environment: "login.windows.net", clientID: "c", realm: "t",
+          secret: UnifiedSecret("id"),
+          clientInfo: "i3", lastModificationTime: "1700000002", lastModificationApp: "a3")
+      ]))
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    #expect(try store.contents() == contents)
+    let declared: [(kind: UnifiedEntityKind, columns: [String])] = [
+      (.accessToken, UnifiedAccessToken.allFields.map(\.column)),
+      (.refreshToken, UnifiedRefreshToken.allFields.map(\.column)),
+      (.idToken, UnifiedIdToken.trailingFields.map(\.column)),
+    ]
+    try store.queue.read { db in
+      for (kind, columns) in declared {
+        let sql = "SELECT * FROM credentials WHERE credential_kind = ?"
+        let row = try #require(try Row.fetchOne(db, sql: sql, arguments: [kind.rawValue]))
+        for column in columns { #expect(!(row[column] as DatabaseValue).isNull, "\(kind.rawValue).\(column)") }
+      }
     }
   }
 

@@ -30,6 +30,21 @@ enum EntityFields {
       if let value { body(name, value) }
     }
     func time(_ date: Date?) -> String? { date.map(epochSeconds) }
+    // The fields every token starts with.
+    func addKeyFields(of token: some UnifiedCredential) {
+      add("home_account_id", token.homeAccountID)
+      add("environment", token.environment)
+      add("client_id", token.clientID)
+    }
+    // A token's declared fields, under their store names (`key_id`, not `kid`).
+    func addFields<Credential>(_ declared: [CredentialField<Credential>], of token: Credential) {
+      for field in declared {
+        switch field.value {
+        case .text(let keyPath), .scopes(let keyPath): add(field.column, token[keyPath: keyPath])
+        case .epochSeconds(let keyPath): add(field.column, time(token[keyPath: keyPath]))
+        }
+      }
+    }
     switch entity {
     case .account(let account):
       add("home_account_id", account.homeAccountID)
@@ -38,35 +53,20 @@ enum EntityFields {
       for field in UnifiedAccount.textFields { add(field.name, account[keyPath: field.keyPath]) }
     case .accessToken(let token):
       add("credential_type", token.credentialType)
-      add("home_account_id", token.homeAccountID)
-      add("environment", token.environment)
-      add("client_id", token.clientID)
+      addKeyFields(of: token)
       add("realm", token.realm)
       add("target", token.target)
       add("secret", token.secret.fingerprint)
-      add("cached_at", time(token.cachedAt))
-      add("expires_on", time(token.expiresOn))
-      add("extended_expires_on", time(token.extendedExpiresOn))
-      add("refresh_on", time(token.refreshOn))
-      add("token_type", token.tokenType)
-      add("key_id", token.keyID)
-      add("requested_claims", token.requestedClaims)
-      add("user_assertion_hash", token.userAssertionHash)
+      addFields(UnifiedAccessToken.fields, of: token)
+      // The report leaves out the modification stamps of every token.
       add("client_info", token.clientInfo)
     case .refreshToken(let token):
-      add("home_account_id", token.homeAccountID)
-      add("environment", token.environment)
-      add("client_id", token.clientID)
+      addKeyFields(of: token)
       add("secret", token.secret.fingerprint)
-      add("family_id", token.familyID)
-      add("realm", token.realm)
-      add("target", token.target)
-      add("user_assertion_hash", token.userAssertionHash)
+      addFields(UnifiedRefreshToken.fields, of: token)
       add("client_info", token.clientInfo)
     case .idToken(let token):
-      add("home_account_id", token.homeAccountID)
-      add("environment", token.environment)
-      add("client_id", token.clientID)
+      addKeyFields(of: token)
       add("realm", token.realm)
       add("secret", token.secret.fingerprint)
       add("client_info", token.clientInfo)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An `AccessToken` entity: a token for some scopes (`target`) of one tenant, Bearer or proof-of-possession.
-public struct UnifiedAccessToken: UnifiedEntity {
+public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
   public static let kind = UnifiedEntityKind.accessToken
 
   /// `credential_type` as written: `AccessToken`, `AccessToken_With_AuthScheme` (msal-common/ObjC PoP) or
@@ -87,4 +87,18 @@ public struct UnifiedAccessToken: UnifiedEntity {
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { clientID }
   public var description: String { "AccessToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+
+  /// The optional fields after `realm` and `target`, before `trailingFields`, in the order the cache writer, the
+  /// reader, the report and the store's `credentials` row list them: the one declaration they share.
+  package static let fields: [CredentialField<UnifiedAccessToken>] = [
+    CredentialField("cached_at", .epochSeconds(\.cachedAt)),
+    CredentialField("expires_on", .epochSeconds(\.expiresOn)),
+    CredentialField("extended_expires_on", .epochSeconds(\.extendedExpiresOn)),
+    CredentialField("refresh_on", .epochSeconds(\.refreshOn)),
+    CredentialField("token_type", .text(\.tokenType)),
+    CredentialField("kid", column: "key_id", .text(\.keyID)),
+    CredentialField("requested_claims", .text(\.requestedClaims)),
+    CredentialField("user_assertion_hash", .text(\.userAssertionHash)),
+  ]
+  package static let allFields = fields + trailingFields
 }

@@ -1,5 +1,5 @@
 /// An `IdToken` entity: the raw id token (a JWT) of one account in one tenant, for one app.
-public struct UnifiedIdToken: UnifiedEntity {
+public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
   public static let kind = UnifiedEntityKind.idToken
 
   /// `home_account_id`.
@@ -42,4 +42,7 @@ public struct UnifiedIdToken: UnifiedEntity {
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { clientID }
   public var description: String { "IdToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+
+  /// An id token has no optional fields of its own: its `trailingFields`.
+  package static let allFields = trailingFields
 }

@@ -1,6 +1,6 @@
 /// A `RefreshToken` entity. With a non-blank `familyID` it is a family refresh token (FOCI), shared by every
 /// app of the family and keyed by the family id; `clientID` still names the app that received it.
-public struct UnifiedRefreshToken: UnifiedEntity {
+public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
   public static let kind = UnifiedEntityKind.refreshToken
 
   /// `home_account_id`.
@@ -62,4 +62,14 @@ public struct UnifiedRefreshToken: UnifiedEntity {
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { clientID }
   public var description: String { "RefreshToken(\(canonicalKey), secret: \(secret.fingerprint))" }
+
+  /// The optional fields after the secret, before `trailingFields`, in the order the cache writer, the reader, the
+  /// report and the store's `credentials` row list them: the one declaration they share.
+  package static let fields: [CredentialField<UnifiedRefreshToken>] = [
+    CredentialField("family_id", .text(\.familyID)),
+    CredentialField("realm", .text(\.realm)),
+    CredentialField("target", .scopes(\.target)),
+    CredentialField("user_assertion_hash", .text(\.userAssertionHash)),
+  ]
+  package static let allFields = fields + trailingFields
 }

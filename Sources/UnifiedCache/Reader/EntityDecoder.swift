@@ -95,72 +95,65 @@ enum EntityDecoder {
   static func accessToken(_ fields: inout FieldReader) -> UnifiedAccessToken? {
     let type = credentialType(
       &fields, accepted: ["AccessToken", "AccessToken_With_AuthScheme", "ATExt"], defaultValue: "AccessToken")
-    let home = fields.string("home_account_id")
-    let environment = fields.string("environment")
-    let clientID = fields.string("client_id")
-    let secret = fields.string("secret")
-    var token = UnifiedAccessToken(
-      credentialType: type, homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
-      realm: fields.realm(default: ""), target: fields.target("target") ?? "", secret: UnifiedSecret(secret ?? ""))
-    token.cachedAt = fields.timestamp("cached_at")
-    token.expiresOn = fields.timestamp("expires_on")
-    token.extendedExpiresOn = fields.timestamp("extended_expires_on", "ext_expires_on")
-    token.refreshOn = fields.timestamp("refresh_on")
-    token.tokenType = fields.string("token_type", "tokenType")
-    token.keyID = fields.string("kid", "key_id", "keyid", "keyId")
-    token.requestedClaims = fields.string("requested_claims", "requestedClaims")
-    token.userAssertionHash = fields.string("user_assertion_hash", "userAssertionHash")
-    token.clientInfo = fields.string("client_info")
-    token.lastModificationTime = fields.string("last_modification_time")
-    token.lastModificationApp = fields.string("last_modification_app")
-    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else {
-      return nil
-    }
-    token.additionalFields = fields.remaining
-    return token
+    let key = CredentialKey(&fields)
+    let token = UnifiedAccessToken(
+      credentialType: type, homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "",
+      clientID: key.clientID ?? "", realm: fields.realm(default: ""), target: fields.target("target") ?? "",
+      secret: UnifiedSecret(key.secret ?? ""))
+    return credential(token, &fields, key: key)
   }
 
   static func refreshToken(_ fields: inout FieldReader) -> UnifiedRefreshToken? {
     let type = credentialType(&fields, accepted: ["RefreshToken", "FamilyRefreshToken"], defaultValue: "RefreshToken")
     if type != "RefreshToken" { fields.credentialType = type }
-    let home = fields.string("home_account_id")
-    let environment = fields.string("environment")
-    let clientID = fields.string("client_id")
-    let secret = fields.string("secret")
-    var token = UnifiedRefreshToken(
-      homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
-      secret: UnifiedSecret(secret ?? ""))
-    token.familyID = fields.string("family_id")
-    token.realm = fields.string("realm")
-    token.target = fields.target("target")
-    token.userAssertionHash = fields.string("user_assertion_hash", "userAssertionHash")
-    token.clientInfo = fields.string("client_info")
-    token.lastModificationTime = fields.string("last_modification_time")
-    token.lastModificationApp = fields.string("last_modification_app")
-    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else {
-      return nil
-    }
-    token.additionalFields = fields.remaining
-    return token
+    let key = CredentialKey(&fields)
+    let token = UnifiedRefreshToken(
+      homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "", clientID: key.clientID ?? "",
+      secret: UnifiedSecret(key.secret ?? ""))
+    return credential(token, &fields, key: key)
   }
 
   static func idToken(_ fields: inout FieldReader) -> UnifiedIdToken? {
     let type = credentialType(&fields, accepted: ["IdToken"], defaultValue: "IdToken")
     // MSAL Go writes `IDToken`: kept so that the entry is written back as it came.
     if type != "IdToken" { fields.credentialType = type }
-    let home = fields.string("home_account_id")
-    let environment = fields.string("environment")
-    let clientID = fields.string("client_id")
-    let secret = fields.string("secret")
-    var token = UnifiedIdToken(
-      homeAccountID: home ?? "", environment: environment ?? "", clientID: clientID ?? "",
-      realm: fields.realm(default: ""), secret: UnifiedSecret(secret ?? ""))
-    token.clientInfo = fields.string("client_info")
-    token.lastModificationTime = fields.string("last_modification_time")
-    token.lastModificationApp = fields.string("last_modification_app")
-    guard require(&fields, [("environment", environment), ("client_id", clientID), ("secret", secret)]) else {
-      return nil
+    let key = CredentialKey(&fields)
+    let token = UnifiedIdToken(
+      homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "", clientID: key.clientID ?? "",
+      realm: fields.realm(default: ""), secret: UnifiedSecret(key.secret ?? ""))
+    return credential(token, &fields, key: key)
+  }
+
+  /// The fields every token starts with, read in the order the writer writes them.
+  private struct CredentialKey {
+    let homeAccountID: String?
+    let environment: String?
+    let clientID: String?
+    let secret: String?
+
+    init(_ fields: inout FieldReader) {
+      homeAccountID = fields.string("home_account_id")
+      environment = fields.string("environment")
+      clientID = fields.string("client_id")
+      secret = fields.string("secret")
     }
+  }
+
+  /// `token` with its optional fields (`allFields`) read into it, and what is left
+  /// as its additional fields; nil (reported) when it lacks a field no token can be without.
+  private static func credential<Credential: UnifiedCredential>(
+    _ token: Credential, _ fields: inout FieldReader, key: CredentialKey
+  ) -> Credential? {
+    var token = token
+    for field in Credential.allFields {
+      switch field.value {
+      case .text(let keyPath): token[keyPath: keyPath] = fields.string(field.name)
+      case .epochSeconds(let keyPath): token[keyPath: keyPath] = fields.timestamp(field.name)
+      case .scopes(let keyPath): token[keyPath: keyPath] = fields.target(field.name)
+      }
+    }
+    let required = [("environment", key.environment), ("client_id", key.clientID), ("secret", key.secret)]
+    guard require(&fields, required) else { return nil }
     token.additionalFields = fields.remaining
     return token
   }

@@ -29,19 +29,20 @@ struct FieldReader {
     diagnostics.append(Diagnostic(severity, code: code, message, at: place))
   }
 
-  /// A string field under its name or one of its aliases (the first present wins). A null is absent (and kept as written); a value of
-  /// another type is reported and kept as an unknown field. An alias holding a different value is reported and
-  /// kept too, so nothing is lost.
-  mutating func string(_ names: String...) -> String? {
-    take(names, expected: "string") { value in
+  /// A string field under its name or one of its aliases (`FieldSpelling.readNames`; the first present wins). A
+  /// null is absent (and kept as written); a value of another type is reported and kept as an unknown field. An
+  /// alias holding a different value is reported and kept too, so nothing is lost.
+  mutating func string(_ name: String) -> String? {
+    take(FieldSpelling.readNames(of: name), expected: "string") { value in
       if case .string(let text) = value { return text }
       return nil
     }
   }
 
-  /// A timestamp in epoch seconds: an integer or decimal string, or a JSON number. Fractions are dropped
-  /// (MSAL compares whole seconds and writes integer strings).
-  mutating func timestamp(_ names: String...) -> Date? {
+  /// A timestamp in epoch seconds under its name or one of its aliases: an integer or decimal string, or a JSON
+  /// number. Fractions are dropped (MSAL compares whole seconds and writes integer strings).
+  mutating func timestamp(_ name: String) -> Date? {
+    let names = FieldSpelling.readNames(of: name)
     var read: [String: JSONValue] = [:]
     for name in names { if let value = remaining[name] { read[name] = value } }
     let date = take(names, expected: "epoch seconds (string or number)", problem: FieldReader.outOfRange) {

@@ -10,7 +10,22 @@ struct FieldSpelling {
     case userAssertionHash = "user_assertion_hash"
     case extendedExpiresOn = "extended_expires_on"
     case tokenType = "token_type"
+
+    /// Every name the field is read under, the model's own first: the one list of its aliases. The names
+    /// `names(_:)` writes for a library are among them.
+    var readNames: [String] {
+      switch self {
+      case .keyID: ["kid", "key_id", "keyid", "keyId"]
+      case .requestedClaims: ["requested_claims", "requestedClaims"]
+      case .userAssertionHash: ["user_assertion_hash", "userAssertionHash"]
+      case .extendedExpiresOn: ["extended_expires_on", "ext_expires_on"]
+      case .tokenType: ["token_type", "tokenType"]
+      }
+    }
   }
+
+  /// The names a field (by the model's name) is read under: its aliases when it has any, else its name.
+  static func readNames(of name: String) -> [String] { Field(rawValue: name)?.readNames ?? [name] }
 
   let library: MSALLibrary?
   let form: WrittenForm
@@ -26,6 +41,12 @@ struct FieldSpelling {
     case (.extendedExpiresOn, .dotnet): return ["extended_expires_on", "ext_expires_on"]
     default: return [field.rawValue]
     }
+  }
+
+  /// The names to write the field `name` (the model's) under: its spellings when it has several, else its name.
+  func names(of name: String) -> [String] {
+    guard let field = Field(rawValue: name) else { return [name] }
+    return names(field)
   }
 
   /// The names to write a realm under: none when the entry had none (MSAL.NET's ADFS entries), and MSAL.NET

@@ -29,58 +29,33 @@ public enum UnifiedEntityJSON {
   public static func object(for token: UnifiedAccessToken, library: MSALLibrary? = nil) -> JSONObject {
     let spelling = FieldSpelling(library: library, form: token.writtenForm)
     var out = Builder(spelling: spelling)
-    out["home_account_id"] = token.homeAccountID
-    out["environment"] = token.environment
-    out["client_id"] = token.clientID
-    out["secret"] = token.secret.value
+    out.key(of: token)
     out["credential_type"] = spelling.credentialType(of: token)
     for name in spelling.names(realm: token.realm) { out[name] = token.realm }
     out.target(token.target)
-    out.timestamp("cached_at", token.cachedAt)
-    out.timestamp("expires_on", token.expiresOn)
-    for name in spelling.names(.extendedExpiresOn) { out.timestamp(name, token.extendedExpiresOn) }
-    out.timestamp("refresh_on", token.refreshOn)
-    for name in spelling.names(.tokenType) { out[name] = spelling.tokenType(of: token) }
-    for name in spelling.names(.keyID) { out[name] = token.keyID }
-    for name in spelling.names(.requestedClaims) { out[name] = token.requestedClaims }
-    for name in spelling.names(.userAssertionHash) { out[name] = token.userAssertionHash }
-    out["client_info"] = token.clientInfo
-    out["last_modification_time"] = token.lastModificationTime
-    out["last_modification_app"] = token.lastModificationApp
+    var written = token
+    written.tokenType = spelling.tokenType(of: token)
+    out.fields(of: written, spelling: spelling)
     return out.finish(with: token.additionalFields)
   }
 
   public static func object(for token: UnifiedRefreshToken, library: MSALLibrary? = nil) -> JSONObject {
     let spelling = FieldSpelling(library: library, form: token.writtenForm)
     var out = Builder(spelling: spelling)
-    out["home_account_id"] = token.homeAccountID
-    out["environment"] = token.environment
-    out["client_id"] = token.clientID
-    out["secret"] = token.secret.value
+    out.key(of: token)
     out["credential_type"] = spelling.writtenCredentialType(default: "RefreshToken")
-    out["family_id"] = token.familyID
-    out["realm"] = token.realm
-    out.target(token.target)
-    for name in spelling.names(.userAssertionHash) { out[name] = token.userAssertionHash }
-    out["client_info"] = token.clientInfo
-    out["last_modification_time"] = token.lastModificationTime
-    out["last_modification_app"] = token.lastModificationApp
+    out.fields(of: token, spelling: spelling)
     return out.finish(with: token.additionalFields)
   }
 
   public static func object(for token: UnifiedIdToken, library: MSALLibrary? = nil) -> JSONObject {
     let spelling = FieldSpelling(library: library, form: token.writtenForm)
     var out = Builder(spelling: spelling)
-    out["home_account_id"] = token.homeAccountID
-    out["environment"] = token.environment
-    out["client_id"] = token.clientID
-    out["secret"] = token.secret.value
+    out.key(of: token)
     // MSAL Go spells it `IDToken`.
     out["credential_type"] = library == .go ? "IDToken" : spelling.writtenCredentialType(default: "IdToken")
     for name in spelling.names(realm: token.realm) { out[name] = token.realm }
-    out["client_info"] = token.clientInfo
-    out["last_modification_time"] = token.lastModificationTime
-    out["last_modification_app"] = token.lastModificationApp
+    out.fields(of: token, spelling: spelling)
     return out.finish(with: token.additionalFields)
   }
 
@@ -112,6 +87,28 @@ public enum UnifiedEntityJSON {
     subscript(key: String) -> String? {
       get { object[key]?.stringValue }
       set { if let newValue { object[key] = .string(newValue) } }
+    }
+
+    /// The fields every token starts with.
+    mutating func key(of token: some UnifiedCredential) {
+      self["home_account_id"] = token.homeAccountID
+      self["environment"] = token.environment
+      self["client_id"] = token.clientID
+      self["secret"] = token.secret.value
+    }
+
+    /// The optional fields of `token` (`allFields`), each under the names `spelling` gives it.
+    mutating func fields<Credential: UnifiedCredential>(
+      of token: Credential, spelling: FieldSpelling
+    ) {
+      for field in Credential.allFields {
+        switch field.value {
+        case .text(let keyPath): for name in spelling.names(of: field.name) { self[name] = token[keyPath: keyPath] }
+        case .epochSeconds(let keyPath):
+          for name in spelling.names(of: field.name) { timestamp(name, token[keyPath: keyPath]) }
+        case .scopes(let keyPath): target(token[keyPath: keyPath])
+        }
+      }
     }
 
     /// `target`, or the array of scopes the entry had (early MSAL Python) when it still says the same.
