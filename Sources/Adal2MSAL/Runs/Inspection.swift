@@ -74,7 +74,7 @@ public struct Inspection: Sendable {
         (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
         + ADALInspection.textLines(adal, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
     case .json:
-      let report = try JSONParser().parse(Data(try ADALInspection.json(adal, revealSecrets: revealSecrets).utf8))
+      let report = ADALInspectionReport(adal, revealSecrets: revealSecrets).jsonValue
       let body: JSONObject = [
         "file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report,
       ]
