@@ -58,14 +58,17 @@ public struct CacheStore: Sendable {
     }
     let store: CacheStore
     do {
-      let queue = try StoreFile.withOwnerOnlyUmask {
-        try DatabaseQueue(path: options.readOnly ? StoreFile.readOnlyURI(path) : path, configuration: configuration)
-      }
-      store = CacheStore(path: path, queue: queue, sealing: options.sealing)
-      if options.readOnly {
-        try store.checkSchemaIsCurrent()
-      } else {
-        try StoreFile.withOwnerOnlyUmask { try store.migrate() }
+      store = try OpeningRace.retrying(for: options.busyTimeout) {
+        let queue = try StoreFile.withOwnerOnlyUmask {
+          try DatabaseQueue(path: options.readOnly ? StoreFile.readOnlyURI(path) : path, configuration: configuration)
+        }
+        let store = CacheStore(path: path, queue: queue, sealing: options.sealing)
+        if options.readOnly {
+          try store.checkSchemaIsCurrent()
+        } else {
+          try StoreFile.withOwnerOnlyUmask { try store.migrate() }
+        }
+        return store
       }
     } catch let error as CacheStoreError {
       throw error
@@ -96,23 +99,13 @@ public struct CacheStore: Sendable {
     }
   }
 
-  /// Brings the schema up to date. Two processes creating the same new file race on the first migration; the
-  /// loser's "table exists" error goes away when it reads the migrations table again, so it retries.
+  /// Brings the schema up to date (`OpeningRace` retries it when another process is creating the same file).
   private func migrate() throws {
     let migrator = StoreSchema.migrator
     // An up-to-date store is not touched: the migrator's own bookkeeping would otherwise write to the file
     // even when no migration runs, and a run that then fails must leave the file byte for byte as it was.
     if try queue.read({ try migrator.hasCompletedMigrations($0) && !migrator.hasBeenSuperseded($0) }) { return }
-    var attempt = 0
-    while true {
-      do {
-        try migrator.migrate(queue)
-        break
-      } catch {
-        attempt += 1
-        if attempt >= 3 { throw error }
-      }
-    }
+    try migrator.migrate(queue)
     if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
       throw CacheStoreError(
         .unknownSchema, "the store was written by a newer adal2msal",
