@@ -91,7 +91,8 @@ import _Adal2MSALTestSupport
   }
 
   /// The control: the same stores exported in MSAL.NET's key style (one style for every library, as before
-  /// `--for`) fail MSAL Python's refresh and sign-out.
+  /// `--for`) fail MSAL Python's lifecycle: the migrated users are not even found, as MSAL.NET's export puts them
+  /// under its cache host `login.windows.net`, and the MSAL Python-written cache fails refresh and sign-out.
   @Test func anotherLibrarysKeyStyleFailsTheLifecycle() throws {
     let directory = try Fixtures.temporaryDirectory()
     let store = directory.appendingPathComponent("store.sqlite").path
@@ -103,7 +104,7 @@ import _Adal2MSALTestSupport
     let exported = directory.appendingPathComponent("dotnet.json")
     #expect(try Self.run(["export", store, "--for", "dotnet", "--output", exported.path]).exitCode == 0)
     let adal = try Self.lifecycle(exported, arguments: "dump-multiuser.args.json")
-    #expect(adal.exitCode == 1 && adal.failed == 9, "\(adal.output)")
+    #expect(adal.exitCode == 1 && adal.failed == 12, "\(adal.output)")
     let python = try Self.lifecycle(exported, arguments: "msal-python-real_lifecycle.args.json")
     #expect(python.exitCode == 1 && python.failed >= 12, "\(python.output)")
   }

@@ -100,3 +100,28 @@ import UnifiedCache
     #expect(UnifiedEntityJSON.object(for: token, library: .go)["token_type"] == .string("Bearer"))
   }
 }
+
+/// The host MSAL.NET stores a cloud's entries under (Azure AD's `preferred_cache`), for entities it did not read
+/// from a file.
+@Suite struct MSALNetCacheHostTests {
+  @Test func eachCloudHasOneCacheHost() {
+    for alias in ["login.microsoftonline.com", "LOGIN.windows.net", "login.microsoft.com", "sts.windows.net"] {
+      #expect(MSALNetCacheHost.of(alias) == "login.windows.net")
+    }
+    #expect(MSALNetCacheHost.of("login.chinacloudapi.cn") == "login.partner.microsoftonline.cn")
+    #expect(MSALNetCacheHost.of("login.usgovcloudapi.net") == "login.microsoftonline.us")
+    #expect(MSALNetCacheHost.of("login.microsoftonline.de") == "login.microsoftonline.de")
+    #expect(MSALNetCacheHost.of("adfs.contoso.com") == "adfs.contoso.com")
+  }
+
+  @Test func onlyEntitiesNotReadFromAFileMove() {
+    let made = LibraryKeysTests.idToken
+    let stored = MSALLibrary.dotnet.stored(made)
+    #expect(stored.environment == "login.windows.net")
+    #expect(LibraryKeys.key(for: stored, in: .dotnet) == "uid.utid-login.windows.net-idtoken-cid-utid-")
+    #expect(MSALLibrary.python.stored(made) == made)
+    var read = made
+    read.writtenForm = WrittenForm(key: "uid.utid-login.microsoftonline.com-idtoken-cid-utid-")
+    #expect(MSALLibrary.dotnet.stored(read) == read)
+  }
+}

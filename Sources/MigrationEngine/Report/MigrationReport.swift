@@ -45,7 +45,7 @@ public struct MigrationReport: Sendable {
       action = entries[index].action
       kind = entries[index].kind
       if let library, let entity = entries[index].entityBox?.value {
-        key = redact(LibraryKeys.key(for: entity, in: library))
+        key = redact(LibraryKeys.key(for: library.stored(entity), in: library))
         keyStyle = library
       } else {
         key = redact(entries[index].canonicalKey)

@@ -56,7 +56,8 @@ private struct SectionBuilder {
   mutating func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
     var keys: [String] = []
     var chosen: [String: AnyUnifiedEntity] = [:]
-    for entity in entities {
+    for read in entities {
+      let entity = library?.stored(read) ?? read
       var key = library.map { LibraryKeys.key(for: entity, in: $0) } ?? entity.writtenForm.key ?? entity.canonicalKey
       if library == nil, chosen[key] != nil { key = entity.canonicalKey }
       guard let previous = chosen[key] else {
