@@ -6,8 +6,8 @@
 //   msalnet_oracle.exe lifecycle CACHE ARGS_FILE
 //       The account lifecycle of msal_python_lifecycle.py (same ARGS file) on a unified cache, through
 //       MSAL.NET's own API: DeserializeMsalV3, GetAccountsAsync, AcquireTokenSilent (cached, forced or expired
-//       refresh; "replaced": the redeemed RT is gone), RemoveAsync, and a FOCI peer app. Per account spec, optional "expectedRefreshTokenFingerprint":
-//       the refresh must post exactly that RT.
+//       refresh; "replaced": the redeemed RT is gone after it), RemoveAsync, and a FOCI peer app. Optional per
+//       account spec: "expectedRefreshTokenFingerprint", the RT the refresh must post.
 //   msalnet_oracle.exe adal-blob BLOB ARGS_FILE OUT
 //       What MSAL.NET builds from an ADAL.NET v3 blob: DeserializeAdalV3(BLOB), GetAccountsAsync, then for each
 //       ARGS account AcquireTokenSilent (MSAL.NET redeems the ADAL refresh token it finds for the account), and
@@ -61,7 +61,7 @@ sealed class FakeIdp : HttpMessageHandler
     readonly HashSet<string> accepted;
     readonly bool acceptAny;
     public readonly List<string> Posted = new List<string>();  // refresh tokens of every token POST
-    public readonly List<string> Discovered = new List<string>();  // hosts asked for instance discovery
+    public readonly List<Tuple<string, string>> Issued = new List<Tuple<string, string>>();  // (AT, RT) answered
 
     /// The instance discovery metadata Azure AD answers (preferred network, preferred cache, aliases): MSAL.NET
     /// writes its cache entries under the preferred cache host.
@@ -71,9 +71,9 @@ sealed class FakeIdp : HttpMessageHandler
         new[] { "login.partner.microsoftonline.cn", "login.partner.microsoftonline.cn",
             "login.partner.microsoftonline.cn", "login.chinacloudapi.cn" },
         new[] { "login.microsoftonline.de", "login.microsoftonline.de", "login.microsoftonline.de" },
-        new[] { "login.microsoftonline.us", "login.microsoftonline.us", "login.microsoftonline.us", "login.usgovcloudapi.net" },
+        new[] { "login.microsoftonline.us", "login.microsoftonline.us",
+            "login.microsoftonline.us", "login.usgovcloudapi.net" },
         new[] { "login-us.microsoftonline.com", "login-us.microsoftonline.com", "login-us.microsoftonline.com" } };
-    public readonly List<Tuple<string, string>> Issued = new List<Tuple<string, string>>();
 
     public FakeIdp(string homeAccountId, string username, string clientId = null, IEnumerable<string> accepted = null,
         string familyId = null, bool acceptAny = false)
@@ -97,7 +97,6 @@ sealed class FakeIdp : HttpMessageHandler
         var url = request.RequestUri;
         if (request.Method == HttpMethod.Get && url.AbsolutePath.EndsWith("/discovery/instance"))
         {
-            lock (Discovered) Discovered.Add(url.Host);
             var clouds = new JsonArray(Clouds.Select(cloud => (JsonValue)new JsonObject {
                 { "preferred_network", cloud[0] }, { "preferred_cache", cloud[1] },
                 { "aliases", new JsonArray(cloud.Skip(2).Select(a => (JsonValue)new JsonPrimitive(a))) } }));
@@ -131,7 +130,8 @@ sealed class FakeIdp : HttpMessageHandler
         var rt = "lifecycle-rt-" + n;
         lock (Issued) Issued.Add(Tuple.Create(at, rt));
         var reserved = new[] { "openid", "profile", "offline_access" };
-        var granted = (scope ?? "").Split(' ').Where(s => s.Length > 0 && !reserved.Contains(s)).OrderBy(s => s, StringComparer.Ordinal);
+        var granted = (scope ?? "").Split(' ').Where(s => s.Length > 0 && !reserved.Contains(s))
+            .OrderBy(s => s, StringComparer.Ordinal);
         var parts = homeAccountId.Split(new[] { '.' }, 2);
         var tenant = parts.Length == 2 ? parts[1] : "common";
         var header = Secrets.Base64Url("{\"alg\":\"none\",\"typ\":\"JWT\"}");
