@@ -162,6 +162,20 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(fresh) == Self.schema(store))
   }
 
+  /// A new store is created with 16 KiB pages (token rows of 1-3 KB fill them); a store created with
+  /// another page size keeps it, and is written and read as before.
+  @Test func aNewStoreHasLargePagesAndAnOlderStoreKeepsItsOwn() throws {
+    func pageSize(_ store: CacheStore) throws -> Int? {
+      try store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+    }
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try pageSize(fresh) == 16_384)
+    let contents = try ApplyTests.seedContents()
+    let older = try CacheStore.open(path: try Self.version2Store(holding: contents))
+    #expect(try pageSize(older) == 4_096)
+    #expect(try older.contents() == contents)
+  }
+
   /// A key written twice replaces its row (the row found by the key's hash and text is deleted and written
   /// again), never duplicates it.
   @Test func anUpdateReplacesTheRowOfItsKey() throws {

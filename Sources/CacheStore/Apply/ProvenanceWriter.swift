@@ -35,10 +35,9 @@ struct ProvenanceWriter {
   /// without a lookup (rows are never deleted; a key removed by hand and written again gets a second
   /// `provenance_rows` entry, and `provenance(ofKey:)` still finds all of its history).
   mutating func record(
-    key: String, kind: String, isNewRow: Bool, runID: Int64, action: String, sources: [PlanSource]
+    key: HashedKey, kind: String, isNewRow: Bool, runID: Int64, action: String, sources: [PlanSource]
   ) throws {
-    let hash = KeyHash.of(key)
-    let rowID = try (isNewRow ? nil : existingRowID(key: key, kind: kind, hash: hash)) ?? newRowID(key, kind, hash)
+    let rowID = try (isNewRow ? nil : existingRowID(key, kind)) ?? newRowID(key, kind)
     for source in sources {
       insertSource.bind(1, rowID)
       insertSource.bind(2, runID)
@@ -50,17 +49,17 @@ struct ProvenanceWriter {
     }
   }
 
-  private func existingRowID(key: String, kind: String, hash: Int64) throws -> Int64? {
-    selectRow.bind(1, hash)
-    selectRow.bind(2, key)
+  private func existingRowID(_ key: HashedKey, _ kind: String) throws -> Int64? {
+    selectRow.bind(1, key.hash)
+    selectRow.bind(2, key.text)
     selectRow.bind(3, kind)
     return try selectRow.firstInteger()
   }
 
-  private func newRowID(_ key: String, _ kind: String, _ hash: Int64) throws -> Int64 {
-    insertRow.bind(1, key)
+  private func newRowID(_ key: HashedKey, _ kind: String) throws -> Int64 {
+    insertRow.bind(1, key.text)
     insertRow.bind(2, kind)
-    insertRow.bind(3, hash)
+    insertRow.bind(3, key.hash)
     try insertRow.run()
     return db.lastInsertedRowID
   }

@@ -42,15 +42,15 @@ struct RowWriter {
 
   /// Writes `entity` (canonical key `key`) unless the store already holds it. `expectNew` (a plan `add`) tries
   /// a plain insert first, which is the fast path of a large migration into a fresh store.
-  func upsert(_ entity: AnyUnifiedEntity, key: String, expectNew: Bool) throws -> Outcome {
+  func upsert(_ entity: AnyUnifiedEntity, key: HashedKey, expectNew: Bool) throws -> Outcome {
     switch entity {
     case .account(let account):
-      return try upsertKeyed(entity, key: key, expectNew: expectNew) { statement in
-        codec.bind(account, key: key, to: statement)
+      return try upsertKeyed(entity, key: key.text, expectNew: expectNew) { statement in
+        codec.bind(account, key: key.text, to: statement)
       }
     case .appMetadata(let metadata):
-      return try upsertKeyed(entity, key: key, expectNew: expectNew) { statement in
-        codec.bind(metadata, key: key, to: statement)
+      return try upsertKeyed(entity, key: key.text, expectNew: expectNew) { statement in
+        codec.bind(metadata, key: key.text, to: statement)
       }
     case .accessToken, .refreshToken, .idToken:
       return try upsertCredential(entity, key: key, expectNew: expectNew)
@@ -76,12 +76,12 @@ struct RowWriter {
     return existing == nil ? .inserted : .updated
   }
 
-  private func upsertCredential(_ entity: AnyUnifiedEntity, key: String, expectNew: Bool) throws -> Outcome {
-    credentialFind.bind(1, KeyHash.of(key))
-    credentialFind.bind(2, key)
+  private func upsertCredential(_ entity: AnyUnifiedEntity, key: HashedKey, expectNew: Bool) throws -> Outcome {
+    credentialFind.bind(1, key.hash)
+    credentialFind.bind(2, key.text)
     let rowID = try credentialFind.firstInteger()
     if let rowID {
-      if try Self.existing(kind: entity.kind, key: key, db: db, codec: codec) == entity { return .current }
+      if try Self.existing(kind: entity.kind, key: key.text, db: db, codec: codec) == entity { return .current }
       credentialDelete.bind(1, rowID)
       try credentialDelete.run()
     }

@@ -101,7 +101,7 @@ extension CacheStore {
       let runID = summary.runID
       for entry in plan.entries where entry.action.writes {
         guard let entity = entry.entity else { continue }
-        let key = entity.canonicalKey
+        let key = HashedKey(entity.canonicalKey)
         let action: PlanAction
         let outcome = try writer.upsert(entity, key: key, expectNew: entry.action == .add)
         switch outcome {

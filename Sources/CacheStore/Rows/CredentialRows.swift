@@ -20,37 +20,37 @@ extension RowCodec {
   private static let refreshTokenPositions = CredentialParameter.positions(of: UnifiedRefreshToken.allFields)
   private static let idTokenPositions = CredentialParameter.positions(of: UnifiedIdToken.allFields)
 
-  /// Binds the row of `token` (canonical key `key`) to an insert of `credentialColumns`.
-  func bind(_ token: UnifiedAccessToken, key: String, to statement: BoundStatement) throws(CacheStoreError) {
+  /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`.
+  func bind(_ token: UnifiedAccessToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
     try bindCommon(token, key: key, Self.accessTokenPositions, to: statement)
     statement.bind(CredentialParameter.credentialType, token.credentialType)
     statement.bind(CredentialParameter.realm, token.realm)
     statement.bind(CredentialParameter.target, token.target)
   }
 
-  func bind(_ token: UnifiedRefreshToken, key: String, to statement: BoundStatement) throws(CacheStoreError) {
+  func bind(_ token: UnifiedRefreshToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
     try bindCommon(token, key: key, Self.refreshTokenPositions, to: statement)
   }
 
-  func bind(_ token: UnifiedIdToken, key: String, to statement: BoundStatement) throws(CacheStoreError) {
+  func bind(_ token: UnifiedIdToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
     try bindCommon(token, key: key, Self.idTokenPositions, to: statement)
     statement.bind(CredentialParameter.realm, token.realm)
   }
 
   /// The columns every token fills and its optional fields (`allFields`); every other column is NULL.
   private func bindCommon<Credential: UnifiedCredential>(
-    _ token: Credential, key: String, _ positions: [Int32], to statement: BoundStatement
+    _ token: Credential, key: HashedKey, _ positions: [Int32], to statement: BoundStatement
   ) throws(CacheStoreError) {
     typealias Parameter = CredentialParameter
     statement.clear()
     let normalizedHome = Self.normalizedHomeAccountID(token.homeAccountID)
-    statement.bind(Parameter.key, key)
+    statement.bind(Parameter.key, key.text)
     statement.bind(Parameter.kind, Credential.kind.rawValue)
     statement.bind(Parameter.homeAccountID, token.homeAccountID)
     statement.bind(Parameter.homeAccountIDNormalized, normalizedHome)
     statement.bind(Parameter.environment, token.environment)
     statement.bind(Parameter.clientID, token.clientID)
-    statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key))
+    statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
     for (field, position) in zip(Credential.allFields, positions) {
       switch field.value {
       case .text(let keyPath), .scopes(let keyPath): statement.bind(position, token[keyPath: keyPath])
@@ -59,7 +59,7 @@ extension RowCodec {
     }
     statement.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
     statement.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
-    statement.bind(Parameter.keyHash, KeyHash.of(key))
+    statement.bind(Parameter.keyHash, key.hash)
     statement.bind(Parameter.homeAccountHash, KeyHash.of(normalizedHome))
   }
 

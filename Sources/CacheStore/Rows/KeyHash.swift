@@ -6,10 +6,23 @@
 public enum KeyHash {
   /// The hash of `text` as SQLite stores it (the bits of the unsigned hash as a signed integer).
   public static func of(_ text: String) -> Int64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    var text = text
+    let hash = text.withUTF8 { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+      return hash
     }
     return Int64(bitPattern: hash)
+  }
+}
+
+/// A row's canonical key with its `KeyHash`, computed once for every statement that writes the row.
+struct HashedKey {
+  let text: String
+  let hash: Int64
+
+  init(_ text: String) {
+    self.text = text
+    hash = KeyHash.of(text)
   }
 }
