@@ -45,6 +45,11 @@ public struct CacheStore: Sendable {
     configuration.prepareDatabase { db in
       // A read-only connection cannot switch the journal mode; the file is already in WAL mode.
       if readOnly { return }
+      // A new file gets larger pages, set before the first write fixes them (an existing store keeps its own):
+      // a token row is 1-3 KB, and 4 KiB pages that hold two such rows leave a third of the file unused.
+      if try Int.fetchOne(db, sql: "PRAGMA page_count") == 0 {
+        try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+      }
       // WAL is set here rather than with GRDB's `journalMode = .wal`, which, on every open, also creates and
       // drops a table (changing the file even when nothing else is written) and sets `synchronous = NORMAL`
       // after this block. On a file already in WAL mode this pragma writes nothing.
@@ -167,6 +172,9 @@ public struct CacheStore: Sendable {
       return (mode, check)
     }
   }
+
+  /// The page size of a new store, in bytes (`PRAGMA page_size`).
+  static let pageSize = 16_384
 
   /// The page cache of a connection, in KiB (`PRAGMA cache_size`).
   public static let cacheKilobytes = 65_536

@@ -88,19 +88,24 @@ extension CacheStore {
     return accounts.first(where: Self.isHomeTenant) ?? accounts.first
   }
 
-  /// Every credential (access, refresh and id tokens) of one account, in key order.
+  /// Every credential (access, refresh and id tokens) of one account, in key order. One lookup in
+  /// `credentials_by_home_account_hash`.
   public func credentials(ofHomeAccountID homeAccountID: String) throws(CacheStoreError) -> [AnyUnifiedEntity] {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID)
     return try read { db, codec in
       try Row.fetchAll(
-        db, sql: "SELECT * FROM credentials WHERE home_account_id_normalized = ? ORDER BY key", arguments: [wanted]
+        db,
+        sql: """
+          SELECT * FROM credentials WHERE home_account_hash = ? AND home_account_id_normalized = ? ORDER BY key
+          """,
+        arguments: [KeyHash.of(wanted), wanted]
       ).map { row throws(CacheStoreError) in try codec.credential(from: row) }
     }
   }
 
   /// The entity stored under a canonical key, or nil.
   public func entity(kind: UnifiedEntityKind, key: String) throws(CacheStoreError) -> AnyUnifiedEntity? {
-    try read { db, codec in try RowWriter(db: db, codec: codec).existing(kind: kind, key: key) }
+    try read { db, codec in try RowWriter.existing(kind: kind, key: key, db: db, codec: codec) }
   }
 
   /// Every recorded run, oldest first.
@@ -123,8 +128,8 @@ extension CacheStore {
         sql: """
           SELECT r.row_key, r.row_kind, p.run_id, f.file AS source_file, p.item_index, p.label, p.action
           FROM provenance p JOIN provenance_rows r ON r.id = p.row_id JOIN provenance_files f ON f.id = p.file_id
-          WHERE r.row_key = ? ORDER BY p.run_id, p.id
-          """, arguments: [key]
+          WHERE r.key_hash = ? AND r.row_key = ? ORDER BY p.run_id, p.id
+          """, arguments: [KeyHash.of(key), key]
       ).map { row in
         RowProvenance(
           rowKey: row["row_key"], rowKind: row["row_kind"], runID: row["run_id"], sourceFile: row["source_file"],

@@ -34,12 +34,13 @@ enum RawInsertLoop {
       db,
       """
       INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, home_account_id_normalized,
-        environment, client_id, realm, target, secret, family_id, cached_at, expires_on, extended_expires_on)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        environment, client_id, realm, target, secret, family_id, cached_at, expires_on, extended_expires_on,
+        key_hash, home_account_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let appMetadata = try prepare(
       db, "INSERT INTO app_metadata (key, client_id, environment, family_id) VALUES (?, ?, ?, ?)")
-    let provenanceRow = try prepare(db, "INSERT INTO provenance_rows (row_key, row_kind) VALUES (?, ?)")
+    let provenanceRow = try prepare(db, "INSERT INTO provenance_rows (row_key, row_kind, key_hash) VALUES (?, ?, ?)")
     let provenanceFile = try prepare(db, "INSERT INTO provenance_files (file) VALUES (?)")
     let provenance = try prepare(
       db,
@@ -92,6 +93,7 @@ enum RawInsertLoop {
         try step(db, appMetadata)
       }
       bind(provenanceRow, [key, entity.kind.rawValue])
+      sqlite3_bind_int64(provenanceRow, 3, KeyHash.of(key))
       try step(db, provenanceRow)
       let rowID = sqlite3_last_insert_rowid(db)
       for source in entry.sources {
@@ -123,6 +125,9 @@ enum RawInsertLoop {
         sqlite3_bind_null(statement, Int32(12 + index))
       }
     }
+    // The store's index columns (`KeyHash`): the key's, and the normalized home account id's (texts[4]).
+    sqlite3_bind_int64(statement, 15, KeyHash.of(texts[0] ?? ""))
+    sqlite3_bind_int64(statement, 16, KeyHash.of(texts[4] ?? ""))
     try step(db, statement)
   }
 

@@ -52,6 +52,9 @@ import _Adal2MSALTestSupport
     #expect(trail.last?.sourceFile == "second.json")
     #expect(trail.last?.itemIndex == 3)
     #expect(trail.last?.runID == summary.runID)
+    // The replaced row's key is found in `provenance_rows`, not stored a second time.
+    let keys = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM provenance_rows") }
+    #expect(keys == contents.allEntities.count)
   }
 
   @Test func onlyAddAndUpdateEntriesAreWritten() throws {

@@ -62,7 +62,15 @@ import _Adal2MSALTestSupport
     ),
     ("SELECT * FROM accounts WHERE username_normalized = ? ORDER BY key", "accounts_by_username"),
     ("SELECT * FROM accounts WHERE home_account_id_normalized = ? ORDER BY key", "accounts_by_home_account_id"),
-    ("SELECT * FROM credentials WHERE home_account_id_normalized = ? ORDER BY key", "credentials_by_home_account_id"),
+    (
+      "SELECT * FROM credentials WHERE home_account_hash = ? AND home_account_id_normalized = ? ORDER BY key",
+      "credentials_by_home_account_hash"
+    ),
+    ("SELECT * FROM credentials WHERE key_hash = ? AND key = ?", "credentials_by_key_hash"),
+    (
+      "SELECT id FROM provenance_rows WHERE key_hash = ? AND row_key = ? AND row_kind = ?",
+      "provenance_rows_by_key_hash"
+    ),
   ])
   func lookupsUseTheirIndex(sql: String, index: String) throws {
     let store = try Self.store(with: [
@@ -71,7 +79,7 @@ import _Adal2MSALTestSupport
     let details = try store.queue.read { db in
       try Row.fetchAll(
         db, sql: "EXPLAIN QUERY PLAN " + sql,
-        arguments: StatementArguments(["x", "y"].prefix(sql.components(separatedBy: "?").count - 1))
+        arguments: StatementArguments(["x", "y", "z"].prefix(sql.components(separatedBy: "?").count - 1))
       )
       .map { $0["detail"] as String }
     }

@@ -9,14 +9,27 @@ import _Adal2MSALTestSupport
 
 /// Stores written by an older schema migrate when next opened for writing, and keep every row.
 @Suite struct SchemaMigrationTests {
-  /// A store as v2 wrote it: the migrations up to "v2", the entities written by the same row writer.
+  /// A store as v2 wrote it: the migrations up to "v2", the entities of `contents`.
   static func version2Store(holding contents: UnifiedCacheContents) throws -> String {
+    try store(upTo: "v2", holding: contents, tables: ["accounts", "credentials", "app_metadata"])
+  }
+
+  /// A store with the migrations up to `version` whose `tables` hold the rows a current store holds after
+  /// applying a plan that adds `contents` (every column the older table has, copied in
+  /// the order the current table holds them).
+  static func store(upTo version: String, holding contents: UnifiedCacheContents, tables: [String]) throws -> String {
+    let current = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try current.apply(StoreTestSupport.plan(adding: contents))
     let path = try StoreTestSupport.freshPath()
     let queue = try DatabaseQueue(path: path)
-    try StoreSchema.migrator.migrate(queue, upTo: "v2")
-    try queue.write { db in
-      let writer = RowWriter(db: db, codec: RowCodec(sealing: nil, file: path))
-      for entity in contents.allEntities { _ = try writer.upsert(entity, expectNew: true) }
+    try StoreSchema.migrator.migrate(queue, upTo: version)
+    try queue.writeWithoutTransaction { db in
+      try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current.path])
+      for table in tables {
+        let list = try db.columns(in: table, in: "main").map(\.name).joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM current.\(table)")
+      }
+      try db.execute(sql: "DETACH DATABASE current")
     }
     try queue.close()
     return path
@@ -40,11 +53,11 @@ import _Adal2MSALTestSupport
     let credentials = try #require(schema["credentials"])
     #expect(!credentials.contains("WITHOUT ROWID"))
     #expect(credentials.contains("written_form"))
-    #expect(schema["credentials_by_key"]?.contains("UNIQUE") == true)
-    #expect(schema["credentials_by_home_account_id"] != nil)
+    #expect(schema["credentials_by_key_hash"] != nil)
+    #expect(schema["credentials_by_home_account_hash"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5"])
+    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6"])
     // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
     // WAL is checkpointed, which the end-to-end verdict test reads).
     let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
@@ -115,7 +128,56 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(fresh) == Self.schema(migrated))
   }
 
-  /// A key written twice replaces its row (INSERT OR REPLACE on the unique key index), never duplicates it.
+  /// v6: a v5 store's credentials and provenance get their key hashes, and every lookup (by key, by account,
+  /// of provenance) finds what it found before; the same plan again finds every entity current.
+  @Test func aVersion5StoreIsFoundThroughItsKeyHashes() throws {
+    let contents = try ApplyTests.seedContents()
+    let tables = [
+      "accounts", "credentials", "app_metadata", "runs", "provenance_rows", "provenance_files", "provenance",
+    ]
+    let store = try CacheStore.open(path: try Self.store(upTo: "v5", holding: contents, tables: tables))
+
+    #expect(try store.contents() == contents)
+    let unhashed = try store.queue.read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT (SELECT COUNT(*) FROM credentials WHERE key_hash = 0 OR home_account_hash = 0)
+            + (SELECT COUNT(*) FROM provenance_rows WHERE key_hash = 0)
+          """)
+    }
+    #expect(unhashed == 0)
+    for entity in contents.allEntities {
+      #expect(try store.entity(kind: entity.kind, key: entity.canonicalKey) == entity)
+      #expect(try store.provenance(ofKey: entity.canonicalKey).map(\.action) == ["add"])
+    }
+    let home = try #require(contents.accounts.entities.first?.homeAccountID)
+    let expected = contents.allEntities.filter { $0.kind.holdsSecret && $0.homeAccountID == home }
+    #expect(Set(try store.credentials(ofHomeAccountID: home)) == Set(expected))
+    #expect(!expected.isEmpty)
+    let again = try store.apply(StoreTestSupport.plan(adding: contents))
+    #expect(again.rowsWritten == 0)
+    #expect(again.rowsAlreadyCurrent == contents.allEntities.count)
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try Self.schema(fresh) == Self.schema(store))
+  }
+
+  /// A new store is created with 16 KiB pages (token rows of 1-3 KB fill them); a store created with
+  /// another page size keeps it, and is written and read as before.
+  @Test func aNewStoreHasLargePagesAndAnOlderStoreKeepsItsOwn() throws {
+    func pageSize(_ store: CacheStore) throws -> Int? {
+      try store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+    }
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try pageSize(fresh) == 16_384)
+    let contents = try ApplyTests.seedContents()
+    let older = try CacheStore.open(path: try Self.version2Store(holding: contents))
+    #expect(try pageSize(older) == 4_096)
+    #expect(try older.contents() == contents)
+  }
+
+  /// A key written twice replaces its row (the row found by the key's hash and text is deleted and written
+  /// again), never duplicates it.
   @Test func anUpdateReplacesTheRowOfItsKey() throws {
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
     let contents = try ApplyTests.seedContents()

@@ -86,7 +86,7 @@ extension CacheStore {
     public private(set) var summary: AppliedRunSummary
 
     fileprivate init(db: Database, codec: RowCodec, runID: Int64, startedAt: Date) throws {
-      writer = RowWriter(db: db, codec: codec)
+      writer = try RowWriter(db: db, codec: codec)
       provenance = try ProvenanceWriter(db: db)
       summary = AppliedRunSummary(
         runID: runID, startedAt: startedAt, finishedAt: startedAt, planned: [:], rowsInserted: 0, rowsUpdated: 0,
@@ -101,8 +101,10 @@ extension CacheStore {
       let runID = summary.runID
       for entry in plan.entries where entry.action.writes {
         guard let entity = entry.entity else { continue }
+        let key = HashedKey(entity.canonicalKey)
         let action: PlanAction
-        switch try writer.upsert(entity, expectNew: entry.action == .add) {
+        let outcome = try writer.upsert(entity, key: key, expectNew: entry.action == .add)
+        switch outcome {
         case .current:
           summary.rowsAlreadyCurrent += 1
           continue
@@ -115,7 +117,8 @@ extension CacheStore {
         }
         let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
         try provenance.record(
-          key: entity.canonicalKey, kind: entity.kind.rawValue, runID: runID, action: action.rawValue, sources: sources)
+          key: key, kind: entity.kind.rawValue, isNewRow: outcome == .inserted, runID: runID, action: action.rawValue,
+          sources: sources)
       }
     }
   }

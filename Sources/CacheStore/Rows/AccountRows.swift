@@ -8,17 +8,20 @@ extension RowCodec {
       "additional_fields", "username_normalized", "environment_group", "home_account_id_normalized", "written_form",
     ]
 
-  func arguments(for account: UnifiedAccount) -> StatementArguments {
-    let keys: [(any DatabaseValueConvertible)?] = [
-      account.canonicalKey, account.homeAccountID, account.environment, account.realm,
-    ]
-    let texts: [(any DatabaseValueConvertible)?] = UnifiedAccount.textFields.map { account[keyPath: $0.keyPath] }
-    let derived: [(any DatabaseValueConvertible)?] = [
-      Self.jsonText(account.additionalFields), Self.normalizedUsername(account.username),
-      EnvironmentAliases.group(forHost: account.environment).name, Self.normalizedHomeAccountID(account.homeAccountID),
-      Self.writtenFormText(account.writtenForm),
-    ]
-    return StatementArguments(keys + texts + derived)
+  /// Binds the row of `account` (canonical key `key`) to an insert of `accountColumns`.
+  func bind(_ account: UnifiedAccount, key: String, to statement: BoundStatement) {
+    var parameter: Int32 = 0
+    func next(_ text: String?) {
+      parameter += 1
+      statement.bind(parameter, text)
+    }
+    for text in [key, account.homeAccountID, account.environment, account.realm] { next(text) }
+    for field in UnifiedAccount.textFields { next(account[keyPath: field.keyPath]) }
+    next(Self.jsonText(account.additionalFields))
+    next(Self.normalizedUsername(account.username))
+    next(EnvironmentAliases.group(forHost: account.environment).name)
+    next(Self.normalizedHomeAccountID(account.homeAccountID))
+    next(Self.writtenFormText(account.writtenForm))
   }
 
   func account(from row: Row) throws(CacheStoreError) -> UnifiedAccount {

@@ -5,12 +5,13 @@ import UnifiedCache
 extension RowCodec {
   static let appMetadataColumns = ["key", "client_id", "environment", "family_id", "additional_fields", "written_form"]
 
-  func arguments(for metadata: UnifiedAppMetadata) -> StatementArguments {
-    let values: [(any DatabaseValueConvertible)?] = [
-      metadata.canonicalKey, metadata.clientID, metadata.environment, metadata.familyID,
-      Self.jsonText(metadata.additionalFields), Self.writtenFormText(metadata.writtenForm),
+  /// Binds the row of `metadata` (canonical key `key`) to an insert of `appMetadataColumns`.
+  func bind(_ metadata: UnifiedAppMetadata, key: String, to statement: BoundStatement) {
+    let texts = [
+      key, metadata.clientID, metadata.environment, metadata.familyID, Self.jsonText(metadata.additionalFields),
+      Self.writtenFormText(metadata.writtenForm),
     ]
-    return StatementArguments(values)
+    for (offset, text) in texts.enumerated() { statement.bind(Int32(offset + 1), text) }
   }
 
   func appMetadata(from row: Row) throws(CacheStoreError) -> UnifiedAppMetadata {

@@ -4,37 +4,63 @@ import UnifiedCache
 /// The `credentials` table: access, refresh and id tokens, told apart by `credential_kind`.
 extension RowCodec {
   /// The columns: a token's key fields, then the fields the tokens declare (`UnifiedAccessToken.fields`, the
-  /// refresh token's `family_id`, the trailing fields every token has), then what the store adds.
+  /// refresh token's `family_id`, the trailing fields every token has), then what the store adds (the hashes
+  /// its indexes are on, `KeyHash`).
   static let credentialColumns =
     [
       "key", "credential_kind", "credential_type", "home_account_id", "home_account_id_normalized", "environment",
       "client_id", "realm", "target", "secret",
     ] + UnifiedAccessToken.fields.map(\.column) + ["family_id"] + UnifiedIdToken.trailingFields.map(\.column) + [
-      "additional_fields", "written_form",
+      "additional_fields", "written_form", "key_hash", "home_account_hash",
     ]
 
-  /// Where each of a kind's `allFields` goes among the columns, found once: a row is written without looking
-  /// its columns up by name.
-  private static let accessTokenPositions = CredentialRowValues.positions(of: UnifiedAccessToken.allFields)
-  private static let refreshTokenPositions = CredentialRowValues.positions(of: UnifiedRefreshToken.allFields)
-  private static let idTokenPositions = CredentialRowValues.positions(of: UnifiedIdToken.allFields)
+  /// Where each of a kind's `allFields` goes among the parameters of an insert of `credentialColumns`, found
+  /// once: a row is written without looking its columns up by name.
+  private static let accessTokenPositions = CredentialParameter.positions(of: UnifiedAccessToken.allFields)
+  private static let refreshTokenPositions = CredentialParameter.positions(of: UnifiedRefreshToken.allFields)
+  private static let idTokenPositions = CredentialParameter.positions(of: UnifiedIdToken.allFields)
 
-  func arguments(for token: UnifiedAccessToken) throws(CacheStoreError) -> StatementArguments {
-    var row = try CredentialRowValues(token, Self.accessTokenPositions, codec: self)
-    row["credential_type"] = token.credentialType
-    row["realm"] = token.realm
-    row["target"] = token.target
-    return StatementArguments(row.values)
+  /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`.
+  func bind(_ token: UnifiedAccessToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
+    try bindCommon(token, key: key, Self.accessTokenPositions, to: statement)
+    statement.bind(CredentialParameter.credentialType, token.credentialType)
+    statement.bind(CredentialParameter.realm, token.realm)
+    statement.bind(CredentialParameter.target, token.target)
   }
 
-  func arguments(for token: UnifiedRefreshToken) throws(CacheStoreError) -> StatementArguments {
-    StatementArguments(try CredentialRowValues(token, Self.refreshTokenPositions, codec: self).values)
+  func bind(_ token: UnifiedRefreshToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
+    try bindCommon(token, key: key, Self.refreshTokenPositions, to: statement)
   }
 
-  func arguments(for token: UnifiedIdToken) throws(CacheStoreError) -> StatementArguments {
-    var row = try CredentialRowValues(token, Self.idTokenPositions, codec: self)
-    row["realm"] = token.realm
-    return StatementArguments(row.values)
+  func bind(_ token: UnifiedIdToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
+    try bindCommon(token, key: key, Self.idTokenPositions, to: statement)
+    statement.bind(CredentialParameter.realm, token.realm)
+  }
+
+  /// The columns every token fills and its optional fields (`allFields`); every other column is NULL.
+  private func bindCommon<Credential: UnifiedCredential>(
+    _ token: Credential, key: HashedKey, _ positions: [Int32], to statement: BoundStatement
+  ) throws(CacheStoreError) {
+    typealias Parameter = CredentialParameter
+    statement.clear()
+    let normalizedHome = Self.normalizedHomeAccountID(token.homeAccountID)
+    statement.bind(Parameter.key, key.text)
+    statement.bind(Parameter.kind, Credential.kind.rawValue)
+    statement.bind(Parameter.homeAccountID, token.homeAccountID)
+    statement.bind(Parameter.homeAccountIDNormalized, normalizedHome)
+    statement.bind(Parameter.environment, token.environment)
+    statement.bind(Parameter.clientID, token.clientID)
+    statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
+    for (field, position) in zip(Credential.allFields, positions) {
+      switch field.value {
+      case .text(let keyPath), .scopes(let keyPath): statement.bind(position, token[keyPath: keyPath])
+      case .epochSeconds(let keyPath): statement.bind(position, token[keyPath: keyPath])
+      }
+    }
+    statement.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
+    statement.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
+    statement.bind(Parameter.keyHash, key.hash)
+    statement.bind(Parameter.homeAccountHash, KeyHash.of(normalizedHome))
   }
 
   /// The entity of a `credentials` row.
@@ -97,48 +123,34 @@ extension RowCodec {
   }
 }
 
-/// One `credentials` row's values in column order, set by column name: the columns every token fills, its
-/// optional fields (`allFields`); the caller sets the columns only its kind has.
-private struct CredentialRowValues {
+/// The parameter index (1-based, as sqlite3_bind_* counts) of each `credentials` column in an insert of
+/// `RowCodec.credentialColumns`.
+private enum CredentialParameter {
   static let index = Dictionary(
-    uniqueKeysWithValues: RowCodec.credentialColumns.enumerated().map { ($0.element, $0.offset) })
+    uniqueKeysWithValues: RowCodec.credentialColumns.enumerated().map { ($0.element, Int32($0.offset + 1)) })
 
-  private(set) var values = [(any DatabaseValueConvertible)?](repeating: nil, count: RowCodec.credentialColumns.count)
+  static let key = of("key")
+  static let kind = of("credential_kind")
+  static let credentialType = of("credential_type")
+  static let homeAccountID = of("home_account_id")
+  static let homeAccountIDNormalized = of("home_account_id_normalized")
+  static let environment = of("environment")
+  static let clientID = of("client_id")
+  static let realm = of("realm")
+  static let target = of("target")
+  static let secret = of("secret")
+  static let additionalFields = of("additional_fields")
+  static let writtenForm = of("written_form")
+  static let keyHash = of("key_hash")
+  static let homeAccountHash = of("home_account_hash")
 
-  init<Credential: UnifiedCredential>(
-    _ token: Credential, _ positions: [Int], codec: RowCodec
-  ) throws(CacheStoreError) {
-    let key = token.canonicalKey
-    self["key"] = key
-    self["credential_kind"] = Credential.kind.rawValue
-    self["home_account_id"] = token.homeAccountID
-    self["home_account_id_normalized"] = RowCodec.normalizedHomeAccountID(token.homeAccountID)
-    self["environment"] = token.environment
-    self["client_id"] = token.clientID
-    self["secret"] = try codec.secretValue(token.secret, rowKey: key)
-    for (field, position) in zip(Credential.allFields, positions) {
-      switch field.value {
-      case .text(let keyPath), .scopes(let keyPath): values[position] = token[keyPath: keyPath]
-      case .epochSeconds(let keyPath): values[position] = RowCodec.epoch(token[keyPath: keyPath])
-      }
-    }
-    self["additional_fields"] = RowCodec.jsonText(token.additionalFields)
-    self["written_form"] = RowCodec.writtenFormText(token.writtenForm)
+  static func of(_ column: String) -> Int32 {
+    guard let position = index[column] else { preconditionFailure("no credentials column \(column)") }
+    return position
   }
 
-  /// The position of each field's column, in the order of `fields`.
-  static func positions<Credential>(of fields: [CredentialField<Credential>]) -> [Int] {
-    fields.map { field in
-      guard let position = index[field.column] else { preconditionFailure("no credentials column \(field.column)") }
-      return position
-    }
-  }
-
-  subscript(column: String) -> (any DatabaseValueConvertible)? {
-    get { Self.index[column].flatMap { values[$0] } }
-    set {
-      guard let position = Self.index[column] else { preconditionFailure("no credentials column \(column)") }
-      values[position] = newValue
-    }
+  /// The parameter of each field's column, in the order of `fields`.
+  static func positions<Credential>(of fields: [CredentialField<Credential>]) -> [Int32] {
+    fields.map { of($0.column) }
   }
 }

@@ -23,6 +23,15 @@ enum StoreSchema {
     migrator.registerMigration("v5") { db in
       try db.execute(sql: v5)
     }
+    migrator.registerMigration("v6") { db in
+      let hash = DatabaseFunction("adal2msal_key_hash", argumentCount: 1, pure: true) { values in
+        // A key that is not text (a tampered row) gets 0, so no lookup finds it.
+        String.fromDatabaseValue(values[0]).map(KeyHash.of) ?? 0
+      }
+      db.add(function: hash)
+      defer { db.remove(function: hash) }
+      try db.execute(sql: v6)
+    }
     return migrator
   }
 
@@ -208,5 +217,26 @@ enum StoreSchema {
     DROP TABLE provenance;
     ALTER TABLE provenance_v5 RENAME TO provenance;
     CREATE INDEX provenance_by_row ON provenance(row_id, run_id);
+    """
+
+  /// The key indexes on hashes (`KeyHash`): `credentials` and `provenance_rows` get `key_hash`, `credentials`
+  /// also `home_account_hash` (of `home_account_id_normalized`), and the indexes on the keys' text
+  /// (`credentials_by_key`, `credentials_by_home_account_id`, `provenance_rows_by_key`) become indexes on
+  /// these numbers. The text indexes held every key (150-250 bytes) a second or third time, a third of a large
+  /// migration's file, and a large apply inserting random keys into them rewrote their pages again and again
+  /// (issue 23). Lookups compare the hash and then the text. Rows keep their ids and order.
+  static let v6 = """
+    ALTER TABLE credentials ADD COLUMN key_hash INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE credentials ADD COLUMN home_account_hash INTEGER NOT NULL DEFAULT 0;
+    UPDATE credentials SET key_hash = adal2msal_key_hash(key),
+      home_account_hash = adal2msal_key_hash(home_account_id_normalized);
+    DROP INDEX credentials_by_key;
+    DROP INDEX credentials_by_home_account_id;
+    CREATE INDEX credentials_by_key_hash ON credentials(key_hash);
+    CREATE INDEX credentials_by_home_account_hash ON credentials(home_account_hash);
+    ALTER TABLE provenance_rows ADD COLUMN key_hash INTEGER NOT NULL DEFAULT 0;
+    UPDATE provenance_rows SET key_hash = adal2msal_key_hash(row_key);
+    DROP INDEX provenance_rows_by_key;
+    CREATE INDEX provenance_rows_by_key_hash ON provenance_rows(key_hash);
     """
 }

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+/// The key indexes are on 64-bit hashes of the keys (`KeyHash`); every lookup also compares the text.
+@Suite struct KeyHashTests {
+  /// FNV-1a 64 as published (the empty string and "a"), so the stored values are the same in every process.
+  @Test func theHashIsFNV1a64() {
+    #expect(KeyHash.of("") == Int64(bitPattern: 0xcbf2_9ce4_8422_2325))
+    #expect(KeyHash.of("a") == Int64(bitPattern: 0xaf63_dc4c_8601_ec8c))
+  }
+
+  /// Every row given the hash of one key (as keys that collide would have): that key still finds its own row
+  /// and its own provenance, and its entity applied again writes nothing and duplicates nothing.
+  @Test func keysWithTheSameHashAreToldApartByTheirText() throws {
+    let contents = try ApplyTests.seedContents()
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    let credentials = contents.allEntities.filter(\.kind.holdsSecret)
+    #expect(credentials.count > 1)
+    for entity in credentials {
+      let key = entity.canonicalKey
+      try store.queue.write { db in
+        try db.execute(sql: "UPDATE credentials SET key_hash = ?", arguments: [KeyHash.of(key)])
+        try db.execute(sql: "UPDATE provenance_rows SET key_hash = ?", arguments: [KeyHash.of(key)])
+      }
+      let before = try StoreTestSupport.counts(store)
+      #expect(try store.entity(kind: entity.kind, key: key) == entity)
+      #expect(try store.provenance(ofKey: key).count == 1)
+      var alone = UnifiedCacheContents()
+      _ = alone.upsert(entity)
+      let again = try store.apply(StoreTestSupport.plan(adding: alone))
+      #expect(again.rowsWritten == 0)
+      var expected = before
+      expected.runs += 1
+      #expect(try StoreTestSupport.counts(store) == expected)
+    }
+    // An update replaces the row of its own key, whichever rows share its hash.
+    guard case .refreshToken(var token) = credentials.first(where: { $0.kind == .refreshToken }) else {
+      Issue.record("the seed has no refresh token")
+      return
+    }
+    try store.queue.write { db in
+      try db.execute(sql: "UPDATE credentials SET key_hash = ?", arguments: [KeyHash.of(token.canonicalKey)])
+    }
+    token.secret = UnifiedSecret("replaced")
+    var changed = contents
+    _ = changed.upsert(.refreshToken(token))
+    var alone = UnifiedCacheContents()
+    _ = alone.upsert(.refreshToken(token))
+    #expect(try store.apply(StoreTestSupport.plan(adding: alone)).rowsUpdated == 1)
+    #expect(try store.contents() == changed)
+  }
+
+  /// Rows written through the bound statements keep empty strings empty (not NULL), numbers as numbers and
+  /// absent fields NULL, in every column of every table.
+  @Test func emptyTextAndAbsentFieldsRoundTrip() throws {
+    var account = UnifiedAccount(homeAccountID: "uid.utid", environment: "login.windows.net", realm: "")
+    account.name = ""
+    account.localAccountID = nil
+    let token = UnifiedAccessToken(
+      homeAccountID: "uid.utid", environment: "login.windows.net", clientID: "client", realm: "", target: "",
+      secret: UnifiedSecret(""), cachedAt: Date(timeIntervalSince1970: 1_700_000_000.5),
+      expiresOn: Date(timeIntervalSince1970: 1_700_003_600))
+    let metadata = UnifiedAppMetadata(clientID: "client", environment: "login.windows.net", familyID: "")
+    let contents = UnifiedCacheContents(
+      accounts: UnifiedSection([account]), accessTokens: UnifiedSection([token]),
+      appMetadata: UnifiedSection([metadata]))
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    #expect(try store.contents() == contents)
+    let row = try #require(try store.queue.read { db in try Row.fetchOne(db, sql: "SELECT * FROM credentials") })
+    #expect(row["realm"] as DatabaseValue == "".databaseValue)
+    #expect(row["secret"] as DatabaseValue == "".databaseValue)
+    #expect(row["refresh_on"] as DatabaseValue == .null)
+    #expect(row["expires_on"] as DatabaseValue == Int64(1_700_003_600).databaseValue)
+    #expect(row["cached_at"] as DatabaseValue == 1_700_000_000.5.databaseValue)
+  }
+}
