@@ -9,6 +9,9 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private var parsed: [String: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
   private var secrets: [String: ADALSecret] = [:]
   private var strings: Set<String> = []
+  private var services: [String: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
+  private var accounts: [String: ADALKeychainAccount.Decoded] = [:]
+  private var authorities: [String: String] = [:]
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read.
@@ -31,6 +34,34 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     let secret = ADALSecret(value)
     secrets[value] = secret
     return secret
+  }
+
+  /// A `svce` value decoded once per read: items of one authority, resource and client share it.
+  func service(_ service: String) -> Result<ADALKeychainService, ADALKeychainKeyError> {
+    remembered(service, in: \.services) { service in
+      Result { () throws(ADALKeychainKeyError) in try ADALKeychainService.decode(service) }
+    }
+  }
+
+  /// An `acct` value decoded once per read: a user's items share it.
+  func account(_ account: String) -> ADALKeychainAccount.Decoded {
+    remembered(account, in: \.accounts, ADALKeychainAccount.decode)
+  }
+
+  /// `KeyConsistency.canonicalAuthority` once per read for each authority.
+  func canonicalAuthority(_ authority: String) -> String {
+    remembered(authority, in: \.authorities, KeyConsistency.canonicalAuthority)
+  }
+
+  private func remembered<Value>(
+    _ key: String, in table: ReferenceWritableKeyPath<ReadMemo, [String: Value]>, _ make: (String) -> Value
+  ) -> Value {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = self[keyPath: table][key] { return known }
+    let value = make(key)
+    self[keyPath: table][key] = value
+    return value
   }
 
   /// The first equal string this read kept, or `value`, kept from now on. Strings of up to 15 UTF-8 bytes
