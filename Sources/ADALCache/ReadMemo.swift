@@ -16,14 +16,17 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read.
   func claims(for raw: String) -> (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let known = parsed[raw] { return known }
+    if let known = lock.withLock({ parsed[raw] }) { return known }
+    // Parsed without the lock, which the other decoding threads take for every string they share; of two
+    // threads that parse the same token, the first to store it wins, so that its items still share one copy.
     let entry = (
       idToken: ADALSecret(raw), result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
     )
-    parsed[raw] = entry
-    return entry
+    return lock.withLock {
+      if let known = parsed[raw] { return known }
+      parsed[raw] = entry
+      return entry
+    }
   }
 
   /// The shared secret for `value` (a refresh token), fingerprinted once.
