@@ -102,7 +102,10 @@ extension BinaryPropertyListParser {
     guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, let offset = try? objectOffset(index),
       let marker = try? byte(offset)
     else { return false }
-    if !reached[index] {
+    // A scalar reached before passed its checks then (any failure ends the walk): archives reference their
+    // keys and classes from every object.
+    let checkedBefore = reached[index]
+    if !checkedBefore {
       reached[index] = true
       reachedCount += 1
     }
@@ -134,8 +137,8 @@ extension BinaryPropertyListParser {
       }
       return true
     case 0xC: return false
-    case 0x4, 0x5, 0x6: return (try? checkBytes(at: offset, marker: marker)) != nil
-    default: return (try? scalar(at: offset)) != nil
+    case 0x4, 0x5, 0x6: return checkedBefore || (try? checkBytes(at: offset, marker: marker)) != nil
+    default: return checkedBefore || (try? scalar(at: offset)) != nil
     }
   }
 
