@@ -21,7 +21,8 @@ public struct BinaryPropertyListReader: Sendable {
   /// Strings (except dictionary keys) are borrowed from `data`, not decoded: see `PropertyListString`. They
   /// keep `data`'s buffer alive. With `borrowsData`, so do data objects (zero-based `Data` that copy nothing):
   /// for a container whose data values are read and dropped, such as a keychain dump's `v_Data`, which would
-  /// otherwise double the memory a large dump takes.
+  /// otherwise double the memory a large dump takes. Such a value has storage of its own that points into the
+  /// input, so it must not be mutated in place: copy it first (as values kept beyond the read are).
   public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
     let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
       do throws(PropertyListError) {
