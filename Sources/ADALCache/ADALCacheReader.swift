@@ -74,7 +74,8 @@ public struct ADALCacheReader: Sendable {
   private func readPlist(_ data: Data, file: String?) throws(ADALCacheError) -> ADALReadResult {
     let document: PropertyListDocument
     do {
-      document = try PropertyListReader(limits: limits).read(data, file: file)
+      // A dump's items are read from its data objects (`v_Data`) and dropped: borrowed, not copied.
+      document = try PropertyListReader(limits: limits, borrowsData: true).read(data, file: file)
     } catch {
       throw ADALCacheError(error.message, at: error.location.inFile(file))
     }

@@ -18,9 +18,12 @@ enum KeyConsistency {
   }
 
   /// Compares key fields with the item; one warning per differing field.
+  /// With `memo`, authorities are made canonical once per read.
   static func compare(
-    keyAuthority: String?, keyResource: String?, keyClientID: String?, item: ADALTokenItem, keyName: String
+    keyAuthority: String?, keyResource: String?, keyClientID: String?, item: ADALTokenItem, keyName: String,
+    memo: ReadMemo? = nil
   ) -> [Diagnostic] {
+    let canonical = memo?.canonicalAuthority ?? canonicalAuthority
     var diagnostics: [Diagnostic] = []
     func report(_ field: String, _ keyValue: String, _ itemValue: String) {
       diagnostics.append(
@@ -29,7 +32,7 @@ enum KeyConsistency {
           "\(keyName) \(field) '\(keyValue)' differs from the archived \(field) '\(itemValue)'",
           at: item.source.location))
     }
-    if let keyAuthority, canonicalAuthority(keyAuthority) != canonicalAuthority(item.authority) {
+    if let keyAuthority, canonical(keyAuthority) != canonical(item.authority) {
       report("authority", keyAuthority, item.authority)
     }
     if normalizedResource(keyResource) != normalizedResource(item.resource) {
@@ -45,8 +48,8 @@ enum KeyConsistency {
   }
 
   /// Decodes `svce` and compares it; an undecodable `svce` is a warning (the archive is authoritative, but
-  /// MSAL would not find the item by key).
-  static func checkService(_ service: String?, against item: ADALTokenItem) -> [Diagnostic] {
+  /// MSAL would not find the item by key). With `memo`, each `svce` is decoded once per read.
+  static func checkService(_ service: String?, against item: ADALTokenItem, memo: ReadMemo? = nil) -> [Diagnostic] {
     guard let service else {
       return [
         Diagnostic(
@@ -54,9 +57,10 @@ enum KeyConsistency {
       ]
     }
     do {
-      let key = try ADALKeychainService.decode(service)
+      let key = try memo?.service(service).get() ?? ADALKeychainService.decode(service)
       return compare(
-        keyAuthority: key.authority, keyResource: key.resource, keyClientID: key.clientID, item: item, keyName: "svce")
+        keyAuthority: key.authority, keyResource: key.resource, keyClientID: key.clientID, item: item, keyName: "svce",
+        memo: memo)
     } catch {
       return [
         Diagnostic(

@@ -70,10 +70,11 @@ struct KeychainItemRouter {
           at: record.location))
     } else if let type = record.type {
       if let payload = record.data {
+        // Copied: a dump's data values borrow the whole input (`ADALCacheReader`), which the result outlives.
         result.unifiedItems.append(
           UnifiedKeychainItem(
-            account: record.account ?? "", service: record.service ?? "", generic: record.generic, type: type,
-            payload: payload, accessGroup: record.accessGroup, location: record.location))
+            account: record.account ?? "", service: record.service ?? "", generic: record.generic.map(Self.copy),
+            type: type, payload: Self.copy(payload), accessGroup: record.accessGroup, location: record.location))
       } else {
         result.diagnostics.append(
           Diagnostic(
@@ -97,12 +98,12 @@ struct KeychainItemRouter {
       created: record.created, modified: record.modified)
     guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
     let archive = try ArchiveLoader(limits: limits).load(data, source: source)
-    let keychainUser = record.account.map(ADALKeychainAccount.decode)
+    let keychainUser = record.account.map(memo.account)
     let (item, itemDiagnostics) = try ADALArchivedItemDecoder(memo: memo).decode(
       archive.root, source: source, keychainUserID: keychainUser?.userID.map(memo.shared))
     source = item.source
     var diagnostics = itemDiagnostics
-    diagnostics += KeyConsistency.checkService(record.service, against: item)
+    diagnostics += KeyConsistency.checkService(record.service, against: item, memo: memo)
     if let acctUser = keychainUser?.userID, let claimsUser = item.idTokenClaims?.normalizedUserID,
       ADALKeychainAccount.normalize(acctUser) != claimsUser
     {
@@ -113,6 +114,9 @@ struct KeychainItemRouter {
     }
     return (item, diagnostics)
   }
+
+  /// Bytes in storage of their own.
+  private static func copy(_ data: Data) -> Data { data.withUnsafeBytes { Data($0) } }
 
   private func wipeMarker(_ record: KeychainRecord) -> ADALWipeMarker {
     var marker = ADALWipeMarker(bundleID: nil, wipeTime: nil, location: record.location)

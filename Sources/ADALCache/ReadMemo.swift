@@ -9,18 +9,24 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private var parsed: [String: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
   private var secrets: [String: ADALSecret] = [:]
   private var strings: Set<String> = []
+  private var services: [String: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
+  private var accounts: [String: ADALKeychainAccount.Decoded] = [:]
+  private var authorities: [String: String] = [:]
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read.
   func claims(for raw: String) -> (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>) {
-    lock.lock()
-    defer { lock.unlock() }
-    if let known = parsed[raw] { return known }
+    if let known = lock.withLock({ parsed[raw] }) { return known }
+    // Parsed without the lock, which the other decoding threads take for every string they share; of two
+    // threads that parse the same token, the first to store it wins, so that its items still share one copy.
     let entry = (
       idToken: ADALSecret(raw), result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
     )
-    parsed[raw] = entry
-    return entry
+    return lock.withLock {
+      if let known = parsed[raw] { return known }
+      parsed[raw] = entry
+      return entry
+    }
   }
 
   /// The shared secret for `value` (a refresh token), fingerprinted once.
@@ -31,6 +37,34 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     let secret = ADALSecret(value)
     secrets[value] = secret
     return secret
+  }
+
+  /// A `svce` value decoded once per read: items of one authority, resource and client share it.
+  func service(_ service: String) -> Result<ADALKeychainService, ADALKeychainKeyError> {
+    remembered(service, in: \.services) { service in
+      Result { () throws(ADALKeychainKeyError) in try ADALKeychainService.decode(service) }
+    }
+  }
+
+  /// An `acct` value decoded once per read: a user's items share it.
+  func account(_ account: String) -> ADALKeychainAccount.Decoded {
+    remembered(account, in: \.accounts, ADALKeychainAccount.decode)
+  }
+
+  /// `KeyConsistency.canonicalAuthority` once per read for each authority.
+  func canonicalAuthority(_ authority: String) -> String {
+    remembered(authority, in: \.authorities, KeyConsistency.canonicalAuthority)
+  }
+
+  private func remembered<Value>(
+    _ key: String, in table: ReferenceWritableKeyPath<ReadMemo, [String: Value]>, _ make: (String) -> Value
+  ) -> Value {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = self[keyPath: table][key] { return known }
+    let value = make(key)
+    self[keyPath: table][key] = value
+    return value
   }
 
   /// The first equal string this read kept, or `value`, kept from now on. Strings of up to 15 UTF-8 bytes

@@ -102,7 +102,10 @@ extension BinaryPropertyListParser {
     guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, let offset = try? objectOffset(index),
       let marker = try? byte(offset)
     else { return false }
-    if !reached[index] {
+    // A scalar reached before passed its checks then (any failure ends the walk): archives reference their
+    // keys and classes from every object.
+    let checkedBefore = reached[index]
+    if !checkedBefore {
       reached[index] = true
       reachedCount += 1
     }
@@ -122,7 +125,7 @@ extension BinaryPropertyListParser {
           guard let keyIndex = try? reference(at: start + position * trailer.objectRefSize),
             validateTree(keyIndex, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount),
             let key = asciiBytes(keyIndex),
-            !keys.contains(where: { $0.elementsEqual(key) })
+            !keys.contains(where: { Self.equalBytes($0, key) })
           else { return false }
           keys.append(key)
         }
@@ -134,8 +137,8 @@ extension BinaryPropertyListParser {
       }
       return true
     case 0xC: return false
-    case 0x4, 0x5, 0x6: return (try? checkBytes(at: offset, marker: marker)) != nil
-    default: return (try? scalar(at: offset)) != nil
+    case 0x4, 0x5, 0x6: return checkedBefore || (try? checkBytes(at: offset, marker: marker)) != nil
+    default: return checkedBefore || (try? scalar(at: offset)) != nil
     }
   }
 
@@ -158,6 +161,13 @@ extension BinaryPropertyListParser {
       try requireBytes(start, byteCount, "UTF-16 string")
       try validateUTF16(start, count)
     }
+  }
+
+  /// Whether two byte runs are equal (`elementsEqual` compared them a byte at a time, through iterators).
+  static func equalBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+    return memcmp(left, right, lhs.count) == 0
   }
 
   func container(_ index: Int, marker expected: UInt8) -> ContainerSpan? {
@@ -297,38 +307,41 @@ struct SimpleArchiveResolver {
     }
     guard let className else { return nil }
     classNames[uid] = className
-    func field(_ name: String) -> Field? { entries.first { $0.key == name } }
-    if KeyedArchiveResolver.stringClasses.contains(className) {
-      guard let text = field("NS.string"), text.written != .list, case .string = text.value else { return nil }
-      return (text.value, 1)
-    }
-    if className == "NSDate" {
-      guard let time = field("NS.time"), time.written == .inline else { return nil }
-      switch time.value {
-      case .real(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
-      case .integer(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), 1)
-      default: return nil
+    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookups.
+    if className.utf8.starts(with: "NS".utf8) {
+      func field(_ name: String) -> Field? { entries.first { $0.key == name } }
+      if KeyedArchiveResolver.stringClasses.contains(className) {
+        guard let text = field("NS.string"), text.written != .list, case .string = text.value else { return nil }
+        return (text.value, 1)
       }
-    }
-    if KeyedArchiveResolver.dataClasses.contains(className) {
-      guard let bytes = field("NS.data"), bytes.written != .list, case .data = bytes.value else { return nil }
-      return (bytes.value, 1)
-    }
-    if className == "NSNull" { return (.null, 1) }
-    if KeyedArchiveResolver.dictionaryClasses.contains(className) {
-      guard let keys = field("NS.keys"), keys.written == .list, case .array(let keyValues) = keys.value,
-        let values = field("NS.objects"), values.written == .list, case .array(let objectValues) = values.value,
-        keyValues.count == objectValues.count
-      else { return nil }
-      let dictionary = zip(keyValues, objectValues).map { ArchiveDictionaryEntry(key: $0, value: $1) }
-      return (.dictionary(dictionary), keys.nodes + values.nodes)
-    }
-    if KeyedArchiveResolver.arrayClasses.contains(className) || KeyedArchiveResolver.setClasses.contains(className) {
-      guard let elements = field("NS.objects"), elements.written == .list, case .array(let values) = elements.value
-      else {
-        return nil
+      if className == "NSDate" {
+        guard let time = field("NS.time"), time.written == .inline else { return nil }
+        switch time.value {
+        case .real(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
+        case .integer(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), 1)
+        default: return nil
+        }
       }
-      return (KeyedArchiveResolver.setClasses.contains(className) ? .set(values) : .array(values), elements.nodes)
+      if KeyedArchiveResolver.dataClasses.contains(className) {
+        guard let bytes = field("NS.data"), bytes.written != .list, case .data = bytes.value else { return nil }
+        return (bytes.value, 1)
+      }
+      if className == "NSNull" { return (.null, 1) }
+      if KeyedArchiveResolver.dictionaryClasses.contains(className) {
+        guard let keys = field("NS.keys"), keys.written == .list, case .array(let keyValues) = keys.value,
+          let values = field("NS.objects"), values.written == .list, case .array(let objectValues) = values.value,
+          keyValues.count == objectValues.count
+        else { return nil }
+        let dictionary = zip(keyValues, objectValues).map { ArchiveDictionaryEntry(key: $0, value: $1) }
+        return (.dictionary(dictionary), keys.nodes + values.nodes)
+      }
+      if KeyedArchiveResolver.arrayClasses.contains(className) || KeyedArchiveResolver.setClasses.contains(className) {
+        guard let elements = field("NS.objects"), elements.written == .list, case .array(let values) = elements.value
+        else {
+          return nil
+        }
+        return (KeyedArchiveResolver.setClasses.contains(className) ? .set(values) : .array(values), elements.nodes)
+      }
     }
     var nodes = 1
     for entry in entries {

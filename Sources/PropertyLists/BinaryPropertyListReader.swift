@@ -7,18 +7,27 @@ public import Foundation
 /// nesting beyond `InputLimits.maxDepth`, oversized strings and shared-reference blow-ups are errors.
 public struct BinaryPropertyListReader: Sendable {
   public var limits: InputLimits
+  /// Whether data objects share the input's storage instead of being copied (see `read(_:)`).
+  public var borrowsData: Bool
 
-  public init(limits: InputLimits = .default) { self.limits = limits }
+  public init(limits: InputLimits = .default, borrowsData: Bool = false) {
+    self.limits = limits
+    self.borrowsData = borrowsData
+  }
 
   /// Reads the top object.
   /// - Throws: `PropertyListError` with the byte offset of the problem.
   ///
   /// Strings (except dictionary keys) are borrowed from `data`, not decoded: see `PropertyListString`. They
-  /// keep `data`'s buffer alive.
+  /// keep `data`'s buffer alive. With `borrowsData`, so do data objects (zero-based `Data` that copy nothing):
+  /// for a container whose data values are read and dropped, such as a keychain dump's `v_Data`, which would
+  /// otherwise double the memory a large dump takes. Such a value has storage of its own that points into the
+  /// input, so it must not be mutated in place: copy it first (as values kept beyond the read are).
   public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
     let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
       do throws(PropertyListError) {
         var parser = try BinaryPropertyListParser(bytes: raw, input: data, limits: limits)
+        parser.borrowsData = borrowsData
         return .success(try parser.readTop())
       } catch {
         return .failure(error)
@@ -45,6 +54,8 @@ struct BinaryPropertyListParser {
   /// The Data `bytes` belong to, which string values borrow slices of.
   let input: Data
   let limits: InputLimits
+  /// Data objects share `input`'s storage instead of being copied (`BinaryPropertyListReader.borrowsData`).
+  var borrowsData = false
   let trailer: BinaryPropertyListTrailer
   /// How often each object is referenced (saturating at 2), from a first pass over the containers.
   var referenceCounts: [UInt8]
@@ -193,7 +204,7 @@ struct BinaryPropertyListParser {
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "data")
       try requireBytes(start, count, "data")
-      return .data(Data(bytes[start..<(start + count)]))
+      return .data(borrowsData ? borrowedData(start, count) : Data(bytes[start..<(start + count)]))
     case 0x5:
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "string")
@@ -262,6 +273,17 @@ struct BinaryPropertyListParser {
   func slice(_ start: Int, _ count: Int) -> Data {
     let base = input.startIndex + start
     return input[base..<(base + count)]
+  }
+
+  /// `count` bytes of the input from `start` (already bounds-checked) as a zero-based `Data` that keeps the input
+  /// alive instead of copying it: a slice of `input` would share it too, but with the input's indices, which
+  /// readers of the value do not expect.
+  func borrowedData(_ start: Int, _ count: Int) -> Data {
+    guard count > 0, let base = bytes.baseAddress else { return Data() }
+    let input = input
+    return Data(
+      bytesNoCopy: UnsafeMutableRawPointer(mutating: base + start), count: count,
+      deallocator: .custom { _, _ in withExtendedLifetime(input) {} })
   }
 
   /// Checks that an ASCII string object holds only bytes below 0x80.

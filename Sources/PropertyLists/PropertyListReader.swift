@@ -49,8 +49,13 @@ public struct PropertyListDocument: Sendable, Hashable {
 /// ```
 public struct PropertyListReader: Sendable {
   public var limits: InputLimits
+  /// Whether a binary property list's data objects share the input's storage (`BinaryPropertyListReader.borrowsData`).
+  public var borrowsData: Bool
 
-  public init(limits: InputLimits = .default) { self.limits = limits }
+  public init(limits: InputLimits = .default, borrowsData: Bool = false) {
+    self.limits = limits
+    self.borrowsData = borrowsData
+  }
 
   /// Reads a binary or XML property list.
   /// - Throws: `PropertyListError` naming `file` (when given) and the place in it.
@@ -63,7 +68,8 @@ public struct PropertyListReader: Sendable {
     do throws(PropertyListError) {
       switch PropertyListFormat.sniff(data) {
       case .binary:
-        return PropertyListDocument(format: .binary, value: try BinaryPropertyListReader(limits: limits).read(data))
+        return PropertyListDocument(
+          format: .binary, value: try BinaryPropertyListReader(limits: limits, borrowsData: borrowsData).read(data))
       case .xml:
         return PropertyListDocument(format: .xml, value: try XMLPropertyListReader(limits: limits).read(data))
       case nil:

@@ -62,3 +62,36 @@ import _Adal2MSALTestSupport
     #expect(mrrt.refreshToken != frt.refreshToken)
   }
 }
+
+/// Keychain attributes are decoded once per read (`ReadMemo`): each item's checks of them must be its own.
+@Suite struct ReadAttributeSharingTests {
+  /// Each item's diagnostics as (code, message), by item.
+  private func diagnostics(_ result: ADALReadResult) -> [Int: [String]] {
+    Dictionary(grouping: result.diagnostics.filter { $0.location?.itemIndex != nil }) { $0.location!.itemIndex! }
+      .mapValues { $0.map { "\($0.code): \($0.message)" } }
+  }
+
+  @Test func repeatedAttributesAreCheckedAgainstEachItem() throws {
+    let data = try Fixtures.data("adal/dump-multiuser.xml.plist")
+    var records = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [[String: Any]])
+    records = Array(records.prefix(14))  // the ADAL items
+    // An access token's svce on its user's MRRT and on another user's access token (a resource and an
+    // authority mismatch), one acct on another user's item, an undecodable svce twice.
+    records[0]["svce"] = records[2]["svce"]
+    records[5]["svce"] = records[2]["svce"]
+    records[6]["acct"] = records[0]["acct"]
+    records[9]["svce"] = "MSOpenTech.ADAL.1|not*base64|x|y"
+    records[10]["svce"] = records[9]["svce"]
+    let dump = try PropertyListSerialization.data(fromPropertyList: records, format: .binary, options: 0)
+    let together = diagnostics(try ADALCacheReader().read(dump, file: "dump"))
+    #expect(together.values.joined().filter { $0.hasPrefix("adal.key-mismatch") }.count >= 3)
+    #expect(together.values.joined().filter { $0.hasPrefix("adal.service-unreadable") }.count == 2)
+    #expect(together.values.joined().contains { $0.hasPrefix("adal.account-mismatch") })
+    // The oracle: each item read in a dump of its own, with nothing to share.
+    for (index, record) in records.enumerated() {
+      let alone = try PropertyListSerialization.data(fromPropertyList: [record], format: .binary, options: 0)
+      let expected = diagnostics(try ADALCacheReader().read(alone, file: "dump"))[0] ?? []
+      #expect(together[index] ?? [] == expected, "item \(index)")
+    }
+  }
+}
