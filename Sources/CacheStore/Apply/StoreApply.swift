@@ -99,11 +99,8 @@ extension CacheStore {
         for (kind, count) in kinds { summary.planned[action, default: [:]][kind, default: 0] += count }
       }
       let runID = summary.runID
-      // Entries are read in place: a copy of one is a retain of each of its fields.
-      try plan.entries.withUnsafeBufferPointer { entries in
-        for index in entries.indices where entries[index].action.writes {
-          try write(entries[index], runID: runID)
-        }
+      try plan.forEachEntry { entry in
+        if entry.action.writes { try write(entry, runID: runID) }
       }
     }
 
@@ -161,10 +158,8 @@ extension CacheStore {
 
   static func plannedCounts(_ plan: MigrationPlan) -> [String: [String: Int]] {
     var counts: [String: [String: Int]] = [:]
-    plan.entries.withUnsafeBufferPointer { entries in
-      for index in entries.indices {
-        counts[entries[index].action.rawValue, default: [:]][entries[index].kind?.rawValue ?? "none", default: 0] += 1
-      }
+    plan.forEachEntry { entry in
+      counts[entry.action.rawValue, default: [:]][entry.kind?.rawValue ?? "none", default: 0] += 1
     }
     return counts
   }

@@ -212,11 +212,19 @@ public struct MigrationPlan: Sendable, Hashable {
   /// The entries an apply writes (`add` and `update`).
   public var writes: [PlanEntry] { entries.filter { $0.action.writes } }
 
-  // The actions are read in place: `count(where:)` and `contains(where:)` copied each entry they passed (a
-  // retain of each of its fields).
+  /// Calls `body` with each entry in order, read in place: a `for` loop over `entries` (or `count(where:)`,
+  /// `contains(where:)`) copies each entry it passes, a retain of each of its fields.
+  public func forEachEntry(_ body: (borrowing PlanEntry) throws -> Void) rethrows {
+    try entries.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices { try body(buffer[index]) }
+    }
+  }
+
   /// How many entries have each action.
   public func count(_ action: PlanAction) -> Int {
-    entries.withUnsafeBufferPointer { buffer in buffer.indices.count { buffer[$0].action == action } }
+    var count = 0
+    forEachEntry { if $0.action == action { count += 1 } }
+    return count
   }
 
   /// Whether the plan changes nothing (no add, update).
