@@ -64,3 +64,21 @@ import _Adal2MSALTestSupport
     #expect(PlanEntry(action: .skip, canonicalKey: "k", reasonCode: "c", reason: "r").canonicalKey == "k")
   }
 }
+
+/// Identity resolution on all cores gives what one core gives, for every scenario.
+@Suite struct ParallelIdentityTests {
+  @Test(arguments: Scenario.names)
+  func clustersResolvedOnAllCoresMatchOneCore(_ name: String) throws {
+    let scenario = try Scenario(name)
+    var clouds: [String: String] = [:]
+    var items = scenario.adal.flatMap { input in
+      input.items.compactMap { SourcedItem($0, file: input.file, clouds: &clouds) }
+    }
+    items = SourcedItem.sortedInPlanOrder(items)
+    for index in items.indices { items[index].ordinal = index }
+    let resolver = IdentityResolver(existing: ExistingAccountIndex(scenario.existing.accounts.entities))
+    let serial = resolver.resolve(items, minimumChunk: .max)
+    #expect(resolver.resolve(items, minimumChunk: 1) == serial)
+    #expect(serial.resolved.count + serial.unresolved.count == items.count)
+  }
+}
