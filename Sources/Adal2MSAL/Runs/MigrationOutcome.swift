@@ -62,11 +62,11 @@ struct OutcomeTally {
   init(redactUsernames: Bool) { self.redactUsernames = redactUsernames }
 
   mutating func add(_ plan: MigrationPlan) {
-    for entry in plan.entries {
+    plan.forEachEntry { entry in
       totals[entry.action, default: 0] += 1
-      guard entry.action.needsAttention else { continue }
+      guard entry.action.needsAttention else { return }
       skipsByReason[entry.reasonCode, default: 0] += 1
-      guard Self.isProblem(entry) else { continue }
+      guard Self.isProblem(entry) else { return }
       let name = entry.username.map { redactUsernames ? RedactionNames.redactedUsername($0) : $0 } ?? "(no username)"
       users[name, default: (0, [])].problems += 1
       users[name, default: (0, [])].codes.insert(entry.reasonCode)

@@ -99,27 +99,32 @@ extension CacheStore {
         for (kind, count) in kinds { summary.planned[action, default: [:]][kind, default: 0] += count }
       }
       let runID = summary.runID
-      for entry in plan.entries where entry.action.writes {
-        guard let entity = entry.entity else { continue }
-        let key = HashedKey(entity.canonicalKey)
-        let action: PlanAction
-        let outcome = try writer.upsert(entity, key: key, expectNew: entry.action == .add)
-        switch outcome {
-        case .current:
-          summary.rowsAlreadyCurrent += 1
-          continue
-        case .inserted:
-          summary.rowsInserted += 1
-          action = .add
-        case .updated:
-          summary.rowsUpdated += 1
-          action = .update
-        }
-        let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
-        try provenance.record(
-          key: key, kind: entity.kind.rawValue, isNewRow: outcome == .inserted, runID: runID, action: action.rawValue,
-          sources: sources)
+      try plan.forEachEntry { entry in
+        if entry.action.writes { try write(entry, runID: runID) }
       }
+    }
+
+    /// Writes one `add` or `update` entry and its provenance.
+    private mutating func write(_ entry: borrowing PlanEntry, runID: Int64) throws {
+      guard let entity = entry.entity, let canonicalKey = entry.canonicalKey else { return }
+      let key = HashedKey(canonicalKey)  // the entity's key, kept with it by the plan entry
+      let action: PlanAction
+      let outcome = try writer.upsert(entity, key: key, expectNew: entry.action == .add)
+      switch outcome {
+      case .current:
+        summary.rowsAlreadyCurrent += 1
+        return
+      case .inserted:
+        summary.rowsInserted += 1
+        action = .add
+      case .updated:
+        summary.rowsUpdated += 1
+        action = .update
+      }
+      let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
+      try provenance.record(
+        key: key, kind: entity.kind.rawValue, isNewRow: outcome == .inserted, runID: runID, action: action.rawValue,
+        sources: sources)
     }
   }
 
@@ -153,7 +158,7 @@ extension CacheStore {
 
   static func plannedCounts(_ plan: MigrationPlan) -> [String: [String: Int]] {
     var counts: [String: [String: Int]] = [:]
-    for entry in plan.entries {
+    plan.forEachEntry { entry in
       counts[entry.action.rawValue, default: [:]][entry.kind?.rawValue ?? "none", default: 0] += 1
     }
     return counts

@@ -18,20 +18,32 @@ struct UnresolvedIdentity: Sendable, Hashable {
 }
 
 /// Identity resolution (PRODUCT.md "The mapping, decided", rules 1-6) for every user of a set of ADAL items.
-struct IdentityResolver {
+struct IdentityResolver: Sendable {
   let existing: ExistingAccountIndex
 
-  struct Outcome {
+  struct Outcome: Sendable, Equatable {
     var resolved: [Int: ResolvedIdentity] = [:]
     var unresolved: [Int: UnresolvedIdentity] = [:]
     var users: [PlanUser] = []
     var diagnostics: [Diagnostic] = []
   }
 
-  func resolve(_ items: [SourcedItem]) -> Outcome {
+  /// Clusters resolve independently (each reads only its own items and the existing accounts), so they are
+  /// resolved on all cores and their outcomes joined in cluster order: the same outcome as one loop.
+  /// `minimumChunk`: the fewest clusters a core resolves (tests make it 1).
+  func resolve(_ items: [SourcedItem], minimumChunk: Int = 64) -> Outcome {
+    let pieces = UserClusters.of(items).orderedParallelMap(minimumChunk: minimumChunk) { cluster in
+      var piece = Outcome()
+      resolve(cluster: cluster.map { items[$0] }, into: &piece)
+      return piece
+    }
     var outcome = Outcome()
-    for cluster in UserClusters.of(items) {
-      resolve(cluster: cluster.map { items[$0] }, into: &outcome)
+    outcome.resolved.reserveCapacity(items.count)
+    for piece in pieces {
+      outcome.resolved.merge(piece.resolved) { $1 }
+      outcome.unresolved.merge(piece.unresolved) { $1 }
+      outcome.users += piece.users
+      outcome.diagnostics += piece.diagnostics
     }
     return outcome
   }

@@ -81,12 +81,17 @@ public struct PlanEntry: Sendable, Hashable {
   public var action: PlanAction
   /// The entity kind; nil for a skipped input item that maps to no entity.
   public var kind: UnifiedEntityKind?
-  /// The canonical key of the target entity; nil when there is none.
-  public var canonicalKey: String?
+  /// The canonical key of the target entity; nil when there is none. When the entry has an `entity`, this is
+  /// always its `canonicalKey` (setting `entity` sets it), so that sorting, reports and the store's writer use
+  /// it rather than building the key again.
+  public private(set) var canonicalKey: String?
   /// The entity as it will be after the apply (add, update, unchanged), or the ADAL-side proposal (conflict).
   public var entity: AnyUnifiedEntity? {
     get { entityBox?.value }
-    set { entityBox = newValue.map(EntityBox.init) }
+    set {
+      entityBox = newValue.map(EntityBox.init)
+      if let newValue { canonicalKey = newValue.canonicalKey }
+    }
   }
   /// The entity the target holds now (update, unchanged, conflict).
   public var existing: AnyUnifiedEntity? {
@@ -110,23 +115,27 @@ public struct PlanEntry: Sendable, Hashable {
   /// The account's home account id, when known.
   public var homeAccountID: String?
 
+  /// An entry; `canonicalKey` is used only when there is no `entity` (an entity's entry has its key).
   public init(
     action: PlanAction, kind: UnifiedEntityKind? = nil, canonicalKey: String? = nil, entity: AnyUnifiedEntity? = nil,
     existing: AnyUnifiedEntity? = nil, reasonCode: String, reason: String, sources: [PlanSource] = [],
     identityRule: IdentityRule? = nil, username: String? = nil, homeAccountID: String? = nil
   ) {
     self.init(
-      action: action, kind: kind, canonicalKey: canonicalKey, entityBox: entity.map(EntityBox.init),
+      action: action, kind: kind, canonicalKey: entity?.canonicalKey ?? canonicalKey,
+      entityBox: entity.map(EntityBox.init),
       existingBox: existing.map(EntityBox.init), reasonCode: reasonCode, reason: reason, sources: sources,
       identityRule: identityRule, username: username, homeAccountID: homeAccountID)
   }
 
   /// An entry for entities that are boxed already (the planner's proposals), sharing the boxes.
+  /// `canonicalKey`, when given, must be the entity's (the proposal's key, computed once).
   init(
     action: PlanAction, kind: UnifiedEntityKind? = nil, canonicalKey: String? = nil, entityBox: EntityBox?,
     existingBox: EntityBox?, reasonCode: String, reason: String, sources: [PlanSource] = [],
     identityRule: IdentityRule? = nil, username: String? = nil, homeAccountID: String? = nil
   ) {
+    assert(canonicalKey == nil || entityBox == nil || canonicalKey == entityBox?.value.canonicalKey)
     self.action = action
     self.kind = kind ?? entityBox?.value.kind ?? existingBox?.value.kind
     self.canonicalKey = canonicalKey ?? entityBox?.value.canonicalKey ?? existingBox?.value.canonicalKey
@@ -203,14 +212,30 @@ public struct MigrationPlan: Sendable, Hashable {
   /// The entries an apply writes (`add` and `update`).
   public var writes: [PlanEntry] { entries.filter { $0.action.writes } }
 
+  /// Calls `body` with each entry in order, read in place: a `for` loop over `entries` (or `count(where:)`,
+  /// `contains(where:)`) copies each entry it passes, a retain of each of its fields.
+  public func forEachEntry(_ body: (borrowing PlanEntry) throws -> Void) rethrows {
+    try entries.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices { try body(buffer[index]) }
+    }
+  }
+
   /// How many entries have each action.
-  public func count(_ action: PlanAction) -> Int { entries.count { $0.action == action } }
+  public func count(_ action: PlanAction) -> Int {
+    var count = 0
+    forEachEntry { if $0.action == action { count += 1 } }
+    return count
+  }
 
   /// Whether the plan changes nothing (no add, update).
-  public var isNoChange: Bool { !entries.contains { $0.action.writes } }
+  public var isNoChange: Bool { !hasEntry { $0.writes } }
 
   /// Whether anything was skipped or is in conflict (the CLI's "success with skipped items" exit code).
-  public var hasSkipsOrConflicts: Bool { entries.contains { $0.action.needsAttention } }
+  public var hasSkipsOrConflicts: Bool { hasEntry { $0.needsAttention } }
+
+  private func hasEntry(_ action: (PlanAction) -> Bool) -> Bool {
+    entries.withUnsafeBufferPointer { buffer in buffer.indices.contains { action(buffer[$0].action) } }
+  }
 }
 
 /// One ADAL user (the items of one object id, or of one user name when there is no id token) and the identity

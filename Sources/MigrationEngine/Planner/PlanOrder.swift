@@ -36,11 +36,12 @@ extension PlanAction {
 }
 
 enum PlanOrder {
-  /// `elements` sorted by `areInIncreasingOrder`, moving each element once: sorting large structs in place
-  /// copies them O(n log n) times (a retain per reference field each time), sorting their indices does not.
-  static func sorted<Element>(_ elements: [Element], by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
-    elements.withUnsafeBufferPointer { buffer in
-      buffer.indices.sorted { areInIncreasingOrder(buffer[$0], buffer[$1]) }.map { buffer[$0] }
+  /// `users` sorted into plan order (`users(_:_:)`), each user's `UserOrder` made once rather than twice per
+  /// comparison (it lowercases the name).
+  static func sortedUsers(_ users: [PlanUser]) -> [PlanUser] {
+    users.withUnsafeBufferPointer { buffer in
+      let orders = buffer.indices.map { UserOrder(buffer[$0]) }
+      return buffer.indices.sorted { orders[$0] < orders[$1] }.map { buffer[$0] }
     }
   }
 
@@ -67,25 +68,60 @@ enum PlanOrder {
     return out
   }
 
-  /// `entries` in plan order: by kind, key and action (compared once per entry as a `EntryKey`), ties by
-  /// `entries(_:_:)`.
-  static func sortedEntries(_ entries: [PlanEntry]) -> [PlanEntry] {
-    let keys = entries.map {
-      EntryKey(kind: $0.kind?.planOrder ?? 9, key: $0.canonicalKey ?? "", action: $0.action.planOrder)
+  /// Sorts `entries` into plan order: by kind, key, action and first source (compared once per entry as an
+  /// `EntryKey`), ties by `entries(_:_:)`. The entries are read in place and then swapped into their places:
+  /// a copy of an entry is a retain of each of its fields, and the tie-breaks of thousands of keyless skips
+  /// copied two entries per comparison.
+  static func sortEntries(_ entries: inout [PlanEntry]) {
+    let order = entries.withUnsafeBufferPointer { buffer in
+      let keys = buffer.indices.map { index in
+        EntryKey(
+          kind: buffer[index].kind?.planOrder ?? 9, key: buffer[index].canonicalKey ?? "",
+          action: buffer[index].action.planOrder, firstSource: buffer[index].sources.first)
+      }
+      return keys.indices.sorted { left, right in
+        switch keys[left].compare(keys[right]) {
+        case .some(let precedes): precedes
+        case nil: Self.entries(buffer[left], buffer[right])
+        }
+      }
     }
-    let order = entries.indices.sorted { left, right in
-      keys[left] != keys[right] ? keys[left] < keys[right] : Self.entries(entries[left], entries[right])
-    }
-    return order.map { entries[$0] }
+    permute(&entries, into: order)
   }
 
-  private struct EntryKey: Comparable {
+  /// Reorders `elements` so that position `i` holds the element that was at `order[i]`, by swaps along the
+  /// permutation's cycles: each element is moved, never copied.
+  static func permute<Element>(_ elements: inout [Element], into order: [Int]) {
+    var placed = [Bool](repeating: false, count: order.count)
+    for start in order.indices where !placed[start] {
+      var position = start
+      while true {
+        placed[position] = true
+        let from = order[position]
+        if from == start { break }
+        elements.swapAt(position, from)
+        position = from
+      }
+    }
+  }
+
+  private struct EntryKey {
     var kind: Int
     var key: String
     var action: Int
+    var firstSource: PlanSource?
 
-    static func < (lhs: EntryKey, rhs: EntryKey) -> Bool {
-      (lhs.kind, lhs.key, lhs.action) < (rhs.kind, rhs.key, rhs.action)
+    /// Whether `self` precedes `other`, or nil when the key leaves them tied.
+    func compare(_ other: EntryKey) -> Bool? {
+      if (kind, key, action) != (other.kind, other.key, other.action) {
+        return (kind, key, action) < (other.kind, other.key, other.action)
+      }
+      switch (firstSource, other.firstSource) {
+      case (let lhs?, let rhs?) where lhs != rhs: return PlanSource.precedes(lhs, rhs)
+      case (nil, _?): return true
+      case (_?, nil): return false
+      default: return nil
+      }
     }
   }
 

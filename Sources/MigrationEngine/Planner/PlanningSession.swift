@@ -122,12 +122,15 @@ package struct PlanningSession: Sendable {
     for index in entries.indices { entries[index].sources.sort(by: PlanSource.precedes) }
     var diagnostics = diagnostics
     if let library = options.targetLibrary { diagnostics += Self.sameKey(entries, in: library) }
+    PlanOrder.sortEntries(&entries)
+    let sorted = entries
+    entries = []  // the plan holds the only reference, so that it is never copied on write
     return MigrationPlan(
-      entries: PlanOrder.sortedEntries(entries),
+      entries: sorted,
       diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,
-      users: PlanOrder.sorted(users, by: PlanOrder.users), targetLibrary: options.targetLibrary)
+      users: PlanOrder.sortedUsers(users), targetLibrary: options.targetLibrary)
   }
 
   /// What the export for `library` will leave out because that library keys two of the entities the cache

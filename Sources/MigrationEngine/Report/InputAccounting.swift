@@ -44,7 +44,7 @@ public struct InputAccounting: Sendable {
 
   /// Adds one plan (a part of a run, or the rest).
   public mutating func add(_ plan: MigrationPlan) {
-    for entry in plan.entries {
+    plan.forEachEntry { entry in
       let bucket = Self.bucket(of: entry)
       for source in entry.sources {
         if let index = source.itemIndex, index >= 0 {

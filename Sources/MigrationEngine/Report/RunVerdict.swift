@@ -59,7 +59,7 @@ public struct RunVerdict: Sendable, Hashable {
 
   /// Adds one plan (a part of a run, or the rest).
   public mutating func add(_ plan: MigrationPlan) {
-    for entry in plan.entries {
+    plan.forEachEntry { entry in
       switch entry.action {
       case .add, .update: written += 1
       case .unchanged: unchanged += 1
