@@ -2,22 +2,13 @@
 /// (`login.windows.net` for the public cloud). MSAL.NET finds an entry under any alias of its cloud, but writes what
 /// a refresh returns under this host, so an entry made for it under another alias stays beside the new one (the
 /// redeemed refresh token is never replaced). Hosts of no known cloud (ADFS, B2C, others) are kept.
+/// The clouds and their cache hosts are `EnvironmentAliases`' table.
 public enum MSALNetCacheHost {
-  /// Each cloud's cache host, then its aliases, as Azure AD's instance discovery answers them.
-  static let clouds: [(cacheHost: String, aliases: Set<String>)] = [
-    (
-      "login.windows.net", ["login.microsoftonline.com", "login.windows.net", "login.microsoft.com", "sts.windows.net"]
-    ),
-    ("login.partner.microsoftonline.cn", ["login.partner.microsoftonline.cn", "login.chinacloudapi.cn"]),
-    ("login.microsoftonline.de", ["login.microsoftonline.de"]),
-    ("login.microsoftonline.us", ["login.microsoftonline.us", "login.usgovcloudapi.net"]),
-    ("login-us.microsoftonline.com", ["login-us.microsoftonline.com"]),
-  ]
-
-  /// The cache host of `environment`'s cloud, or `environment` itself outside the known clouds.
+  /// The cache host of `environment`'s cloud (`EnvironmentGroup.preferredCacheHost`), or `environment` itself
+  /// outside the known clouds.
   public static func of(_ environment: String) -> String {
-    let host = environment.lowercased()
-    return clouds.first { $0.aliases.contains(host) }?.cacheHost ?? environment
+    let group = EnvironmentAliases.group(forHost: environment)
+    return group.isKnown ? group.preferredCacheHost : environment
   }
 
   /// `entity` as MSAL.NET would have stored it. An entity that was not read from an MSAL cache file (migrated from
