@@ -10,13 +10,13 @@ extension CacheStore {
   public func contents() throws(CacheStoreError) -> UnifiedCacheContents {
     try read { db, codec in
       var contents = UnifiedCacheContents()
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM accounts") {
+      // In key order, as the key-ordered tables of schema v1 to v6 gave them (export writes this order).
+      for row in try Row.fetchAll(db, sql: "SELECT * FROM accounts ORDER BY key") {
         contents.accounts.upsert(try codec.account(from: row))
       }
-      // In key order, as the key-ordered table of schema v1 and v2 gave them.
       let credentials = try Row.fetchCursor(db, sql: "SELECT * FROM credentials ORDER BY key")
       while let row = try credentials.next() { contents.upsert(try codec.credential(from: row)) }
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM app_metadata") {
+      for row in try Row.fetchAll(db, sql: "SELECT * FROM app_metadata ORDER BY key") {
         contents.appMetadata.upsert(try codec.appMetadata(from: row))
       }
       for row in try Row.fetchAll(db, sql: "SELECT name, value FROM unknown_sections ORDER BY position") {
@@ -89,17 +89,16 @@ extension CacheStore {
   }
 
   /// Every credential (access, refresh and id tokens) of one account, in key order. One lookup in
-  /// `credentials_by_home_account_hash`.
+  /// `credentials_by_home_account_hash`; rows of another account with the same hash are left out by comparing
+  /// their `home_account_id`, lowercased.
   public func credentials(ofHomeAccountID homeAccountID: String) throws(CacheStoreError) -> [AnyUnifiedEntity] {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID)
     return try read { db, codec in
       try Row.fetchAll(
-        db,
-        sql: """
-          SELECT * FROM credentials WHERE home_account_hash = ? AND home_account_id_normalized = ? ORDER BY key
-          """,
-        arguments: [KeyHash.of(wanted), wanted]
-      ).map { row throws(CacheStoreError) in try codec.credential(from: row) }
+        db, sql: "SELECT * FROM credentials WHERE home_account_hash = ? ORDER BY key", arguments: [KeyHash.of(wanted)]
+      ).filter { row in
+        String.fromDatabaseValue(row["home_account_id"]).map(RowCodec.normalizedHomeAccountID) == wanted
+      }.map { row throws(CacheStoreError) in try codec.credential(from: row) }
     }
   }
 
@@ -122,20 +121,52 @@ extension CacheStore {
 
   /// The provenance of a row: which run and input item added or changed it, oldest first.
   public func provenance(ofKey key: String) throws(CacheStoreError) -> [RowProvenance] {
-    try read { db, _ in
-      try Row.fetchAll(
+    try read { db, codec in
+      // The row of `key` in each entity table (a key is in one of them), then its provenance rows.
+      let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT r.row_key, r.row_kind, p.run_id, f.file AS source_file, p.item_index, p.label, p.action
-          FROM provenance p JOIN provenance_rows r ON r.id = p.row_id JOIN provenance_files f ON f.id = p.file_id
-          WHERE r.key_hash = ? AND r.row_key = ? ORDER BY p.run_id, p.id
-          """, arguments: [KeyHash.of(key), key]
-      ).map { row in
-        RowProvenance(
-          rowKey: row["row_key"], rowKind: row["row_kind"], runID: row["run_id"], sourceFile: row["source_file"],
-          itemIndex: row["item_index"], label: row["label"], action: row["action"])
+          SELECT e.key AS row_key, 'Account' AS row_kind, p.id AS id, p.run_id AS run_id, p.action, p.sources
+          FROM accounts e JOIN provenance p ON p.row_table = 1 AND p.row_id = e.id
+          WHERE e.key_hash = ?1 AND e.key = ?2
+          UNION ALL
+          SELECT e.key, e.credential_kind, p.id, p.run_id, p.action, p.sources
+          FROM credentials e JOIN provenance p ON p.row_table = 2 AND p.row_id = e.id
+          WHERE e.key_hash = ?1 AND e.key = ?2
+          UNION ALL
+          SELECT e.key, 'AppMetadata', p.id, p.run_id, p.action, p.sources
+          FROM app_metadata e JOIN provenance p ON p.row_table = 3 AND p.row_id = e.id
+          WHERE e.key_hash = ?1 AND e.key = ?2
+          ORDER BY run_id, id
+          """, arguments: [KeyHash.of(key), key])
+      var trail: [RowProvenance] = []
+      for row in rows {
+        guard let blob = Data.fromDatabaseValue(row["sources"]), let packed = ProvenanceSources(bytes: [UInt8](blob)) else {
+          throw codec.corrupt("a provenance row whose sources are malformed", rowKey: key)
+        }
+        for source in packed.sources {
+          trail.append(
+            RowProvenance(
+              rowKey: row["row_key"], rowKind: row["row_kind"], runID: row["run_id"],
+              sourceFile: try Self.text(source.fileID, of: "provenance_files", "file", db: db, codec: codec, key: key),
+              itemIndex: source.itemIndex,
+              label: try Self.text(source.labelID, of: "provenance_labels", "label", db: db, codec: codec, key: key),
+              action: row["action"]))
+        }
       }
+      return trail
     }
+  }
+
+  /// The text of an interned id (`provenance_files`, `provenance_labels`).
+  private static func text(
+    _ id: Int64, of table: String, _ column: String, db: Database, codec: RowCodec, key: String
+  ) throws -> String {
+    let select = try db.cachedStatement(sql: "SELECT \(column) FROM \(table) WHERE id = ?")
+    guard let text = try String.fetchOne(select, arguments: [id]) else {
+      throw codec.corrupt("a provenance row naming no \(column)", rowKey: key)
+    }
+    return text
   }
 
   /// Runs `body` in a read transaction, mapping SQLite errors to `CacheStoreError`.

@@ -3,8 +3,8 @@ import ArgumentParser
 import Foundation
 import GRDBSQLite
 
-/// The SQLite floor: the rows an apply of `plan` writes (every `add` entity, of every kind, and one provenance
-/// row per source), inserted with the sqlite3 C API into the same schema with the same pragmas (WAL,
+/// The SQLite floor: the rows an apply of `plan` writes (every `add` entity, of every kind, and its provenance
+/// row with the sources packed), inserted with the sqlite3 C API into the same schema with the same pragmas (WAL,
 /// `synchronous = FULL`, the store's cache size, one `BEGIN IMMEDIATE` transaction), text bound straight from
 /// the entities: no GRDB, no existence checks, no row codec. What is left of an apply's time above it is ours.
 enum RawInsertLoop {
@@ -27,32 +27,33 @@ enum RawInsertLoop {
       db,
       """
       INSERT INTO accounts (key, home_account_id, environment, realm, local_account_id, username, authority_type,
-        name, given_name, family_name, username_normalized, environment_group, home_account_id_normalized)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        name, given_name, family_name, username_normalized, environment_group, home_account_id_normalized, key_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let credential = try prepare(
       db,
       """
-      INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, home_account_id_normalized,
-        environment, client_id, realm, target, secret, family_id, cached_at, expires_on, extended_expires_on,
-        key_hash, home_account_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, environment, client_id,
+        realm, target, secret, family_id, cached_at, expires_on, extended_expires_on, key_hash, home_account_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let appMetadata = try prepare(
-      db, "INSERT INTO app_metadata (key, client_id, environment, family_id) VALUES (?, ?, ?, ?)")
-    let provenanceRow = try prepare(db, "INSERT INTO provenance_rows (row_key, row_kind, key_hash) VALUES (?, ?, ?)")
-    let provenanceFile = try prepare(db, "INSERT INTO provenance_files (file) VALUES (?)")
+      db, "INSERT INTO app_metadata (key, client_id, environment, family_id, key_hash) VALUES (?, ?, ?, ?, ?)")
     let provenance = try prepare(
       db,
-      """
-      INSERT INTO provenance (row_id, run_id, file_id, item_index, label, action) VALUES (?, ?, ?, ?, ?, 'add')
-      """)
+      "INSERT INTO provenance (row_table, row_id, run_id, action, sources) VALUES (?, ?, ?, 'add', ?)")
     defer {
-      for statement in [account, credential, appMetadata, provenanceRow, provenanceFile, provenance] {
+      for statement in [account, credential, appMetadata, provenance] {
         sqlite3_finalize(statement)
       }
     }
-    var fileIDs: [String: Int64] = [:]
+    // Sources packed as the store packs them, file and label ids as if each were interned (no lookups).
+    var texts: [String: Int64] = [:]
+    func id(_ text: String) -> Int64 {
+      if let known = texts[text] { return known }
+      texts[text] = Int64(texts.count + 1)
+      return Int64(texts.count)
+    }
 
     for entry in plan.entries where entry.action == .add {
       guard let entity = entry.entity else { continue }
@@ -66,49 +67,56 @@ enum RawInsertLoop {
             a.givenName, a.familyName, a.username?.lowercased(), EnvironmentAliases.group(forHost: a.environment).name,
             a.homeAccountID.lowercased(),
           ])
+        sqlite3_bind_int64(account, 14, KeyHash.of(key))
         try step(db, account)
       case .accessToken(let t):
         try insertCredential(
           db, credential,
           [
-            key, "AccessToken", t.credentialType, t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+            key, "AccessToken", t.credentialType, t.homeAccountID, t.environment,
             t.clientID, t.realm, t.target, t.secret.value, nil,
           ], dates: [t.cachedAt, t.expiresOn, t.extendedExpiresOn])
       case .refreshToken(let t):
         try insertCredential(
           db, credential,
           [
-            key, "RefreshToken", "RefreshToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+            key, "RefreshToken", "RefreshToken", t.homeAccountID, t.environment,
             t.clientID, t.realm, t.target, t.secret.value, t.familyID,
           ], dates: [])
       case .idToken(let t):
         try insertCredential(
           db, credential,
           [
-            key, "IdToken", "IdToken", t.homeAccountID, t.homeAccountID.lowercased(), t.environment,
+            key, "IdToken", "IdToken", t.homeAccountID, t.environment,
             t.clientID, t.realm, nil, t.secret.value, nil,
           ], dates: [])
       case .appMetadata(let m):
         bind(appMetadata, [key, m.clientID, m.environment, m.familyID])
+        sqlite3_bind_int64(appMetadata, 5, KeyHash.of(key))
         try step(db, appMetadata)
       }
-      bind(provenanceRow, [key, entity.kind.rawValue])
-      sqlite3_bind_int64(provenanceRow, 3, KeyHash.of(key))
-      try step(db, provenanceRow)
-      let rowID = sqlite3_last_insert_rowid(db)
+      var packed: [UInt8] = []
       for source in entry.sources {
-        if fileIDs[source.file] == nil {
-          bind(provenanceFile, [source.file])
-          try step(db, provenanceFile)
-          fileIDs[source.file] = sqlite3_last_insert_rowid(db)
+        for value in [id(source.file), Int64(source.itemIndex ?? -1) + 1, id(source.label)] {
+          var rest = UInt64(bitPattern: value)
+          while rest >= 0x80 {
+            packed.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+          }
+          packed.append(UInt8(rest))
         }
-        sqlite3_bind_int64(provenance, 1, rowID)
-        sqlite3_bind_int64(provenance, 2, runID)
-        sqlite3_bind_int64(provenance, 3, fileIDs[source.file] ?? 0)
-        sqlite3_bind_int64(provenance, 4, Int64(source.itemIndex ?? 0))
-        bind(provenance, [source.label], from: 5)
-        try step(db, provenance)
       }
+      let table: Int64 =
+        switch entity {
+        case .account: 1
+        case .appMetadata: 3
+        default: 2
+        }
+      sqlite3_bind_int64(provenance, 1, table)
+      sqlite3_bind_int64(provenance, 2, sqlite3_last_insert_rowid(db))
+      sqlite3_bind_int64(provenance, 3, runID)
+      sqlite3_bind_blob(provenance, 4, packed, Int32(packed.count), transient)
+      try step(db, provenance)
     }
     try exec(db, "COMMIT")
   }
@@ -120,14 +128,14 @@ enum RawInsertLoop {
     for index in 0..<3 {
       let date = index < dates.count ? dates[index] : nil
       if let date {
-        sqlite3_bind_int64(statement, Int32(12 + index), Int64(date.timeIntervalSince1970))
+        sqlite3_bind_int64(statement, Int32(11 + index), Int64(date.timeIntervalSince1970))
       } else {
-        sqlite3_bind_null(statement, Int32(12 + index))
+        sqlite3_bind_null(statement, Int32(11 + index))
       }
     }
-    // The store's index columns (`KeyHash`): the key's, and the normalized home account id's (texts[4]).
-    sqlite3_bind_int64(statement, 15, KeyHash.of(texts[0] ?? ""))
-    sqlite3_bind_int64(statement, 16, KeyHash.of(texts[4] ?? ""))
+    // The store's index columns (`KeyHash`): the key's, and the lowercased home account id's (texts[3]).
+    sqlite3_bind_int64(statement, 14, KeyHash.of(texts[0] ?? ""))
+    sqlite3_bind_int64(statement, 15, KeyHash.of((texts[3] ?? "").lowercased()))
     try step(db, statement)
   }
 

@@ -52,9 +52,12 @@ import _Adal2MSALTestSupport
     #expect(trail.last?.sourceFile == "second.json")
     #expect(trail.last?.itemIndex == 3)
     #expect(trail.last?.runID == summary.runID)
-    // The replaced row's key is found in `provenance_rows`, not stored a second time.
-    let keys = try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM provenance_rows") }
-    #expect(keys == contents.allEntities.count)
+    // The replaced row keeps its id, to which both provenance rows refer.
+    let rowIDs = try store.queue.read { db in
+      try Int64.fetchAll(db, sql: "SELECT row_id FROM provenance WHERE row_table = 1 ORDER BY id")
+    }
+    #expect(rowIDs.count == contents.accounts.entities.count + 1)
+    #expect(rowIDs.last.map { last in rowIDs.dropLast().contains(last) } == true)
   }
 
   @Test func onlyAddAndUpdateEntriesAreWritten() throws {

@@ -27,7 +27,6 @@ import _Adal2MSALTestSupport
       let key = entity.canonicalKey
       try store.queue.write { db in
         try db.execute(sql: "UPDATE credentials SET key_hash = ?", arguments: [KeyHash.of(key)])
-        try db.execute(sql: "UPDATE provenance_rows SET key_hash = ?", arguments: [KeyHash.of(key)])
       }
       let before = try StoreTestSupport.counts(store)
       #expect(try store.entity(kind: entity.kind, key: key) == entity)

@@ -62,15 +62,11 @@ import _Adal2MSALTestSupport
     ),
     ("SELECT * FROM accounts WHERE username_normalized = ? ORDER BY key", "accounts_by_username"),
     ("SELECT * FROM accounts WHERE home_account_id_normalized = ? ORDER BY key", "accounts_by_home_account_id"),
-    (
-      "SELECT * FROM credentials WHERE home_account_hash = ? AND home_account_id_normalized = ? ORDER BY key",
-      "credentials_by_home_account_hash"
-    ),
+    ("SELECT * FROM credentials WHERE home_account_hash = ? ORDER BY key", "credentials_by_home_account_hash"),
     ("SELECT * FROM credentials WHERE key_hash = ? AND key = ?", "credentials_by_key_hash"),
-    (
-      "SELECT id FROM provenance_rows WHERE key_hash = ? AND row_key = ? AND row_kind = ?",
-      "provenance_rows_by_key_hash"
-    ),
+    ("SELECT * FROM accounts WHERE key_hash = ? AND key = ?", "accounts_by_key_hash"),
+    ("SELECT * FROM app_metadata WHERE key_hash = ? AND key = ?", "app_metadata_by_key_hash"),
+    ("SELECT * FROM provenance WHERE row_table = ? AND row_id = ?", "provenance_by_row"),
   ])
   func lookupsUseTheirIndex(sql: String, index: String) throws {
     let store = try Self.store(with: [

@@ -15,8 +15,9 @@ import _Adal2MSALTestSupport
   }
 
   /// A store with the migrations up to `version` whose `tables` hold the rows a current store holds after
-  /// applying a plan that adds `contents` (every column the older table has, copied in
-  /// the order the current table holds them).
+  /// applying a plan that adds `contents` (every column the older table has, copied in the order the current
+  /// table holds them; a column the current table derives is computed). `provenance` (v5 and v6 layout): one
+  /// `add` row per entity of run 1, from `test.json`.
   static func store(upTo version: String, holding contents: UnifiedCacheContents, tables: [String]) throws -> String {
     let current = try CacheStore.open(path: try StoreTestSupport.freshPath())
     try current.apply(StoreTestSupport.plan(adding: contents))
@@ -25,14 +26,44 @@ import _Adal2MSALTestSupport
     try StoreSchema.migrator.migrate(queue, upTo: version)
     try queue.writeWithoutTransaction { db in
       try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current.path])
-      for table in tables {
-        let list = try db.columns(in: table, in: "main").map(\.name).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM current.\(table)")
+      let derived = ["home_account_id_normalized": "lower(home_account_id)"]
+      for table in tables where !table.hasPrefix("provenance") {
+        let current = Set(try db.columns(in: table, in: "current").map(\.name))
+        let columns = try db.columns(in: table, in: "main").map(\.name)
+        let values = columns.map { current.contains($0) ? $0 : derived[$0] ?? "NULL" }
+        try db.execute(
+          sql: """
+            INSERT INTO main.\(table) (\(columns.joined(separator: ", ")))
+            SELECT \(values.joined(separator: ", ")) FROM current.\(table) \(current.contains("key") ? "ORDER BY key" : "")
+            """)
       }
+      if tables.contains("provenance") { try v5Provenance(db) }
       try db.execute(sql: "DETACH DATABASE current")
     }
     try queue.close()
     return path
+  }
+
+  /// Provenance in the v5/v6 layout: every entity's key once in `provenance_rows`, one `add` row each.
+  static func v5Provenance(_ db: Database) throws {
+    let hashed = try db.columns(in: "provenance_rows").contains { $0.name == "key_hash" }
+    try db.execute(
+      sql: """
+        INSERT INTO provenance_rows (row_key, row_kind)
+          SELECT key, 'Account' FROM accounts UNION ALL SELECT key, credential_kind FROM credentials
+          UNION ALL SELECT key, 'AppMetadata' FROM app_metadata;
+        INSERT INTO provenance_files (file) VALUES ('test.json');
+        INSERT INTO provenance (row_id, run_id, file_id, item_index, label, action)
+          SELECT id, 1, 1, id, 'test ' || row_kind, 'add' FROM provenance_rows;
+        """)
+    if hashed {
+      for (id, key) in try Row.fetchAll(db, sql: "SELECT id, row_key FROM provenance_rows").map({
+        ($0["id"] as Int64, $0["row_key"] as String)
+      }) {
+        try db.execute(
+          sql: "UPDATE provenance_rows SET key_hash = ? WHERE id = ?", arguments: [KeyHash.of(key), id])
+      }
+    }
   }
 
   static func schema(_ store: CacheStore) throws -> [String: String] {
@@ -57,7 +88,7 @@ import _Adal2MSALTestSupport
     #expect(schema["credentials_by_home_account_hash"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6"])
+    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
     // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
     // WAL is checkpointed, which the end-to-end verdict test reads).
     let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
@@ -70,7 +101,8 @@ import _Adal2MSALTestSupport
   }
 
   /// v5: provenance rows written in the v1 layout (key and file path in every row) come back the same, in the
-  /// same order, from the compact tables.
+  /// same order, from the compact tables; v7 packs them into one row per entity and run. Provenance of a key no
+  /// table holds (a row deleted by hand) has nothing to refer to and is not carried over.
   @Test func aVersion4StoreKeepsItsProvenanceInTheCompactTables() throws {
     let path = try StoreTestSupport.freshPath()
     let queue = try DatabaseQueue(path: path)
@@ -97,7 +129,10 @@ import _Adal2MSALTestSupport
             VALUES ('', '', '', '', '[]', '{}', '{}')
             """)
       }
-      for row in rows {
+      let orphan = RowProvenance(
+        rowKey: "uid.utid-login.microsoftonline.com-idtoken-client-utid-", rowKind: "IdToken", runID: 1,
+        sourceFile: "/in/a.plist", itemIndex: 5, label: "ADAL MRRT", action: "add")
+      for row in rows.prefix(2) + [orphan] + rows.suffix(2) {
         try db.execute(
           sql: """
             INSERT INTO provenance (row_key, row_kind, run_id, source_file, item_index, label, action)
@@ -105,18 +140,28 @@ import _Adal2MSALTestSupport
             """,
           arguments: [row.rowKey, row.rowKind, row.runID, row.sourceFile, row.itemIndex, row.label, row.action])
       }
+      try db.execute(
+        sql: """
+          INSERT INTO accounts (key, home_account_id, environment, realm, environment_group,
+            home_account_id_normalized) VALUES (?, 'uid.utid', 'login.microsoftonline.com', 'utid', 'public', 'uid.utid');
+          INSERT INTO credentials (key, credential_kind, home_account_id, home_account_id_normalized, environment,
+            client_id, secret) VALUES (?, 'RefreshToken', 'uid.utid', 'uid.utid', 'login.microsoftonline.com',
+            'client', 'secret');
+          """, arguments: [rows[0].rowKey, rows[2].rowKey])
     }
     try queue.close()
 
     let store = try CacheStore.open(path: path)
     #expect(try store.provenance(ofKey: rows[0].rowKey) == [rows[0], rows[1], rows[3]])
     #expect(try store.provenance(ofKey: rows[2].rowKey) == [rows[2]])
+    #expect(try store.provenance(ofKey: "uid.utid-login.microsoftonline.com-idtoken-client-utid-").isEmpty)
     let counts = try store.queue.read { db in
-      try ["provenance", "provenance_rows", "provenance_files"].map {
+      try ["provenance", "provenance_labels", "provenance_files"].map {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") ?? -1
       }
     }
-    #expect(counts == [4, 2, 2])
+    // v7: one row per entity and run, the sources packed.
+    #expect(counts == [3, 3, 2])
     let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
     #expect(try Self.schema(fresh) == Self.schema(store))
   }
@@ -143,7 +188,7 @@ import _Adal2MSALTestSupport
         db,
         sql: """
           SELECT (SELECT COUNT(*) FROM credentials WHERE key_hash = 0 OR home_account_hash = 0)
-            + (SELECT COUNT(*) FROM provenance_rows WHERE key_hash = 0)
+            + (SELECT COUNT(*) FROM accounts WHERE key_hash = 0)
           """)
     }
     #expect(unhashed == 0)

@@ -52,6 +52,16 @@ struct BoundStatement {
     sqlite3_bind_double(handle, index, date.timeIntervalSince1970)
   }
 
+  func bind(_ index: Int32, bytes: [UInt8]) {
+    _ = bytes.withUnsafeBytes { buffer in
+      if let base = buffer.baseAddress {
+        sqlite3_bind_blob(handle, index, base, Int32(buffer.count), Self.transient)
+      } else {
+        sqlite3_bind_zeroblob(handle, index, 0)
+      }
+    }
+  }
+
   func bind(_ index: Int32, _ value: DatabaseValue) {
     switch value.storage {
     case .null: sqlite3_bind_null(handle, index)

@@ -5,9 +5,9 @@ import UnifiedCache
 /// Writes entities inside one transaction, each table with its own statements prepared once and bound straight
 /// from the entity (`BoundStatement`).
 ///
-/// `accounts` and `app_metadata` are keyed by their key (`INSERT … ON CONFLICT(key) DO NOTHING` for a plan add,
-/// `INSERT OR REPLACE` for an update). `credentials` is indexed on the key's hash (`KeyHash`): its row for a key
-/// is found with `key_hash = ? AND key = ?`, and a changed row is deleted and inserted again.
+/// Every entity table is a rowid table indexed on the key's hash (`KeyHash`): a key's row is found with
+/// `key_hash = ? AND key = ?`; a new row is appended, and a changed row is replaced in place, keeping its `id`
+/// (the provenance refers to it).
 struct RowWriter {
   enum Outcome {
     /// The key was new.
@@ -18,98 +18,85 @@ struct RowWriter {
     case current
   }
 
+  /// What a write did, and the id of the entity's row.
+  struct Written {
+    var outcome: Outcome
+    var rowID: Int64
+  }
+
   let db: Database
   let codec: RowCodec
-  private let accountInsert: BoundStatement
-  private let accountReplace: BoundStatement
-  private let appMetadataInsert: BoundStatement
-  private let appMetadataReplace: BoundStatement
-  private let credentialInsert: BoundStatement
-  private let credentialFind: BoundStatement
-  private let credentialDelete: BoundStatement
+  private let accounts: TableStatements
+  private let credentials: TableStatements
+  private let appMetadata: TableStatements
 
   init(db: Database, codec: RowCodec) throws {
     self.db = db
     self.codec = codec
-    accountInsert = try BoundStatement(db, sql: StoreTable.accounts.insertNewSQL)
-    accountReplace = try BoundStatement(db, sql: StoreTable.accounts.replaceSQL)
-    appMetadataInsert = try BoundStatement(db, sql: StoreTable.appMetadata.insertNewSQL)
-    appMetadataReplace = try BoundStatement(db, sql: StoreTable.appMetadata.replaceSQL)
-    credentialInsert = try BoundStatement(db, sql: StoreTable.credentials.insertSQL)
-    credentialFind = try BoundStatement(db, sql: "SELECT rowid FROM credentials WHERE key_hash = ? AND key = ?")
-    credentialDelete = try BoundStatement(db, sql: "DELETE FROM credentials WHERE rowid = ?")
+    accounts = try TableStatements(db, .accounts)
+    credentials = try TableStatements(db, .credentials)
+    appMetadata = try TableStatements(db, .appMetadata)
   }
 
-  /// Writes `entity` (canonical key `key`) unless the store already holds it. `expectNew` (a plan `add`) tries
-  /// a plain insert first, which is the fast path of a large migration into a fresh store.
-  func upsert(_ entity: AnyUnifiedEntity, key: HashedKey, expectNew: Bool) throws -> Outcome {
-    switch entity {
-    case .account(let account):
-      return try upsertKeyed(entity, key: key.text, expectNew: expectNew) { statement in
-        codec.bind(account, key: key.text, to: statement)
+  /// Writes `entity` (canonical key `key`) unless the store already holds it.
+  func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
+    let statements =
+      switch entity {
+      case .account: accounts
+      case .appMetadata: appMetadata
+      case .accessToken, .refreshToken, .idToken: credentials
       }
-    case .appMetadata(let metadata):
-      return try upsertKeyed(entity, key: key.text, expectNew: expectNew) { statement in
-        codec.bind(metadata, key: key.text, to: statement)
-      }
-    case .accessToken, .refreshToken, .idToken:
-      return try upsertCredential(entity, key: key, expectNew: expectNew)
+    statements.find.bind(1, key.hash)
+    statements.find.bind(2, key.text)
+    let rowID = try statements.find.firstInteger()
+    if let rowID, try Self.existing(statements.table, rowID: rowID, db: db, codec: codec) == entity {
+      return Written(outcome: .current, rowID: rowID)
     }
-  }
-
-  /// `accounts` and `app_metadata`: the key is the primary key.
-  private func upsertKeyed(
-    _ entity: AnyUnifiedEntity, key: String, expectNew: Bool, bind: (BoundStatement) -> Void
-  ) throws -> Outcome {
-    let isAccount = entity.kind == .account
-    if expectNew {
-      let insert = isAccount ? accountInsert : appMetadataInsert
-      bind(insert)
-      try insert.run()
-      if db.changesCount == 1 { return .inserted }
-    }
-    let existing = try Self.existing(kind: entity.kind, key: key, db: db, codec: codec)
-    if existing == entity { return .current }
-    let replace = isAccount ? accountReplace : appMetadataReplace
-    bind(replace)
-    try replace.run()
-    return existing == nil ? .inserted : .updated
-  }
-
-  private func upsertCredential(_ entity: AnyUnifiedEntity, key: HashedKey, expectNew: Bool) throws -> Outcome {
-    credentialFind.bind(1, key.hash)
-    credentialFind.bind(2, key.text)
-    let rowID = try credentialFind.firstInteger()
-    if let rowID {
-      if try Self.existing(kind: entity.kind, key: key.text, db: db, codec: codec) == entity { return .current }
-      credentialDelete.bind(1, rowID)
-      try credentialDelete.run()
-    }
+    let write = rowID == nil ? statements.insert : statements.replace
     switch entity {
-    case .accessToken(let token): try codec.bind(token, key: key, to: credentialInsert)
-    case .refreshToken(let token): try codec.bind(token, key: key, to: credentialInsert)
-    case .idToken(let token): try codec.bind(token, key: key, to: credentialInsert)
-    case .account, .appMetadata: preconditionFailure("not a credential")
+    case .account(let account): codec.bind(account, key: key, to: write)
+    case .appMetadata(let metadata): codec.bind(metadata, key: key, to: write)
+    case .accessToken(let token): try codec.bind(token, key: key, to: write)
+    case .refreshToken(let token): try codec.bind(token, key: key, to: write)
+    case .idToken(let token): try codec.bind(token, key: key, to: write)
     }
-    try credentialInsert.run()
-    return rowID == nil ? .inserted : .updated
+    write.bind(statements.table.idParameter, rowID)
+    try write.run()
+    guard let rowID else { return Written(outcome: .inserted, rowID: db.lastInsertedRowID) }
+    return Written(outcome: .updated, rowID: rowID)
   }
 
   /// The entity stored under `key`, or nil.
   static func existing(
     kind: UnifiedEntityKind, key: String, db: Database, codec: RowCodec
   ) throws -> AnyUnifiedEntity? {
-    let select = try db.cachedStatement(sql: StoreTable.of(kind).selectSQL)
-    let arguments: StatementArguments =
-      switch kind {
-      case .account, .appMetadata: [key]
-      case .accessToken, .refreshToken, .idToken: [KeyHash.of(key), key]
-      }
-    guard let row = try Row.fetchOne(select, arguments: arguments) else { return nil }
-    switch kind {
-    case .account: return .account(try codec.account(from: row))
-    case .appMetadata: return .appMetadata(try codec.appMetadata(from: row))
-    case .accessToken, .refreshToken, .idToken: return try codec.credential(from: row)
+    let table = StoreTable.of(kind)
+    let select = try db.cachedStatement(sql: table.selectSQL)
+    guard let row = try Row.fetchOne(select, arguments: [KeyHash.of(key), key]) else { return nil }
+    return try table.entity(from: row, codec: codec)
+  }
+
+  /// The entity of row `rowID` of `table`, or nil.
+  private static func existing(
+    _ table: StoreTable, rowID: Int64, db: Database, codec: RowCodec
+  ) throws -> AnyUnifiedEntity? {
+    let select = try db.cachedStatement(sql: "SELECT * FROM \(table.name) WHERE id = ?")
+    guard let row = try Row.fetchOne(select, arguments: [rowID]) else { return nil }
+    return try table.entity(from: row, codec: codec)
+  }
+
+  /// One table's statements: find a key's row, append a row, replace a row keeping its id.
+  private struct TableStatements {
+    let table: StoreTable
+    let find: BoundStatement
+    let insert: BoundStatement
+    let replace: BoundStatement
+
+    init(_ db: Database, _ table: StoreTable) throws {
+      self.table = table
+      find = try BoundStatement(db, sql: "SELECT id FROM \(table.name) WHERE key_hash = ? AND key = ?")
+      insert = try BoundStatement(db, sql: table.insertSQL)
+      replace = try BoundStatement(db, sql: table.replaceSQL)
     }
   }
 }
@@ -117,34 +104,46 @@ struct RowWriter {
 /// An entity table with its statements' SQL.
 struct StoreTable: Sendable {
   let name: String
-  /// A plain insert of every column.
+  /// How `provenance.row_table` names the table.
+  let code: Int64
+  /// An insert of every column and, last, `id` (NULL: a new id).
   let insertSQL: String
-  /// Where a row is found: by key (the primary key of `accounts` and `app_metadata`), or by the key's hash
-  /// and the key (`credentials`).
+  /// The parameter of `id` in `insertSQL` and `replaceSQL`.
+  let idParameter: Int32
+  /// Where a row is found: by the key's hash and the key.
   let selectSQL: String
 
-  private init(name: String, columns: [String], hashedKey: Bool) {
-    let list = columns.joined(separator: ", ")
-    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+  private init(name: String, code: Int64, columns: [String]) {
+    let list = (columns + ["id"]).joined(separator: ", ")
+    let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
     self.name = name
+    self.code = code
     insertSQL = "INSERT INTO \(name) (\(list)) VALUES (\(marks))"
-    selectSQL = "SELECT * FROM \(name) WHERE " + (hashedKey ? "key_hash = ? AND key = ?" : "key = ?")
+    idParameter = Int32(columns.count + 1)
+    selectSQL = "SELECT * FROM \(name) WHERE key_hash = ? AND key = ?"
   }
 
-  /// An insert that does nothing when the key exists (tables keyed by `key`).
-  var insertNewSQL: String { insertSQL + " ON CONFLICT(key) DO NOTHING" }
-  /// An insert that replaces the row of the same key (tables keyed by `key`).
+  /// An insert that replaces the row of the same `id` (a write of a key the table holds).
   var replaceSQL: String { "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count) }
 
-  static let accounts = StoreTable(name: "accounts", columns: RowCodec.accountColumns, hashedKey: false)
-  static let credentials = StoreTable(name: "credentials", columns: RowCodec.credentialColumns, hashedKey: true)
-  static let appMetadata = StoreTable(name: "app_metadata", columns: RowCodec.appMetadataColumns, hashedKey: false)
+  static let accounts = StoreTable(name: "accounts", code: 1, columns: RowCodec.accountColumns)
+  static let credentials = StoreTable(name: "credentials", code: 2, columns: RowCodec.credentialColumns)
+  static let appMetadata = StoreTable(name: "app_metadata", code: 3, columns: RowCodec.appMetadataColumns)
 
   static func of(_ kind: UnifiedEntityKind) -> StoreTable {
     switch kind {
     case .account: accounts
     case .appMetadata: appMetadata
     case .accessToken, .refreshToken, .idToken: credentials
+    }
+  }
+
+  /// The entity of a row of this table.
+  func entity(from row: Row, codec: RowCodec) throws -> AnyUnifiedEntity {
+    switch code {
+    case Self.accounts.code: .account(try codec.account(from: row))
+    case Self.appMetadata.code: .appMetadata(try codec.appMetadata(from: row))
+    default: try codec.credential(from: row)
     }
   }
 }

@@ -109,8 +109,8 @@ extension CacheStore {
       guard let entity = entry.entity, let canonicalKey = entry.canonicalKey else { return }
       let key = HashedKey(canonicalKey)  // the entity's key, kept with it by the plan entry
       let action: PlanAction
-      let outcome = try writer.upsert(entity, key: key, expectNew: entry.action == .add)
-      switch outcome {
+      let written = try writer.upsert(entity, key: key)
+      switch written.outcome {
       case .current:
         summary.rowsAlreadyCurrent += 1
         return
@@ -123,7 +123,7 @@ extension CacheStore {
       }
       let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
       try provenance.record(
-        key: key, kind: entity.kind.rawValue, isNewRow: outcome == .inserted, runID: runID, action: action.rawValue,
+        table: StoreTable.of(entity.kind), rowID: written.rowID, runID: runID, action: action.rawValue,
         sources: sources)
     }
   }

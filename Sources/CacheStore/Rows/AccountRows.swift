@@ -6,22 +6,24 @@ extension RowCodec {
   static let accountColumns =
     ["key", "home_account_id", "environment", "realm"] + UnifiedAccount.textFields.map(\.name) + [
       "additional_fields", "username_normalized", "environment_group", "home_account_id_normalized", "written_form",
+      "key_hash",
     ]
 
-  /// Binds the row of `account` (canonical key `key`) to an insert of `accountColumns`.
-  func bind(_ account: UnifiedAccount, key: String, to statement: BoundStatement) {
+  /// Binds the row of `account` (canonical key `key`, with its hash) to an insert of `accountColumns`.
+  func bind(_ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
       parameter += 1
       statement.bind(parameter, text)
     }
-    for text in [key, account.homeAccountID, account.environment, account.realm] { next(text) }
+    for text in [key.text, account.homeAccountID, account.environment, account.realm] { next(text) }
     for field in UnifiedAccount.textFields { next(account[keyPath: field.keyPath]) }
     next(Self.jsonText(account.additionalFields))
     next(Self.normalizedUsername(account.username))
     next(EnvironmentAliases.group(forHost: account.environment).name)
     next(Self.normalizedHomeAccountID(account.homeAccountID))
     next(Self.writtenFormText(account.writtenForm))
+    statement.bind(parameter + 1, key.hash)
   }
 
   func account(from row: Row) throws(CacheStoreError) -> UnifiedAccount {

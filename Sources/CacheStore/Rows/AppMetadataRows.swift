@@ -3,15 +3,18 @@ import UnifiedCache
 
 /// The `app_metadata` table.
 extension RowCodec {
-  static let appMetadataColumns = ["key", "client_id", "environment", "family_id", "additional_fields", "written_form"]
+  static let appMetadataColumns = [
+    "key", "client_id", "environment", "family_id", "additional_fields", "written_form", "key_hash",
+  ]
 
-  /// Binds the row of `metadata` (canonical key `key`) to an insert of `appMetadataColumns`.
-  func bind(_ metadata: UnifiedAppMetadata, key: String, to statement: BoundStatement) {
+  /// Binds the row of `metadata` (canonical key `key`, with its hash) to an insert of `appMetadataColumns`.
+  func bind(_ metadata: UnifiedAppMetadata, key: HashedKey, to statement: BoundStatement) {
     let texts = [
-      key, metadata.clientID, metadata.environment, metadata.familyID, Self.jsonText(metadata.additionalFields),
+      key.text, metadata.clientID, metadata.environment, metadata.familyID, Self.jsonText(metadata.additionalFields),
       Self.writtenFormText(metadata.writtenForm),
     ]
     for (offset, text) in texts.enumerated() { statement.bind(Int32(offset + 1), text) }
+    statement.bind(Int32(texts.count + 1), key.hash)
   }
 
   func appMetadata(from row: Row) throws(CacheStoreError) -> UnifiedAppMetadata {

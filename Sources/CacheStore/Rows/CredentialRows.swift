@@ -8,8 +8,7 @@ extension RowCodec {
   /// its indexes are on, `KeyHash`).
   static let credentialColumns =
     [
-      "key", "credential_kind", "credential_type", "home_account_id", "home_account_id_normalized", "environment",
-      "client_id", "realm", "target", "secret",
+      "key", "credential_kind", "credential_type", "home_account_id", "environment", "client_id", "realm", "target", "secret",
     ] + UnifiedAccessToken.fields.map(\.column) + ["family_id"] + UnifiedIdToken.trailingFields.map(\.column) + [
       "additional_fields", "written_form", "key_hash", "home_account_hash",
     ]
@@ -43,11 +42,9 @@ extension RowCodec {
   ) throws(CacheStoreError) {
     typealias Parameter = CredentialParameter
     statement.clear()
-    let normalizedHome = Self.normalizedHomeAccountID(token.homeAccountID)
     statement.bind(Parameter.key, key.text)
     statement.bind(Parameter.kind, Credential.kind.rawValue)
     statement.bind(Parameter.homeAccountID, token.homeAccountID)
-    statement.bind(Parameter.homeAccountIDNormalized, normalizedHome)
     statement.bind(Parameter.environment, token.environment)
     statement.bind(Parameter.clientID, token.clientID)
     statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
@@ -60,7 +57,7 @@ extension RowCodec {
     statement.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
     statement.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
     statement.bind(Parameter.keyHash, key.hash)
-    statement.bind(Parameter.homeAccountHash, KeyHash.of(normalizedHome))
+    statement.bind(Parameter.homeAccountHash, KeyHash.of(Self.normalizedHomeAccountID(token.homeAccountID)))
   }
 
   /// The entity of a `credentials` row.
@@ -133,7 +130,6 @@ private enum CredentialParameter {
   static let kind = of("credential_kind")
   static let credentialType = of("credential_type")
   static let homeAccountID = of("home_account_id")
-  static let homeAccountIDNormalized = of("home_account_id_normalized")
   static let environment = of("environment")
   static let clientID = of("client_id")
   static let realm = of("realm")

@@ -32,6 +32,14 @@ enum StoreSchema {
       defer { db.remove(function: hash) }
       try db.execute(sql: v6)
     }
+    migrator.registerMigration("v7") { db in
+      let hash = DatabaseFunction("adal2msal_key_hash", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(KeyHash.of) ?? 0
+      }
+      db.add(function: hash)
+      defer { db.remove(function: hash) }
+      try StoreSchemaV7.migrate(db)
+    }
     return migrator
   }
 

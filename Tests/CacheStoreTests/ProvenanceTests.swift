@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import MigrationEngine
+import Testing
+import UnifiedCache
+import _Adal2MSALTestSupport
+
+@testable import CacheStore
+
+/// Provenance refers to entity rows by table and id, one row per entity written by a run, its input items
+/// packed (`ProvenanceSources`), each label and file stored once (schema v7).
+@Suite struct ProvenanceTests {
+  @Test func packedSourcesComeBackInOrder() throws {
+    let sources = [
+      ProvenanceSources.Source(fileID: 1, itemIndex: 0, labelID: 1),
+      ProvenanceSources.Source(fileID: 300, itemIndex: nil, labelID: 2),
+      ProvenanceSources.Source(fileID: 2, itemIndex: 1_000_000_000_000, labelID: 70_000),
+      ProvenanceSources.Source(fileID: 2, itemIndex: -5, labelID: 127),
+      ProvenanceSources.Source(fileID: 1, itemIndex: 63, labelID: 128),
+    ]
+    var packed = ProvenanceSources()
+    for source in sources { packed.append(source) }
+    #expect(packed.sources == sources)
+    #expect(ProvenanceSources(bytes: packed.bytes)?.sources == sources)
+    // Small ids and indexes take a byte each.
+    var small = ProvenanceSources()
+    small.append(ProvenanceSources.Source(fileID: 1, itemIndex: 63, labelID: 127))
+    #expect(small.bytes.count == 3)
+    // A truncated BLOB, or one that stops between the fields of an item, is refused.
+    #expect(ProvenanceSources(bytes: Array(packed.bytes.dropLast())) == nil)
+    #expect(ProvenanceSources(bytes: [1, 1]) == nil)
+    #expect(ProvenanceSources(bytes: [0x80]) == nil)
+  }
+
+  /// An entity from three input items is one `provenance` row; its items come back in order, and each label
+  /// and file is stored once.
+  @Test func oneRowPerEntityWithItsItemsPacked() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let account = UnifiedAccount(homeAccountID: "uid.utid", environment: "login.windows.net", realm: "utid")
+    let items = [
+      PlanSource(file: "a.plist", itemIndex: 7, label: "ADAL MRRT"),
+      PlanSource(file: "b.json", itemIndex: nil, label: "MSAL Account"),
+      PlanSource(file: "a.plist", itemIndex: 9, label: "ADAL MRRT"),
+    ]
+    let plan = MigrationPlan(
+      entries: [
+        PlanEntry(action: .add, entity: .account(account), reasonCode: "test.add", reason: "test", sources: items)
+      ], plannedAt: Date())
+    let run = try store.apply(plan)
+    let trail = try store.provenance(ofKey: account.canonicalKey)
+    #expect(
+      trail
+        == items.map {
+          RowProvenance(
+            rowKey: account.canonicalKey, rowKind: "Account", runID: run.runID, sourceFile: $0.file,
+            itemIndex: $0.itemIndex, label: $0.label, action: "add")
+        })
+    let counts = try store.queue.read { db in
+      try ["provenance", "provenance_files", "provenance_labels"].map {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") ?? -1
+      }
+    }
+    #expect(counts == [1, 2, 2])
+  }
+
+  /// A row deleted by hand leaves its provenance behind; a row written later never takes its id, so the new
+  /// row's history is its own (entity ids are AUTOINCREMENT).
+  @Test func aDeletedRowsIdIsNeverGivenToAnotherRow() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let contents = try ApplyTests.seedContents()
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    try store.queue.write { db in
+      try db.execute(sql: "DELETE FROM credentials WHERE id = (SELECT MAX(id) FROM credentials)")
+      try db.execute(sql: "DELETE FROM accounts WHERE id = (SELECT MAX(id) FROM accounts)")
+    }
+    let token = UnifiedRefreshToken(
+      homeAccountID: "new.tenant", environment: "login.windows.net", clientID: "client",
+      secret: UnifiedSecret("new-secret"))
+    let account = UnifiedAccount(homeAccountID: "new.tenant", environment: "login.windows.net", realm: "tenant")
+    var added = UnifiedCacheContents()
+    _ = added.upsert(.refreshToken(token))
+    _ = added.upsert(.account(account))
+    try store.apply(StoreTestSupport.plan(adding: added, file: "later.json"))
+    for key in [token.canonicalKey, account.canonicalKey] {
+      #expect(try store.provenance(ofKey: key).map(\.sourceFile) == ["later.json"])
+    }
+  }
+
+  /// The credentials of an account are found by the hash of its lowercased id and told apart from another
+  /// account's with the same hash by the id itself.
+  @Test func credentialsOfAnAccountAreToldApartFromAnotherWithTheSameHash() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    var contents = UnifiedCacheContents()
+    for home in ["one.tenant", "Two.Tenant"] {
+      _ = contents.upsert(
+        .refreshToken(
+          UnifiedRefreshToken(
+            homeAccountID: home, environment: "login.windows.net", clientID: "client", secret: UnifiedSecret(home))))
+    }
+    try store.apply(StoreTestSupport.plan(adding: contents))
+    try store.queue.write { db in
+      try db.execute(sql: "UPDATE credentials SET home_account_hash = ?", arguments: [KeyHash.of("two.tenant")])
+    }
+    let found = try store.credentials(ofHomeAccountID: "TWO.tenant")
+    #expect(found.map(\.homeAccountID) == ["Two.Tenant"])
+  }
+}
