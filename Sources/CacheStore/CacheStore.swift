@@ -116,6 +116,12 @@ public struct CacheStore: Sendable {
         .unknownSchema, "the store was written by a newer adal2msal",
         at: SourceLocation(file: path))
     }
+    // A migration that rebuilt tables (v3, v7) left their old pages free; give them back, or an upgraded store
+    // keeps the old layout's size on top of the new one's. VACUUM is one transaction, like the migration.
+    let free = try queue.read { db in
+      try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+    }
+    if free > 0 { try queue.vacuum() }
   }
 
   /// Records the encryption setting of a new store, or checks the key against an existing one.

@@ -141,7 +141,8 @@ extension CacheStore {
           """, arguments: [KeyHash.of(key), key])
       var trail: [RowProvenance] = []
       for row in rows {
-        guard let blob = Data.fromDatabaseValue(row["sources"]), let packed = ProvenanceSources(bytes: [UInt8](blob)) else {
+        guard let blob = Data.fromDatabaseValue(row["sources"]), let packed = ProvenanceSources(bytes: [UInt8](blob))
+        else {
           throw codec.corrupt("a provenance row whose sources are malformed", rowKey: key)
         }
         for source in packed.sources {

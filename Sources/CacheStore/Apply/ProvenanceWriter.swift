@@ -47,7 +47,8 @@ struct InternedTexts {
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
-    insert = try BoundStatement(db, sql: "INSERT INTO \(table) (\(column)) VALUES (?) ON CONFLICT(\(column)) DO NOTHING")
+    insert = try BoundStatement(
+      db, sql: "INSERT INTO \(table) (\(column)) VALUES (?) ON CONFLICT(\(column)) DO NOTHING")
     select = try BoundStatement(db, sql: "SELECT id FROM \(table) WHERE \(column) = ?")
   }
 

@@ -8,7 +8,8 @@ extension RowCodec {
   /// its indexes are on, `KeyHash`).
   static let credentialColumns =
     [
-      "key", "credential_kind", "credential_type", "home_account_id", "environment", "client_id", "realm", "target", "secret",
+      "key", "credential_kind", "credential_type", "home_account_id", "environment", "client_id", "realm", "target",
+      "secret",
     ] + UnifiedAccessToken.fields.map(\.column) + ["family_id"] + UnifiedIdToken.trailingFields.map(\.column) + [
       "additional_fields", "written_form", "key_hash", "home_account_hash",
     ]
