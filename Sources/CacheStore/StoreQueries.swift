@@ -126,18 +126,18 @@ extension CacheStore {
       let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT e.key AS row_key, 'Account' AS row_kind, p.id AS id, p.run_id AS run_id, p.action, p.sources
+          SELECT e.key AS row_key, 'Account' AS row_kind, p.run_id AS run_id, p.seq AS seq, p.action, p.sources
           FROM accounts e JOIN provenance p ON p.row_table = 1 AND p.row_id = e.id
           WHERE e.key_hash = ?1 AND e.key = ?2
           UNION ALL
-          SELECT e.key, e.credential_kind, p.id, p.run_id, p.action, p.sources
+          SELECT e.key, e.credential_kind, p.run_id, p.seq, p.action, p.sources
           FROM credentials e JOIN provenance p ON p.row_table = 2 AND p.row_id = e.id
           WHERE e.key_hash = ?1 AND e.key = ?2
           UNION ALL
-          SELECT e.key, 'AppMetadata', p.id, p.run_id, p.action, p.sources
+          SELECT e.key, 'AppMetadata', p.run_id, p.seq, p.action, p.sources
           FROM app_metadata e JOIN provenance p ON p.row_table = 3 AND p.row_id = e.id
           WHERE e.key_hash = ?1 AND e.key = ?2
-          ORDER BY run_id, id
+          ORDER BY run_id, seq
           """, arguments: [KeyHash.of(key), key])
       var trail: [RowProvenance] = []
       for row in rows {

@@ -41,7 +41,7 @@ enum RawInsertLoop {
       db, "INSERT INTO app_metadata (key, client_id, environment, family_id, key_hash) VALUES (?, ?, ?, ?, ?)")
     let provenance = try prepare(
       db,
-      "INSERT INTO provenance (row_table, row_id, run_id, action, sources) VALUES (?, ?, ?, 'add', ?)")
+      "INSERT INTO provenance (row_table, row_id, run_id, seq, action, sources) VALUES (?, ?, ?, ?, 'add', ?)")
     defer {
       for statement in [account, credential, appMetadata, provenance] {
         sqlite3_finalize(statement)
@@ -115,7 +115,8 @@ enum RawInsertLoop {
       sqlite3_bind_int64(provenance, 1, table)
       sqlite3_bind_int64(provenance, 2, sqlite3_last_insert_rowid(db))
       sqlite3_bind_int64(provenance, 3, runID)
-      sqlite3_bind_blob(provenance, 4, packed, Int32(packed.count), transient)
+      sqlite3_bind_int64(provenance, 4, 1)
+      sqlite3_bind_blob(provenance, 5, packed, Int32(packed.count), transient)
       try step(db, provenance)
     }
     try exec(db, "COMMIT")

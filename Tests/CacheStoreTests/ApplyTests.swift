@@ -54,7 +54,7 @@ import _Adal2MSALTestSupport
     #expect(trail.last?.runID == summary.runID)
     // The replaced row keeps its id, to which both provenance rows refer.
     let rowIDs = try store.queue.read { db in
-      try Int64.fetchAll(db, sql: "SELECT row_id FROM provenance WHERE row_table = 1 ORDER BY id")
+      try Int64.fetchAll(db, sql: "SELECT row_id FROM provenance WHERE row_table = 1 ORDER BY run_id, seq")
     }
     #expect(rowIDs.count == contents.accounts.entities.count + 1)
     #expect(rowIDs.last.map { last in rowIDs.dropLast().contains(last) } == true)

@@ -66,7 +66,7 @@ import _Adal2MSALTestSupport
     ("SELECT * FROM credentials WHERE key_hash = ? AND key = ?", "credentials_by_key_hash"),
     ("SELECT * FROM accounts WHERE key_hash = ? AND key = ?", "accounts_by_key_hash"),
     ("SELECT * FROM app_metadata WHERE key_hash = ? AND key = ?", "app_metadata_by_key_hash"),
-    ("SELECT * FROM provenance WHERE row_table = ? AND row_id = ?", "provenance_by_row"),
+    ("SELECT * FROM provenance WHERE row_table = ? AND row_id = ?", "PRIMARY KEY"),
   ])
   func lookupsUseTheirIndex(sql: String, index: String) throws {
     let store = try Self.store(with: [
@@ -79,7 +79,11 @@ import _Adal2MSALTestSupport
       )
       .map { $0["detail"] as String }
     }
-    #expect(details.contains { $0.contains("SEARCH") && $0.contains("USING INDEX \(index)") }, "\(details)")
+    #expect(
+      details.contains {
+        $0.contains("SEARCH") && $0.contains(index == "PRIMARY KEY" ? "USING PRIMARY KEY" : "USING INDEX \(index)")
+      },
+      "\(details)")
     #expect(!details.contains { $0.hasPrefix("SCAN") }, "\(details)")
   }
 }

@@ -6,13 +6,15 @@ import MigrationEngine
 /// input file's path (`provenance_files`) and each label (`provenance_labels`) is stored once.
 struct ProvenanceWriter {
   private let insert: BoundStatement
+  /// The `seq` of the next row: rows written by one writer are numbered in the order they were written.
+  private var sequence: Int64 = 1
   private var files: InternedTexts
   private var labels: InternedTexts
 
   init(db: Database) throws {
     insert = try BoundStatement(
       db,
-      sql: "INSERT INTO provenance (row_table, row_id, run_id, action, sources) VALUES (?, ?, ?, ?, ?)")
+      sql: "INSERT INTO provenance (row_table, row_id, run_id, seq, action, sources) VALUES (?, ?, ?, ?, ?, ?)")
     files = try InternedTexts(db: db, table: "provenance_files", column: "file")
     labels = try InternedTexts(db: db, table: "provenance_labels", column: "label")
   }
@@ -31,9 +33,11 @@ struct ProvenanceWriter {
     insert.bind(1, table.code)
     insert.bind(2, rowID)
     insert.bind(3, runID)
-    insert.bind(4, action)
-    insert.bind(5, bytes: packed.bytes)
+    insert.bind(4, sequence)
+    insert.bind(5, action)
+    insert.bind(6, bytes: packed.bytes)
     try insert.run()
+    sequence += 1
   }
 }
 

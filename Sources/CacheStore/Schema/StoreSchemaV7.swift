@@ -172,20 +172,22 @@ enum StoreSchemaV7 {
     );
     """
 
-  /// `row_table`: 1 `accounts`, 2 `credentials`, 3 `app_metadata` (`StoreTable.code`).
+  /// `row_table`: 1 `accounts`, 2 `credentials`, 3 `app_metadata` (`StoreTable.code`). Keyed by the row it
+  /// names, so that one B-tree both holds the rows and finds an entity's history; `seq` orders the rows of a
+  /// run (`ProvenanceWriter`).
   static let provenance = """
     CREATE TABLE provenance_labels (
       id    INTEGER PRIMARY KEY,
       label TEXT NOT NULL UNIQUE
     );
     CREATE TABLE provenance (
-      id        INTEGER PRIMARY KEY,
       row_table INTEGER NOT NULL CHECK (row_table IN (1, 2, 3)),
       row_id    INTEGER NOT NULL,
       run_id    INTEGER NOT NULL REFERENCES runs(id),
+      seq       INTEGER NOT NULL,
       action    TEXT NOT NULL CHECK (action IN ('add', 'update')),
-      sources   BLOB NOT NULL
-    );
-    CREATE INDEX provenance_by_row ON provenance(row_table, row_id);
+      sources   BLOB NOT NULL,
+      PRIMARY KEY (row_table, row_id, run_id, seq)
+    ) WITHOUT ROWID;
     """
 }
