@@ -55,25 +55,16 @@ struct KeychainDumpParser {
   private func addPlistItems(_ elements: [PropertyListValue], prefix: String, to parsed: inout Parsed)
     throws(ADALCacheError)
   {
-    // The item limit, checked once for all of them: `nextLocation` would throw at the first item over it.
-    if !elements.isEmpty {
-      _ = try nextLocation(parsed, path: "", itemIndex: parsed.records.count + elements.count - 1)
-    }
-    // Each item's record depends on nothing but the item: made on all cores (a large dump's items take a
-    // tenth of a second on one), taken in the items' order.
-    let first = parsed.records.count
-    let built = Array(elements.indices).orderedParallelMap(minimumChunk: 1024) { position in
-      let element = elements[position]
-      let location = SourceLocation(file: file, itemIndex: first + position, keyPath: "\(prefix)[\(position)]")
+    for (position, element) in elements.enumerated() {
+      let location = try nextLocation(parsed, path: "\(prefix)[\(position)]")
       guard let dictionary = element.dictionaryValue else {
-        let error = ADALItemError("the dump entry is a \(element.kindName), not an item dictionary", at: location)
-        return (KeychainRecord(location: location), [error.diagnostic])
+        parsed.diagnostics.append(
+          ADALItemError("the dump entry is a \(element.kindName), not an item dictionary", at: location).diagnostic)
+        parsed.records.append(KeychainRecord(location: location))
+        continue
       }
-      return KeychainRecordBuilder.shortNames(
+      let (record, diagnostics) = KeychainRecordBuilder.shortNames(
         { dictionary[$0].flatMap(Self.scalar) }, textEncoded: false, location: location, limits: limits)
-    }
-    parsed.records.reserveCapacity(parsed.records.count + built.count)
-    for (record, diagnostics) in built {
       parsed.records.append(record)
       parsed.diagnostics += diagnostics
     }
@@ -179,14 +170,10 @@ struct KeychainDumpParser {
     dictionary.keys.contains { shortNameKeys.contains($0) || objectionKeys.contains($0) }
   }
 
-  /// The place of the next item (or of the item at `itemIndex`); an error when it is over the item limit.
-  private func nextLocation(_ parsed: Parsed, path: String, itemIndex: Int? = nil) throws(ADALCacheError)
-    -> SourceLocation
-  {
-    let index = itemIndex ?? parsed.records.count
-    guard index < limits.maxObjects else {
+  private func nextLocation(_ parsed: Parsed, path: String) throws(ADALCacheError) -> SourceLocation {
+    guard parsed.records.count < limits.maxObjects else {
       throw ADALCacheError("the dump has more than \(limits.maxObjects) items", at: SourceLocation(file: file))
     }
-    return SourceLocation(file: file, itemIndex: index, keyPath: path)
+    return SourceLocation(file: file, itemIndex: parsed.records.count, keyPath: path)
   }
 }

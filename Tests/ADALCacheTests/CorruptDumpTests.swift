@@ -33,35 +33,6 @@ struct CorruptDumpTests {
     #expect(result.items.last?.source.archiveClassName == "MSIDLegacyTokenCacheItem")
   }
 
-  /// A dump large enough for its records to be made on all cores: each entry's record and diagnostics keep
-  /// its place, in both layouts (the classes layout numbers its items on from one class to the next).
-  @Test func largeDumpsKeepEveryEntrysPlace() throws {
-    let good = try Fixtures.data("adal/archive-e3-frt.bplist")
-    func entries(_ count: Int) -> [Any] {
-      (0..<count).map { position -> Any in
-        if position % 700 == 0 { return "not a dictionary" }
-        if position % 3 == 0 { return ["class": "genp", "acct": "a\(position)", "svce": "s"] }
-        return ["class": "genp", "acct": "a\(position)", "svce": "MSOpenTech.ADAL.1|x", "v_Data": good]
-      }
-    }
-    let array = try PropertyListSerialization.data(fromPropertyList: entries(3000), format: .binary, options: 0)
-    let classes = try PropertyListSerialization.data(
-      fromPropertyList: ["genp": entries(2500), "inet": entries(1500)], format: .binary, options: 0)
-    for (name, data, count) in [("array", array, 3000), ("classes", classes, 4000)] {
-      let result = try ADALCacheReader().read(data, file: name)
-      let notDictionaries = result.diagnostics.filter { $0.message.contains("not an item dictionary") }
-      let places = notDictionaries.compactMap { $0.location.flatMap { ($0.itemIndex ?? -1, $0.keyPath ?? "") } }
-      let firstClass = name == "array" ? 0 : (try #require(places.first).1.hasPrefix("genp") ? 2500 : 1500)
-      let expected = (0..<count).filter { ($0 < firstClass ? $0 : $0 - firstClass) % 700 == 0 }
-      #expect(places.map(\.0) == expected, "\(name)")
-      #expect(places.map(\.1).allSatisfy { $0.hasSuffix("]") })
-      let indexes = result.items.compactMap(\.source.itemIndex)
-      #expect(indexes == indexes.sorted() && indexes.count == Set(indexes).count, "\(name)")
-      #expect(indexes.count + result.ignoredItemCount == count, "\(name)")
-      #expect(indexes.allSatisfy { ($0 < firstClass ? $0 : $0 - firstClass) % 3 != 0 }, "\(name)")
-    }
-  }
-
   /// Entries that are not dictionaries, missing v_Data, garbage v_Data: all per item.
   @Test func malformedEntriesInAJSONDump() throws {
     let good = try Fixtures.data("adal/archive-e3-frt.bplist")
