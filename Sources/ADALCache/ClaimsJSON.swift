@@ -17,8 +17,9 @@ package enum ClaimsJSON {
   /// escapes, numbers, `true`, `false`, `null`, or arrays of those, as id tokens hold. Anything else (an escape,
   /// a nested object, a byte-order mark, a trailing comma, invalid UTF-8, any error) gives nil, and the part takes
   /// `generalMembers`, so that every refusal stays that path's. Where this gives members (duplicate keys
-  /// included), they merge into what `generalMembers` merge into (`ClaimsJSONTests` compares them). Building the general parser's value tree and member
-  /// index, then converting it, was most of the time spent on each id token.
+  /// included), they merge into what `generalMembers` merge into (`ClaimsJSONTests` compares them). Building the
+  /// general parser's value tree and member index, then converting it, was most of the time spent on each id
+  /// token.
   package static func flatMembers(_ data: Data) -> [(key: String, value: ADALValue)]? {
     guard data.count <= maxFlatBytes else { return nil }
     return data.withUnsafeBytes { bytes in
