@@ -18,6 +18,11 @@ public struct ADALArchivedItemDecoder: Sendable {
     "ADUserInformation", "ADALUserInformation", "MSIDUserInformation",
   ]
 
+  /// What the decoder (and the wipe-marker reader) never reads of an archive: `userInformation.allClaims`, the
+  /// id token's claims again (they are read from `rawIdToken`) and most of an item's objects. The binary reader
+  /// leaves it unbuilt (`BinaryKeyedArchiveReader.read(_:pruning:)`).
+  static let unreadFields = (field: "userInformation", keys: ["allClaims"])
+
   static let e3Keys = ["familyId", "sessionKey", "tombstone", "additionalClient", "additionalServer"]
   static let e4Keys = ["cachedAt", "homeAccountId", "enrollmentId", "applicationIdentifier"]
 

@@ -72,14 +72,7 @@ extension ADALValue {
     switch json {
     case .null: self = .null
     case .bool(let flag): self = .bool(flag)
-    case .number(let text):
-      if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
-        let integer = Int64(text)
-      {
-        self = .integer(integer)
-      } else {
-        self = .real(Double(text) ?? .nan)
-      }
+    case .number(let text): self = ADALValue(jsonNumber: text)
     case .string(let text): self = .string(text)
     case .array(let items): self = .array(items.map { ADALValue(json: $0, depth: depth + 1) })
     case .object(let object):
@@ -87,6 +80,17 @@ extension ADALValue {
         object.members.sorted { $0.key < $1.key }.map {
           ADALValueEntry(key: $0.key, value: ADALValue(json: $0.value, depth: depth + 1))
         })
+    }
+  }
+
+  /// A JSON number's text: an integer when it has no fraction or exponent and fits `Int64`, else a `Double`.
+  init(jsonNumber text: String) {
+    if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+      let integer = Int64(text)
+    {
+      self = .integer(integer)
+    } else {
+      self = .real(Double(text) ?? .nan)
     }
   }
 }

@@ -45,8 +45,8 @@ public struct IDTokenClaims: Sendable, Hashable {
     var merged: [String: ADALValue] = [:]
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
       guard let bytes = Base64URL.decode(part) else { throw .notBase64URL(segment: index) }
-      guard let object = ADALJSON.object(bytes) else { throw .notJSONObject(segment: index) }
-      for member in object { merged[member.key] = ADALValue(json: member.value) }
+      guard let members = ClaimsJSON.members(bytes) else { throw .notJSONObject(segment: index) }
+      for member in members { merged[member.key] = member.value }
     }
     guard !merged.isEmpty else { throw .empty }
     self.init(merged, isJWT: isJWT, segmentCount: segmentCount)

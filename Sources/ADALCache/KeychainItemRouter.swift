@@ -130,14 +130,18 @@ struct KeychainItemRouter {
   }
 }
 
-/// Reads `v_Data` (or a whole file) as a keyed archive; failures are item errors.
+/// Reads `v_Data` (or a whole file) as a keyed archive, without what no reader of items reads
+/// (`ADALArchivedItemDecoder.unreadFields`); failures are item errors.
 struct ArchiveLoader {
   let limits: InputLimits
 
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
     // Most items are binary archives of the plain shape: read straight from their bytes. Anything else, and
     // every error, takes the general readers below.
-    if let archive = BinaryKeyedArchiveReader(limits: limits).read(data) { return archive }
+    if let archive = BinaryKeyedArchiveReader(limits: limits).read(data, pruning: ADALArchivedItemDecoder.unreadFields)
+    {
+      return archive
+    }
     let document: PropertyListDocument
     do {
       document = try PropertyListReader(limits: limits).read(data, file: source.file)

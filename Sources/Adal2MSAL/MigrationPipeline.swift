@@ -81,12 +81,15 @@ package struct MigrationPipeline: Sendable {
 
   static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
     let data = try InputFile.read(path, limits: limits)
+    // The digest needs nothing from the read: it runs on the other core while a dump's outer property list is
+    // read on this one.
+    let digest = BackgroundValue { SecretFingerprint.sha256Hex(data) }
     let result = try ADALCacheReader(limits: limits).read(data, file: path)
     var unified: MSALInput?
     if !result.unifiedItems.isEmpty {
       unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)
     }
-    let record = record(path, role: .adal, data: data, format: result.inputKind.rawValue)
+    let record = record(path, role: .adal, data: data, format: result.inputKind.rawValue, sha256: digest.value)
     return ADALFile(
       input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
   }
@@ -154,9 +157,12 @@ package struct MigrationPipeline: Sendable {
     object["secret"] != nil || object["credential_type"] != nil
   }
 
-  static func record(_ path: String, role: PlanInput.Role, data: Data, format: String) -> PlanInput {
+  /// - Parameter sha256: `data`'s digest when it was computed already.
+  static func record(
+    _ path: String, role: PlanInput.Role, data: Data, format: String, sha256: String? = nil
+  ) -> PlanInput {
     PlanInput(
-      path: path, role: role, sha256: SecretFingerprint.sha256Hex(data), byteCount: data.count,
+      path: path, role: role, sha256: sha256 ?? SecretFingerprint.sha256Hex(data), byteCount: data.count,
       detectedFormat: format)
   }
 

@@ -17,13 +17,19 @@ public struct BinaryKeyedArchiveReader: Sendable {
   public init(limits: InputLimits = .default) { self.limits = limits }
 
   /// The archive, or nil when `data` is not a binary keyed archive of the handled shape within the limits.
-  public func read(_ data: Data) -> KeyedArchive? {
+  ///
+  /// - Parameter pruning: coder keys of the object the root's coder key `field` holds, for a caller that reads
+  ///   that object's fields by name and never these: their values are checked as every other value is (the
+  ///   result is nil where it would be), but not built, and the keys are left out of that object (and only
+  ///   there, wherever else the object is referenced). An ADAL item's `userInformation.allClaims` is most of its
+  ///   objects.
+  public func read(_ data: Data, pruning: (field: String, keys: [String])? = nil) -> KeyedArchive? {
     guard data.count <= limits.maxInputBytes, limits.maxDepth >= Self.minimumDepthLimit,
       data.starts(with: Self.magic)
     else { return nil }
     return data.withUnsafeBytes { raw in
       guard let parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits) else { return nil }
-      return parser.readSimpleKeyedArchive()
+      return parser.readSimpleKeyedArchive(pruning: pruning)
     }
   }
 
@@ -41,7 +47,7 @@ public struct BinaryKeyedArchiveReader: Sendable {
 extension BinaryPropertyListParser {
   /// See `BinaryKeyedArchiveReader`. Nothing here mutates the parser: calling its other methods from a
   /// mutating one copied the whole parser on each call.
-  func readSimpleKeyedArchive() -> KeyedArchive? {
+  func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil) -> KeyedArchive? {
     // What the binary reader checks on everything reachable from the top object, and on every container: the
     // reachable ones are checked by `validateTree`, so the others only when some object was not reached.
     var nodes = 0
@@ -68,9 +74,10 @@ extension BinaryPropertyListParser {
       guard let child = try? reference(at: objects.start + position * trailer.objectRefSize) else { return nil }
       references.append(child)
     }
-    var resolver = SimpleArchiveResolver(references: references, limits: limits)
+    var resolver = SimpleArchiveResolver(references: references, limits: limits, pruning: pruning)
     guard rootUID < UInt64(references.count),
-      let (root, rootNodes) = resolver.resolve(Int(rootUID), depth: 0, in: self), rootNodes <= resolver.maxNodes
+      let resolved = resolver.resolve(Int(rootUID), depth: 0, mode: .buildRoot, in: self),
+      resolved.nodes <= resolver.maxNodes, let root = resolved.value
     else { return nil }
     return KeyedArchive(top: [("root", root)], root: root, rootClassName: resolver.rootClassName(Int(rootUID)))
   }
@@ -226,16 +233,39 @@ extension BinaryPropertyListParser {
 
 /// Resolves `$objects` entries by UID, as `KeyedArchiveResolver` does, for the shape
 /// `BinaryKeyedArchiveReader` handles; nil for anything else.
+///
+/// A value is built, or only checked (under a pruned coder key): a check makes every test a build makes, on the
+/// kind of each value in place of the value, and counts the same nodes.
 struct SimpleArchiveResolver {
   /// `$objects`: the property list object of each archived object.
   let references: [Int]
   let maxNodes: Int
-  private var resolved: [(value: ArchiveValue, nodes: Int)?]
+  /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
+  let prunedField: [UInt8]?
+  let prunedKeys: [[UInt8]]
+  private var resolved: [Resolved?]
   private var inProgress: [Bool]
   private var classNames: [String?]
 
-  init(references: [Int], limits: InputLimits) {
+  /// What a value is, where a check needs that and not the value.
+  enum Kind { case null, bool, integer, real, string, data, date, array, set, dictionary, object }
+
+  /// How an object is resolved: only checked, built, built as the root, or built with the pruned keys left out.
+  enum Mode { case check, build, buildRoot, buildPruned }
+
+  /// A resolved object: its value (nil when it was only checked; without the pruned keys when `pruned`), its
+  /// kind, and its node count as `KeyedArchiveResolver` counts it.
+  struct Resolved {
+    var value: ArchiveValue?
+    var kind: Kind
+    var nodes: Int
+    var pruned = false
+  }
+
+  init(references: [Int], limits: InputLimits, pruning: (field: String, keys: [String])? = nil) {
     self.references = references
+    prunedField = pruning.map { Array($0.field.utf8) }
+    prunedKeys = pruning?.keys.map { Array($0.utf8) } ?? []
     resolved = Array(repeating: nil, count: references.count)
     inProgress = Array(repeating: false, count: references.count)
     classNames = Array(repeating: nil, count: references.count)
@@ -245,29 +275,32 @@ struct SimpleArchiveResolver {
 
   func rootClassName(_ uid: Int) -> String? { classNames[uid] }
 
-  /// `$objects[uid]`, resolved once, with its node count as `KeyedArchiveResolver` counts it.
+  /// `$objects[uid]`, resolved once in each form it is needed in (a value only checked is built when it is
+  /// needed built; an object built with keys pruned is built whole where it is needed whole).
   mutating func resolve(
-    _ uid: Int, depth: Int, in parser: BinaryPropertyListParser
-  ) -> (ArchiveValue, Int)? {
+    _ uid: Int, depth: Int, mode: Mode, in parser: BinaryPropertyListParser
+  ) -> Resolved? {
     guard uid < references.count else { return nil }
-    if let known = resolved[uid] { return known }
+    if let known = resolved[uid], mode == .check || (known.value != nil && known.pruned == (mode == .buildPruned)) {
+      return known
+    }
     guard !inProgress[uid], depth <= BinaryKeyedArchiveReader.maxObjectDepth,
       let shape = parser.shallow(references[uid])
     else { return nil }
     inProgress[uid] = true
     defer { inProgress[uid] = false }
-    let result: (ArchiveValue, Int)?
+    let result: Resolved?
     switch shape {
-    case .dictionary(let fields): result = instance(uid, fields: fields, depth: depth, in: parser)
+    case .dictionary(let fields): result = instance(uid, fields: fields, depth: depth, mode: mode, in: parser)
     case .scalar(let value):
       if uid == 0, case .string(let text) = value, text == "$null" {
-        result = (.null, 1)
+        result = Resolved(value: .null, kind: .null, nodes: 1)
       } else {
-        result = (Self.plain(value), 1)
+        result = Resolved(value: mode == .check ? nil : Self.plain(value), kind: Self.kind(value), nodes: 1)
       }
     case .uid, .array: result = nil
     }
-    guard let result, result.1 <= maxNodes else { return nil }
+    guard let result, result.nodes <= maxNodes else { return nil }
     resolved[uid] = result
     return result
   }
@@ -275,8 +308,10 @@ struct SimpleArchiveResolver {
   /// A class instance: every UID of its coder keys resolved first (as the general resolver does, whether the
   /// class uses them or not), then the Foundation value classes made plain values, others `ArchivedObject`s.
   private mutating func instance(
-    _ uid: Int, fields: BinaryPropertyListParser.ContainerSpan, depth: Int, in parser: BinaryPropertyListParser
-  ) -> (ArchiveValue, Int)? {
+    _ uid: Int, fields: BinaryPropertyListParser.ContainerSpan, depth: Int, mode: Mode,
+    in parser: BinaryPropertyListParser
+  ) -> Resolved? {
+    let building = mode != .check
     var entries: [Field] = []
     entries.reserveCapacity(fields.count)
     var className: String?
@@ -294,14 +329,26 @@ struct SimpleArchiveResolver {
         className = name
         continue
       }
+      let pruned = mode == .buildPruned && prunedKeys.contains { Self.equal($0, keyBytes) }
+      let childMode: Mode =
+        !building || pruned
+        ? .check
+        : mode == .buildRoot && prunedField.map { Self.equal($0, keyBytes) } == true
+          ? .buildPruned : .build
+      let build = childMode != .check
       switch shape {
       case .uid(let child):
-        guard let (value, nodes) = resolve(Int(child), depth: depth + 1, in: parser) else { return nil }
-        entries.append(Field(key: key, value: value, nodes: nodes, written: .reference))
-      case .scalar(let value): entries.append(Field(key: key, value: Self.plain(value), nodes: 1, written: .inline))
+        guard let value = resolve(Int(child), depth: depth + 1, mode: childMode, in: parser) else { return nil }
+        entries.append(Field(key: key, resolved: value, written: .reference, pruned: pruned))
+      case .scalar(let value):
+        let resolved = Resolved(value: build ? Self.plain(value) : nil, kind: Self.kind(value), nodes: 1)
+        entries.append(Field(key: key, resolved: resolved, written: .inline, pruned: pruned))
       case .array(let elements):
-        guard let (values, nodes) = list(elements, depth: depth + 1, in: parser) else { return nil }
-        entries.append(Field(key: key, value: .array(values), nodes: nodes, written: .list))
+        guard let (values, count, nodes) = list(elements, depth: depth + 1, building: build, in: parser) else {
+          return nil
+        }
+        let resolved = Resolved(value: values.map(ArchiveValue.array), kind: .array, nodes: nodes)
+        entries.append(Field(key: key, resolved: resolved, written: .list, count: count, pruned: pruned))
       case .dictionary: return nil
       }
     }
@@ -311,54 +358,65 @@ struct SimpleArchiveResolver {
     if className.utf8.starts(with: "NS".utf8) {
       func field(_ name: String) -> Field? { entries.first { $0.key == name } }
       if KeyedArchiveResolver.stringClasses.contains(className) {
-        guard let text = field("NS.string"), text.written != .list, case .string = text.value else { return nil }
-        return (text.value, 1)
+        guard let text = field("NS.string"), text.written != .list, text.resolved.kind == .string else { return nil }
+        return Resolved(value: text.resolved.value, kind: .string, nodes: 1)
       }
       if className == "NSDate" {
-        guard let time = field("NS.time"), time.written == .inline else { return nil }
-        switch time.value {
-        case .real(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
-        case .integer(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), 1)
-        default: return nil
+        guard let time = field("NS.time"), time.written == .inline,
+          time.resolved.kind == .real || time.resolved.kind == .integer
+        else { return nil }
+        var date: ArchiveValue?
+        switch time.resolved.value {
+        case .real(let seconds)?: date = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .integer(let seconds)?: date = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        default: date = nil  // only checked
         }
+        return Resolved(value: date, kind: .date, nodes: 1)
       }
       if KeyedArchiveResolver.dataClasses.contains(className) {
-        guard let bytes = field("NS.data"), bytes.written != .list, case .data = bytes.value else { return nil }
-        return (bytes.value, 1)
+        guard let bytes = field("NS.data"), bytes.written != .list, bytes.resolved.kind == .data else { return nil }
+        return Resolved(value: bytes.resolved.value, kind: .data, nodes: 1)
       }
-      if className == "NSNull" { return (.null, 1) }
+      if className == "NSNull" { return Resolved(value: .null, kind: .null, nodes: 1) }
       if KeyedArchiveResolver.dictionaryClasses.contains(className) {
-        guard let keys = field("NS.keys"), keys.written == .list, case .array(let keyValues) = keys.value,
-          let values = field("NS.objects"), values.written == .list, case .array(let objectValues) = values.value,
-          keyValues.count == objectValues.count
+        guard let keys = field("NS.keys"), keys.written == .list, let values = field("NS.objects"),
+          values.written == .list, keys.count == values.count
         else { return nil }
-        let dictionary = zip(keyValues, objectValues).map { ArchiveDictionaryEntry(key: $0, value: $1) }
-        return (.dictionary(dictionary), keys.nodes + values.nodes)
-      }
-      if KeyedArchiveResolver.arrayClasses.contains(className) || KeyedArchiveResolver.setClasses.contains(className) {
-        guard let elements = field("NS.objects"), elements.written == .list, case .array(let values) = elements.value
-        else {
-          return nil
+        var dictionary: ArchiveValue?
+        if case .array(let keyValues)? = keys.resolved.value, case .array(let objectValues)? = values.resolved.value {
+          dictionary = .dictionary(zip(keyValues, objectValues).map { ArchiveDictionaryEntry(key: $0, value: $1) })
         }
-        return (KeyedArchiveResolver.setClasses.contains(className) ? .set(values) : .array(values), elements.nodes)
+        return Resolved(value: dictionary, kind: .dictionary, nodes: keys.resolved.nodes + values.resolved.nodes)
+      }
+      let isSet = KeyedArchiveResolver.setClasses.contains(className)
+      if isSet || KeyedArchiveResolver.arrayClasses.contains(className) {
+        guard let elements = field("NS.objects"), elements.written == .list else { return nil }
+        var collection: ArchiveValue?
+        if case .array(let values)? = elements.resolved.value { collection = isSet ? .set(values) : .array(values) }
+        return Resolved(value: collection, kind: isSet ? .set : .array, nodes: elements.resolved.nodes)
       }
     }
     var nodes = 1
     for entry in entries {
-      nodes += entry.nodes
+      nodes += entry.resolved.nodes
       guard nodes <= maxNodes else { return nil }
     }
+    guard building else { return Resolved(value: nil, kind: .object, nodes: nodes) }
     let object = ArchivedObject(
-      className: className, fields: entries.map { ($0.key, $0.value) }, objectIndex: uid)
-    return (.object(object), nodes)
+      className: className,
+      fields: entries.compactMap { entry in entry.pruned ? nil : entry.resolved.value.map { (entry.key, $0) } },
+      objectIndex: uid)
+    return Resolved(value: .object(object), kind: .object, nodes: nodes, pruned: mode == .buildPruned)
   }
 
-  /// An inline array of a coder key (`NS.keys`, `NS.objects`): UIDs and scalars, no nested containers.
+  /// An inline array of a coder key (`NS.keys`, `NS.objects`): UIDs and scalars, no nested containers. Its
+  /// values (nil when only checked), its element count and its node count.
   private mutating func list(
-    _ elements: BinaryPropertyListParser.ContainerSpan, depth: Int, in parser: BinaryPropertyListParser
-  ) -> ([ArchiveValue], Int)? {
+    _ elements: BinaryPropertyListParser.ContainerSpan, depth: Int, building: Bool,
+    in parser: BinaryPropertyListParser
+  ) -> ([ArchiveValue]?, Int, Int)? {
     var values: [ArchiveValue] = []
-    values.reserveCapacity(elements.count)
+    if building { values.reserveCapacity(elements.count) }
     var nodes = 1
     for position in 0..<elements.count {
       guard let index = try? parser.reference(at: elements.start + position * parser.trailer.objectRefSize),
@@ -366,26 +424,36 @@ struct SimpleArchiveResolver {
       else { return nil }
       switch shape {
       case .uid(let child):
-        guard let (value, count) = resolve(Int(child), depth: depth + 1, in: parser) else { return nil }
-        values.append(value)
-        nodes += count
+        guard let resolved = resolve(Int(child), depth: depth + 1, mode: building ? .build : .check, in: parser)
+        else {
+          return nil
+        }
+        if let value = resolved.value, building { values.append(value) }
+        nodes += resolved.nodes
       case .scalar(let value):
-        values.append(Self.plain(value))
+        if building { values.append(Self.plain(value)) }
         nodes += 1
       case .array, .dictionary: return nil
       }
       guard nodes <= maxNodes else { return nil }
     }
-    return (values, nodes)
+    return (building ? values : nil, elements.count, nodes)
+  }
+
+  private static func equal(_ name: [UInt8], _ key: UnsafeRawBufferPointer) -> Bool {
+    name.withUnsafeBytes { BinaryPropertyListParser.equalBytes($0, key) }
   }
 
   /// A coder key, resolved, and how it was written.
   private struct Field {
     enum Written { case reference, inline, list }
     var key: String
-    var value: ArchiveValue
-    var nodes: Int
+    var resolved: Resolved
     var written: Written
+    /// For lists: the number of elements.
+    var count = 0
+    /// Left out of the object (`pruning`).
+    var pruned: Bool
   }
 
   /// `$classname` of the class object `uid` names, when it is an ASCII string.
@@ -394,6 +462,19 @@ struct SimpleArchiveResolver {
       let nameIndex = classObject.value(for: "$classname", in: parser), let name = parser.asciiBytes(nameIndex)
     else { return nil }
     return String(decoding: name, as: UTF8.self)
+  }
+
+  /// The kind of the value `plain` makes of a scalar.
+  private static func kind(_ value: PropertyListValue) -> Kind {
+    switch value {
+    case .null, .uid, .array, .set, .dictionary: .null  // the last four not reached: `shallow` gives them apart
+    case .bool: .bool
+    case .integer: .integer
+    case .real: .real
+    case .date: .date
+    case .data: .data
+    case .string: .string
+    }
   }
 
   /// A scalar as the general resolver converts it (UIDs are handled by the caller).

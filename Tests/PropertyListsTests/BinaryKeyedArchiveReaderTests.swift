@@ -21,17 +21,88 @@ import _Adal2MSALTestSupport
       && zip(lhs.top, rhs.top).allSatisfy { $0.key == $1.key && $0.value == $1.value }
   }
 
-  /// Checks one input; returns whether the direct reader read it.
+  static let pruning = (field: "userInformation", keys: ["allClaims"])
+
+  /// `archive` with `pruning.keys` taken out of the object the root's `pruning.field` holds, and only there.
+  static func pruned(_ archive: KeyedArchive) -> KeyedArchive {
+    guard case .object(var root) = archive.root,
+      let position = root.fields.firstIndex(where: { $0.key == pruning.field }),
+      case .object(var object) = root.fields[position].value
+    else { return archive }
+    object.fields.removeAll { pruning.keys.contains($0.key) }
+    root.fields[position].value = .object(object)
+    return KeyedArchive(
+      top: archive.top.map { ($0.key, $0.key == "root" ? .object(root) : $0.value) }, root: .object(root),
+      rootClassName: archive.rootClassName)
+  }
+
+  /// Checks one input, read whole and with `pruning`; returns whether the direct reader read it.
   @discardableResult
   static func check(_ data: Data, limits: InputLimits = .default, _ comment: Comment) -> Bool {
     let direct = BinaryKeyedArchiveReader(limits: limits).read(data)
+    let prunedRead = BinaryKeyedArchiveReader(limits: limits).read(data, pruning: pruning)
+    #expect((prunedRead == nil) == (direct == nil), "read with pruning where not without, or not where: \(comment)")
     guard let direct else { return false }
     guard let general = general(data, limits: limits) else {
       Issue.record("the direct reader read what the general readers refuse: \(comment)")
       return true
     }
     #expect(same(direct, general), comment)
+    if let prunedRead { #expect(same(prunedRead, pruned(general)), "pruned: \(comment)") }
     return true
+  }
+
+  /// An item whose `userInformation` object is also held by the root's coder keys `first` and `second`.
+  static func sharedUserInformation() -> Data {
+    var writer = BinaryPlistWriter(maxObjects: 64)
+    func strings(_ texts: [String]) -> [BinaryPlistWriter.Ref] { texts.map { writer.string($0) } }
+    func object(_ keys: [String], _ values: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref {
+      writer.dictionary(keys: strings(keys), values: values)
+    }
+    func classObject(_ name: String) -> BinaryPlistWriter.Ref {
+      object(["$classname", "$classes"], [writer.string(name), writer.array(strings([name, "NSObject"]))])
+    }
+    let objects = [
+      writer.string("$null"),
+      object(
+        ["authority", "first", "userInformation", "second", "$class"],
+        [writer.uid(5), writer.uid(4), writer.uid(4), writer.uid(4), writer.uid(2)]),
+      classObject("ADTokenCacheStoreItem"), classObject("ADUserInformation"),
+      object(["userId", "allClaims", "$class"], [writer.uid(5), writer.uid(6), writer.uid(3)]),
+      writer.string("user@contoso.com"),
+      object(
+        ["NS.keys", "NS.objects", "$class"],
+        [writer.array([writer.uid(8)]), writer.array([writer.uid(5)]), writer.uid(7)]),
+      classObject("NSDictionary"), writer.string("upn"),
+    ]
+    let top = object(["root"], [writer.uid(1)])
+    let archive = object(
+      ["$version", "$archiver", "$top", "$objects"],
+      [writer.integer(100_000), writer.string("NSKeyedArchiver"), top, writer.array(objects)])
+    return Data(writer.finish(top: archive))
+  }
+
+  @Test func pruningLeavesTheObjectWholeWhereElseItIsHeld() throws {
+    let data = Self.sharedUserInformation()
+    #expect(Self.check(data, "shared userInformation"))
+    let prunedRead = try #require(BinaryKeyedArchiveReader().read(data, pruning: Self.pruning))
+    let root = try #require(prunedRead.root.objectValue)
+    #expect(root["userInformation"]?.objectValue?["allClaims"] == nil)
+    #expect(root["first"]?.objectValue?["allClaims"] != nil)
+    #expect(root["second"]?.objectValue?["allClaims"] != nil)
+  }
+
+  /// Pruning leaves out what it prunes, and only that.
+  @Test func pruningLeavesOutOnlyThePrunedKeysOfThePrunedObject() throws {
+    let data = try Fixtures.data("adal-objc/adal_v1_backcompat_item.bplist")
+    let whole = try #require(BinaryKeyedArchiveReader().read(data))
+    let prunedRead = try #require(BinaryKeyedArchiveReader().read(data, pruning: Self.pruning))
+    let info = try #require(whole.root.objectValue?["userInformation"]?.objectValue)
+    #expect(info["allClaims"] != nil)
+    let prunedInfo = try #require(prunedRead.root.objectValue?["userInformation"]?.objectValue)
+    #expect(prunedInfo["allClaims"] == nil)
+    #expect(prunedInfo.fields.count == info.fields.count - 1)
+    #expect(Self.same(prunedRead, Self.pruned(whole)))
   }
 
   /// The v_Data of every item of a binary-plist keychain dump.
