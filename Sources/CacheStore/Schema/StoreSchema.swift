@@ -24,23 +24,24 @@ enum StoreSchema {
       try db.execute(sql: v5)
     }
     migrator.registerMigration("v6") { db in
-      let hash = DatabaseFunction("adal2msal_key_hash", argumentCount: 1, pure: true) { values in
-        // A key that is not text (a tampered row) gets 0, so no lookup finds it.
-        String.fromDatabaseValue(values[0]).map(KeyHash.of) ?? 0
-      }
-      db.add(function: hash)
-      defer { db.remove(function: hash) }
-      try db.execute(sql: v6)
+      try withKeyHashFunction(db) { try db.execute(sql: v6) }
     }
     migrator.registerMigration("v7") { db in
-      let hash = DatabaseFunction("adal2msal_key_hash", argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0]).map(KeyHash.of) ?? 0
-      }
-      db.add(function: hash)
-      defer { db.remove(function: hash) }
-      try StoreSchemaV7.migrate(db)
+      try withKeyHashFunction(db) { try StoreSchemaV7.migrate(db) }
     }
     return migrator
+  }
+
+  /// Runs `body` with the SQL function `adal2msal_key_hash(key)` (`KeyHash.of`) defined, for migrations that
+  /// fill hash columns from keys already stored.
+  private static func withKeyHashFunction(_ db: Database, _ body: () throws -> Void) throws {
+    let hash = DatabaseFunction("adal2msal_key_hash", argumentCount: 1, pure: true) { values in
+      // A key that is not text (a tampered row) gets 0, so no lookup finds it.
+      String.fromDatabaseValue(values[0]).map(KeyHash.of) ?? 0
+    }
+    db.add(function: hash)
+    defer { db.remove(function: hash) }
+    try body()
   }
 
   /// The first schema. Credentials share one table (see the document for why).
