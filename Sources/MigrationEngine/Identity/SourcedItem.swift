@@ -131,7 +131,7 @@ struct SourcedItem: Sendable {
   static func sortedInPlanOrder(_ items: [SourcedItem]) -> [SourcedItem] {
     // The index as `sortKey` orders it: negative ones as 0, a missing one last.
     let positions = items.map { (file: $0.file, index: $0.item.source.itemIndex.map { Swift.max(0, $0) }) }
-    return items.indices.sorted { left, right in
+    func precedes(_ left: Int, _ right: Int) -> Bool {
       let (lhs, rhs) = (positions[left], positions[right])
       if lhs.file != rhs.file { return lhs.file < rhs.file }
       switch (lhs.index, rhs.index) {
@@ -140,7 +140,10 @@ struct SourcedItem: Sendable {
       case (.none, .some): return false
       default: return items[left].sortKey.lexicographicallyPrecedes(items[right].sortKey)
       }
-    }.map { items[$0] }
+    }
+    // Items come in file order, each file's in index order: then the (stable) sort would keep them as they are.
+    if items.indices.dropFirst().allSatisfy({ !precedes($0, $0 - 1) }) { return items }
+    return items.indices.sorted(by: precedes).map { items[$0] }
   }
 
   private var sortKey: [String] {

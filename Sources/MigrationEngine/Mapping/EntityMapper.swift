@@ -119,9 +119,13 @@ struct EntityMapper {
       else { return nil }
       let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
       let rule = rules.min { $0.order < $1.order } ?? identity.rule
-      let aligned = existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
-        CloudGroups.group(of: $0.environment) == newest.cloud
-      }.map(\.environment).min()
+      // A new store and no MSAL inputs: no account to look up (the key is a lowercased copy per user).
+      let aligned =
+        existingAccounts.isEmpty
+        ? nil
+        : existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
+          CloudGroups.group(of: $0.environment) == newest.cloud
+        }.map(\.environment).min()
       var itemRules: [Int: IdentityRule] = [:]
       for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
       return UserGroup(
