@@ -169,9 +169,9 @@ extension MigrationPipeline {
     for part in index.parts ?? index.parts(existing: existing, maxItems: maxItems) {
       let files = part.filter { $0 < adalCount }
       var read: [ADALFile]
-      if let kept = index.kept {
-        index.kept = nil
+      if let kept = index.kept.take() {
         read = files.map { kept[$0] }
+        _ = consume kept
         shared += read.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) }
       } else {
         read = try readAgain(files, of: index, progress: progress)

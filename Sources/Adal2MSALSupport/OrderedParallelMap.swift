@@ -25,3 +25,38 @@ extension Array where Element: Sendable {
     }
   }
 }
+
+extension Array {
+  /// `orderedParallelMap(minimumChunk:_:)` over elements that are let go as they are transformed: the worker
+  /// that transforms an element takes it out of its slot (leaving nil), so that it is freed on that worker's
+  /// core once `transform` is done with it, rather than on one core with the whole array afterwards. Every slot
+  /// must hold an element; all are nil when this returns.
+  package mutating func orderedParallelMapTaking<Wrapped: Sendable, Result: Sendable>(
+    minimumChunk: Int = 256, _ transform: @Sendable (consuming Wrapped) -> Result
+  ) -> [Result] where Element == Wrapped? {
+    let count = self.count
+    let chunkCount = Swift.min(count / Swift.max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
+    return withUnsafeMutableBufferPointer { source in
+      nonisolated(unsafe) let slots = source
+      return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+        nonisolated(unsafe) let results = buffer
+        // Each index is touched by exactly one worker: it takes the slot's element and writes the result.
+        @Sendable func work(_ range: Range<Int>) {
+          for index in range {
+            guard let element = slots[index].take() else { preconditionFailure("an empty slot") }
+            (results.baseAddress! + index).initialize(to: transform(element))
+          }
+        }
+        if chunkCount > 1 {
+          let chunkSize = (count + chunkCount - 1) / chunkCount
+          DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            work((chunk * chunkSize)..<Swift.min(count, (chunk + 1) * chunkSize))
+          }
+        } else {
+          work(0..<count)
+        }
+        initializedCount = count
+      }
+    }
+  }
+}

@@ -194,3 +194,29 @@ extension StringFastPathTests {
     #expect(thread.map { pthread_equal($0, pthread_self()) == 0 } == true, "freed on the calling thread")
   }
 }
+
+@Suite struct OrderedParallelMapTakingTests {
+  private final class Counted: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+  }
+
+  /// The results of `map`, in order; every slot emptied, and each element freed once transformed (nothing else
+  /// holds it): the workers took them.
+  @Test(arguments: [0, 1, 63, 64, 1_000, 10_007])
+  func isMapInOrderAndTakesEveryElement(count: Int) {
+    var slots: [Counted?] = (0..<count).map { Counted($0) }
+    nonisolated(unsafe) var watched: [Int: Weak] = [:]
+    for index in slots.indices where index % 97 == 0 { watched[index] = Weak(slots[index]!) }
+    let results = slots.orderedParallelMapTaking(minimumChunk: 16) { element in String(element.value * 3 + 1) }
+    let expected: [String] = (0..<count).map { String($0 * 3 + 1) }
+    #expect(results == expected)
+    #expect(slots.allSatisfy { $0 == nil })
+    #expect(watched.values.allSatisfy { $0.object == nil })
+  }
+
+  private final class Weak: @unchecked Sendable {
+    weak var object: Counted?
+    init(_ object: Counted) { self.object = object }
+  }
+}

@@ -71,8 +71,9 @@ import _Adal2MSALTestSupport
   func clustersResolvedOnAllCoresMatchOneCore(_ name: String) throws {
     let scenario = try Scenario(name)
     var clouds: [String: String] = [:]
+    var unknown: Set<String> = []
     var items = scenario.adal.flatMap { input in
-      input.items.compactMap { SourcedItem($0, file: input.file, clouds: &clouds) }
+      input.items.compactMap { SourcedItem($0, file: input.file, clouds: &clouds, unknown: &unknown) }
     }
     items = SourcedItem.sortedInPlanOrder(items)
     for index in items.indices { items[index].ordinal = index }

@@ -62,23 +62,36 @@ struct OutcomeTally {
   init(redactUsernames: Bool) { self.redactUsernames = redactUsernames }
 
   mutating func add(_ plan: MigrationPlan) {
-    plan.forEachEntry { entry in
-      totals[entry.action, default: 0] += 1
-      guard entry.action.needsAttention else { return }
-      skipsByReason[entry.reasonCode, default: 0] += 1
-      guard Self.isProblem(entry) else { return }
-      let name = entry.username.map { redactUsernames ? RedactionNames.redactedUsername($0) : $0 } ?? "(no username)"
-      users[name, default: (0, [])].problems += 1
-      users[name, default: (0, [])].codes.insert(entry.reasonCode)
+    // Counted per action here, then added (a dictionary update per entry hashed its action); the fields are
+    // read in place (`MigrationPlan.forEachEntry`).
+    var counts = [Int](repeating: 0, count: PlanAction.allCases.count)
+    plan.entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        let action = entries[index].action
+        counts[action.planOrder] += 1
+        guard action.needsAttention else { continue }
+        let code = entries[index].reasonCode
+        skipsByReason[code, default: 0] += 1
+        guard Self.isProblem(action, code) else { continue }
+        let name =
+          entries[index].username.map { redactUsernames ? RedactionNames.redactedUsername($0) : $0 } ?? "(no username)"
+        users[name, default: (0, [])].problems += 1
+        users[name, default: (0, [])].codes.insert(code)
+      }
+    }
+    for action in PlanAction.allCases where counts[action.planOrder] > 0 {
+      totals[action, default: 0] += counts[action.planOrder]
     }
   }
 
   /// A skip or conflict that is neither policy nor a merge (as `RunVerdict` counts them).
-  static func isProblem(_ entry: PlanEntry) -> Bool {
-    switch entry.action {
-    case .conflict: !RunVerdict.mergedCodes.contains(entry.reasonCode)
+  static func isProblem(_ entry: PlanEntry) -> Bool { isProblem(entry.action, entry.reasonCode) }
+
+  static func isProblem(_ action: PlanAction, _ reasonCode: String) -> Bool {
+    switch action {
+    case .conflict: !RunVerdict.mergedCodes.contains(reasonCode)
     case .skip:
-      !RunVerdict.policySkipCodes.contains(entry.reasonCode) && !RunVerdict.mergedCodes.contains(entry.reasonCode)
+      !RunVerdict.policySkipCodes.contains(reasonCode) && !RunVerdict.mergedCodes.contains(reasonCode)
     case .add, .update, .unchanged: false
     }
   }

@@ -72,6 +72,7 @@ struct PartedMigration {
     let totalItems = index.itemCount
     var planned = 0
     var rows = rowsWritten
+    let (pipeline, existing, itemsPerPart) = (pipeline, existing, itemsPerPart)
     var rest = try pipeline.planInParts(
       &index, session: &session, existing: existing, maxItems: itemsPerPart,
       progress: fileRead,

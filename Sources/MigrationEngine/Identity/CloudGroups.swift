@@ -12,4 +12,10 @@ enum CloudGroups {
 
   /// The group's name, or the normalized host itself for an unknown host.
   static func group(of host: String) -> String { EnvironmentAliases.group(forHost: host).name }
+
+  /// `group(of:)`, and whether the host is in a known group (`knownGroup(of:) != nil`), looked up once.
+  static func lookUp(_ host: String) -> (name: String, isKnown: Bool) {
+    let group = EnvironmentAliases.group(forHost: host)
+    return (group.name, group.isKnown)
+  }
 }

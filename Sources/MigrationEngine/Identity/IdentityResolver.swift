@@ -26,13 +26,17 @@ struct IdentityResolver: Sendable {
     var unresolved: [Int: UnresolvedIdentity] = [:]
     var users: [PlanUser] = []
     var diagnostics: [Diagnostic] = []
+    /// The users' items (`UserClusters.of`): indices into the items, each cluster sorted, in cluster order.
+    /// A cluster's items are all resolved, to one identity, or none is.
+    var clusters: [[Int]] = []
   }
 
   /// Clusters resolve independently (each reads only its own items and the existing accounts), so they are
   /// resolved on all cores and their outcomes joined in cluster order: the same outcome as one loop.
   /// `minimumChunk`: the fewest clusters a core resolves (tests make it 1).
   func resolve(_ items: [SourcedItem], minimumChunk: Int = 64) -> Outcome {
-    let pieces = UserClusters.of(items).orderedParallelMap(minimumChunk: minimumChunk) { cluster in
+    let clusters = UserClusters.of(items)
+    let pieces = clusters.orderedParallelMap(minimumChunk: minimumChunk) { cluster in
       var piece = Outcome()
       resolve(cluster: cluster.map { items[$0] }, into: &piece)
       return piece
@@ -45,6 +49,7 @@ struct IdentityResolver: Sendable {
       outcome.users += piece.users
       outcome.diagnostics += piece.diagnostics
     }
+    outcome.clusters = clusters
     return outcome
   }
 
@@ -92,10 +97,10 @@ struct IdentityResolver: Sendable {
     var ownRules: [Int: IdentityRule] = [:]
     var candidates: [String: String] = [:]  // lowercased -> spelling
     for sourced in cluster {
-      if let home = IdentityEvidence.archivedHomeAccountID(sourced.item) {
+      if let home = sourced.archivedHomeAccountID {
         ownRules[sourced.ordinal] = .archivedHomeAccountID
         candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
-      } else if let home = IdentityEvidence.clientInfoHomeAccountID(sourced.item) {
+      } else if let home = sourced.clientInfoHomeAccountID {
         ownRules[sourced.ordinal] = .clientInfo
         candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
       }

@@ -26,15 +26,22 @@ struct SourcedItem: Sendable {
     let oid: String?
     let tid: String?
     let planSource: PlanSource
+    let archivedHomeAccountID: String?
+    let clientInfoHomeAccountID: String?
 
-    init(item: ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
-      self.item = item
+    /// `item` is moved in (its fields are read first).
+    init(item: consuming ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
       self.file = file
       environment = authority.environment
       self.cloud = cloud
       tenant = authority.tenant
-      isADFS = authority.tenant?.lowercased() == "adfs"
-      recency = [item.expiresOn, item.cachedAt, item.source.modified].compactMap { $0 }.max() ?? .distantPast
+      isADFS = authority.tenant?.lowercasedSharingStorage() == "adfs"
+      var recency: Date?
+      for case let date? in [item.expiresOn, item.cachedAt, item.source.modified]
+      where recency.map({ $0 < date }) ?? true {
+        recency = date
+      }
+      self.recency = recency ?? .distantPast
       refreshFingerprint = item.refreshToken?.fingerprint ?? ""
       oid = item.idTokenClaims?.oid
       tid = item.idTokenClaims?.tid
@@ -43,22 +50,34 @@ struct SourcedItem: Sendable {
       var label = "ADAL \(item.kind)"
       if let resource = item.resource, item.accessToken != nil { label += " \(resource)" }
       planSource = PlanSource(file: file, itemIndex: item.source.itemIndex, label: label)
+      archivedHomeAccountID = IdentityEvidence.archivedHomeAccountID(item)
+      clientInfoHomeAccountID = IdentityEvidence.clientInfoHomeAccountID(item)
+      self.item = item
     }
   }
 
   /// nil when the authority is not a URL with a host (no environment). `clouds` memoizes the alias group of
-  /// each environment over a run.
-  init?(_ item: ADALTokenItem, file: String, clouds: inout [String: String]) {
+  /// each environment over a run; `unknown` collects the environments in no known alias group.
+  init?(_ item: consuming ADALTokenItem, file: String, clouds: inout [String: String], unknown: inout Set<String>) {
     guard let authority = ADALAuthority(item.authority) else { return nil }
-    let environment = authority.environment
-    let cloud: String
-    if let known = clouds[environment] {
-      cloud = known
-    } else {
-      cloud = CloudGroups.group(of: environment)
-      clouds[environment] = cloud
-    }
+    let cloud = Self.cloud(of: authority.environment, clouds: &clouds, unknown: &unknown)
+    self.init(item, file: file, authority: authority, cloud: cloud)
+  }
+
+  /// An item whose authority (`ADALAuthority(item.authority)`) and cloud (`cloud(of:clouds:unknown:)`) are
+  /// known.
+  init(_ item: consuming ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
     core = Core(item: item, file: file, authority: authority, cloud: cloud)
+  }
+
+  /// The cloud of `environment`, remembered in `clouds`; an environment in no known alias group is added to
+  /// `unknown`.
+  static func cloud(of environment: String, clouds: inout [String: String], unknown: inout Set<String>) -> String {
+    if let known = clouds[environment] { return known }
+    let group = CloudGroups.lookUp(environment)
+    clouds[environment] = group.name
+    if !group.isKnown { unknown.insert(environment) }
+    return group.name
   }
 
   /// Borrowed, not copied: the item is large, and the planner reads its fields many times.
@@ -82,6 +101,10 @@ struct SourcedItem: Sendable {
   var displayableUsername: String? { core.displayableUsername }
   /// `displayableUsername` lowercased: what user names are matched on.
   var normalizedUsername: String? { core.normalizedUsername }
+  /// What the item says about its home account id by itself (`IdentityEvidence`, rules 1 and 2), read once:
+  /// user clusters and identity resolution both ask.
+  var archivedHomeAccountID: String? { core.archivedHomeAccountID }
+  var clientInfoHomeAccountID: String? { core.clientInfoHomeAccountID }
   /// The id token's `oid` and `tid` claims (claims are looked up by a scan, so these are read once).
   var oid: String? { core.oid }
   var tid: String? { core.tid }
@@ -108,7 +131,7 @@ struct SourcedItem: Sendable {
   static func sortedInPlanOrder(_ items: [SourcedItem]) -> [SourcedItem] {
     // The index as `sortKey` orders it: negative ones as 0, a missing one last.
     let positions = items.map { (file: $0.file, index: $0.item.source.itemIndex.map { Swift.max(0, $0) }) }
-    return items.indices.sorted { left, right in
+    func precedes(_ left: Int, _ right: Int) -> Bool {
       let (lhs, rhs) = (positions[left], positions[right])
       if lhs.file != rhs.file { return lhs.file < rhs.file }
       switch (lhs.index, rhs.index) {
@@ -117,7 +140,10 @@ struct SourcedItem: Sendable {
       case (.none, .some): return false
       default: return items[left].sortKey.lexicographicallyPrecedes(items[right].sortKey)
       }
-    }.map { items[$0] }
+    }
+    // Items come in file order, each file's in index order: then the (stable) sort would keep them as they are.
+    if items.indices.dropFirst().allSatisfy({ !precedes($0, $0 - 1) }) { return items }
+    return items.indices.sorted(by: precedes).map { items[$0] }
   }
 
   private var sortKey: [String] {

@@ -1,3 +1,5 @@
+import Adal2MSALSupport
+
 /// Groups ADAL items into users, per cloud: items with the same `oid`, the same archived home account id or
 /// the same `client_info` are one user (pain points 12 and 17: one user across formats and UPN changes). An
 /// item without an `oid` (no id token) joins the one user whose items carry its user name in that cloud, or
@@ -5,38 +7,68 @@
 enum UserClusters {
   /// Clusters of indices into `items`, each sorted, ordered by their first index.
   static func of(_ items: [SourcedItem]) -> [[Int]] {
+    // Every item's keys, made and hashed on all cores: linking then hashes only their hashes.
+    let keys = items.orderedParallelMap(minimumChunk: 1_024) { ItemKeys($0) }
     var sets = DisjointSets(count: items.count)
-    var firstByKey: [String: Int] = [:]
-    func link(_ key: String, _ index: Int) {
+    var firstByKey: [HashedKey: Int] = [:]
+    firstByKey.reserveCapacity(items.count)
+    func link(_ key: HashedKey, _ index: Int) {
       if let first = firstByKey[key] { sets.union(first, index) } else { firstByKey[key] = index }
     }
-    for (index, sourced) in items.enumerated() {
-      let cloud = sourced.cloud
-      if let oid = sourced.oid { link("oid|\(cloud)|\(oid.lowercased())", index) }
-      if let home = IdentityEvidence.archivedHomeAccountID(sourced.item) {
-        link("home|\(cloud)|\(home.lowercased())", index)
-      }
-      if let home = IdentityEvidence.clientInfoHomeAccountID(sourced.item) {
-        link("home|\(cloud)|\(home.lowercased())", index)
-      }
+    for (index, item) in keys.enumerated() {
+      if let oid = item.oid { link(oid, index) }
+      for home in item.homes { link(home, index) }
     }
     // Items without an oid: by user name, attached to the single oid-user of that name if there is one.
-    var oidRootsByName: [String: Set<Int>] = [:]
-    for (index, sourced) in items.enumerated() where sourced.oid != nil {
-      if let name = sourced.normalizedUsername {
-        oidRootsByName["\(sourced.cloud)|\(name)", default: []].insert(sets.find(index))
-      }
+    var oidRootsByName: [HashedKey: Set<Int>] = [:]
+    for (index, item) in keys.enumerated() where item.oid != nil {
+      if let name = item.name { oidRootsByName[name, default: []].insert(sets.find(index)) }
     }
-    for (index, sourced) in items.enumerated() where sourced.oid == nil {
-      guard let name = sourced.normalizedUsername else { continue }
-      let key = "\(sourced.cloud)|\(name)"
-      link("name|\(key)", index)
-      if let roots = oidRootsByName[key], roots.count == 1, let root = roots.first { sets.union(root, index) }
+    for (index, item) in keys.enumerated() where item.oid == nil {
+      guard let name = item.name, let nameLink = item.nameLink else { continue }
+      link(nameLink, index)
+      if let roots = oidRootsByName[name], roots.count == 1, let root = roots.first { sets.union(root, index) }
     }
     var byRoot: [Int: [Int]] = [:]
     for index in items.indices { byRoot[sets.find(index), default: []].append(index) }
     return byRoot.values.map { $0.sorted() }.sorted { ($0.first ?? 0) < ($1.first ?? 0) }
   }
+
+  /// What ties one item to others: `oid|cloud|oid`, `home|cloud|home` (archived, then `client_info`; ids
+  /// lowercased), its name in its cloud (`cloud|name`) and, for an item without an oid, `name|cloud|name`.
+  private struct ItemKeys: Sendable {
+    var oid: HashedKey?
+    var homes: [HashedKey] = []
+    var name: HashedKey?
+    var nameLink: HashedKey?
+
+    init(_ sourced: SourcedItem) {
+      let cloud = sourced.cloud
+      if let oid = sourced.oid { self.oid = HashedKey("oid|\(cloud)|\(oid.lowercased())") }
+      if let home = sourced.archivedHomeAccountID { homes.append(HashedKey("home|\(cloud)|\(home.lowercased())")) }
+      if let home = sourced.clientInfoHomeAccountID { homes.append(HashedKey("home|\(cloud)|\(home.lowercased())")) }
+      if let name = sourced.normalizedUsername {
+        let key = "\(cloud)|\(name)"
+        self.name = HashedKey(key)
+        if sourced.oid == nil { nameLink = HashedKey("name|\(key)") }
+      }
+    }
+  }
+}
+
+/// A string with its hash computed once (where it is made, on any core): a table of them hashes an `Int`
+/// per lookup, and compares the strings only when the hashes match.
+struct HashedKey: Hashable, Sendable {
+  let text: String
+  private let hashCode: Int
+
+  init(_ text: String) {
+    self.text = text
+    hashCode = text.hashValue
+  }
+
+  static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hashCode == rhs.hashCode && lhs.text == rhs.text }
+  func hash(into hasher: inout Hasher) { hasher.combine(hashCode) }
 }
 
 /// Union-find over `0..<count` (path halving, union by index so the result does not depend on call order).

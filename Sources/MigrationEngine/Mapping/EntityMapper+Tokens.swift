@@ -81,7 +81,6 @@ extension EntityMapper {
   func mapAccessTokens(_ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector) {
     var byKey: [String: [(SourcedItem, UnifiedAccessToken)]] = [:]
     for sourced in group.items where sourced.item.accessToken != nil {
-      let item = sourced.item
       func skip(_ code: String, _ reason: String) {
         result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, in: group))
       }
@@ -89,11 +88,11 @@ extension EntityMapper {
         skip("option.skip-access-tokens", "access tokens are not migrated (option)")
         continue
       }
-      guard let secret = item.accessToken, let resource = item.resource, !resource.isEmpty else {
+      guard let secret = sourced.item.accessToken, let resource = sourced.item.resource, !resource.isEmpty else {
         skip("adal.access-token-without-resource", "access token without a resource")
         continue
       }
-      guard let expiresOn = item.expiresOn else {
+      guard let expiresOn = sourced.item.expiresOn else {
         skip("adal.access-token-without-expiry", "access token without an expiry date")
         continue
       }
@@ -107,11 +106,11 @@ extension EntityMapper {
         continue
       }
       let token = UnifiedAccessToken(
-        homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: item.clientID,
+        homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: sourced.item.clientID,
         realm: realm, target: resource + "/.default",
         secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
-        cachedAt: item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: item.extendedExpiresOn,
-        tokenType: item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
+        cachedAt: sourced.item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: sourced.item.extendedExpiresOn,
+        tokenType: sourced.item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
       byKey[token.canonicalKey, default: []].append((sourced, token))
     }
     for key in byKey.keys.sorted() {
@@ -184,23 +183,29 @@ struct AppMetadataCollector: Sendable {
     var client: String
     var environment: String
     var family: String?
-    var sources: Set<PlanSource>
+    /// Possibly with repeats: a list is appended to (and merged) without hashing every source, and the
+    /// proposal sorts it and drops the repeats (a set of sources was hashed again at every merge).
+    var sources: [PlanSource]
+
+    mutating func note(client: String, family: String?, sources: [PlanSource]) {
+      self.client = min(self.client, client)
+      self.family = [self.family, family].compactMap { $0 }.min()
+      self.sources += sources
+    }
   }
 
   private var byKey: [String: App] = [:]
 
   mutating func note(client: String, environment: String, family: String?, sources: [PlanSource] = []) {
     let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
-    var app = byKey.removeValue(forKey: key) ?? App(client: client, environment: environment, family: nil, sources: [])
-    app.client = min(app.client, client)
-    app.family = [app.family, family].compactMap { $0 }.min()
-    app.sources.formUnion(sources)
-    byKey[key] = app
+    // Changed in place: one lookup of the key.
+    byKey[key, default: App(client: client, environment: environment, family: nil, sources: [])].note(
+      client: client, family: family, sources: sources)
   }
 
   mutating func merge(_ other: AppMetadataCollector) {
     for app in other.byKey.values {
-      note(client: app.client, environment: app.environment, family: app.family, sources: Array(app.sources))
+      note(client: app.client, environment: app.environment, family: app.family, sources: app.sources)
     }
   }
 
@@ -210,8 +215,30 @@ struct AppMetadataCollector: Sendable {
       let entity = UnifiedAppMetadata(clientID: app.client, environment: app.environment, familyID: app.family)
       let family = app.family.map { "family \($0)" } ?? "no family"
       return Proposal(
-        entity: .appMetadata(entity), sources: app.sources.sorted(by: PlanSource.precedes), rule: nil, username: nil,
+        entity: .appMetadata(entity), sources: Self.distinctInOrder(app.sources), rule: nil, username: nil,
         homeAccountID: nil, reasonCode: "adal.app-metadata", reason: "app metadata of a migrated client (\(family))")
     }
+  }
+
+  /// `sources` without repeats, sorted (`PlanSource.precedes`). Repeats end up side by side, unless a source
+  /// without an item index and one with index -1 of the same file (which `precedes` leaves unordered) sit
+  /// between them: then a set finds them.
+  static func distinctInOrder(_ sources: [PlanSource]) -> [PlanSource] {
+    let sorted = sources.sorted(by: PlanSource.precedes)
+    var out: [PlanSource] = []
+    out.reserveCapacity(sorted.count)
+    var unordered = false
+    for source in sorted {
+      guard let last = out.last else {
+        out.append(source)
+        continue
+      }
+      if last == source { continue }
+      if !PlanSource.precedes(last, source) { unordered = true }
+      out.append(source)
+    }
+    guard unordered else { return out }
+    var seen: Set<PlanSource> = []
+    return out.filter { seen.insert($0).inserted }
   }
 }

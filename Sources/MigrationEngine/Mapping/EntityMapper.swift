@@ -55,9 +55,10 @@ struct EntityMapper {
     parts.reserveCapacity(groups.count)
     for start in stride(from: 0, to: groups.count, by: Self.groupsPerBatch) {
       let range = start..<min(groups.count, start + Self.groupsPerBatch)
-      let batch = Array(groups[range])
+      var batch: [UserGroup?] = groups[range].map { $0 }
       for index in range { groups[index].items = [] }
-      parts += batch.orderedParallelMap(minimumChunk: 64, { mapUser($0) })
+      // Each group is let go by the worker that maps it: its items are freed on all cores.
+      parts += batch.orderedParallelMapTaking(minimumChunk: 64) { mapUser($0) }
     }
     for part in parts { result.apps.merge(part.apps) }
     // Joined into an array sized once, each part let go once copied: grown by doubling, and with every part
@@ -100,21 +101,31 @@ struct EntityMapper {
     return (result, apps)
   }
 
+  /// The items by resolved user and cloud (`items` as `identities` resolved them, by ordinal), in the order of
+  /// `home|cloud`; each group's items in plan order. A cluster's items share one identity and one cloud, so
+  /// the key is made per cluster (per item, it was a string and a lookup for each).
   private func userGroups(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [UserGroup] {
-    var byUser: [String: [SourcedItem]] = [:]
-    for sourced in items {
-      guard let identity = identities.resolved[sourced.ordinal] else { continue }
-      byUser["\(identity.homeAccountID.lowercased())|\(sourced.cloud)", default: []].append(sourced)
+    var byUser: [String: [Int]] = [:]
+    for cluster in identities.clusters {
+      guard let first = cluster.first, let identity = identities.resolved[items[first].ordinal] else { continue }
+      byUser["\(identity.homeAccountID.lowercased())|\(items[first].cloud)", default: []] += cluster
     }
     return byUser.keys.sorted().compactMap { key in
-      guard let members = byUser[key], let newest = members.newest,
+      guard var indices = byUser[key] else { return nil }
+      if !indices.isSorted(by: <) { indices.sort() }  // several clusters of one user: back in plan order
+      let members = indices.map { items[$0] }
+      guard let newest = members.newest,
         let identity = identities.resolved[newest.ordinal]
       else { return nil }
       let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
       let rule = rules.min { $0.order < $1.order } ?? identity.rule
-      let aligned = existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
-        CloudGroups.group(of: $0.environment) == newest.cloud
-      }.map(\.environment).min()
+      // A new store and no MSAL inputs: no account to look up (the key is a lowercased copy per user).
+      let aligned =
+        existingAccounts.isEmpty
+        ? nil
+        : existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
+          CloudGroups.group(of: $0.environment) == newest.cloud
+        }.map(\.environment).min()
       var itemRules: [Int: IdentityRule] = [:]
       for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
       return UserGroup(

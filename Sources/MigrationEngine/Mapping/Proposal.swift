@@ -3,27 +3,32 @@ import Foundation
 import UnifiedCache
 
 /// An entity the ADAL side proposes, before it is compared with the existing cache.
-struct Proposal: Sendable {
+///
+/// Immutable and shared: proposals are gathered from every user, sorted and offered, and a copy of a
+/// struct of eight fields was a retain of each of them.
+final class Proposal: Sendable {
   /// The entity, boxed once: the plan entry made from this proposal shares the box. (Inline, every proposal
   /// held a copy of its entity until the plan was gathered, and the entry boxed another.)
   let entityBox: EntityBox
   var entity: AnyUnifiedEntity { entityBox.value }
-  var kind: UnifiedEntityKind { entityBox.value.kind }
+  /// The entity's kind, read once.
+  let kind: UnifiedEntityKind
   /// `entity.canonicalKey`, computed once: sorting, reconciling and the plan entry all need it.
   let canonicalKey: String
-  var sources: [PlanSource]
-  var rule: IdentityRule?
-  var username: String?
-  var homeAccountID: String?
+  let sources: [PlanSource]
+  let rule: IdentityRule?
+  let username: String?
+  let homeAccountID: String?
   /// Why this entity exists (`adal.refresh-token`, ...), and a sentence for the report.
-  var reasonCode: String
-  var reason: String
+  let reasonCode: String
+  let reason: String
 
   init(
     entity: AnyUnifiedEntity, sources: [PlanSource], rule: IdentityRule?, username: String?, homeAccountID: String?,
     reasonCode: String, reason: String
   ) {
     entityBox = EntityBox(entity)
+    kind = entity.kind
     canonicalKey = entity.canonicalKey
     self.sources = sources
     self.rule = rule

@@ -213,7 +213,9 @@ public struct MigrationPlan: Sendable, Hashable {
   public var writes: [PlanEntry] { entries.filter { $0.action.writes } }
 
   /// Calls `body` with each entry in order, read in place: a `for` loop over `entries` (or `count(where:)`,
-  /// `contains(where:)`) copies each entry it passes, a retain of each of its fields.
+  /// `contains(where:)`) copies each entry it passes, a retain of each of its fields. (The closure is still
+  /// handed a copy unless it is inlined; the hottest loops read the fields they need through
+  /// `entries.withUnsafeBufferPointer` and `buffer[index].field`, which never copies the entry.)
   public func forEachEntry(_ body: (borrowing PlanEntry) throws -> Void) rethrows {
     try entries.withUnsafeBufferPointer { buffer in
       for index in buffer.indices { try body(buffer[index]) }
@@ -222,9 +224,7 @@ public struct MigrationPlan: Sendable, Hashable {
 
   /// How many entries have each action.
   public func count(_ action: PlanAction) -> Int {
-    var count = 0
-    forEachEntry { if $0.action == action { count += 1 } }
-    return count
+    entries.withUnsafeBufferPointer { buffer in buffer.indices.count { buffer[$0].action == action } }
   }
 
   /// Whether the plan changes nothing (no add, update).

@@ -1,6 +1,16 @@
 import Adal2MSALSupport
 import UnifiedCache
 
+extension Array {
+  /// Whether sorting by `areInIncreasingOrder` would leave the elements as they are: no element precedes the
+  /// one before it (a stable sort keeps such an array unchanged).
+  func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
+    withUnsafeBufferPointer { buffer in
+      buffer.indices.dropFirst().allSatisfy { !areInIncreasingOrder(buffer[$0], buffer[$0 - 1]) }
+    }
+  }
+}
+
 extension PlanSource {
   /// File, then item index (numerically), then label.
   static func precedes(_ lhs: PlanSource, _ rhs: PlanSource) -> Bool {
@@ -24,7 +34,8 @@ extension UnifiedEntityKind {
 }
 
 extension PlanAction {
-  var planOrder: Int {
+  /// The order actions appear in plans: add, update, unchanged, conflict, skip (0 to 4).
+  package var planOrder: Int {
     switch self {
     case .add: 0
     case .update: 1
@@ -89,18 +100,29 @@ enum PlanOrder {
     permute(&entries, into: order)
   }
 
-  /// Reorders `elements` so that position `i` holds the element that was at `order[i]`, by swaps along the
-  /// permutation's cycles: each element is moved, never copied.
+  /// Reorders `elements` so that position `i` holds the element that was at `order[i]` (a permutation of the
+  /// indices), along the permutation's cycles: each element is moved in memory, never copied (`swapAt` copied
+  /// both elements, a retain of each of their fields).
   static func permute<Element>(_ elements: inout [Element], into order: [Int]) {
+    precondition(order.count == elements.count)
     var placed = [Bool](repeating: false, count: order.count)
-    for start in order.indices where !placed[start] {
-      var position = start
-      while true {
-        placed[position] = true
-        let from = order[position]
-        if from == start { break }
-        elements.swapAt(position, from)
-        position = from
+    elements.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      for start in order.indices where !placed[start] {
+        placed[start] = true
+        if order[start] == start { continue }
+        let held = (base + start).move()
+        var position = start
+        while true {
+          let from = order[position]
+          if from == start {
+            (base + position).initialize(to: held)
+            break
+          }
+          placed[from] = true
+          (base + position).moveInitialize(from: base + from, count: 1)
+          position = from
+        }
       }
     }
   }
@@ -125,7 +147,16 @@ enum PlanOrder {
     }
   }
 
-  static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool { EntryOrder(lhs) < EntryOrder(rhs) }
+  /// `EntryOrder(lhs) < EntryOrder(rhs)`, reading kind, key and action in place first: they decide nearly
+  /// every pair (merging two plans compares each entry with the other plan's next one).
+  static func entries(_ lhs: PlanEntry, _ rhs: PlanEntry) -> Bool {
+    let (leftKind, rightKind) = (lhs.kind?.planOrder ?? 9, rhs.kind?.planOrder ?? 9)
+    if leftKind != rightKind { return leftKind < rightKind }
+    let (leftKey, rightKey) = (lhs.canonicalKey ?? "", rhs.canonicalKey ?? "")
+    if leftKey != rightKey { return leftKey < rightKey }
+    if lhs.action != rhs.action { return lhs.action.planOrder < rhs.action.planOrder }
+    return EntryOrder(lhs) < EntryOrder(rhs)
+  }
 
   static func diagnostics(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
     let left = [lhs.location?.file ?? "", sortable(lhs.location?.itemIndex), lhs.code, lhs.message, lhs.description]
@@ -156,7 +187,7 @@ struct UserOrder: Comparable, Sendable {
   init(_ user: PlanUser) {
     cloud = user.cloud
     home = user.homeAccountID ?? "~"
-    name = user.username?.lowercased() ?? "~"
+    name = user.username?.lowercasedSharingStorage() ?? "~"
     firstSource = user.sources.first
   }
 
@@ -176,7 +207,8 @@ struct EntryOrder: Comparable, Sendable {
   var action: Int
   var firstSource: PlanSource?
   var reasonCode: String
-  var entity: String
+  /// The entity, described only to break a tie: describing every entity's fields was most of an order's cost.
+  var entityBox: EntityBox?
 
   init(_ entry: PlanEntry) {
     kind = entry.kind?.planOrder ?? 9
@@ -184,7 +216,15 @@ struct EntryOrder: Comparable, Sendable {
     action = entry.action.planOrder
     firstSource = entry.sources.first
     reasonCode = entry.reasonCode
-    entity = entry.entity?.entity.description ?? ""
+    entityBox = entry.entityBox
+  }
+
+  var entity: String { entityBox?.value.entity.description ?? "" }
+
+  static func == (lhs: EntryOrder, rhs: EntryOrder) -> Bool {
+    (lhs.kind, lhs.key, lhs.action, lhs.firstSource, lhs.reasonCode) == (
+      rhs.kind, rhs.key, rhs.action, rhs.firstSource, rhs.reasonCode
+    ) && lhs.entity == rhs.entity
   }
 
   static func < (lhs: EntryOrder, rhs: EntryOrder) -> Bool {

@@ -43,31 +43,58 @@ package struct PlanningSession: Sendable {
     var diagnostics: [Diagnostic] = []
     var items: [SourcedItem] = []
     var clouds: [String: String] = [:]
-    for input in adal {
-      diagnostics += input.diagnostics.map { $0.withFile(input.file) }
-      for item in input.items {
-        guard let sourced = SourcedItem(item, file: input.file, clouds: &clouds) else {
-          let source = PlanSource(file: input.file, itemIndex: item.source.itemIndex, label: "ADAL \(item.kind)")
-          skips.append(
+    var unknownEnvironments: Set<String> = []
+    // Each item's authority and cloud (looked up in tables, so here), then the rest of it on all cores.
+    var pending: [PendingItem?] = []
+    pending.reserveCapacity(adal.reduce(0) { $0 + $1.items.count })
+    for position in adal.indices {
+      let file = adal[position].file
+      diagnostics += adal[position].diagnostics.map { $0.withFile(file) }
+      // Moved out of the input, not copied: a copy of an item is a retain of each of its fields, and letting
+      // the input go then released them all again. Taken from the end, each into its own slot.
+      var fileItems = adal[position].items
+      adal[position].items = []
+      pending += repeatElement(nil, count: fileItems.count)
+      var slot = pending.count
+      while let item = fileItems.popLast() {
+        slot -= 1
+        guard let authority = ADALAuthority(item.authority) else {
+          let source = PlanSource(file: file, itemIndex: item.source.itemIndex, label: "ADAL \(item.kind)")
+          pending[slot] = .skip(
             PlanEntry(
               action: .skip, reasonCode: "adal.bad-authority",
               reason: "the authority is not a URL with a host: no environment", sources: [source]))
           continue
         }
-        if item.kind == .tombstone {
-          skips.append(
-            .skip(
-              [sourced], code: "adal.tombstone",
-              reason: "a sign-out tombstone (<tombstone> refresh token), not a token", kind: .refreshToken))
-          continue
-        }
-        items.append(sourced)
+        let cloud = SourcedItem.cloud(of: authority.environment, clouds: &clouds, unknown: &unknownEnvironments)
+        pending[slot] = .item(item, file: file, authority: authority, cloud: cloud)
       }
     }
-    adal = []  // the items live on in `items` only, so that dropping those frees them
+    adal = []  // the items live on in `pending` only, so that dropping those frees them
+    let made = pending.orderedParallelMapTaking(minimumChunk: 512) { pending -> PendingItem in
+      switch pending {
+      case .item(let item, let file, let authority, let cloud):
+        let isTombstone = item.kind == .tombstone
+        let sourced = SourcedItem(item, file: file, authority: authority, cloud: cloud)
+        guard isTombstone else { return .sourced(sourced) }
+        return .skip(
+          .skip(
+            [sourced], code: "adal.tombstone",
+            reason: "a sign-out tombstone (<tombstone> refresh token), not a token", kind: .refreshToken))
+      case let done: return done
+      }
+    }
+    items.reserveCapacity(made.count)
+    for outcome in made {
+      switch outcome {
+      case .sourced(let sourced): items.append(sourced)
+      case .skip(let entry): skips.append(entry)
+      case .item: preconditionFailure("every item is sourced or skipped")
+      }
+    }
     items = SourcedItem.sortedInPlanOrder(items)
     for index in items.indices { items[index].ordinal = index }
-    noteUnknownEnvironments(items)
+    if !unknownEnvironments.isEmpty { noteUnknownEnvironments(items, unknownEnvironments) }
 
     let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
     let identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
@@ -93,7 +120,7 @@ package struct PlanningSession: Sendable {
       entries: &entries, diagnostics: diagnostics, inputs: [],
       users: identities.users.map { user in
         var user = user
-        user.sources.sort(by: PlanSource.precedes)
+        if !user.sources.isSorted(by: PlanSource.precedes) { user.sources.sort(by: PlanSource.precedes) }
         return user
       })
   }
@@ -119,7 +146,11 @@ package struct PlanningSession: Sendable {
   private func plan(
     entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: [PlanUser]
   ) -> MigrationPlan {
-    for index in entries.indices { entries[index].sources.sort(by: PlanSource.precedes) }
+    // Most entries have one source, or sorted ones: sorting those anyway made each unique, a copy of every
+    // list an entry shares (with a user, or a proposal).
+    for index in entries.indices where !entries[index].sources.isSorted(by: PlanSource.precedes) {
+      entries[index].sources.sort(by: PlanSource.precedes)
+    }
     var diagnostics = diagnostics
     if let library = options.targetLibrary { diagnostics += Self.sameKey(entries, in: library) }
     PlanOrder.sortEntries(&entries)
@@ -154,8 +185,9 @@ package struct PlanningSession: Sendable {
 
   /// Keeps, per unknown host, the first item in plan order over all parts (parts hold different files, so
   /// file and item index decide).
-  private mutating func noteUnknownEnvironments(_ items: [SourcedItem]) {
-    for sourced in items where !sourced.isADFS && CloudGroups.knownGroup(of: sourced.environment) == nil {
+  /// `unknown`: the environments of `items` that are in no known alias group (looked up once per environment).
+  private mutating func noteUnknownEnvironments(_ items: [SourcedItem], _ unknown: Set<String>) {
+    for sourced in items where !sourced.isADFS && unknown.contains(sourced.environment) {
       let location = sourced.location
       if let known = unknownHosts[sourced.environment], !Self.precedes(location, known) { continue }
       unknownHosts[sourced.environment] = location
@@ -185,13 +217,23 @@ package struct PlanningSession: Sendable {
     }
   }
 
+  /// Offers `proposals` in (kind, key, first source) order. The indices are put in kind order first (stably),
+  /// then each kind's are sorted by key: a user's proposals come kind after kind and users in key order, so
+  /// each kind's keys arrive nearly sorted, which a stable sort takes in one pass (the same order as one sort
+  /// by kind and key). A source's description is made only for equal keys.
   private static func offerInKeyOrder(_ proposals: [Proposal], to reconciler: inout Reconciler) {
-    let keys = proposals.map { (order: $0.entity.kind.planOrder, key: $0.canonicalKey) }
-    let offerOrder = proposals.indices.sorted { left, right in
-      if keys[left] != keys[right] { return keys[left] < keys[right] }
-      return (proposals[left].sources.first?.description ?? "") < (proposals[right].sources.first?.description ?? "")
+    var byKind: [[Int]] = Array(repeating: [], count: UnifiedEntityKind.allCases.count)
+    for index in proposals.indices { byKind[proposals[index].kind.planOrder].append(index) }
+    var offerOrder: [Int] = []
+    offerOrder.reserveCapacity(proposals.count)
+    for indices in byKind {
+      offerOrder += indices.sorted { left, right in
+        let (lhs, rhs) = (proposals[left], proposals[right])
+        if lhs.canonicalKey != rhs.canonicalKey { return lhs.canonicalKey < rhs.canonicalKey }
+        return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
+      }
     }
-    for index in offerOrder { reconciler.offer(proposals[index], fromADAL: true) }
+    reconciler.offer(proposals, inSlotOrder: offerOrder)
   }
 
   private static func usernamesByHome(_ accounts: [UnifiedAccount]) -> [String: String] {
@@ -203,6 +245,14 @@ package struct PlanningSession: Sendable {
     }
     return out
   }
+}
+
+/// An input item on its way to the planner (`PlanningSession.plan`): read, with its authority and cloud; then
+/// made a `SourcedItem`, or a skip.
+private enum PendingItem: Sendable {
+  case item(ADALTokenItem, file: String, authority: ADALAuthority, cloud: String)
+  case sourced(SourcedItem)
+  case skip(PlanEntry)
 }
 
 extension Diagnostic {

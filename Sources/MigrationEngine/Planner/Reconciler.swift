@@ -10,6 +10,8 @@ struct Reconciler {
   /// The entry that decides each kind and key (add, update or unchanged).
   private var primary: [Slot: Int] = [:]
   private let store: [Slot: AnyUnifiedEntity]
+  /// Whether `offer(_:inSlotOrder:)` took the path that leaves `primary` unfilled.
+  private var sealed = false
 
   /// A kind and a canonical key. A struct, not a `kind|key` string: a string was one more allocation per
   /// entity, held for the whole plan (about 200 bytes an entity, 300 MB at a million items).
@@ -32,19 +34,50 @@ struct Reconciler {
 
   static func slot(_ entity: AnyUnifiedEntity) -> Slot { Slot(kind: entity.kind, key: entity.canonicalKey) }
 
+  /// Offers ADAL proposals in `order`, an order in which proposals of one slot are adjacent (by kind and key),
+  /// as `offer(_:fromADAL:)` one after the other would. When nothing was offered before and the store is
+  /// empty (a new store, no MSAL inputs), a slot that differs from the one before is free: it is compared with
+  /// that one instead of being hashed and looked up. Nothing can be offered afterwards then.
+  mutating func offer(_ proposals: [Proposal], inSlotOrder order: [Int]) {
+    precondition(!sealed, "a reconciler that offered in slot order takes no more offers")
+    guard primary.isEmpty, store.isEmpty else {
+      for index in order { offer(proposals[index], fromADAL: true) }
+      return
+    }
+    sealed = true
+    entries.reserveCapacity(entries.count + proposals.count)
+    var last: (slot: Slot, entry: Int)?
+    for index in order {
+      let proposal = proposals[index]
+      if let (slot, entry) = last, slot.kind == proposal.kind, slot.key == proposal.canonicalKey,
+        let current = entries[entry].entity
+      {
+        offer(proposal, against: current, plannedAt: entry, fromADAL: true)
+        continue
+      }
+      last = (Slot(kind: proposal.kind, key: proposal.canonicalKey), entries.count)
+      append(proposal, action: .add, code: proposal.reasonCode, reason: proposal.reason)
+    }
+  }
+
   /// Offers an incoming entity. `fromADAL` is false for MSAL-input entities (first input wins among those).
   mutating func offer(_ proposal: Proposal, fromADAL: Bool) {
+    precondition(!sealed, "a reconciler that offered in slot order takes no more offers")
     let slot = Slot(kind: proposal.kind, key: proposal.canonicalKey)
-    let incoming = proposal.entity
-    if let index = primary[slot], let current = entries[index].entity {
+    // Claimed before it is known to be free: a lookup, then an insertion, hashed the key twice. A slot
+    // claimed already gets its entry back.
+    let claimed = primary.updateValue(entries.count, forKey: slot)
+    if let index = claimed, let current = entries[index].entity {
+      primary[slot] = index
       offer(proposal, against: current, plannedAt: index, fromADAL: fromADAL)
       return
     }
-    guard let old = store[slot] else {
-      primary[slot] = entries.count
+    // A new store holds nothing to look up.
+    guard !store.isEmpty, let old = store[slot] else {
       append(proposal, action: .add, code: proposal.reasonCode, reason: proposal.reason)
       return
     }
+    let incoming = proposal.entity
     let merged = EntityMerge.merged(incoming, over: old)
     switch (EntityMerge.compare(incoming, with: old), prefer) {
     case (.same, _):
@@ -69,6 +102,7 @@ struct Reconciler {
         proposal, action: .update, entity: merged, existing: old, code: "plan.update",
         reason: "the input sets \(fields.joined(separator: ", ")) differently; the inputs win (prefer adal)")
     case (.contradicts(let fields), .existing):
+      primary[slot] = claimed  // the conflict entry plans nothing: the slot stays as it was
       append(
         proposal, action: .conflict, existing: old, code: "plan.conflict",
         reason: "differs from the existing entry in \(fields.joined(separator: ", ")); the existing entry is kept")

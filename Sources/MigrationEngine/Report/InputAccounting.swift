@@ -44,19 +44,33 @@ public struct InputAccounting: Sendable {
 
   /// Adds one plan (a part of a run, or the rest).
   public mutating func add(_ plan: MigrationPlan) {
-    plan.forEachEntry { entry in
-      let bucket = Self.bucket(of: entry)
-      for source in entry.sources {
-        if let index = source.itemIndex, index >= 0 {
-          note(file: source.file, item: index, bucket)
-        } else if source.label.hasPrefix("ADAL ") {
-          note(file: source.file, item: 0, bucket)  // a whole-file input: one archived item
-        } else {
-          let key = "\(entry.kind?.rawValue ?? "-")\u{0}\(entry.canonicalKey ?? source.label)"
-          note(file: source.file, unit: key, bucket)
+    // The slots of the file last noted, held out of `items` until another file comes: entries of one file
+    // follow each other, and a lookup, a removal and an insertion per source hashed its path three times.
+    var current: (file: String, slots: [UInt8])?
+    func noteItem(file: String, item: Int, _ bucket: Bucket) {
+      if current?.file != file {
+        if let current { items[current.file] = current.slots }
+        current = (file, items.removeValue(forKey: file) ?? [])
+      }
+      Self.note(item: item, bucket, in: &current!.slots)
+    }
+    // The fields are read in place (`MigrationPlan.forEachEntry`).
+    plan.entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        let bucket = Self.bucket(of: entries[index].action, reasonCode: entries[index].reasonCode)
+        for source in entries[index].sources {
+          if let item = source.itemIndex, item >= 0 {
+            noteItem(file: source.file, item: item, bucket)
+          } else if source.label.hasPrefix("ADAL ") {
+            noteItem(file: source.file, item: 0, bucket)  // a whole-file input: one archived item
+          } else {
+            let key = "\(entries[index].kind?.rawValue ?? "-")\u{0}\(entries[index].canonicalKey ?? source.label)"
+            note(file: source.file, unit: key, bucket)
+          }
         }
       }
     }
+    if let current { items[current.file] = current.slots }
     for diagnostic in plan.diagnostics {
       guard let bucket = Self.bucket(of: diagnostic), let file = diagnostic.location?.file else { continue }
       if let index = diagnostic.location?.itemIndex, index >= 0 {
@@ -96,11 +110,14 @@ public struct InputAccounting: Sendable {
   }
 
   private mutating func note(file: String, item: Int, _ bucket: Bucket) {
-    var slots = items[file] ?? []
-    items[file] = nil  // unique, so that the write below does not copy
+    var slots = items.removeValue(forKey: file) ?? []  // unique, so that the write below does not copy
+    Self.note(item: item, bucket, in: &slots)
+    items[file] = slots
+  }
+
+  private static func note(item: Int, _ bucket: Bucket, in slots: inout [UInt8]) {
     if slots.count <= item { slots += Array(repeating: 0, count: item + 1 - slots.count) }
     slots[item] = max(slots[item], bucket.rawValue)
-    items[file] = slots
   }
 
   private mutating func note(file: String, unit: String, _ bucket: Bucket) {
@@ -108,13 +125,13 @@ public struct InputAccounting: Sendable {
     units[file, default: [:]][unit] = old.map { max($0, bucket) } ?? bucket
   }
 
-  static func bucket(of entry: PlanEntry) -> Bucket {
-    switch entry.action {
+  static func bucket(of action: PlanAction, reasonCode: String) -> Bucket {
+    switch action {
     case .add, .update: return .migrated
     case .unchanged: return .unchanged
     case .conflict, .skip:
-      if RunVerdict.mergedCodes.contains(entry.reasonCode) { return .merged }
-      if RunVerdict.policySkipCodes.contains(entry.reasonCode) { return .policySkip }
+      if RunVerdict.mergedCodes.contains(reasonCode) { return .merged }
+      if RunVerdict.policySkipCodes.contains(reasonCode) { return .policySkip }
       return .problem
     }
   }

@@ -59,22 +59,28 @@ public struct RunVerdict: Sendable, Hashable {
 
   /// Adds one plan (a part of a run, or the rest).
   public mutating func add(_ plan: MigrationPlan) {
-    plan.forEachEntry { entry in
-      switch entry.action {
-      case .add, .update: written += 1
-      case .unchanged: unchanged += 1
-      case .conflict where Self.mergedCodes.contains(entry.reasonCode): merged += 1
-      case .conflict:
-        conflicts += 1
-        note("conflict: \(entry.reason) [\(entry.reasonCode)]", at: entry.sources.first?.description)
-      case .skip:
-        if Self.policySkipCodes.contains(entry.reasonCode) {
-          policySkips += 1
-        } else if Self.mergedCodes.contains(entry.reasonCode) {
-          merged += 1
-        } else {
-          problemSkips += 1
-          note("skipped: \(entry.reason) [\(entry.reasonCode)]", at: entry.sources.first?.description)
+    // The fields are read in place (`MigrationPlan.forEachEntry`).
+    plan.entries.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        switch entries[index].action {
+        case .add, .update: written += 1
+        case .unchanged: unchanged += 1
+        case .conflict where Self.mergedCodes.contains(entries[index].reasonCode): merged += 1
+        case .conflict:
+          conflicts += 1
+          note(
+            "conflict: \(entries[index].reason) [\(entries[index].reasonCode)]",
+            at: entries[index].sources.first?.description)
+        case .skip:
+          let code = entries[index].reasonCode
+          if Self.policySkipCodes.contains(code) {
+            policySkips += 1
+          } else if Self.mergedCodes.contains(code) {
+            merged += 1
+          } else {
+            problemSkips += 1
+            note("skipped: \(entries[index].reason) [\(code)]", at: entries[index].sources.first?.description)
+          }
         }
       }
     }

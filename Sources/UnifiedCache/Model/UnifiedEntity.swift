@@ -101,8 +101,27 @@ public enum AnyUnifiedEntity: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  public var kind: UnifiedEntityKind { entity.kind }
-  public var canonicalKey: String { entity.canonicalKey }
+  /// Read from the case itself, as `additionalFields` is: through `entity`, each read boxed a copy.
+  public var kind: UnifiedEntityKind {
+    switch self {
+    case .account: .account
+    case .accessToken: .accessToken
+    case .refreshToken: .refreshToken
+    case .idToken: .idToken
+    case .appMetadata: .appMetadata
+    }
+  }
+
+  /// Read from the case itself (see `kind`).
+  public var canonicalKey: String {
+    switch self {
+    case .account(let entity): entity.canonicalKey
+    case .accessToken(let entity): entity.canonicalKey
+    case .refreshToken(let entity): entity.canonicalKey
+    case .idToken(let entity): entity.canonicalKey
+    case .appMetadata(let entity): entity.canonicalKey
+    }
+  }
   public var environment: String { entity.environment }
   public var homeAccountID: String? { entity.owningHomeAccountID }
   public var clientID: String? { entity.owningClientID }
