@@ -8,16 +8,13 @@ extension Array where Element: Sendable {
   package func orderedParallelMap<Result: Sendable>(
     minimumChunk: Int = 256, _ transform: @Sendable (Element) -> Result
   ) -> [Result] {
-    let chunkCount = Swift.min(count / Swift.max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
-    guard chunkCount > 1 else { return map(transform) }
-    let chunkSize = (count + chunkCount - 1) / chunkCount
     let elements = self
     // Each chunk initialises its own slots of the result, reading the elements in place: joining per-chunk
     // arrays, and iterating slices, copied every element (a retain of each of its fields).
     return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
       nonisolated(unsafe) let results = buffer
-      DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-        for index in (chunk * chunkSize)..<Swift.min(elements.count, (chunk + 1) * chunkSize) {
+      performInChunks(count: elements.count, minimumChunk: minimumChunk) { range in
+        for index in range {
           (results.baseAddress! + index).initialize(to: transform(elements[index]))
         }
       }
@@ -35,28 +32,30 @@ extension Array {
     minimumChunk: Int = 256, _ transform: @Sendable (consuming Wrapped) -> Result
   ) -> [Result] where Element == Wrapped? {
     let count = self.count
-    let chunkCount = Swift.min(count / Swift.max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
     return withUnsafeMutableBufferPointer { source in
       nonisolated(unsafe) let slots = source
       return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
         nonisolated(unsafe) let results = buffer
         // Each index is touched by exactly one worker: it takes the slot's element and writes the result.
-        @Sendable func work(_ range: Range<Int>) {
+        performInChunks(count: count, minimumChunk: minimumChunk) { range in
           for index in range {
             guard let element = slots[index].take() else { preconditionFailure("an empty slot") }
             (results.baseAddress! + index).initialize(to: transform(element))
           }
         }
-        if chunkCount > 1 {
-          let chunkSize = (count + chunkCount - 1) / chunkCount
-          DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            work((chunk * chunkSize)..<Swift.min(count, (chunk + 1) * chunkSize))
-          }
-        } else {
-          work(0..<count)
-        }
         initializedCount = count
       }
     }
+  }
+}
+
+/// Calls `body` with consecutive ranges that cover `0..<count`: on all cores, in up to four chunks a core,
+/// when there are at least two chunks of `minimumChunk` indices, else once with the whole range.
+private func performInChunks(count: Int, minimumChunk: Int, _ body: @Sendable (Range<Int>) -> Void) {
+  let chunkCount = min(count / max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
+  guard chunkCount > 1 else { return body(0..<count) }
+  let chunkSize = (count + chunkCount - 1) / chunkCount
+  DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+    body((chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize))
   }
 }
