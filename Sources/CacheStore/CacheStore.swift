@@ -180,7 +180,7 @@ public struct CacheStore: Sendable {
   }
 
   /// The page size of a new store, in bytes (`PRAGMA page_size`).
-  static let pageSize = 16_384
+  static let pageSize = 65_536
 
   /// The page cache of a connection, in KiB (`PRAGMA cache_size`).
   public static let cacheKilobytes = 65_536

@@ -10,14 +10,12 @@ extension CacheStore {
   public func contents() throws(CacheStoreError) -> UnifiedCacheContents {
     try read { db, codec in
       var contents = UnifiedCacheContents()
-      // In key order, as the key-ordered tables of schema v1 to v6 gave them (export writes this order).
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM accounts ORDER BY key") {
-        contents.accounts.upsert(try codec.account(from: row))
+      try Self.upsertRows(of: .accounts, into: &contents, db: db) { row throws(CacheStoreError) in
+        .account(try codec.account(from: row))
       }
-      let credentials = try Row.fetchCursor(db, sql: "SELECT * FROM credentials ORDER BY key")
-      while let row = try credentials.next() { contents.upsert(try codec.credential(from: row)) }
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM app_metadata ORDER BY key") {
-        contents.appMetadata.upsert(try codec.appMetadata(from: row))
+      try Self.upsertRows(of: .credentials, into: &contents, db: db, codec.credential(from:))
+      try Self.upsertRows(of: .appMetadata, into: &contents, db: db) { row throws(CacheStoreError) in
+        .appMetadata(try codec.appMetadata(from: row))
       }
       for row in try Row.fetchAll(db, sql: "SELECT name, value FROM unknown_sections ORDER BY position") {
         let name: String = row["name"]
@@ -32,12 +30,50 @@ extension CacheStore {
     }
   }
 
+  /// Upserts the entities of `table`'s rows into `contents` as `ORDER BY key` did when every row stored its key
+  /// (the last row of a canonical key wins). Rows that store no key (their key is their canonical key: every
+  /// row written since schema v8) come first, in id order; then the few that keep a key of their own (an older
+  /// store's key that differs from the one their fields give), in key order, each replacing the entity of its
+  /// canonical key unless a derived row holds it under a larger key.
+  private static func upsertRows(
+    of table: StoreTable, into contents: inout UnifiedCacheContents, db: Database,
+    _ entity: (Row) throws(CacheStoreError) -> AnyUnifiedEntity
+  ) throws {
+    let derived = try Row.fetchCursor(db, sql: "SELECT * FROM \(table.name) WHERE key IS NULL ORDER BY id")
+    while let row = try derived.next() { contents.upsert(try entity(row)) }
+    var keptWinners: Set<String> = []
+    for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) WHERE key IS NOT NULL ORDER BY key") {
+      let kept = try entity(row)
+      let stored = String.fromDatabaseValue(row["key"]) ?? ""
+      let canonical = kept.canonicalKey
+      if let replaced = contents.upsert(kept), !keptWinners.contains(canonical),
+        stored.utf8.lexicographicallyPrecedes(canonical.utf8)
+      {
+        contents.upsert(replaced)
+      } else {
+        keptWinners.insert(canonical)
+      }
+    }
+  }
+
+  /// The entities of `rows` in key order (`StoreTable.key(of:codec:)`, bytewise as SQLite's `ORDER BY key`).
+  private static func inKeyOrder<Entity>(
+    _ rows: [Row], _ entity: (Row) throws(CacheStoreError) -> Entity, canonicalKey: (Entity) -> String
+  ) throws(CacheStoreError) -> [Entity] {
+    var keyed: [(key: String, entity: Entity)] = []
+    keyed.reserveCapacity(rows.count)
+    for row in rows {
+      let value = try entity(row)
+      keyed.append((String.fromDatabaseValue(row["key"]) ?? canonicalKey(value), value))
+    }
+    return keyed.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.entity)
+  }
+
   /// Every account, in key order.
   public func allAccounts() throws(CacheStoreError) -> [UnifiedAccount] {
     try read { db, codec in
-      try Row.fetchAll(db, sql: "SELECT * FROM accounts ORDER BY key").map { row throws(CacheStoreError) in
-        try codec.account(from: row)
-      }
+      try Self.inKeyOrder(
+        try Row.fetchAll(db, sql: "SELECT * FROM accounts"), codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 
@@ -52,13 +88,12 @@ extension CacheStore {
       if let environment {
         let group = EnvironmentAliases.group(forHost: environment).name
         rows = try Row.fetchAll(
-          db, sql: "SELECT * FROM accounts WHERE username_normalized = ? AND environment_group = ? ORDER BY key",
+          db, sql: "SELECT * FROM accounts WHERE username_normalized = ? AND environment_group = ?",
           arguments: [wanted, group])
       } else {
-        rows = try Row.fetchAll(
-          db, sql: "SELECT * FROM accounts WHERE username_normalized = ? ORDER BY key", arguments: [wanted])
+        rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE username_normalized = ?", arguments: [wanted])
       }
-      return try rows.map { row throws(CacheStoreError) in try codec.account(from: row) }
+      return try Self.inKeyOrder(rows, codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 
@@ -68,9 +103,9 @@ extension CacheStore {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID.trimmedWhitespace())
     guard !wanted.isEmpty else { return [] }
     return try read { db, codec in
-      try Row.fetchAll(
-        db, sql: "SELECT * FROM accounts WHERE home_account_id_normalized = ? ORDER BY key", arguments: [wanted]
-      ).map { row throws(CacheStoreError) in try codec.account(from: row) }
+      try Self.inKeyOrder(
+        try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE home_account_id_normalized = ?", arguments: [wanted]),
+        codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 
@@ -94,11 +129,12 @@ extension CacheStore {
   public func credentials(ofHomeAccountID homeAccountID: String) throws(CacheStoreError) -> [AnyUnifiedEntity] {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID)
     return try read { db, codec in
-      try Row.fetchAll(
-        db, sql: "SELECT * FROM credentials WHERE home_account_hash = ? ORDER BY key", arguments: [KeyHash.of(wanted)]
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT * FROM credentials WHERE home_account_hash = ?", arguments: [KeyHash.of(wanted)]
       ).filter { row in
         String.fromDatabaseValue(row["home_account_id"]).map(RowCodec.normalizedHomeAccountID) == wanted
-      }.map { row throws(CacheStoreError) in try codec.credential(from: row) }
+      }
+      return try Self.inKeyOrder(rows, codec.credential(from:), canonicalKey: \.canonicalKey)
     }
   }
 
@@ -123,24 +159,28 @@ extension CacheStore {
   public func provenance(ofKey key: String) throws(CacheStoreError) -> [RowProvenance] {
     try read { db, codec in
       // The row of `key` in each entity table (a key is in one of them), then its provenance rows.
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT e.key AS row_key, 'Account' AS row_kind, p.run_id AS run_id, p.seq AS seq, p.action, p.sources
-          FROM accounts e JOIN provenance p ON p.row_table = 1 AND p.row_id = e.id
-          WHERE e.key_hash = ?1 AND e.key = ?2
-          UNION ALL
-          SELECT e.key, e.credential_kind, p.run_id, p.seq, p.action, p.sources
-          FROM credentials e JOIN provenance p ON p.row_table = 2 AND p.row_id = e.id
-          WHERE e.key_hash = ?1 AND e.key = ?2
-          UNION ALL
-          SELECT e.key, 'AppMetadata', p.run_id, p.seq, p.action, p.sources
-          FROM app_metadata e JOIN provenance p ON p.row_table = 3 AND p.row_id = e.id
-          WHERE e.key_hash = ?1 AND e.key = ?2
-          ORDER BY run_id, seq
-          """, arguments: [KeyHash.of(key), key])
+      let hashed = HashedKey(key)
+      var entries: [(kind: String, provenance: Row)] = []
+      for table in [StoreTable.accounts, .credentials, .appMetadata] {
+        guard let entity = try table.row(of: hashed, db: db, codec: codec) else { continue }
+        let kind =
+          switch table.code {
+          case StoreTable.accounts.code: "Account"
+          case StoreTable.appMetadata.code: "AppMetadata"
+          default: String.fromDatabaseValue(entity["credential_kind"]) ?? ""
+          }
+        let rows = try Row.fetchAll(
+          db, sql: "SELECT run_id, seq, action, sources FROM provenance WHERE row_table = ? AND row_id = ?",
+          arguments: [table.code, entity["id"] as Int64])
+        entries += rows.map { (kind, $0) }
+      }
       var trail: [RowProvenance] = []
-      for row in rows {
+      entries.sort { lhs, rhs in
+        let left: (Int64, Int64) = (lhs.provenance["run_id"], lhs.provenance["seq"])
+        let right: (Int64, Int64) = (rhs.provenance["run_id"], rhs.provenance["seq"])
+        return left < right
+      }
+      for (kind, row) in entries {
         guard let blob = Data.fromDatabaseValue(row["sources"]), let packed = ProvenanceSources(bytes: [UInt8](blob))
         else {
           throw codec.corrupt("a provenance row whose sources are malformed", rowKey: key)
@@ -148,7 +188,7 @@ extension CacheStore {
         for source in packed.sources {
           trail.append(
             RowProvenance(
-              rowKey: row["row_key"], rowKind: row["row_kind"], runID: row["run_id"],
+              rowKey: key, rowKind: kind, runID: row["run_id"],
               sourceFile: try Self.text(source.fileID, of: "provenance_files", "file", db: db, codec: codec, key: key),
               itemIndex: source.itemIndex,
               label: try Self.text(source.labelID, of: "provenance_labels", "label", db: db, codec: codec, key: key),

@@ -6,7 +6,8 @@ import GRDBSQLite
 /// The SQLite floor: the rows an apply of `plan` writes (every `add` entity, of every kind, and its provenance
 /// row with the sources packed), inserted with the sqlite3 C API into the same schema with the same pragmas (WAL,
 /// `synchronous = FULL`, the store's cache size, one `BEGIN IMMEDIATE` transaction), text bound straight from
-/// the entities: no GRDB, no existence checks, no row codec. What is left of an apply's time above it is ours.
+/// the entities, the key left NULL and only its hash stored, as the store does (schema v8): no GRDB, no
+/// existence checks, no row codec. What is left of an apply's time above it is ours.
 enum RawInsertLoop {
   static func run(path: String, plan: MigrationPlan) throws {
     var db: OpaquePointer?
@@ -28,17 +29,17 @@ enum RawInsertLoop {
       """
       INSERT INTO accounts (key, home_account_id, environment, realm, local_account_id, username, authority_type,
         name, given_name, family_name, username_normalized, environment_group, home_account_id_normalized, key_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let credential = try prepare(
       db,
       """
       INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, environment, client_id,
         realm, target, secret, family_id, cached_at, expires_on, extended_expires_on, key_hash, home_account_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let appMetadata = try prepare(
-      db, "INSERT INTO app_metadata (key, client_id, environment, family_id, key_hash) VALUES (?, ?, ?, ?, ?)")
+      db, "INSERT INTO app_metadata (key, client_id, environment, family_id, key_hash) VALUES (NULL, ?, ?, ?, ?)")
     let provenance = try prepare(
       db,
       "INSERT INTO provenance (row_table, row_id, run_id, seq, action, sources) VALUES (?, ?, ?, ?, 'add', ?)")
@@ -63,36 +64,36 @@ enum RawInsertLoop {
         bind(
           account,
           [
-            key, a.homeAccountID, a.environment, a.realm, a.localAccountID, a.username, a.authorityType, a.name,
+            a.homeAccountID, a.environment, a.realm, a.localAccountID, a.username, a.authorityType, a.name,
             a.givenName, a.familyName, a.username?.lowercased(), EnvironmentAliases.group(forHost: a.environment).name,
             a.homeAccountID.lowercased(),
           ])
-        sqlite3_bind_int64(account, 14, KeyHash.of(key))
+        sqlite3_bind_int64(account, 13, KeyHash.of(key))
         try step(db, account)
       case .accessToken(let t):
         try insertCredential(
-          db, credential,
+          db, credential, key: key,
           [
-            key, "AccessToken", t.credentialType, t.homeAccountID, t.environment,
+            "AccessToken", t.credentialType, t.homeAccountID, t.environment,
             t.clientID, t.realm, t.target, t.secret.value, nil,
           ], dates: [t.cachedAt, t.expiresOn, t.extendedExpiresOn])
       case .refreshToken(let t):
         try insertCredential(
-          db, credential,
+          db, credential, key: key,
           [
-            key, "RefreshToken", "RefreshToken", t.homeAccountID, t.environment,
+            "RefreshToken", "RefreshToken", t.homeAccountID, t.environment,
             t.clientID, t.realm, t.target, t.secret.value, t.familyID,
           ], dates: [])
       case .idToken(let t):
         try insertCredential(
-          db, credential,
+          db, credential, key: key,
           [
-            key, "IdToken", "IdToken", t.homeAccountID, t.environment,
+            "IdToken", "IdToken", t.homeAccountID, t.environment,
             t.clientID, t.realm, nil, t.secret.value, nil,
           ], dates: [])
       case .appMetadata(let m):
-        bind(appMetadata, [key, m.clientID, m.environment, m.familyID])
-        sqlite3_bind_int64(appMetadata, 5, KeyHash.of(key))
+        bind(appMetadata, [m.clientID, m.environment, m.familyID])
+        sqlite3_bind_int64(appMetadata, 4, KeyHash.of(key))
         try step(db, appMetadata)
       }
       var packed: [UInt8] = []
@@ -123,20 +124,20 @@ enum RawInsertLoop {
   }
 
   private static func insertCredential(
-    _ db: OpaquePointer, _ statement: OpaquePointer, _ texts: [String?], dates: [Date?]
+    _ db: OpaquePointer, _ statement: OpaquePointer, key: String, _ texts: [String?], dates: [Date?]
   ) throws {
     bind(statement, texts)
     for index in 0..<3 {
       let date = index < dates.count ? dates[index] : nil
       if let date {
-        sqlite3_bind_int64(statement, Int32(11 + index), Int64(date.timeIntervalSince1970))
+        sqlite3_bind_int64(statement, Int32(10 + index), Int64(date.timeIntervalSince1970))
       } else {
-        sqlite3_bind_null(statement, Int32(11 + index))
+        sqlite3_bind_null(statement, Int32(10 + index))
       }
     }
-    // The store's index columns (`KeyHash`): the key's, and the lowercased home account id's (texts[3]).
-    sqlite3_bind_int64(statement, 14, KeyHash.of(texts[0] ?? ""))
-    sqlite3_bind_int64(statement, 15, KeyHash.of((texts[3] ?? "").lowercased()))
+    // The store's index columns (`KeyHash`): the key's, and the lowercased home account id's (texts[2]).
+    sqlite3_bind_int64(statement, 13, KeyHash.of(key))
+    sqlite3_bind_int64(statement, 14, KeyHash.of((texts[2] ?? "").lowercased()))
     try step(db, statement)
   }
 

@@ -103,26 +103,38 @@ import _Adal2MSALTestSupport
     let (store, contents) = try Self.encryptedStore()
     #expect(contents.accessTokens.count + contents.refreshTokens.count >= 2)
     try store.queue.write { db in
-      let rows = try Row.fetchAll(db, sql: "SELECT key, secret FROM credentials ORDER BY key LIMIT 2")
-      let first: String = rows[0]["key"]
-      let second: String = rows[1]["key"]
+      let rows = try Row.fetchAll(db, sql: "SELECT id, secret FROM credentials ORDER BY id LIMIT 2")
+      let first: Int64 = rows[0]["id"]
+      let second: Int64 = rows[1]["id"]
       let firstBlob: Data = rows[0]["secret"]
       let secondBlob: Data = rows[1]["secret"]
-      try db.execute(sql: "UPDATE credentials SET secret = ? WHERE key = ?", arguments: [secondBlob, first])
-      try db.execute(sql: "UPDATE credentials SET secret = ? WHERE key = ?", arguments: [firstBlob, second])
+      try db.execute(sql: "UPDATE credentials SET secret = ? WHERE id = ?", arguments: [secondBlob, first])
+      try db.execute(sql: "UPDATE credentials SET secret = ? WHERE id = ?", arguments: [firstBlob, second])
     }
     let error = #expect(throws: CacheStoreError.self) { try store.contents() }
     #expect(error?.reason == .secretUnreadable)
     #expect(error?.location.keyPath != nil)
   }
 
+  /// A row stores no key (v8): its secret is sealed under the key its fields give, so a key field changed with
+  /// raw SQL (another client id) makes the secret unreadable instead of moving it to another key.
+  @Test func anEditedKeyFieldIsDetected() throws {
+    let (store, _) = try Self.encryptedStore()
+    try store.queue.write { db in
+      try db.execute(
+        sql: "UPDATE credentials SET client_id = 'another-client' WHERE id = (SELECT MIN(id) FROM credentials)")
+    }
+    let error = #expect(throws: CacheStoreError.self) { try store.contents() }
+    #expect(error?.reason == .secretUnreadable)
+  }
+
   @Test func aFlippedBitIsDetected() throws {
     let (store, _) = try Self.encryptedStore()
     try store.queue.write { db in
-      let row = try #require(try Row.fetchOne(db, sql: "SELECT key, secret FROM credentials ORDER BY key LIMIT 1"))
+      let row = try #require(try Row.fetchOne(db, sql: "SELECT id, secret FROM credentials ORDER BY id LIMIT 1"))
       var blob: Data = row["secret"]
       blob[blob.count - 1] ^= 0x01
-      try db.execute(sql: "UPDATE credentials SET secret = ? WHERE key = ?", arguments: [blob, row["key"] as String])
+      try db.execute(sql: "UPDATE credentials SET secret = ? WHERE id = ?", arguments: [blob, row["id"] as Int64])
     }
     #expect(throws: CacheStoreError.self) { try store.contents() }
   }

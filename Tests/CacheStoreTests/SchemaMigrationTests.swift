@@ -21,6 +21,7 @@ import _Adal2MSALTestSupport
   static func store(upTo version: String, holding contents: UnifiedCacheContents, tables: [String]) throws -> String {
     let current = try CacheStore.open(path: try StoreTestSupport.freshPath())
     try current.apply(StoreTestSupport.plan(adding: contents))
+    try spellOutKeys(current)
     let path = try StoreTestSupport.freshPath()
     let queue = try DatabaseQueue(path: path)
     try StoreSchema.migrator.migrate(queue, upTo: version)
@@ -42,6 +43,18 @@ import _Adal2MSALTestSupport
     }
     try queue.close()
     return path
+  }
+
+  /// Writes into `store` every key its rows leave to their fields (v8), as older schemas stored them.
+  static func spellOutKeys(_ store: CacheStore) throws {
+    try store.queue.write { db in
+      for table in [StoreTable.accounts, .credentials, .appMetadata] {
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) WHERE key IS NULL") {
+          let key = try #require(table.key(of: row, codec: store.codec))
+          try db.execute(sql: "UPDATE \(table.name) SET key = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
+        }
+      }
+    }
   }
 
   /// Provenance in the v5/v6 layout: every entity's key once in `provenance_rows`, one `add` row each.
@@ -88,7 +101,7 @@ import _Adal2MSALTestSupport
     #expect(schema["credentials_by_home_account_hash"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
     // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
     // WAL is checkpointed, which the end-to-end verdict test reads).
     let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
@@ -209,14 +222,62 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(fresh) == Self.schema(store))
   }
 
-  /// A new store is created with 16 KiB pages (token rows of 1-3 KB fill them); a store created with
+  /// v8: a v7 store's rows keep their key text only where it is not the key their fields give (here one row
+  /// keyed otherwise, as by an older key format); every row keeps its id and content and is found by its key,
+  /// and the AUTOINCREMENT counter is kept (the account with the largest id was deleted by hand).
+  @Test func aVersion7StoreKeepsOnlyTheKeysItsFieldsDoNotGive() throws {
+    let contents = try ApplyTests.seedContents()
+    let path = try Self.store(upTo: "v7", holding: contents, tables: ["accounts", "credentials", "app_metadata"])
+    let queue = try DatabaseQueue(path: path)
+    let (oddKey, deleted, before) = try queue.write { db in
+      let id = try #require(try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM credentials"))
+      let key =
+        "odd-"
+        + (try #require(try String.fetchOne(db, sql: "SELECT key FROM credentials WHERE id = ?", arguments: [id])))
+      try db.execute(
+        sql: "UPDATE credentials SET key = ?, key_hash = ? WHERE id = ?", arguments: [key, KeyHash.of(key), id])
+      let deleted = try #require(try Row.fetchOne(db, sql: "SELECT * FROM accounts ORDER BY id DESC LIMIT 1"))
+      try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [deleted["id"] as Int64])
+      let before = try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence ORDER BY name")
+      return (key, try #require(deleted["key"] as String?), before)
+    }
+    try queue.close()
+
+    let store = try CacheStore.open(path: path)
+    var expected = contents
+    _ = expected.accounts.remove(key: deleted)
+    #expect(try store.contents() == expected)
+    let kept = try store.queue.read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT key FROM (SELECT key FROM accounts UNION ALL SELECT key FROM credentials
+            UNION ALL SELECT key FROM app_metadata) WHERE key IS NOT NULL
+          """)
+    }
+    #expect(kept == [oddKey])
+    #expect(
+      try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence ORDER BY name") }
+        == before)
+    let odd = try #require(
+      try store.entity(kind: .accessToken, key: oddKey) ?? store.entity(kind: .refreshToken, key: oddKey)
+        ?? store.entity(kind: .idToken, key: oddKey))
+    for entity in expected.allEntities where entity != odd {
+      #expect(try store.entity(kind: entity.kind, key: entity.canonicalKey) == entity)
+    }
+    #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") } == 0)
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try Self.schema(fresh) == Self.schema(store))
+  }
+
+  /// A new store is created with 64 KiB pages (token rows of 1-3 KB fill them); a store created with
   /// another page size keeps it, and is written and read as before.
   @Test func aNewStoreHasLargePagesAndAnOlderStoreKeepsItsOwn() throws {
     func pageSize(_ store: CacheStore) throws -> Int? {
       try store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
     }
     let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
-    #expect(try pageSize(fresh) == 16_384)
+    #expect(try pageSize(fresh) == 65_536)
     let contents = try ApplyTests.seedContents()
     let older = try CacheStore.open(path: try Self.version2Store(holding: contents))
     #expect(try pageSize(older) == 4_096)

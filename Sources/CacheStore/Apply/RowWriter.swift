@@ -5,9 +5,10 @@ import UnifiedCache
 /// Writes entities inside one transaction, each table with its own statements prepared once and bound straight
 /// from the entity (`BoundStatement`).
 ///
-/// Every entity table is a rowid table indexed on the key's hash (`KeyHash`): a key's row is found with
-/// `key_hash = ? AND key = ?`; a new row is appended, and a changed row is replaced in place, keeping its `id`
-/// (the provenance refers to it).
+/// Every entity table is a rowid table indexed on the key's hash (`KeyHash`): a key's row is the row of that
+/// hash whose key (`StoreTable.key(of:codec:)`) is the key; a new row is appended, and a changed row is
+/// replaced in place, keeping its `id` (the provenance refers to it). Rows are written without their key text
+/// (`key` NULL): it is the key their fields give.
 struct RowWriter {
   enum Outcome {
     /// The key was new.
@@ -38,7 +39,7 @@ struct RowWriter {
     appMetadata = try TableStatements(db, .appMetadata)
   }
 
-  /// Writes `entity` (canonical key `key`) unless the store already holds it.
+  /// Writes `entity` unless the store already holds it; `key` is the entity's canonical key.
   func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
     let statements =
       switch entity {
@@ -46,11 +47,15 @@ struct RowWriter {
       case .appMetadata: appMetadata
       case .accessToken, .refreshToken, .idToken: credentials
       }
+    // A new key (most writes of a large apply) has no row of its hash: one index probe, nothing read.
     statements.find.bind(1, key.hash)
-    statements.find.bind(2, key.text)
-    let rowID = try statements.find.firstInteger()
-    if let rowID, try Self.existing(statements.table, rowID: rowID, db: db, codec: codec) == entity {
-      return Written(outcome: .current, rowID: rowID)
+    var rowID: Int64?
+    if try statements.find.firstInteger() != nil, let row = try statements.table.row(of: key, db: db, codec: codec) {
+      let id: Int64 = row["id"]
+      if try statements.table.entity(from: row, codec: codec) == entity {
+        return Written(outcome: .current, rowID: id)
+      }
+      rowID = id
     }
     let write = rowID == nil ? statements.insert : statements.replace
     switch entity {
@@ -71,21 +76,11 @@ struct RowWriter {
     kind: UnifiedEntityKind, key: String, db: Database, codec: RowCodec
   ) throws -> AnyUnifiedEntity? {
     let table = StoreTable.of(kind)
-    let select = try db.cachedStatement(sql: table.selectSQL)
-    guard let row = try Row.fetchOne(select, arguments: [KeyHash.of(key), key]) else { return nil }
+    guard let row = try table.row(of: HashedKey(key), db: db, codec: codec) else { return nil }
     return try table.entity(from: row, codec: codec)
   }
 
-  /// The entity of row `rowID` of `table`, or nil.
-  private static func existing(
-    _ table: StoreTable, rowID: Int64, db: Database, codec: RowCodec
-  ) throws -> AnyUnifiedEntity? {
-    let select = try db.cachedStatement(sql: "SELECT * FROM \(table.name) WHERE id = ?")
-    guard let row = try Row.fetchOne(select, arguments: [rowID]) else { return nil }
-    return try table.entity(from: row, codec: codec)
-  }
-
-  /// One table's statements: find a key's row, append a row, replace a row keeping its id.
+  /// One table's statements: whether a key's hash has a row, append a row, replace a row keeping its id.
   private struct TableStatements {
     let table: StoreTable
     let find: BoundStatement
@@ -94,7 +89,7 @@ struct RowWriter {
 
     init(_ db: Database, _ table: StoreTable) throws {
       self.table = table
-      find = try BoundStatement(db, sql: "SELECT id FROM \(table.name) WHERE key_hash = ? AND key = ?")
+      find = try BoundStatement(db, sql: "SELECT 1 FROM \(table.name) WHERE key_hash = ?")
       insert = try BoundStatement(db, sql: table.insertSQL)
       replace = try BoundStatement(db, sql: table.replaceSQL)
     }
@@ -110,7 +105,7 @@ struct StoreTable: Sendable {
   let insertSQL: String
   /// The parameter of `id` in `insertSQL` and `replaceSQL`.
   let idParameter: Int32
-  /// Where a row is found: by the key's hash and the key.
+  /// The rows that may be a key's: its hash, and its text or no stored key (`row(of:db:codec:)`).
   let selectSQL: String
 
   private init(name: String, code: Int64, columns: [String]) {
@@ -120,7 +115,7 @@ struct StoreTable: Sendable {
     self.code = code
     insertSQL = "INSERT INTO \(name) (\(list)) VALUES (\(marks))"
     idParameter = Int32(columns.count + 1)
-    selectSQL = "SELECT * FROM \(name) WHERE key_hash = ? AND key = ?"
+    selectSQL = "SELECT * FROM \(name) WHERE key_hash = ? AND (key = ? OR key IS NULL)"
   }
 
   /// An insert that replaces the row of the same `id` (a write of a key the table holds).
@@ -135,6 +130,31 @@ struct StoreTable: Sendable {
     case .account: accounts
     case .appMetadata: appMetadata
     case .accessToken, .refreshToken, .idToken: credentials
+    }
+  }
+
+  /// The row of `key`: among the rows of its hash, the one whose key (`key(of:codec:)`) is `key`.
+  func row(of key: HashedKey, db: Database, codec: RowCodec) throws -> Row? {
+    let rows = try Row.fetchCursor(db.cachedStatement(sql: selectSQL), arguments: [key.hash, key.text])
+    while let row = try rows.next() {
+      if self.key(of: row, codec: codec) == key.text { return row.copy() }
+    }
+    return nil
+  }
+
+  /// The key of a row: its `key` column, or, where that is NULL, the canonical key the row's fields give (the
+  /// secret left unread); nil when the row cannot be read.
+  func key(of row: Row, codec: RowCodec) -> String? {
+    String.fromDatabaseValue(row["key"]) ?? derivedKey(of: row, codec: codec)
+  }
+
+  /// The canonical key the fields of a row give, whatever its `key` column holds; nil when the row cannot be
+  /// read.
+  func derivedKey(of row: Row, codec: RowCodec) -> String? {
+    switch code {
+    case Self.accounts.code: (try? codec.account(from: row))?.canonicalKey
+    case Self.appMetadata.code: (try? codec.appMetadata(from: row))?.canonicalKey
+    default: codec.derivedCredentialKey(from: row)
     }
   }
 

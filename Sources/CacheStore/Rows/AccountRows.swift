@@ -9,14 +9,15 @@ extension RowCodec {
       "key_hash",
     ]
 
-  /// Binds the row of `account` (canonical key `key`, with its hash) to an insert of `accountColumns`.
+  /// Binds the row of `account` (canonical key `key`, with its hash) to an insert of `accountColumns`. The `key`
+  /// column is left NULL: the key is the one the row's fields give.
   func bind(_ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
       parameter += 1
       statement.bind(parameter, text)
     }
-    for text in [key.text, account.homeAccountID, account.environment, account.realm] { next(text) }
+    for text in [nil, account.homeAccountID, account.environment, account.realm] { next(text) }
     for field in UnifiedAccount.textFields { next(account[keyPath: field.keyPath]) }
     next(Self.jsonText(account.additionalFields))
     next(Self.normalizedUsername(account.username))

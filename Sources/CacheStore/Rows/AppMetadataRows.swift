@@ -7,10 +7,11 @@ extension RowCodec {
     "key", "client_id", "environment", "family_id", "additional_fields", "written_form", "key_hash",
   ]
 
-  /// Binds the row of `metadata` (canonical key `key`, with its hash) to an insert of `appMetadataColumns`.
+  /// Binds the row of `metadata` (canonical key `key`, with its hash) to an insert of `appMetadataColumns`. The
+  /// `key` column is left NULL: the key is the one the row's fields give.
   func bind(_ metadata: UnifiedAppMetadata, key: HashedKey, to statement: BoundStatement) {
-    let texts = [
-      key.text, metadata.clientID, metadata.environment, metadata.familyID, Self.jsonText(metadata.additionalFields),
+    let texts: [String?] = [
+      nil, metadata.clientID, metadata.environment, metadata.familyID, Self.jsonText(metadata.additionalFields),
       Self.writtenFormText(metadata.writtenForm),
     ]
     for (offset, text) in texts.enumerated() { statement.bind(Int32(offset + 1), text) }

@@ -20,7 +20,8 @@ extension RowCodec {
   private static let refreshTokenPositions = CredentialParameter.positions(of: UnifiedRefreshToken.allFields)
   private static let idTokenPositions = CredentialParameter.positions(of: UnifiedIdToken.allFields)
 
-  /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`.
+  /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`. The
+  /// `key` column is left NULL: the key is the one the row's fields give.
   func bind(_ token: UnifiedAccessToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
     try bindCommon(token, key: key, Self.accessTokenPositions, to: statement)
     statement.bind(CredentialParameter.credentialType, token.credentialType)
@@ -43,7 +44,6 @@ extension RowCodec {
   ) throws(CacheStoreError) {
     typealias Parameter = CredentialParameter
     statement.clear()
-    statement.bind(Parameter.key, key.text)
     statement.bind(Parameter.kind, Credential.kind.rawValue)
     statement.bind(Parameter.homeAccountID, token.homeAccountID)
     statement.bind(Parameter.environment, token.environment)
@@ -64,13 +64,28 @@ extension RowCodec {
   /// The entity of a `credentials` row.
   func credential(from row: Row) throws(CacheStoreError) -> AnyUnifiedEntity {
     let fields = try RowFields(row, codec: self)
-    let key = fields.key
     let kind = try fields.required("credential_kind")
-    let secret = try secret(from: row, rowKey: key)
-    let additional = try jsonObject(try fields.text("additional_fields"), rowKey: key)
+    let additional = try jsonObject(try fields.text("additional_fields"), rowKey: fields.key)
+    // A sealed secret is bound to its row's key; a row that stores no key is sealed under the key its fields
+    // give (the token built once without its secret to compute it).
+    var sealedKey = fields.key
+    if sealing != nil, fields.storedKey == nil {
+      sealedKey =
+        try credential(kind: kind, fields: fields, secret: UnifiedSecret(""), additional: additional).canonicalKey
+    }
+    let secret = try secret(from: row, rowKey: sealedKey)
     var entity = try credential(kind: kind, fields: fields, secret: secret, additional: additional)
     entity.writtenForm = try writtenForm(fields)
     return entity
+  }
+
+  /// The canonical key of a `credentials` row as its fields give it, the secret left unread (so also without
+  /// the store's encryption key); nil when the row cannot be read.
+  func derivedCredentialKey(from row: Row) -> String? {
+    guard let fields = try? RowFields(row, codec: self), let kind = try? fields.required("credential_kind"),
+      let additional = try? jsonObject(try fields.text("additional_fields"), rowKey: fields.key)
+    else { return nil }
+    return try? credential(kind: kind, fields: fields, secret: UnifiedSecret(""), additional: additional).canonicalKey
   }
 
   private func credential(

@@ -114,15 +114,24 @@ struct RowCodec: Sendable {
 /// belongs, a NULL in a required column) is a corrupt-row error and never a crash in GRDB's conversions.
 struct RowFields {
   let row: Row
+  /// The row's `key` column: NULL (nil) when the key is the one the row's fields give (schema v8).
+  let storedKey: String?
+  /// How errors name the row: its stored key, or its id when the key is derived.
   let key: String
   let codec: RowCodec
 
   init(_ row: Row, codec: RowCodec) throws(CacheStoreError) {
-    guard case .string(let key) = (row["key"] as DatabaseValue).storage else {
-      throw codec.corrupt("a row without a text key", rowKey: "")
+    switch (row["key"] as DatabaseValue).storage {
+    case .null:
+      storedKey = nil
+      key = "row \(Int64.fromDatabaseValue(row["id"]) ?? 0)"
+    case .string(let text):
+      storedKey = text
+      key = text
+    default:
+      throw codec.corrupt("a row whose key is not text", rowKey: "")
     }
     self.row = row
-    self.key = key
     self.codec = codec
   }
 

@@ -29,6 +29,9 @@ enum StoreSchema {
     migrator.registerMigration("v7") { db in
       try withKeyHashFunction(db) { try StoreSchemaV7.migrate(db) }
     }
+    migrator.registerMigration("v8") { db in
+      try StoreSchemaV8.migrate(db)
+    }
     return migrator
   }
 
