@@ -270,6 +270,36 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(fresh) == Self.schema(store))
   }
 
+  /// Two rows of one canonical key (one keyed by its fields, one that keeps another key: a hand edit or an
+  /// older key format) give `contents()` the entity of the larger key, as `ORDER BY key` did before v8.
+  @Test(arguments: [("!", false), ("~", true)])
+  func aKeptKeyAndADerivedOneResolveAsKeyOrderDid(mark: String, keptWins: Bool) throws {
+    let contents = try ApplyTests.seedContents()
+    let path = try Self.store(upTo: "v7", holding: contents, tables: ["accounts", "credentials", "app_metadata"])
+    let queue = try DatabaseQueue(path: path)
+    let canonical = try queue.write { db in
+      let row = try #require(
+        try Row.fetchOne(db, sql: "SELECT * FROM credentials WHERE credential_kind = 'RefreshToken' LIMIT 1"))
+      let key: String = row["key"]
+      let kept = mark == "!" ? mark + key : key + mark
+      let columns = row.columnNames.filter { !["id", "key", "key_hash", "secret"].contains($0) }
+      try db.execute(
+        sql: """
+          INSERT INTO credentials (key, key_hash, secret, \(columns.joined(separator: ", ")))
+          SELECT ?, ?, 'kept-secret', \(columns.joined(separator: ", ")) FROM credentials WHERE id = ?
+          """, arguments: [kept, KeyHash.of(kept), row["id"] as Int64])
+      return key
+    }
+    try queue.close()
+
+    let store = try CacheStore.open(path: path)
+    var kept = try #require(contents.refreshTokens[canonical])
+    kept.secret = UnifiedSecret("kept-secret")
+    var expected = contents
+    if keptWins { _ = expected.upsert(.refreshToken(kept)) }
+    #expect(try store.contents() == expected)
+  }
+
   /// A new store is created with 64 KiB pages (token rows of 1-3 KB fill them); a store created with
   /// another page size keeps it, and is written and read as before.
   @Test func aNewStoreHasLargePagesAndAnOlderStoreKeepsItsOwn() throws {
