@@ -36,7 +36,9 @@ enum StoreSchemaV8 {
     guard let keyLine, lines.first == "CREATE TABLE \"\(table)\" (", case let indexSQL = indexSQL.compactMap({ $0 }),
       indexSQL.count == indexes.count
     else {
-      throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the table \(table) is not the one v7 made")
+      // A schema error (`OpeningRace` tries again): another process opening the same file may have just
+      // migrated it to v8 between this one's reading its migrations and running this one.
+      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the table \(table) is not the one v7 made")
     }
     lines[0] = "CREATE TABLE \(table)_v8 ("
     lines[keyLine] = String(lines[keyLine].dropLast(" NOT NULL,".count)) + ","
