@@ -73,7 +73,7 @@ struct CompareBenchmark: ParsableCommand {
               binary, "migrate", "--adal", dump.path, "--out", store, "--now", SyntheticGenerator.referenceNowISO,
               "--report", report,
             ],
-            store: store, acceptStatus: [0, 2]))
+            store: store))
         let shape = try CompareStores.adal2msalShape(store)
         results.adal2msalRows = shape.rows
         CompareStores.remove(store)
