@@ -13,8 +13,8 @@ struct SimpleArchiveResolver {
   let references: [Int]
   let maxNodes: Int
   /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
-  let prunedField: [UInt8]?
-  let prunedKeys: [[UInt8]]
+  let prunedField: String?
+  let prunedKeys: [String]
   /// What is known of each archived object, by UID (one array: an archive is read per keychain item).
   private var slots: [Slot]
 
@@ -54,8 +54,8 @@ struct SimpleArchiveResolver {
 
   init(references: [Int], limits: InputLimits, pruning: (field: String, keys: [String])? = nil) {
     self.references = references
-    prunedField = pruning.map { Array($0.field.utf8) }
-    prunedKeys = pruning?.keys.map { Array($0.utf8) } ?? []
+    prunedField = pruning?.field
+    prunedKeys = pruning?.keys ?? []
     slots = Array(repeating: Slot(), count: references.count)
     let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(references.count, 1))
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
@@ -236,8 +236,11 @@ struct SimpleArchiveResolver {
     return (building ? values : nil, elements.count, nodes)
   }
 
-  private static func equal(_ name: [UInt8], _ key: UnsafeRawBufferPointer) -> Bool {
-    name.withUnsafeBytes { BinaryPropertyListParser.equalBytes($0, key) }
+  /// Whether a coder key is `name` (short names are compared where they lie, with nothing allocated).
+  private static func equal(_ name: String, _ key: UnsafeRawBufferPointer) -> Bool {
+    guard name.utf8.count == key.count else { return false }
+    var name = name
+    return name.withUTF8 { BinaryPropertyListParser.equalBytes(UnsafeRawBufferPointer($0), key) }
   }
 
   /// A coder key (its bytes in the input), resolved, and how it was written.

@@ -252,6 +252,22 @@ import _Adal2MSALTestSupport
     #expect(refused > 0)
   }
 
+  /// The node limit counts what the general readers count, keys and classes every archived object references
+  /// included: at every limit up to the smallest both readers accept, the direct reader reads only what they read.
+  @Test(arguments: ["adal-objc/adal_v1_backcompat_item.bplist", "adal/archive-e4-at.bplist"])
+  func theNodeLimitCountsWhatTheGeneralReadersCount(file: String) throws {
+    let data = try Fixtures.data(file)
+    var smallestRead: Int?
+    for limit in 1...4000 where smallestRead == nil {
+      if Self.check(data, limits: InputLimits(maxObjects: limit), "\(file) within \(limit) nodes") {
+        smallestRead = limit
+      }
+    }
+    let smallest = try #require(smallestRead, "read within 4000 nodes")
+    #expect(Self.general(data, limits: InputLimits(maxObjects: smallest)) != nil)
+    #expect(Self.general(data, limits: InputLimits(maxObjects: smallest - 1)) == nil)
+  }
+
   /// Limits the general readers enforce make the direct reader step aside.
   @Test func limitsLeaveTheInputToTheGeneralReaders() throws {
     let data = try Fixtures.data("adal/archive-e3-frt.bplist")
