@@ -28,7 +28,10 @@ public struct BinaryKeyedArchiveReader: Sendable {
       data.starts(with: Self.magic)
     else { return nil }
     return data.withUnsafeBytes { raw in
-      guard let parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits) else { return nil }
+      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false),
+        let spans = parser.objectSpans()
+      else { return nil }
+      parser.spans = spans
       return parser.readSimpleKeyedArchive(pruning: pruning)
     }
   }
@@ -44,7 +47,44 @@ public struct BinaryKeyedArchiveReader: Sendable {
   static let maxKeys = 64
 }
 
+/// An object's place in a binary property list: its marker and the marker's offset, and for data, strings and
+/// containers the payload's start and count (nil when the count cannot be read).
+struct ObjectSpan {
+  var offset: Int
+  var marker: UInt8
+  var payload: BinaryPropertyListParser.ContainerSpan?
+}
+
 extension BinaryPropertyListParser {
+  /// Every object's place, read once for the walks below, which look objects up many times (keys and classes
+  /// are referenced from every archived object). Nil where `objectOffset` fails on any object: the walks would
+  /// fail then too (`validateTree` on an object it reaches, `countReferences` on the others).
+  func objectSpans() -> [ObjectSpan]? {
+    // The offset table read in one loop (`objectOffset` for each entry was a third of the time taken here).
+    let entrySize = trailer.offsetIntSize
+    let areaEnd = UInt64(trailer.offsetTableStart)
+    var entry = trailer.offsetTableStart
+    var spans: [ObjectSpan] = []
+    spans.reserveCapacity(trailer.objectCount)
+    for _ in 0..<trailer.objectCount {
+      let value = Self.readUnsigned(bytes, at: entry, size: entrySize)
+      entry += entrySize
+      guard value >= UInt64(BinaryPropertyListTrailer.headerSize), value < areaEnd else { return nil }
+      let offset = Int(value)
+      let marker = bytes[offset]
+      var payload: ContainerSpan?
+      switch marker >> 4 {
+      case 0x4, 0x5, 0x6, 0xA, 0xC, 0xD:
+        if let (count, start) = try? readCount(at: offset, low: Int(marker & 0x0F)) {
+          payload = ContainerSpan(start: start, count: count)
+        }
+      default: break
+      }
+      spans.append(ObjectSpan(offset: offset, marker: marker, payload: payload))
+    }
+    return spans
+  }
+
   /// See `BinaryKeyedArchiveReader`. Nothing here mutates the parser: calling its other methods from a
   /// mutating one copied the whole parser on each call.
   func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil) -> KeyedArchive? {
@@ -59,6 +99,7 @@ extension BinaryPropertyListParser {
     }
     if reachedCount < trailer.objectCount {
       var counting = self
+      counting.referenceCounts = Array(repeating: 0, count: trailer.objectCount)
       guard (try? counting.countReferences()) != nil else { return nil }
     }
     guard let top = dictionary(trailer.topObject),
@@ -90,7 +131,7 @@ extension BinaryPropertyListParser {
     var count: Int
 
     /// For dictionaries: the value object of an ASCII key (keys are checked to be distinct ASCII strings).
-    func value(for key: String, in parser: BinaryPropertyListParser) -> Int? {
+    func value(for key: StaticString, in parser: BinaryPropertyListParser) -> Int? {
       for position in 0..<count {
         guard let keyIndex = try? parser.reference(at: start + position * parser.trailer.objectRefSize),
           parser.isASCIIString(keyIndex, equalTo: key)
@@ -106,9 +147,9 @@ extension BinaryPropertyListParser {
   /// keys distinct ASCII strings. The objects it reached are marked in `reached` and counted in `reachedCount`.
   func validateTree(_ index: Int, depth: Int, nodes: inout Int, reached: inout [Bool], reachedCount: inout Int) -> Bool
   {
-    guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, let offset = try? objectOffset(index),
-      let marker = try? byte(offset)
-    else { return false }
+    guard depth <= BinaryKeyedArchiveReader.maxContainerDepth else { return false }
+    let span = spans[index]
+    let marker = span.marker
     // A scalar reached before passed its checks then (any failure ends the walk): archives reference their
     // keys and classes from every object.
     let checkedBefore = reached[index]
@@ -120,40 +161,64 @@ extension BinaryPropertyListParser {
     guard nodes <= maxNodes else { return false }
     switch marker >> 4 {
     case 0xA, 0xD:
-      guard let (count, start) = try? readCount(at: offset, low: Int(marker & 0x0F)) else { return false }
+      guard let (start, count) = span.payload.map({ ($0.start, $0.count) }) else { return false }
       let isDictionary = marker >> 4 == 0xD
       guard count <= (isDictionary ? BinaryKeyedArchiveReader.maxKeys : Int.max / 16) else { return false }
       let references = isDictionary ? count * 2 : count
       guard (try? requireBytes(start, references * trailer.objectRefSize, "container")) != nil else { return false }
       if isDictionary {
-        var keys: [UnsafeRawBufferPointer] = []
-        keys.reserveCapacity(count)
-        for position in 0..<count {
-          guard let keyIndex = try? reference(at: start + position * trailer.objectRefSize),
-            validateTree(keyIndex, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount),
-            let key = asciiBytes(keyIndex),
-            !keys.contains(where: { Self.equalBytes($0, key) })
-          else { return false }
-          keys.append(key)
+        // On the stack: a keychain dump has a dictionary per archived object.
+        let distinct = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { keys in
+          for position in 0..<count {
+            guard let keyIndex = try? reference(at: start + position * trailer.objectRefSize),
+              validateChild(keyIndex, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount),
+              let key = asciiBytes(keyIndex),
+              !keys[..<position].contains(where: { Self.equalBytes($0, key) })
+            else { return false }
+            keys.initializeElement(at: position, to: key)
+          }
+          return true
         }
+        guard distinct else { return false }
       }
       for position in (isDictionary ? count : 0)..<references {
         guard let child = try? reference(at: start + position * trailer.objectRefSize),
-          validateTree(child, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
+          validateChild(child, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
         else { return false }
       }
       return true
     case 0xC: return false
-    case 0x4, 0x5, 0x6: return checkedBefore || (try? checkBytes(at: offset, marker: marker)) != nil
-    default: return checkedBefore || (try? scalar(at: offset)) != nil
+    case 0x4, 0x5, 0x6: return checkedBefore || (try? checkBytes(span)) != nil
+    default: return checkedBefore || (try? scalar(at: span.offset)) != nil
     }
+  }
+
+  /// `validateTree` of a container's element, where a scalar checked before is only counted (which is all the
+  /// call would do for it): archives reference their keys and classes from every object.
+  func validateChild(_ index: Int, depth: Int, nodes: inout Int, reached: inout [Bool], reachedCount: inout Int)
+    -> Bool
+  {
+    guard reached[index], depth <= BinaryKeyedArchiveReader.maxContainerDepth, Self.isScalar(spans[index].marker)
+    else {
+      return validateTree(index, depth: depth, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
+    }
+    nodes += 1
+    return nodes <= maxNodes
+  }
+
+  /// Whether a marker is a scalar's (neither an array, a set nor a dictionary).
+  static func isScalar(_ marker: UInt8) -> Bool {
+    let high = marker >> 4
+    return high != 0xA && high != 0xC && high != 0xD
   }
 
   /// Checks a data or string object as `decodeScalar` does, without making its value (copying data and
   /// slicing the input for each string only to drop them was most of the check's time).
-  func checkBytes(at offset: Int, marker: UInt8) throws(PropertyListError) {
-    let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
-    switch marker >> 4 {
+  func checkBytes(_ span: ObjectSpan) throws(PropertyListError) {
+    let offset = span.offset
+    guard let payload = span.payload else { throw .at(offset: offset, "unreadable length") }
+    let (count, start) = (payload.count, payload.start)
+    switch span.marker >> 4 {
     case 0x4:
       try checkLength(count, offset, "data")
       try requireBytes(start, count, "data")
@@ -177,11 +242,16 @@ extension BinaryPropertyListParser {
     return memcmp(left, right, lhs.count) == 0
   }
 
+  /// Whether a byte run holds the UTF-8 of `text`.
+  static func equalBytes(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+    text.withUTF8Buffer { equalBytes(bytes, UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The payload of object `index` when its marker's high nibble is `expected`.
   func container(_ index: Int, marker expected: UInt8) -> ContainerSpan? {
-    guard let offset = try? objectOffset(index), let marker = try? byte(offset), marker >> 4 == expected,
-      let (count, start) = try? readCount(at: offset, low: Int(marker & 0x0F))
-    else { return nil }
-    return ContainerSpan(start: start, count: count)
+    let span = spans[index]
+    guard span.marker >> 4 == expected else { return nil }
+    return span.payload
   }
 
   func dictionary(_ index: Int) -> ContainerSpan? { container(index, marker: 0xD) }
@@ -193,301 +263,68 @@ extension BinaryPropertyListParser {
     return UnsafeRawBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)])
   }
 
-  func isASCIIString(_ index: Int, equalTo text: String) -> Bool {
+  func isASCIIString(_ index: Int, equalTo text: StaticString) -> Bool {
     guard let bytes = asciiBytes(index) else { return false }
-    return bytes.elementsEqual(text.utf8)
+    return Self.equalBytes(bytes, text)
   }
 
   func uid(_ index: Int) -> UInt64? {
-    guard let offset = try? objectOffset(index), let marker = try? byte(offset), marker >> 4 == 0x8 else { return nil }
-    guard case .uid(let value)? = try? scalar(at: offset) else { return nil }
+    let span = spans[index]
+    guard span.marker >> 4 == 0x8, case .uid(let value)? = try? scalar(at: span.offset) else { return nil }
     return value
   }
 
   func integer(_ index: Int) -> Int128? {
-    guard let offset = try? objectOffset(index), let marker = try? byte(offset), marker >> 4 == 0x1 else { return nil }
-    return try? readInteger(at: offset)
+    let span = spans[index]
+    guard span.marker >> 4 == 0x1 else { return nil }
+    return try? readInteger(at: span.offset)
   }
 
-  /// What `index` is, for the resolver: a UID, a flat array's element objects, a dictionary, or a scalar value.
+  /// What `index` is, for the resolver: a UID, a flat array's element objects, a dictionary, or a scalar: its
+  /// kind, and its value when `values` (without, the object is not decoded again: only for objects
+  /// `validateTree` checked).
   enum Shallow {
     case uid(UInt64)
     case array(ContainerSpan)
     case dictionary(ContainerSpan)
-    case scalar(PropertyListValue)
+    case scalar(PropertyListValue?, SimpleArchiveResolver.Kind)
   }
 
-  func shallow(_ index: Int) -> Shallow? {
-    guard let offset = try? objectOffset(index), let marker = try? byte(offset) else { return nil }
-    switch marker >> 4 {
-    case 0xA: return array(index).map(Shallow.array)
-    case 0xD: return dictionary(index).map(Shallow.dictionary)
+  func shallow(_ index: Int, values: Bool) -> Shallow? {
+    let span = spans[index]
+    switch span.marker >> 4 {
+    case 0xA: return span.payload.map(Shallow.array)
+    case 0xD: return span.payload.map(Shallow.dictionary)
     case 0xC: return nil
+    case 0x8:
+      guard case .uid(let uid)? = try? scalar(at: span.offset) else { return nil }
+      return .uid(uid)
+    case 0x5, 0x6:
+      // Checked: its text is borrowed as `scalar(at:)` borrows it, without checking it again.
+      guard let payload = span.payload else { return nil }
+      guard values else { return .scalar(nil, .string) }
+      if span.marker >> 4 == 0x5 {
+        return .scalar(.string(PropertyListString(ascii: slice(payload.start, payload.count))), .string)
+      }
+      return .scalar(.string(PropertyListString(utf16BigEndian: slice(payload.start, payload.count * 2))), .string)
     default:
-      guard let value = try? scalar(at: offset) else { return nil }
-      if case .uid(let uid) = value { return .uid(uid) }
-      return .scalar(value)
-    }
-  }
-}
-
-/// Resolves `$objects` entries by UID, as `KeyedArchiveResolver` does, for the shape
-/// `BinaryKeyedArchiveReader` handles; nil for anything else.
-///
-/// A value is built, or only checked (under a pruned coder key): a check makes every test a build makes, on the
-/// kind of each value in place of the value, and counts the same nodes.
-struct SimpleArchiveResolver {
-  /// `$objects`: the property list object of each archived object.
-  let references: [Int]
-  let maxNodes: Int
-  /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
-  let prunedField: [UInt8]?
-  let prunedKeys: [[UInt8]]
-  private var resolved: [Resolved?]
-  private var inProgress: [Bool]
-  private var classNames: [String?]
-
-  /// What a value is, where a check needs that and not the value.
-  enum Kind { case null, bool, integer, real, string, data, date, array, set, dictionary, object }
-
-  /// How an object is resolved: only checked, built, built as the root, or built with the pruned keys left out.
-  enum Mode { case check, build, buildRoot, buildPruned }
-
-  /// A resolved object: its value (nil when it was only checked; without the pruned keys when `pruned`), its
-  /// kind, and its node count as `KeyedArchiveResolver` counts it.
-  struct Resolved {
-    var value: ArchiveValue?
-    var kind: Kind
-    var nodes: Int
-    var pruned = false
-  }
-
-  init(references: [Int], limits: InputLimits, pruning: (field: String, keys: [String])? = nil) {
-    self.references = references
-    prunedField = pruning.map { Array($0.field.utf8) }
-    prunedKeys = pruning?.keys.map { Array($0.utf8) } ?? []
-    resolved = Array(repeating: nil, count: references.count)
-    inProgress = Array(repeating: false, count: references.count)
-    classNames = Array(repeating: nil, count: references.count)
-    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(references.count, 1))
-    maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
-  }
-
-  func rootClassName(_ uid: Int) -> String? { classNames[uid] }
-
-  /// `$objects[uid]`, resolved once in each form it is needed in (a value only checked is built when it is
-  /// needed built; an object built with keys pruned is built whole where it is needed whole).
-  mutating func resolve(
-    _ uid: Int, depth: Int, mode: Mode, in parser: BinaryPropertyListParser
-  ) -> Resolved? {
-    guard uid < references.count else { return nil }
-    if let known = resolved[uid], mode == .check || (known.value != nil && known.pruned == (mode == .buildPruned)) {
-      return known
-    }
-    guard !inProgress[uid], depth <= BinaryKeyedArchiveReader.maxObjectDepth,
-      let shape = parser.shallow(references[uid])
-    else { return nil }
-    inProgress[uid] = true
-    defer { inProgress[uid] = false }
-    let result: Resolved?
-    switch shape {
-    case .dictionary(let fields): result = instance(uid, fields: fields, depth: depth, mode: mode, in: parser)
-    case .scalar(let value):
-      if uid == 0, case .string(let text) = value, text == "$null" {
-        result = Resolved(value: .null, kind: .null, nodes: 1)
-      } else {
-        result = Resolved(value: mode == .check ? nil : Self.plain(value), kind: Self.kind(value), nodes: 1)
-      }
-    case .uid, .array: result = nil
-    }
-    guard let result, result.nodes <= maxNodes else { return nil }
-    resolved[uid] = result
-    return result
-  }
-
-  /// A class instance: every UID of its coder keys resolved first (as the general resolver does, whether the
-  /// class uses them or not), then the Foundation value classes made plain values, others `ArchivedObject`s.
-  private mutating func instance(
-    _ uid: Int, fields: BinaryPropertyListParser.ContainerSpan, depth: Int, mode: Mode,
-    in parser: BinaryPropertyListParser
-  ) -> Resolved? {
-    let building = mode != .check
-    var entries: [Field] = []
-    entries.reserveCapacity(fields.count)
-    var className: String?
-    let size = parser.trailer.objectRefSize
-    for position in 0..<fields.count {
-      guard let keyIndex = try? parser.reference(at: fields.start + position * size),
-        let keyBytes = parser.asciiBytes(keyIndex),
-        let valueIndex = try? parser.reference(at: fields.start + (fields.count + position) * size),
-        let shape = parser.shallow(valueIndex)
-      else { return nil }
-      let key = String(decoding: keyBytes, as: UTF8.self)
-      if key == "$class" {
-        guard case .uid(let classUID) = shape, let name = Self.className(classUID, references: references, in: parser)
-        else { return nil }
-        className = name
-        continue
-      }
-      let pruned = mode == .buildPruned && prunedKeys.contains { Self.equal($0, keyBytes) }
-      let childMode: Mode =
-        !building || pruned
-        ? .check
-        : mode == .buildRoot && prunedField.map { Self.equal($0, keyBytes) } == true
-          ? .buildPruned : .build
-      let build = childMode != .check
-      switch shape {
-      case .uid(let child):
-        guard let value = resolve(Int(child), depth: depth + 1, mode: childMode, in: parser) else { return nil }
-        entries.append(Field(key: key, resolved: value, written: .reference, pruned: pruned))
-      case .scalar(let value):
-        let resolved = Resolved(value: build ? Self.plain(value) : nil, kind: Self.kind(value), nodes: 1)
-        entries.append(Field(key: key, resolved: resolved, written: .inline, pruned: pruned))
-      case .array(let elements):
-        guard let (values, count, nodes) = list(elements, depth: depth + 1, building: build, in: parser) else {
-          return nil
-        }
-        let resolved = Resolved(value: values.map(ArchiveValue.array), kind: .array, nodes: nodes)
-        entries.append(Field(key: key, resolved: resolved, written: .list, count: count, pruned: pruned))
-      case .dictionary: return nil
-      }
-    }
-    guard let className else { return nil }
-    classNames[uid] = className
-    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookups.
-    if className.utf8.starts(with: "NS".utf8) {
-      func field(_ name: String) -> Field? { entries.first { $0.key == name } }
-      if KeyedArchiveResolver.stringClasses.contains(className) {
-        guard let text = field("NS.string"), text.written != .list, text.resolved.kind == .string else { return nil }
-        return Resolved(value: text.resolved.value, kind: .string, nodes: 1)
-      }
-      if className == "NSDate" {
-        guard let time = field("NS.time"), time.written == .inline,
-          time.resolved.kind == .real || time.resolved.kind == .integer
-        else { return nil }
-        var date: ArchiveValue?
-        switch time.resolved.value {
-        case .real(let seconds)?: date = .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .integer(let seconds)?: date = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
-        default: date = nil  // only checked
-        }
-        return Resolved(value: date, kind: .date, nodes: 1)
-      }
-      if KeyedArchiveResolver.dataClasses.contains(className) {
-        guard let bytes = field("NS.data"), bytes.written != .list, bytes.resolved.kind == .data else { return nil }
-        return Resolved(value: bytes.resolved.value, kind: .data, nodes: 1)
-      }
-      if className == "NSNull" { return Resolved(value: .null, kind: .null, nodes: 1) }
-      if KeyedArchiveResolver.dictionaryClasses.contains(className) {
-        guard let keys = field("NS.keys"), keys.written == .list, let values = field("NS.objects"),
-          values.written == .list, keys.count == values.count
-        else { return nil }
-        var dictionary: ArchiveValue?
-        if case .array(let keyValues)? = keys.resolved.value, case .array(let objectValues)? = values.resolved.value {
-          dictionary = .dictionary(zip(keyValues, objectValues).map { ArchiveDictionaryEntry(key: $0, value: $1) })
-        }
-        return Resolved(value: dictionary, kind: .dictionary, nodes: keys.resolved.nodes + values.resolved.nodes)
-      }
-      let isSet = KeyedArchiveResolver.setClasses.contains(className)
-      if isSet || KeyedArchiveResolver.arrayClasses.contains(className) {
-        guard let elements = field("NS.objects"), elements.written == .list else { return nil }
-        var collection: ArchiveValue?
-        if case .array(let values)? = elements.resolved.value { collection = isSet ? .set(values) : .array(values) }
-        return Resolved(value: collection, kind: isSet ? .set : .array, nodes: elements.resolved.nodes)
-      }
-    }
-    var nodes = 1
-    for entry in entries {
-      nodes += entry.resolved.nodes
-      guard nodes <= maxNodes else { return nil }
-    }
-    guard building else { return Resolved(value: nil, kind: .object, nodes: nodes) }
-    let object = ArchivedObject(
-      className: className,
-      fields: entries.compactMap { entry in entry.pruned ? nil : entry.resolved.value.map { (entry.key, $0) } },
-      objectIndex: uid)
-    return Resolved(value: .object(object), kind: .object, nodes: nodes, pruned: mode == .buildPruned)
-  }
-
-  /// An inline array of a coder key (`NS.keys`, `NS.objects`): UIDs and scalars, no nested containers. Its
-  /// values (nil when only checked), its element count and its node count.
-  private mutating func list(
-    _ elements: BinaryPropertyListParser.ContainerSpan, depth: Int, building: Bool,
-    in parser: BinaryPropertyListParser
-  ) -> ([ArchiveValue]?, Int, Int)? {
-    var values: [ArchiveValue] = []
-    if building { values.reserveCapacity(elements.count) }
-    var nodes = 1
-    for position in 0..<elements.count {
-      guard let index = try? parser.reference(at: elements.start + position * parser.trailer.objectRefSize),
-        let shape = parser.shallow(index)
-      else { return nil }
-      switch shape {
-      case .uid(let child):
-        guard let resolved = resolve(Int(child), depth: depth + 1, mode: building ? .build : .check, in: parser)
-        else {
-          return nil
-        }
-        if let value = resolved.value, building { values.append(value) }
-        nodes += resolved.nodes
-      case .scalar(let value):
-        if building { values.append(Self.plain(value)) }
-        nodes += 1
-      case .array, .dictionary: return nil
-      }
-      guard nodes <= maxNodes else { return nil }
-    }
-    return (building ? values : nil, elements.count, nodes)
-  }
-
-  private static func equal(_ name: [UInt8], _ key: UnsafeRawBufferPointer) -> Bool {
-    name.withUnsafeBytes { BinaryPropertyListParser.equalBytes($0, key) }
-  }
-
-  /// A coder key, resolved, and how it was written.
-  private struct Field {
-    enum Written { case reference, inline, list }
-    var key: String
-    var resolved: Resolved
-    var written: Written
-    /// For lists: the number of elements.
-    var count = 0
-    /// Left out of the object (`pruning`).
-    var pruned: Bool
-  }
-
-  /// `$classname` of the class object `uid` names, when it is an ASCII string.
-  private static func className(_ uid: UInt64, references: [Int], in parser: BinaryPropertyListParser) -> String? {
-    guard uid < UInt64(references.count), let classObject = parser.dictionary(references[Int(uid)]),
-      let nameIndex = classObject.value(for: "$classname", in: parser), let name = parser.asciiBytes(nameIndex)
-    else { return nil }
-    return String(decoding: name, as: UTF8.self)
-  }
-
-  /// The kind of the value `plain` makes of a scalar.
-  private static func kind(_ value: PropertyListValue) -> Kind {
-    switch value {
-    case .null, .uid, .array, .set, .dictionary: .null  // the last four not reached: `shallow` gives them apart
-    case .bool: .bool
-    case .integer: .integer
-    case .real: .real
-    case .date: .date
-    case .data: .data
-    case .string: .string
+      guard values else { return Self.scalarKind(span.marker).map { .scalar(nil, $0) } }
+      guard let value = try? scalar(at: span.offset) else { return nil }
+      return .scalar(value, SimpleArchiveResolver.kind(value))
     }
   }
 
-  /// A scalar as the general resolver converts it (UIDs are handled by the caller).
-  private static func plain(_ value: PropertyListValue) -> ArchiveValue {
-    switch value {
-    case .null: .null
-    case .bool(let flag): .bool(flag)
-    case .integer(let number): .integer(number)
-    case .real(let number): .real(number)
-    case .date(let date): .date(date)
-    case .data(let data): .data(data)
-    case .string(let string): .string(string)
-    case .uid, .array, .set, .dictionary: .null  // not reached: `shallow` gives these apart
+  /// The kind of the scalar a checked object's marker stands for (nil for markers `scalar(at:)` refuses).
+  static func scalarKind(_ marker: UInt8) -> SimpleArchiveResolver.Kind? {
+    let low = marker & 0x0F
+    switch marker >> 4 {
+    case 0x0: return low == 0x0 || low == 0xF ? .null : low == 0x8 || low == 0x9 ? .bool : nil
+    case 0x1: return low <= 4 ? .integer : nil
+    case 0x2: return low == 2 || low == 3 ? .real : nil
+    case 0x3: return low == 3 ? .date : nil
+    case 0x4: return .data
+    case 0x5, 0x6: return .string
+    default: return nil
     }
   }
 }

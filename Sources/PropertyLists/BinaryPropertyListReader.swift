@@ -65,17 +65,24 @@ struct BinaryPropertyListParser {
   /// Integer boxes, small containers and key tables shared between values.
   var sharing: BinaryValueSharing
   let maxNodes: Int
+  /// Each object's place, read once (`objectSpans`): filled for `readSimpleKeyedArchive` only.
+  var spans: [ObjectSpan] = []
 
-  init(bytes: UnsafeRawBufferPointer, input: Data, limits: InputLimits) throws(PropertyListError) {
+  /// - Parameter buildsTree: false for a caller that only walks the objects (`readSimpleKeyedArchive`): the
+  ///   tables `readTop` fills are left empty, not sized for every object.
+  init(bytes: UnsafeRawBufferPointer, input: Data, limits: InputLimits, buildsTree: Bool = true)
+    throws(PropertyListError)
+  {
     self.bytes = bytes
     self.input = input
     self.limits = limits
     let trailer = try Self.readTrailer(bytes, limits: limits)
     self.trailer = trailer
     // The trailer checks bound objectCount by the file size, so these allocations are bounded by the input.
-    referenceCounts = Array(repeating: 0, count: trailer.objectCount)
-    inProgress = Array(repeating: false, count: trailer.objectCount)
-    sharing = BinaryValueSharing(objectCount: trailer.objectCount)
+    let tableSize = buildsTree ? trailer.objectCount : 0
+    referenceCounts = Array(repeating: 0, count: tableSize)
+    inProgress = Array(repeating: false, count: tableSize)
+    sharing = BinaryValueSharing(objectCount: tableSize)
     let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: trailer.objectCount)
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
   }

@@ -92,6 +92,84 @@ import _Adal2MSALTestSupport
     #expect(root["second"]?.objectValue?["allClaims"] != nil)
   }
 
+  /// An item whose text is UTF-16 (non-ASCII) in its own fields, in `userInformation` and in the pruned
+  /// `allClaims`, with an object no other object reaches: `unreached` is its reference.
+  static func utf16Item(unreached: String = "unreached") -> (data: Data, unreached: Int) {
+    var writer = BinaryPlistWriter(maxObjects: 64)
+    func strings(_ texts: [String]) -> [BinaryPlistWriter.Ref] { texts.map { writer.string($0) } }
+    func object(_ keys: [String], _ values: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref {
+      writer.dictionary(keys: strings(keys), values: values)
+    }
+    func classObject(_ name: String) -> BinaryPlistWriter.Ref {
+      object(["$classname", "$classes"], [writer.string(name), writer.array(strings([name, "NSObject"]))])
+    }
+    let objects = [
+      writer.string("$null"),
+      object(
+        ["authority", "resource", "clientId", "expiresOn", "cachedAt", "userInformation", "$class"],
+        [writer.uid(3), writer.uid(4), writer.uid(5), writer.uid(6), writer.uid(8), writer.uid(9), writer.uid(2)]),
+      classObject("ADTokenCacheStoreItem"),
+      writer.string("https://login.microsoftonline.com/common"), writer.string("https://ressource.例え.com"),
+      writer.string("client-ü"),
+      object(["NS.time", "$class"], [writer.real(784_384_825), writer.uid(7)]), classObject("NSDate"),
+      object(["NS.time", "$class"], [writer.integer(784_395_625), writer.uid(7)]),
+      object(["userId", "allClaims", "$class"], [writer.uid(11), writer.uid(12), writer.uid(10)]),
+      classObject("ADUserInformation"), writer.string("josé@contoso.com"),
+      object(
+        ["NS.keys", "NS.objects", "$class"],
+        [
+          writer.array([writer.uid(14), writer.uid(15)]), writer.array([writer.uid(16), writer.uid(17)]),
+          writer.uid(13),
+        ]),
+      classObject("NSDictionary"), writer.string("name"), writer.string("upn"), writer.string("José Müller 😀"),
+      writer.string("josé@contoso.com"),
+    ]
+    let unreachedObject = writer.string(unreached)
+    let top = object(["root"], [writer.uid(1)])
+    let archive = object(
+      ["$version", "$archiver", "$top", "$objects"],
+      [writer.integer(100_000), writer.string("NSKeyedArchiver"), top, writer.array(objects)])
+    return (Data(writer.finish(top: archive)), unreachedObject)
+  }
+
+  /// Text the direct reader borrows without checking it again is the text the general readers decode.
+  @Test func utf16TextIsReadAsTheGeneralReadersReadIt() throws {
+    let data = Self.utf16Item().data
+    #expect(Self.check(data, "UTF-16 item"))
+    let root = try #require(BinaryKeyedArchiveReader().read(data)?.root.objectValue)
+    #expect(root["resource"]?.stringValue == "https://ressource.例え.com")
+    #expect(root["clientId"]?.stringValue == "client-ü")
+    let claims = try #require(root["userInformation"]?.objectValue?["allClaims"]?.stringKeyedEntries)
+    #expect(claims.map(\.key) == ["name", "upn"])
+    #expect(claims.first?.value.stringValue == "José Müller 😀")
+  }
+
+  /// The direct reader reads each object's place once, for all objects: one that nothing reaches fails it
+  /// exactly where it fails the general readers (an offset outside the object area), and not where they never
+  /// look (the length of a string).
+  @Test func objectsNothingReachesAreCheckedAsTheGeneralReadersCheckThem() throws {
+    let (data, unreached) = Self.utf16Item(unreached: "ZZZZ")
+    var bytes = [UInt8](data)
+    func unsigned(_ bytes: ArraySlice<UInt8>) -> Int { Int(bytes.reduce(0) { $0 << 8 | UInt64($1) }) }
+    let tableStart = unsigned(bytes[(bytes.count - 8)...])
+    let offsetSize = Int(bytes[bytes.count - 32 + 6])
+    let entry = tableStart + unreached * offsetSize
+    let stringOffset = unsigned(bytes[entry..<(entry + offsetSize)])
+    #expect(Array(bytes[stringOffset..<(stringOffset + 5)]) == [0x54] + Array("ZZZZ".utf8))
+
+    // A length that cannot be read: 0x5F wants an integer object next, and finds a "Z".
+    var unreadableLength = bytes
+    unreadableLength[stringOffset] = 0x5F
+    #expect(Self.general(Data(unreadableLength)) != nil)
+    #expect(Self.check(Data(unreadableLength), "unreached string of unreadable length"))
+
+    // An offset into the offset table.
+    let outside = BinaryPlistBuilder.bigEndian(UInt64(tableStart), size: offsetSize)
+    bytes.replaceSubrange(entry..<(entry + offsetSize), with: outside)
+    #expect(Self.general(Data(bytes)) == nil)
+    #expect(!Self.check(Data(bytes), "unreached object outside the object area"))
+  }
+
   /// Pruning leaves out what it prunes, and only that.
   @Test func pruningLeavesOutOnlyThePrunedKeysOfThePrunedObject() throws {
     let data = try Fixtures.data("adal-objc/adal_v1_backcompat_item.bplist")
@@ -172,6 +250,22 @@ import _Adal2MSALTestSupport
     }
     #expect(read > 0)
     #expect(refused > 0)
+  }
+
+  /// The node limit counts what the general readers count, keys and classes every archived object references
+  /// included: at every limit up to the smallest both readers accept, the direct reader reads only what they read.
+  @Test(arguments: ["adal-objc/adal_v1_backcompat_item.bplist", "adal/archive-e4-at.bplist"])
+  func theNodeLimitCountsWhatTheGeneralReadersCount(file: String) throws {
+    let data = try Fixtures.data(file)
+    var smallestRead: Int?
+    for limit in 1...4000 where smallestRead == nil {
+      if Self.check(data, limits: InputLimits(maxObjects: limit), "\(file) within \(limit) nodes") {
+        smallestRead = limit
+      }
+    }
+    let smallest = try #require(smallestRead, "read within 4000 nodes")
+    #expect(Self.general(data, limits: InputLimits(maxObjects: smallest)) != nil)
+    #expect(Self.general(data, limits: InputLimits(maxObjects: smallest - 1)) == nil)
   }
 
   /// Limits the general readers enforce make the direct reader step aside.

@@ -1,0 +1,311 @@
+import Adal2MSALSupport
+import Foundation
+
+/// Resolves `$objects` entries by UID, as `KeyedArchiveResolver` does, for the shape
+/// `BinaryKeyedArchiveReader` handles; nil for anything else.
+///
+/// A value is built, or only checked (under a pruned coder key): a check makes every test a build makes, on the
+/// kind of each value in place of the value, and counts the same nodes. It reads only objects `validateTree`
+/// has checked, so a value only checked is not decoded again, and coder keys are compared as bytes: a key
+/// becomes a `String` only in an object that is built.
+struct SimpleArchiveResolver {
+  /// `$objects`: the property list object of each archived object.
+  let references: [Int]
+  let maxNodes: Int
+  /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
+  let prunedField: String?
+  let prunedKeys: [String]
+  /// What is known of each archived object, by UID (one array: an archive is read per keychain item).
+  private var slots: [Slot]
+
+  /// What a value is, where a check needs that and not the value.
+  enum Kind { case null, bool, integer, real, string, data, date, array, set, dictionary, object }
+
+  /// How an object is resolved: only checked, built, built as the root, or built with the pruned keys left out.
+  enum Mode { case check, build, buildRoot, buildPruned }
+
+  /// A resolved object: its value (nil when it was only checked; without the pruned keys when `pruned`), its
+  /// kind, and its node count as `KeyedArchiveResolver` counts it.
+  struct Resolved {
+    var value: ArchiveValue?
+    var kind: Kind
+    var nodes: Int
+    var pruned = false
+  }
+
+  /// An archived object's resolution so far, and, for a class object, the class it describes.
+  private struct Slot {
+    var resolved: Resolved?
+    var inProgress = false
+    /// The `$classname` of the object's class, once the object is resolved as a class instance.
+    var className: String?
+    /// The class this object describes, once an instance named it in `$class`.
+    var describedClass: ArchiveClass?
+  }
+
+  /// A class, looked up once per archive: its name and what its instances resolve to.
+  private struct ArchiveClass {
+    var name: String
+    var role: Role
+  }
+
+  /// The Foundation value classes `KeyedArchiveResolver` makes plain values of; `instance` for the others.
+  private enum Role { case string, date, data, null, dictionary, set, array, instance }
+
+  init(references: [Int], limits: InputLimits, pruning: (field: String, keys: [String])? = nil) {
+    self.references = references
+    prunedField = pruning?.field
+    prunedKeys = pruning?.keys ?? []
+    slots = Array(repeating: Slot(), count: references.count)
+    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(references.count, 1))
+    maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
+  }
+
+  func rootClassName(_ uid: Int) -> String? { slots[uid].className }
+
+  /// `$objects[uid]`, resolved once in each form it is needed in (a value only checked is built when it is
+  /// needed built; an object built with keys pruned is built whole where it is needed whole).
+  mutating func resolve(
+    _ uid: Int, depth: Int, mode: Mode, in parser: BinaryPropertyListParser
+  ) -> Resolved? {
+    guard uid < references.count else { return nil }
+    if let known = slots[uid].resolved,
+      mode == .check || (known.value != nil && known.pruned == (mode == .buildPruned))
+    {
+      return known
+    }
+    // `$objects[0]` is told from a string by its value, even where it is only checked.
+    guard !slots[uid].inProgress, depth <= BinaryKeyedArchiveReader.maxObjectDepth,
+      let shape = parser.shallow(references[uid], values: mode != .check || uid == 0)
+    else { return nil }
+    slots[uid].inProgress = true
+    defer { slots[uid].inProgress = false }
+    let result: Resolved?
+    switch shape {
+    case .dictionary(let fields): result = instance(uid, fields: fields, depth: depth, mode: mode, in: parser)
+    case .scalar(let value, let kind):
+      if uid == 0, case .string(let text)? = value, text == "$null" {
+        result = Resolved(value: .null, kind: .null, nodes: 1)
+      } else {
+        result = Resolved(value: mode == .check ? nil : value.map(Self.plain), kind: kind, nodes: 1)
+      }
+    case .uid, .array: result = nil
+    }
+    guard let result, result.nodes <= maxNodes else { return nil }
+    slots[uid].resolved = result
+    return result
+  }
+
+  /// A class instance: every UID of its coder keys resolved first (as the general resolver does, whether the
+  /// class uses them or not), then the Foundation value classes made plain values, others `ArchivedObject`s.
+  private mutating func instance(
+    _ uid: Int, fields: BinaryPropertyListParser.ContainerSpan, depth: Int, mode: Mode,
+    in parser: BinaryPropertyListParser
+  ) -> Resolved? {
+    let building = mode != .check
+    var entries: [Field] = []
+    entries.reserveCapacity(fields.count)
+    var objectClass: ArchiveClass?
+    let size = parser.trailer.objectRefSize
+    for position in 0..<fields.count {
+      guard let keyIndex = try? parser.reference(at: fields.start + position * size),
+        let key = parser.asciiBytes(keyIndex),
+        let valueIndex = try? parser.reference(at: fields.start + (fields.count + position) * size)
+      else { return nil }
+      let pruned = mode == .buildPruned && prunedKeys.contains { Self.equal($0, key) }
+      let childMode: Mode =
+        !building || pruned
+        ? .check
+        : mode == .buildRoot && prunedField.map { Self.equal($0, key) } == true
+          ? .buildPruned : .build
+      let build = childMode != .check
+      guard let shape = parser.shallow(valueIndex, values: build) else { return nil }
+      if BinaryPropertyListParser.equalBytes(key, "$class") {
+        guard case .uid(let classUID) = shape, let found = archiveClass(classUID, in: parser) else { return nil }
+        objectClass = found
+        continue
+      }
+      switch shape {
+      case .uid(let child):
+        guard let value = resolve(Int(child), depth: depth + 1, mode: childMode, in: parser) else { return nil }
+        entries.append(Field(key: key, resolved: value, written: .reference, pruned: pruned))
+      case .scalar(let value, let kind):
+        let resolved = Resolved(value: value.map(Self.plain), kind: kind, nodes: 1)
+        entries.append(Field(key: key, resolved: resolved, written: .inline, pruned: pruned))
+      case .array(let elements):
+        guard let (values, count, nodes) = list(elements, depth: depth + 1, building: build, in: parser) else {
+          return nil
+        }
+        let resolved = Resolved(value: values.map(ArchiveValue.array), kind: .array, nodes: nodes)
+        entries.append(Field(key: key, resolved: resolved, written: .list, count: count, pruned: pruned))
+      case .dictionary: return nil
+      }
+    }
+    guard let objectClass else { return nil }
+    slots[uid].className = objectClass.name
+    if let value = Self.foundationValue(objectClass.role, entries) { return value }
+    guard objectClass.role == .instance else { return nil }
+    var nodes = 1
+    for entry in entries {
+      nodes += entry.resolved.nodes
+      guard nodes <= maxNodes else { return nil }
+    }
+    guard building else { return Resolved(value: nil, kind: .object, nodes: nodes) }
+    let object = ArchivedObject(
+      className: objectClass.name,
+      fields: entries.compactMap { entry in
+        entry.pruned ? nil : entry.resolved.value.map { (String(decoding: entry.key, as: UTF8.self), $0) }
+      },
+      objectIndex: uid)
+    return Resolved(value: .object(object), kind: .object, nodes: nodes, pruned: mode == .buildPruned)
+  }
+
+  /// An instance of a Foundation value class as the plain value it stands for (nil for other classes, and for
+  /// an instance whose coder keys do not make one).
+  private static func foundationValue(_ role: Role, _ entries: [Field]) -> Resolved? {
+    func field(_ name: StaticString) -> Field? {
+      entries.first { BinaryPropertyListParser.equalBytes($0.key, name) }
+    }
+    switch role {
+    case .instance: return nil
+    case .string:
+      guard let text = field("NS.string"), text.written != .list, text.resolved.kind == .string else { return nil }
+      return Resolved(value: text.resolved.value, kind: .string, nodes: 1)
+    case .date:
+      guard let time = field("NS.time"), time.written == .inline,
+        time.resolved.kind == .real || time.resolved.kind == .integer
+      else { return nil }
+      var date: ArchiveValue?
+      switch time.resolved.value {
+      case .real(let seconds)?: date = .date(Date(timeIntervalSinceReferenceDate: seconds))
+      case .integer(let seconds)?: date = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+      default: date = nil  // only checked
+      }
+      return Resolved(value: date, kind: .date, nodes: 1)
+    case .data:
+      guard let bytes = field("NS.data"), bytes.written != .list, bytes.resolved.kind == .data else { return nil }
+      return Resolved(value: bytes.resolved.value, kind: .data, nodes: 1)
+    case .null: return Resolved(value: .null, kind: .null, nodes: 1)
+    case .dictionary:
+      guard let keys = field("NS.keys"), keys.written == .list, let values = field("NS.objects"),
+        values.written == .list, keys.count == values.count
+      else { return nil }
+      var dictionary: ArchiveValue?
+      if case .array(let keyValues)? = keys.resolved.value, case .array(let objectValues)? = values.resolved.value {
+        dictionary = .dictionary(zip(keyValues, objectValues).map { ArchiveDictionaryEntry(key: $0, value: $1) })
+      }
+      return Resolved(value: dictionary, kind: .dictionary, nodes: keys.resolved.nodes + values.resolved.nodes)
+    case .set, .array:
+      guard let elements = field("NS.objects"), elements.written == .list else { return nil }
+      var collection: ArchiveValue?
+      if case .array(let values)? = elements.resolved.value {
+        collection = role == .set ? .set(values) : .array(values)
+      }
+      return Resolved(value: collection, kind: role == .set ? .set : .array, nodes: elements.resolved.nodes)
+    }
+  }
+
+  /// An inline array of a coder key (`NS.keys`, `NS.objects`): UIDs and scalars, no nested containers. Its
+  /// values (nil when only checked), its element count and its node count.
+  private mutating func list(
+    _ elements: BinaryPropertyListParser.ContainerSpan, depth: Int, building: Bool,
+    in parser: BinaryPropertyListParser
+  ) -> ([ArchiveValue]?, Int, Int)? {
+    var values: [ArchiveValue] = []
+    if building { values.reserveCapacity(elements.count) }
+    var nodes = 1
+    for position in 0..<elements.count {
+      guard let index = try? parser.reference(at: elements.start + position * parser.trailer.objectRefSize),
+        let shape = parser.shallow(index, values: building)
+      else { return nil }
+      switch shape {
+      case .uid(let child):
+        guard let resolved = resolve(Int(child), depth: depth + 1, mode: building ? .build : .check, in: parser)
+        else {
+          return nil
+        }
+        if let value = resolved.value, building { values.append(value) }
+        nodes += resolved.nodes
+      case .scalar(let value, _):
+        if let value { values.append(Self.plain(value)) }
+        nodes += 1
+      case .array, .dictionary: return nil
+      }
+      guard nodes <= maxNodes else { return nil }
+    }
+    return (building ? values : nil, elements.count, nodes)
+  }
+
+  /// Whether a coder key is `name` (short names are compared where they lie, with nothing allocated).
+  private static func equal(_ name: String, _ key: UnsafeRawBufferPointer) -> Bool {
+    guard name.utf8.count == key.count else { return false }
+    var name = name
+    return name.withUTF8 { BinaryPropertyListParser.equalBytes(UnsafeRawBufferPointer($0), key) }
+  }
+
+  /// A coder key (its bytes in the input), resolved, and how it was written.
+  private struct Field {
+    enum Written { case reference, inline, list }
+    var key: UnsafeRawBufferPointer
+    var resolved: Resolved
+    var written: Written
+    /// For lists: the number of elements.
+    var count = 0
+    /// Left out of the object (`pruning`).
+    var pruned: Bool
+  }
+
+  /// The class the class object `uid` describes, when its `$classname` is an ASCII string: looked up once for
+  /// all the instances that name it.
+  private mutating func archiveClass(_ uid: UInt64, in parser: BinaryPropertyListParser) -> ArchiveClass? {
+    guard uid < UInt64(references.count) else { return nil }
+    if let known = slots[Int(uid)].describedClass { return known }
+    guard let classObject = parser.dictionary(references[Int(uid)]),
+      let nameIndex = classObject.value(for: "$classname", in: parser), let nameBytes = parser.asciiBytes(nameIndex)
+    else { return nil }
+    let name = String(decoding: nameBytes, as: UTF8.self)
+    let found = ArchiveClass(name: name, role: Self.role(of: name))
+    slots[Int(uid)].describedClass = found
+    return found
+  }
+
+  private static func role(of className: String) -> Role {
+    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookups.
+    guard className.utf8.starts(with: "NS".utf8) else { return .instance }
+    if KeyedArchiveResolver.stringClasses.contains(className) { return .string }
+    if className == "NSDate" { return .date }
+    if KeyedArchiveResolver.dataClasses.contains(className) { return .data }
+    if className == "NSNull" { return .null }
+    if KeyedArchiveResolver.dictionaryClasses.contains(className) { return .dictionary }
+    if KeyedArchiveResolver.setClasses.contains(className) { return .set }
+    if KeyedArchiveResolver.arrayClasses.contains(className) { return .array }
+    return .instance
+  }
+
+  /// The kind of the value `plain` makes of a scalar.
+  static func kind(_ value: PropertyListValue) -> Kind {
+    switch value {
+    case .null, .uid, .array, .set, .dictionary: .null  // the last four not reached: `shallow` gives them apart
+    case .bool: .bool
+    case .integer: .integer
+    case .real: .real
+    case .date: .date
+    case .data: .data
+    case .string: .string
+    }
+  }
+
+  /// A scalar as the general resolver converts it (UIDs are handled by the caller).
+  private static func plain(_ value: PropertyListValue) -> ArchiveValue {
+    switch value {
+    case .null: .null
+    case .bool(let flag): .bool(flag)
+    case .integer(let number): .integer(number)
+    case .real(let number): .real(number)
+    case .date(let date): .date(date)
+    case .data(let data): .data(data)
+    case .string(let string): .string(string)
+    case .uid, .array, .set, .dictionary: .null  // not reached: `shallow` gives these apart
+    }
+  }
+}
