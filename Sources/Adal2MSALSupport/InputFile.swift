@@ -32,7 +32,7 @@ package enum InputFile {
       guard mapped.data.count <= limits.maxInputBytes else {
         throw InputFileError(path: path, problem: .tooLarge(size: mapped.data.count, limit: limits.maxInputBytes))
       }
-      return mapped
+      return (mapped.data, mapped.pages)
     }
     // Whatever kept the file from being read above is said as Foundation says it.
     do {

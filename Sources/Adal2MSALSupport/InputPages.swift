@@ -22,7 +22,7 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
   /// Per page, how many held ranges touch it.
   private var holds: [Int32]
   private var released: [Bool]
-  private var waitBeforeReleasing: (@Sendable () -> Void)?
+  private var beforeFirstRelease: (@Sendable () -> Void)?
   private let lock = NSLock()
 
   /// `data` must be backed by `base`, an anonymous mapping of `data.count` bytes (rounded up to pages) that
@@ -43,7 +43,7 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
   /// `wait` runs once, before the first page goes: for work that reads the bytes beside the reader (the
   /// input's digest).
   package func waitBeforeReleasing(_ wait: @escaping @Sendable () -> Void) {
-    lock.withLock { waitBeforeReleasing = wait }
+    lock.withLock { beforeFirstRelease = wait }
   }
 
   /// The offsets of `bytes` in the input, when they are a part of it (a slice that borrows its storage);
@@ -93,7 +93,7 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
   private func give(_ pages: [Int]) {
     guard !pages.isEmpty else { return }
     let pages = pages.sorted()
-    if let wait = lock.withLock({ waitBeforeReleasing.take() }) { wait() }
+    if let wait = lock.withLock({ beforeFirstRelease.take() }) { wait() }
     lock.withLock {
       var position = 0
       while position < pages.count {

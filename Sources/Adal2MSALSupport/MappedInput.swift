@@ -17,13 +17,15 @@ enum MappedInput {
   #endif
 
   /// The file's bytes (as many as its size when opened; fewer if it shrank meanwhile) and their pages; nil
-  /// when the file cannot be opened or read, its size is zero, or memory cannot be mapped.
-  static func read(_ path: String) -> (data: Data, pages: InputPages?)? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  /// when the file cannot be opened or read, is not a regular file once opened, its size is zero, or memory
+  /// cannot be mapped.
+  static func read(_ path: String) -> (data: Data, pages: InputPages)? {
+    // Non-blocking, as Foundation opens it: a FIFO put in the file's place since it was checked does not wait.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { return nil }
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
     let size = Int(status.st_size)
     // A size of zero may be a file whose size the system does not know (/proc): read as Foundation reads it.
     guard size > 0 else { return nil }
