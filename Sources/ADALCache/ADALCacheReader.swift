@@ -18,6 +18,12 @@ public struct ADALCacheReader: Sendable {
   public init(limits: InputLimits = .default) { self.limits = limits }
 
   public func read(_ data: Data, file: String? = nil) throws(ADALCacheError) -> ADALReadResult {
+    try read(data, file: file, pages: nil)
+  }
+
+  /// `read`, giving back the pages of `data` (`InputFile.readReleasable`) as a keychain dump's items are
+  /// decoded, so that the input and the decoded items do not peak together.
+  package func read(_ data: Data, file: String?, pages: InputPages?) throws(ADALCacheError) -> ADALReadResult {
     guard data.count <= limits.maxInputBytes else {
       throw ADALCacheError(
         "input is \(data.count) bytes, larger than the limit of \(limits.maxInputBytes)", at: SourceLocation(file: file)
@@ -27,7 +33,7 @@ public struct ADALCacheReader: Sendable {
       guard refusal == .unsupported(.adalDotNetV3) else { throw ADALCacheError.refusing(refusal, file: file) }
       return try ADALDotNetBlobReader(limits: limits, file: file).read(Self.dotNetBlob(data))
     }
-    if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file) }
+    if PropertyListFormat.sniff(data) != nil { return try readPlist(data, file: file, pages: pages) }
     let text = data.drop {
       $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
     }
@@ -50,7 +56,7 @@ public struct ADALCacheReader: Sendable {
     if let string = String(data: Data(text), encoding: .utf8), let decoded = KeychainAttributeValues.base64(string),
       PropertyListFormat.sniff(decoded) != nil
     {
-      var result = try readPlist(decoded, file: file)
+      var result = try readPlist(decoded, file: file, pages: nil)
       result.diagnostics.insert(
         Diagnostic(
           .note, code: "adal.base64-input", "the input is base64 text of a property list",
@@ -64,6 +70,33 @@ public struct ADALCacheReader: Sendable {
       at: SourceLocation(file: file), kind: .unrecognised)
   }
 
+  /// A keychain dump's items. Its parse tree is let go once the records are made and, with `pages`, the input's
+  /// pages as the records are decoded: at once those that no record's data value (`v_Data`, `gena`) lies on,
+  /// then each once the records whose data values lie on it are decoded (`KeychainItemRouter`). The records
+  /// are all made first: the tree's strings borrow the input's bytes too, anywhere in it (a string that
+  /// repeats is stored once).
+  private func readDump(_ document: consuming PropertyListDocument, file: String?, pages: InputPages?)
+    throws(ADALCacheError) -> ADALReadResult
+  {
+    let (format, kindName) = (document.format, document.value.kindName)
+    // The tree, handed over whole: the parser lets its entries go as it makes their records, which copy or
+    // borrow what they need of them.
+    let tree = document.value
+    document.value = .array([])
+    guard let parsed = try KeychainDumpParser(limits: limits, file: file).parse(plist: consume tree) else {
+      throw ADALCacheError(
+        "the \(format.displayName) is neither a keychain dump nor a keyed archive (root is a \(kindName))",
+        at: SourceLocation(file: file), kind: .unrecognised)
+    }
+    if let pages {
+      pages.hold(parsed.records.flatMap { KeychainItemRouter.borrowedRanges(of: $0, in: pages) })
+      pages.releaseUnheld()
+    }
+    var result = ADALReadResult(inputKind: parsed.kind, plistFormat: format, diagnostics: parsed.diagnostics)
+    KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result, releasing: pages)
+    return result
+  }
+
   /// The blob's bytes: the file itself, or the base64 text of it (Xamarin Android kept it so).
   private static func dotNetBlob(_ data: Data) -> Data {
     if data.starts(with: [3, 0, 0, 0]) { return data }
@@ -71,7 +104,7 @@ public struct ADALCacheReader: Sendable {
     return Data(base64Encoded: text) ?? data
   }
 
-  private func readPlist(_ data: Data, file: String?) throws(ADALCacheError) -> ADALReadResult {
+  private func readPlist(_ data: Data, file: String?, pages: InputPages?) throws(ADALCacheError) -> ADALReadResult {
     let document: PropertyListDocument
     do {
       // A dump's items are read from its data objects (`v_Data`) and dropped: borrowed, not copied.
@@ -80,14 +113,7 @@ public struct ADALCacheReader: Sendable {
       throw ADALCacheError(error.message, at: error.location.inFile(file))
     }
     guard KeyedArchive.isKeyedArchive(document.value) else {
-      guard let parsed = try KeychainDumpParser(limits: limits, file: file).parse(plist: document.value) else {
-        throw ADALCacheError(
-          "the \(document.format.displayName) is neither a keychain dump nor a keyed archive (root is a \(document.value.kindName))",
-          at: SourceLocation(file: file), kind: .unrecognised)
-      }
-      var result = ADALReadResult(inputKind: parsed.kind, plistFormat: document.format, diagnostics: parsed.diagnostics)
-      KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result)
-      return result
+      return try readDump(consume document, file: file, pages: pages)
     }
     let archive: KeyedArchive
     do {

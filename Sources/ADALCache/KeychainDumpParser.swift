@@ -26,24 +26,30 @@ struct KeychainDumpParser {
   // MARK: property lists
 
   /// nil when the plist is not a keychain dump.
-  func parse(plist value: PropertyListValue) throws(ADALCacheError) -> Parsed? {
-    switch value {
-    case .array(let elements):
+  ///
+  /// An array dump's entries are let go as their records are made, when `value` holds the only reference to
+  /// them: the tree and the records do not peak together.
+  func parse(plist value: consuming PropertyListValue) throws(ADALCacheError) -> Parsed? {
+    if case .array(var elements) = value {
+      value = .array([])  // `elements` is then the only reference, and each entry goes once its record is made
       var parsed = Parsed(kind: .keychainPlistArray)
-      try addPlistItems(elements, prefix: "", to: &parsed)
+      try addPlistItems(&elements, prefix: "", to: &parsed)
       return parsed
+    }
+    switch value {
     case .dictionary(let dictionary):
       if dictionary.keys.contains(where: Self.classKeys.contains) {
         var parsed = Parsed(kind: .keychainPlistClasses)
         for (key, classItems) in dictionary {
-          guard let elements = classItems.arrayValue else { continue }
-          try addPlistItems(elements, prefix: key, to: &parsed)
+          guard var elements = classItems.arrayValue else { continue }
+          try addPlistItems(&elements, prefix: key, to: &parsed)
         }
         return parsed
       }
       if dictionary.keys.contains(where: Self.shortNameKeys.contains) {
         var parsed = Parsed(kind: .keychainPlistArray)
-        try addPlistItems([value], prefix: "", to: &parsed)
+        var elements = [value]
+        try addPlistItems(&elements, prefix: "", to: &parsed)
         return parsed
       }
       return nil
@@ -52,10 +58,13 @@ struct KeychainDumpParser {
     }
   }
 
-  private func addPlistItems(_ elements: [PropertyListValue], prefix: String, to parsed: inout Parsed)
+  /// Makes the records of `elements`, emptying each entry once its record is made.
+  private func addPlistItems(_ elements: inout [PropertyListValue], prefix: String, to parsed: inout Parsed)
     throws(ADALCacheError)
   {
-    for (position, element) in elements.enumerated() {
+    for position in elements.indices {
+      let element = elements[position]
+      elements[position] = .bool(false)
       let location = try nextLocation(parsed, path: "\(prefix)[\(position)]")
       guard let dictionary = element.dictionaryValue else {
         parsed.diagnostics.append(

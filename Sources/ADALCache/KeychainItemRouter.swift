@@ -8,7 +8,9 @@ struct KeychainItemRouter {
   let limits: InputLimits
   let file: String?
 
-  func route(_ records: [KeychainRecord], into result: inout ADALReadResult) {
+  /// - Parameter pages: the input's pages, of which every record's `borrowedRanges` are held: let go as each
+  ///   batch of records is decoded and taken.
+  func route(_ records: [KeychainRecord], into result: inout ADALReadResult, releasing pages: InputPages? = nil) {
     let memo = ReadMemo()
     // Sized once: grown by doubling, the array kept up to twice the slots it needed for the rest of the run.
     result.items.reserveCapacity(records.reduce(0) { $0 + ($1.isADALItem ? 1 : 0) })
@@ -23,6 +25,7 @@ struct KeychainItemRouter {
         return Result { () throws(ADALItemError) in try decodeADAL(record, memo: memo) }
       }
       for (record, outcome) in zip(batch, decoded) { take(record, outcome, into: &result) }
+      if let pages { pages.release(batch.flatMap { Self.borrowedRanges(of: $0, in: pages) }) }
     }
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
@@ -38,6 +41,11 @@ struct KeychainItemRouter {
           "\(result.ignoredItemCount) keychain item(s) are neither ADAL nor MSAL items; ignored",
           at: SourceLocation(file: file)))
     }
+  }
+
+  /// Where `record`'s data values borrow the input's bytes: what its decoding reads of the input.
+  static func borrowedRanges(of record: KeychainRecord, in pages: InputPages) -> [Range<Int>] {
+    [record.data, record.generic].compactMap { $0.flatMap(pages.range(of:)) }
   }
 
   /// How many records are decoded at once.

@@ -80,11 +80,12 @@ package struct MigrationPipeline: Sendable {
   }
 
   static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
-    let data = try InputFile.read(path, limits: limits)
+    let (data, pages) = try InputFile.readReleasable(path, limits: limits)
     // The digest needs nothing from the read: it runs on the other core while a dump's outer property list is
-    // read on this one.
+    // read on this one, and the reader gives back no page of the input before it is done.
     let digest = BackgroundValue { SecretFingerprint.sha256Hex(data) }
-    let result = try ADALCacheReader(limits: limits).read(data, file: path)
+    pages?.waitBeforeReleasing { _ = digest.value }
+    let result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
     var unified: MSALInput?
     if !result.unifiedItems.isEmpty {
       unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)

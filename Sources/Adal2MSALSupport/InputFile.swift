@@ -6,6 +6,14 @@ package enum InputFile {
   /// Reads the whole file. Throws `InputFileError` naming the file when it is missing, a directory, larger
   /// than `limits.maxInputBytes`, or unreadable.
   package static func read(_ path: String, limits: InputLimits = .default) throws -> Data {
+    try readReleasable(path, limits: limits).data
+  }
+
+  /// `read`, with the pages of the bytes that a reader may give back as it consumes them (`InputPages`): nil
+  /// when the bytes could not be read into memory of their own (they were then read as `read` did before).
+  package static func readReleasable(_ path: String, limits: InputLimits = .default) throws -> (
+    data: Data, pages: InputPages?
+  ) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw InputFileError(path: path, problem: .missing)
@@ -19,13 +27,20 @@ package enum InputFile {
       throw InputFileError(path: path, problem: .tooLarge(size: size, limit: limits.maxInputBytes))
     }
     try checkOpening(path, size: size)
+    if let mapped = MappedInput.read(path) {
+      // The file may have grown between the check and the read.
+      guard mapped.data.count <= limits.maxInputBytes else {
+        throw InputFileError(path: path, problem: .tooLarge(size: mapped.data.count, limit: limits.maxInputBytes))
+      }
+      return (mapped.data, mapped.pages)
+    }
+    // Whatever kept the file from being read above is said as Foundation says it.
     do {
       let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-      // The file may have grown between the check and the read.
       guard data.count <= limits.maxInputBytes else {
         throw InputFileError(path: path, problem: .tooLarge(size: data.count, limit: limits.maxInputBytes))
       }
-      return data
+      return (data, nil)
     } catch let error as InputFileError {
       throw error
     } catch {

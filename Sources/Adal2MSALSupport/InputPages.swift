@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An input file's bytes in memory of their own (an anonymous mapping, `InputFile.readReleasable`), whose pages
+/// a reader gives back as it consumes them. A large dump's items are decoded from its bytes while the decoded
+/// items grow: kept whole until the read returns, the input and the items would peak together.
+///
+/// A reader says which bytes it still needs (`hold`), gives back every other page (`releaseUnheld`), then lets
+/// go of held bytes as it consumes them (`release`): a page goes once no held range touches it. A page given
+/// back is also made inaccessible where the system allows, so that a byte read after its release is a crash,
+/// never silently different data.
+package final class InputPages: @unchecked Sendable {  // every var: guarded by `lock`
+  /// The bytes; holding them keeps the mapping, which the pages belong to, alive.
+  private let data: Data
+  private let base: UnsafeMutableRawPointer
+  private let pageSize: Int
+  /// Per page, how many held ranges touch it.
+  private var holds: [Int32]
+  private var released: [Bool]
+  private var beforeFirstRelease: (@Sendable () -> Void)?
+  private let lock = NSLock()
+
+  /// `data` must be backed by `base`, an anonymous mapping of `data.count` bytes (rounded up to pages) that
+  /// lives as long as `data`'s storage.
+  init(_ data: Data, base: UnsafeMutableRawPointer) {
+    self.data = data
+    self.base = base
+    pageSize = Int(getpagesize())
+    let pages = (data.count + pageSize - 1) / pageSize
+    holds = Array(repeating: 0, count: pages)
+    released = Array(repeating: false, count: pages)
+  }
+
+  /// How many pages the bytes span, and how many of them were given back.
+  package var pageCount: Int { holds.count }
+  package var releasedPageCount: Int { lock.withLock { released.count(where: { $0 }) } }
+
+  /// `wait` runs once, before the first page goes: for work that reads the bytes beside the reader (the
+  /// input's digest).
+  package func waitBeforeReleasing(_ wait: @escaping @Sendable () -> Void) {
+    lock.withLock { beforeFirstRelease = wait }
+  }
+
+  /// The offsets of `bytes` in the input, when they are a part of it (a slice that borrows its storage);
+  /// nil for bytes of their own.
+  package func range(of bytes: Data) -> Range<Int>? {
+    guard !bytes.isEmpty else { return nil }
+    let start = bytes.withUnsafeBytes { $0.baseAddress.map { $0 - UnsafeRawPointer(base) } }
+    guard let start, start >= 0, start <= data.count - bytes.count else { return nil }
+    return start..<(start + bytes.count)
+  }
+
+  /// Marks `ranges` as still needed: their pages stay until each is `release`d.
+  package func hold(_ ranges: [Range<Int>]) {
+    lock.withLock {
+      for range in ranges { forEachPage(of: range) { holds[$0] += 1 } }
+    }
+  }
+
+  /// Gives back every page no held range touches.
+  package func releaseUnheld() {
+    let pages = lock.withLock { holds.indices.filter { holds[$0] == 0 && !released[$0] } }
+    give(pages)
+  }
+
+  /// Lets go of `ranges`, each held once before; pages that no held range touches any more are given back.
+  package func release(_ ranges: [Range<Int>]) {
+    let pages = lock.withLock {
+      var free: [Int] = []
+      for range in ranges {
+        forEachPage(of: range) { page in
+          precondition(holds[page] > 0, "InputPages: a range released more often than it was held")
+          holds[page] -= 1
+          if holds[page] == 0 { free.append(page) }
+        }
+      }
+      return free
+    }
+    give(pages)
+  }
+
+  private func forEachPage(of range: Range<Int>, _ body: (Int) -> Void) {
+    guard !range.isEmpty else { return }
+    for page in (range.lowerBound / pageSize)...((range.upperBound - 1) / pageSize) { body(page) }
+  }
+
+  /// Gives back `pages`, a run of neighbours at a time.
+  private func give(_ pages: [Int]) {
+    guard !pages.isEmpty else { return }
+    let pages = pages.sorted()
+    if let wait = lock.withLock({ beforeFirstRelease.take() }) { wait() }
+    lock.withLock {
+      var position = 0
+      while position < pages.count {
+        var end = position + 1
+        while end < pages.count, pages[end] == pages[end - 1] + 1 { end += 1 }
+        let start = base + pages[position] * pageSize
+        let length = (pages[end - 1] - pages[position] + 1) * pageSize
+        // Anonymous memory given back reads as zeros: made inaccessible first where the system allows (it may
+        // refuse when the mapping splits into too many pieces), so that a late read crashes instead.
+        _ = mprotect(start, length, PROT_NONE)
+        _ = madvise(start, length, MADV_DONTNEED)
+        for page in pages[position]..<pages[end - 1] + 1 { released[page] = true }
+        position = end
+      }
+    }
+  }
+}
