@@ -76,6 +76,7 @@ struct CompareBenchmark: ParsableCommand {
             store: store))
         let shape = try CompareStores.adal2msalShape(store)
         results.adal2msalRows = shape.rows
+        results.adal2msalPayloadBytes = try CompareStores.adal2msalPayloadBytes(store)
         CompareStores.remove(store)
         try? FileManager.default.removeItem(atPath: report)
 

@@ -82,6 +82,29 @@ enum CompareStores {
     }
   }
 
+  /// Columns of adal2msal's entity tables that hold no field of the entity: row ids, hashes, the key (derived
+  /// from the fields, or a kept spelling of them) and lookup columns derived from other columns.
+  static let notPayload: Set<String> = [
+    "id", "key", "key_hash", "home_account_hash", "username_normalized", "home_account_id_normalized",
+    "environment_group",
+  ]
+
+  /// The bytes of the tokens and fields adal2msal's store holds (issue 23's "store at most 1.2x the bytes of
+  /// the tokens and fields it holds"): every entity column's value but `notPayload`'s, as stored (text and
+  /// blobs by their length, numbers by the length of their text).
+  static func adal2msalPayloadBytes(_ path: String) throws -> Int {
+    let queue = try DatabaseQueue(path: path)
+    return try queue.read { db in
+      var total = 0.0
+      for table in ["accounts", "credentials", "app_metadata"] {
+        let columns = try db.columns(in: table).map(\.name).filter { !notPayload.contains($0) }
+        let sum = columns.map { "total(length(CAST(\($0) AS BLOB)))" }.joined(separator: " + ")
+        total += try Double.fetchOne(db, sql: "SELECT \(sum) FROM \(table)") ?? 0
+      }
+      return Int(total)
+    }
+  }
+
   static func remove(_ path: String) {
     for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
   }
