@@ -54,32 +54,21 @@ import _Adal2MSALTestSupport
 
   /// An item whose `userInformation` object is also held by the root's coder keys `first` and `second`.
   static func sharedUserInformation() -> Data {
-    var writer = BinaryPlistWriter(maxObjects: 64)
-    func strings(_ texts: [String]) -> [BinaryPlistWriter.Ref] { texts.map { writer.string($0) } }
-    func object(_ keys: [String], _ values: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref {
-      writer.dictionary(keys: strings(keys), values: values)
-    }
-    func classObject(_ name: String) -> BinaryPlistWriter.Ref {
-      object(["$classname", "$classes"], [writer.string(name), writer.array(strings([name, "NSObject"]))])
-    }
+    var archive = HandWrittenArchive()
     let objects = [
-      writer.string("$null"),
-      object(
+      archive.string("$null"),
+      archive.object(
         ["authority", "first", "userInformation", "second", "$class"],
-        [writer.uid(5), writer.uid(4), writer.uid(4), writer.uid(4), writer.uid(2)]),
-      classObject("ADTokenCacheStoreItem"), classObject("ADUserInformation"),
-      object(["userId", "allClaims", "$class"], [writer.uid(5), writer.uid(6), writer.uid(3)]),
-      writer.string("user@contoso.com"),
-      object(
+        [archive.uid(5), archive.uid(4), archive.uid(4), archive.uid(4), archive.uid(2)]),
+      archive.classObject("ADTokenCacheStoreItem"), archive.classObject("ADUserInformation"),
+      archive.object(["userId", "allClaims", "$class"], [archive.uid(5), archive.uid(6), archive.uid(3)]),
+      archive.string("user@contoso.com"),
+      archive.object(
         ["NS.keys", "NS.objects", "$class"],
-        [writer.array([writer.uid(8)]), writer.array([writer.uid(5)]), writer.uid(7)]),
-      classObject("NSDictionary"), writer.string("upn"),
+        [archive.array([archive.uid(8)]), archive.array([archive.uid(5)]), archive.uid(7)]),
+      archive.classObject("NSDictionary"), archive.string("upn"),
     ]
-    let top = object(["root"], [writer.uid(1)])
-    let archive = object(
-      ["$version", "$archiver", "$top", "$objects"],
-      [writer.integer(100_000), writer.string("NSKeyedArchiver"), top, writer.array(objects)])
-    return Data(writer.finish(top: archive))
+    return archive.finish(objects: objects)
   }
 
   @Test func pruningLeavesTheObjectWholeWhereElseItIsHeld() throws {
@@ -95,41 +84,34 @@ import _Adal2MSALTestSupport
   /// An item whose text is UTF-16 (non-ASCII) in its own fields, in `userInformation` and in the pruned
   /// `allClaims`, with an object no other object reaches: `unreached` is its reference.
   static func utf16Item(unreached: String = "unreached") -> (data: Data, unreached: Int) {
-    var writer = BinaryPlistWriter(maxObjects: 64)
-    func strings(_ texts: [String]) -> [BinaryPlistWriter.Ref] { texts.map { writer.string($0) } }
-    func object(_ keys: [String], _ values: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref {
-      writer.dictionary(keys: strings(keys), values: values)
-    }
-    func classObject(_ name: String) -> BinaryPlistWriter.Ref {
-      object(["$classname", "$classes"], [writer.string(name), writer.array(strings([name, "NSObject"]))])
-    }
+    var archive = HandWrittenArchive()
     let objects = [
-      writer.string("$null"),
-      object(
+      archive.string("$null"),
+      archive.object(
         ["authority", "resource", "clientId", "expiresOn", "cachedAt", "userInformation", "$class"],
-        [writer.uid(3), writer.uid(4), writer.uid(5), writer.uid(6), writer.uid(8), writer.uid(9), writer.uid(2)]),
-      classObject("ADTokenCacheStoreItem"),
-      writer.string("https://login.microsoftonline.com/common"), writer.string("https://ressource.例え.com"),
-      writer.string("client-ü"),
-      object(["NS.time", "$class"], [writer.real(784_384_825), writer.uid(7)]), classObject("NSDate"),
-      object(["NS.time", "$class"], [writer.integer(784_395_625), writer.uid(7)]),
-      object(["userId", "allClaims", "$class"], [writer.uid(11), writer.uid(12), writer.uid(10)]),
-      classObject("ADUserInformation"), writer.string("josé@contoso.com"),
-      object(
+        [
+          archive.uid(3), archive.uid(4), archive.uid(5), archive.uid(6), archive.uid(8), archive.uid(9),
+          archive.uid(2),
+        ]),
+      archive.classObject("ADTokenCacheStoreItem"),
+      archive.string("https://login.microsoftonline.com/common"), archive.string("https://ressource.例え.com"),
+      archive.string("client-ü"),
+      archive.object(["NS.time", "$class"], [archive.real(784_384_825), archive.uid(7)]), archive.classObject("NSDate"),
+      archive.object(["NS.time", "$class"], [archive.integer(784_395_625), archive.uid(7)]),
+      archive.object(["userId", "allClaims", "$class"], [archive.uid(11), archive.uid(12), archive.uid(10)]),
+      archive.classObject("ADUserInformation"), archive.string("josé@contoso.com"),
+      archive.object(
         ["NS.keys", "NS.objects", "$class"],
         [
-          writer.array([writer.uid(14), writer.uid(15)]), writer.array([writer.uid(16), writer.uid(17)]),
-          writer.uid(13),
+          archive.array([archive.uid(14), archive.uid(15)]), archive.array([archive.uid(16), archive.uid(17)]),
+          archive.uid(13),
         ]),
-      classObject("NSDictionary"), writer.string("name"), writer.string("upn"), writer.string("José Müller 😀"),
-      writer.string("josé@contoso.com"),
+      archive.classObject("NSDictionary"), archive.string("name"), archive.string("upn"),
+      archive.string("José Müller 😀"),
+      archive.string("josé@contoso.com"),
     ]
-    let unreachedObject = writer.string(unreached)
-    let top = object(["root"], [writer.uid(1)])
-    let archive = object(
-      ["$version", "$archiver", "$top", "$objects"],
-      [writer.integer(100_000), writer.string("NSKeyedArchiver"), top, writer.array(objects)])
-    return (Data(writer.finish(top: archive)), unreachedObject)
+    let unreachedObject = archive.string(unreached)
+    return (archive.finish(objects: objects), unreachedObject)
   }
 
   /// Text the direct reader borrows without checking it again is the text the general readers decode.
@@ -275,5 +257,35 @@ import _Adal2MSALTestSupport
     #expect(BinaryKeyedArchiveReader(limits: InputLimits(maxStringBytes: 100)).read(data) == nil)
     #expect(BinaryKeyedArchiveReader(limits: InputLimits(maxExpansionFactor: 1)).read(data) == nil)
     #expect(BinaryKeyedArchiveReader(limits: InputLimits(maxInputBytes: data.count - 1)).read(data) == nil)
+  }
+}
+
+/// Writes a small keyed archive object by object (`$objects[1]` its root), for shapes no archiver writes.
+struct HandWrittenArchive {
+  private var writer = BinaryPlistWriter(maxObjects: 64)
+
+  mutating func string(_ text: String) -> BinaryPlistWriter.Ref { writer.string(text) }
+  mutating func uid(_ value: Int) -> BinaryPlistWriter.Ref { writer.uid(value) }
+  mutating func integer(_ value: Int64) -> BinaryPlistWriter.Ref { writer.integer(value) }
+  mutating func real(_ value: Double) -> BinaryPlistWriter.Ref { writer.real(value) }
+  mutating func array(_ elements: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref { writer.array(elements) }
+
+  mutating func strings(_ texts: [String]) -> [BinaryPlistWriter.Ref] { texts.map { writer.string($0) } }
+
+  mutating func object(_ keys: [String], _ values: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref {
+    writer.dictionary(keys: strings(keys), values: values)
+  }
+
+  mutating func classObject(_ name: String) -> BinaryPlistWriter.Ref {
+    object(["$classname", "$classes"], [writer.string(name), writer.array(strings([name, "NSObject"]))])
+  }
+
+  /// The archive of `objects`, in `$objects` order.
+  mutating func finish(objects: [BinaryPlistWriter.Ref]) -> Data {
+    let top = object(["root"], [writer.uid(1)])
+    let archive = object(
+      ["$version", "$archiver", "$top", "$objects"],
+      [writer.integer(100_000), writer.string("NSKeyedArchiver"), top, writer.array(objects)])
+    return Data(writer.finish(top: archive))
   }
 }
