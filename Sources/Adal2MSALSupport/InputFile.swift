@@ -27,25 +27,22 @@ package enum InputFile {
       throw InputFileError(path: path, problem: .tooLarge(size: size, limit: limits.maxInputBytes))
     }
     try checkOpening(path, size: size)
+    let read: (data: Data, pages: InputPages?)
     if let mapped = MappedInput.read(path) {
-      // The file may have grown between the check and the read.
-      guard mapped.data.count <= limits.maxInputBytes else {
-        throw InputFileError(path: path, problem: .tooLarge(size: mapped.data.count, limit: limits.maxInputBytes))
+      read = (mapped.data, mapped.pages)
+    } else {
+      // Whatever kept the file from being read above is said as Foundation says it.
+      do {
+        read = (try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe), nil)
+      } catch {
+        throw InputFileError(path: path, problem: .unreadable(reason: (error as NSError).localizedDescription))
       }
-      return (mapped.data, mapped.pages)
     }
-    // Whatever kept the file from being read above is said as Foundation says it.
-    do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-      guard data.count <= limits.maxInputBytes else {
-        throw InputFileError(path: path, problem: .tooLarge(size: data.count, limit: limits.maxInputBytes))
-      }
-      return (data, nil)
-    } catch let error as InputFileError {
-      throw error
-    } catch {
-      throw InputFileError(path: path, problem: .unreadable(reason: (error as NSError).localizedDescription))
+    // The file may have grown between the check and the read.
+    guard read.data.count <= limits.maxInputBytes else {
+      throw InputFileError(path: path, problem: .tooLarge(size: read.data.count, limit: limits.maxInputBytes))
     }
+    return read
   }
 
   /// How many leading bytes `checkOpening` reads.

@@ -67,11 +67,10 @@ extension RowCodec {
     let kind = try fields.required("credential_kind")
     let additional = try jsonObject(try fields.text("additional_fields"), rowKey: fields.key)
     // A sealed secret is bound to its row's key; a row that stores no key is sealed under the key its fields
-    // give (the token built once without its secret to compute it).
+    // give.
     var sealedKey = fields.key
     if sealing != nil, fields.storedKey == nil {
-      sealedKey =
-        try credential(kind: kind, fields: fields, secret: UnifiedSecret(""), additional: additional).canonicalKey
+      sealedKey = try canonicalKey(kind: kind, fields: fields, additional: additional)
     }
     let secret = try secret(from: row, rowKey: sealedKey)
     var entity = try credential(kind: kind, fields: fields, secret: secret, additional: additional)
@@ -85,7 +84,12 @@ extension RowCodec {
     guard let fields = try? RowFields(row, codec: self), let kind = try? fields.required("credential_kind"),
       let additional = try? jsonObject(try fields.text("additional_fields"), rowKey: fields.key)
     else { return nil }
-    return try? credential(kind: kind, fields: fields, secret: UnifiedSecret(""), additional: additional).canonicalKey
+    return try? canonicalKey(kind: kind, fields: fields, additional: additional)
+  }
+
+  /// The canonical key of a credential row's fields: the token built without its secret.
+  private func canonicalKey(kind: String, fields: RowFields, additional: JSONObject) throws(CacheStoreError) -> String {
+    try credential(kind: kind, fields: fields, secret: UnifiedSecret(""), additional: additional).canonicalKey
   }
 
   private func credential(
