@@ -170,6 +170,35 @@ struct FaultTests {
     try setup.expectStoreUntouched("migrate whose report directory is read-only")
   }
 
+  @Test("a store write that fails after the report was rendered leaves no report; the previous one stays")
+  func storeFailureAfterReport() throws {
+    var setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    // The run row is updated last, after every entity row is written and the report rendered.
+    let trigger = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/sqlite3"),
+      arguments: [
+        setup.store.path,
+        "CREATE TRIGGER refuse_run_update BEFORE UPDATE ON runs BEGIN SELECT RAISE(ABORT, 'runs are read-only'); END;",
+      ])
+    try #require(trigger.exitCode == 0, "cannot add the trigger: \(trigger.stderr)")
+    setup.storeBytes = try Data(contentsOf: setup.store)
+    let previous = setup.directory.appendingPathComponent("previous-report.txt")
+    let previousBytes = Data("an earlier report\n".utf8)
+    try previousBytes.write(to: previous)
+    let output = try CLI.run([
+      "migrate", "--msal", setup.large.path, "--out", setup.store.path, "--report", previous.path,
+    ])
+    let violations = CLI.contractViolations(output, expected: ["existing.sqlite", "runs are read-only"])
+    #expect(violations.isEmpty, "store failure: \(violations.joined(separator: "; "))")
+    #expect((try? Data(contentsOf: previous)) == previousBytes, "a failed run replaced the previous report")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter {
+      $0.hasSuffix(".tmp")
+    }
+    #expect(leftovers.isEmpty, "a failed run left \(leftovers)")
+    try setup.expectStoreUntouched("migrate whose store write failed")
+  }
+
   @Test("export to a full disk or a read-only directory keeps the previous export")
   func exportFaults() throws {
     let setup = try Setup()

@@ -8,8 +8,8 @@ import UnifiedCache
 public enum ReportDestination: Sendable {
   /// No report: the outcome's counts only (and the plan is never rendered).
   case none
-  /// A file, written owner-only and atomically before the store's transaction commits: a report that cannot be
-  /// written rolls the run back.
+  /// A file, written owner-only while the store's transaction is written and renamed into place once it has
+  /// committed: a report that cannot be written rolls the run back, and a failed run leaves none.
   case file(String)
   /// A stream (standard output), written a part at a time once the store's transaction has committed (or the
   /// run was refused), so that a failed run writes nothing there.
@@ -124,9 +124,12 @@ public struct MigrationRun: Sendable {
       try run.writeReport(rest)
       return run.outcome(strict: options.strict)
     }
-    // A report file is written before the transaction commits (a report that cannot be written rolls the run
-    // back); a report on a stream waits for the commit. A refused run rolls back once it is wholly planned.
+    // A report file is rendered beside its destination while the store's transaction is written (a report that
+    // cannot be written rolls the run back) and renamed into place once the store has committed; a report on a
+    // stream waits for the commit. A refused run rolls back once it is wholly planned, and keeps its report.
     var rest: MigrationPlan?
+    var staged: StagedReport?
+    defer { staged?.discard() }
     var outcome: MigrationOutcome
     do {
       let applied = try CacheStore.removingNewFileOnFailure(store, existed: existed) {
@@ -139,17 +142,21 @@ public struct MigrationRun: Sendable {
             startedAt: startedAt, recordedOptions: recorded, unknownSections: run.index.unknownSections)
         ) { writer in
           let planned = try run.plan { try writer.write($0) }
+          if report.file != nil { staged = run.stageReport(planned) } else { rest = planned }
           try writer.write(planned)
           run.wrote(planned)
-          if report.file != nil { try run.writeReport(planned) } else { rest = planned }
+          if staged != nil { progress?(RunProgress(stage: .reporting)) }
+          try staged?.finish()
           if run.outcome(strict: options.strict).result == .failed { throw Refused() }
         }
       }
       lock?.committed()
+      try publish(&staged)
       if let rest { try run.writeReport(rest) }
       outcome = run.outcome(strict: options.strict)
       outcome.applied = applied
     } catch is Refused {
+      try publish(&staged)
       if let rest { try run.writeReport(rest) }
       return run.outcome(strict: options.strict)
     }
@@ -158,6 +165,12 @@ public struct MigrationRun: Sendable {
         store: store, sealing: sealing, adal: adal, limits: options.limits)
     }
     return outcome
+  }
+
+  /// Renames a staged report into place; it is no longer to be discarded.
+  private func publish(_ staged: inout StagedReport?) throws {
+    defer { staged = nil }
+    try staged?.publish()
   }
 
   /// Thrown inside the store's transaction to roll back a refused run.

@@ -22,35 +22,76 @@ public enum OwnerOnlyOutput {
   public static func write(
     to path: String, _ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   ) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-    // Registered before it exists, so that no moment is left where an interrupt would leave it behind.
-    let cleanup = InterruptCleanup.register([temporary])
-    defer { InterruptCleanup.release(cleanup) }
-    let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw SystemError(errno) }
-    var isOpen = true
+    let staged = Staged(path)
     do {
-      try produce { buffer in
-        var offset = 0
-        while offset < buffer.count, let base = buffer.baseAddress {
-          let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            throw SystemError(errno)
-          }
-          offset += written
-        }
-      }
-      if fsync(descriptor) != 0 { throw SystemError(errno) }
-      isOpen = false
-      if close(descriptor) != 0 { throw SystemError(errno) }
-      if rename(temporary, path) != 0 { throw SystemError(errno) }
+      try staged.write(produce)
+      try staged.publish()
     } catch {
-      if isOpen { close(descriptor) }
-      unlink(temporary)
+      staged.discard()
       throw error
+    }
+  }
+
+  /// An owner-only temporary file beside `path`, written whole and flushed to disk by `write`, renamed over
+  /// `path` by `publish` or removed by `discard`: for an output that must appear only once something else
+  /// (a store's commit) has succeeded. It is removed if SIGINT or SIGTERM arrives before either.
+  final class Staged: Sendable {
+    let path: String
+    let temporary: String
+    private let cleanup: InterruptCleanup.Registration
+
+    init(_ path: String) {
+      let url = URL(fileURLWithPath: path)
+      self.path = path
+      temporary =
+        url.deletingLastPathComponent()
+        .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+      // Registered before it exists, so that no moment is left where an interrupt would leave it behind.
+      cleanup = InterruptCleanup.register([temporary])
+    }
+
+    /// Creates the temporary file (it must not exist) with what `produce` hands its `write` function, and
+    /// flushes it to disk. On failure the file is removed.
+    func write(_ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+      let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw SystemError(errno) }
+      var isOpen = true
+      do {
+        try produce { buffer in
+          var offset = 0
+          while offset < buffer.count, let base = buffer.baseAddress {
+            let written = systemWrite(descriptor, base + offset, buffer.count - offset)
+            if written < 0 {
+              if errno == EINTR { continue }
+              throw SystemError(errno)
+            }
+            offset += written
+          }
+        }
+        if fsync(descriptor) != 0 { throw SystemError(errno) }
+        isOpen = false
+        if close(descriptor) != 0 { throw SystemError(errno) }
+      } catch {
+        if isOpen { close(descriptor) }
+        unlink(temporary)
+        throw error
+      }
+    }
+
+    /// Renames the written file over `path`.
+    func publish() throws {
+      defer { InterruptCleanup.release(cleanup) }
+      if rename(temporary, path) != 0 {
+        let error = SystemError(errno)
+        unlink(temporary)
+        throw error
+      }
+    }
+
+    /// Removes the temporary file, whatever it holds; `path` is left as it was.
+    func discard() {
+      unlink(temporary)
+      InterruptCleanup.release(cleanup)
     }
   }
 

@@ -137,6 +137,14 @@ struct PartedMigration {
     self.spool = nil
   }
 
+  /// Starts rendering the report of the parts planned and `rest` into a file beside its destination, on
+  /// another thread (`StagedReport`); nil when the report goes to no file.
+  mutating func stageReport(_ rest: MigrationPlan) -> StagedReport? {
+    guard let spool, let path = report.file else { return nil }
+    self.spool = nil
+    return StagedReport(spool, rest: rest, path: path, writing: report)
+  }
+
   /// A planning pass that only gathers the names a redacted report replaces.
   private mutating func redactionNames() throws -> RedactionNames {
     var session = PlanningSession(options: options, existing: existing)
@@ -160,7 +168,7 @@ struct PartedMigration {
 }
 
 /// Where a run's report goes and how it looks.
-struct ReportWriting {
+struct ReportWriting: Sendable {
   let destination: ReportDestination
   let format: ReportFormat
   let colorize: Bool
@@ -180,22 +188,89 @@ struct ReportWriting {
     ReportSpool(format: format, colorize: colorize, redacting: names)
   }
 
+  /// Renders the report of `spool`'s parts and `rest` to `write`, a part at a time.
+  func render(_ spool: inout ReportSpool, rest: MigrationPlan, to write: (UnsafeRawBufferPointer) throws -> Void)
+    throws
+  {
+    try OwnerOnlyOutput.buffered({ try spool.finish(rest, to: $0) }, into: write)
+  }
+
+  /// The error of a report that cannot be written to `path`.
+  static func failure(_ error: any Error, path: String) -> RunOutputError {
+    RunOutputError(
+      "cannot write the report (\(error))", file: path, remedy: "check that the directory exists and is writable")
+  }
+
   /// Writes the report of `spool`'s parts and `rest` to the file (mode 0600, atomically) or the stream as it
   /// is assembled: a large report is never held whole (a million items make about a gigabyte of text).
   func write(_ spool: inout ReportSpool, rest: MigrationPlan) throws {
     switch destination {
     case .none: return
     case .stream(let write):
-      try OwnerOnlyOutput.buffered({ try spool.finish(rest, to: $0) }, into: write)
+      try render(&spool, rest: rest, to: write)
     case .file(let path):
       do {
-        try OwnerOnlyOutput.write(to: path) { write in
-          try OwnerOnlyOutput.buffered({ try spool.finish(rest, to: $0) }, into: write)
-        }
+        try OwnerOnlyOutput.write(to: path) { try render(&spool, rest: rest, to: $0) }
       } catch {
-        throw RunOutputError(
-          "cannot write the report (\(error))", file: path, remedy: "check that the directory exists and is writable")
+        throw Self.failure(error, path: path)
       }
+    }
+  }
+}
+
+/// A report file rendered on another thread while the store's transaction is written: into an owner-only
+/// temporary file beside its destination (`OwnerOnlyOutput.Staged`), renamed into place by `publish` once the
+/// store has committed (or the run was refused), removed by `discard` when the run fails. The bytes are those
+/// `ReportWriting.write` writes.
+final class StagedReport: Sendable {
+  private let file: OwnerOnlyOutput.Staged
+  private let rendered: BackgroundValue<Result<Void, RunOutputError>>
+
+  /// Starts rendering `spool`'s parts and `rest` for `path`.
+  init(_ spool: consuming ReportSpool, rest: MigrationPlan, path: String, writing: ReportWriting) {
+    let file = OwnerOnlyOutput.Staged(path)
+    let work = Work(spool: spool, rest: rest, writing: writing)
+    self.file = file
+    rendered = BackgroundValue {
+      do {
+        try file.write { write in try work.writing.render(&work.spool, rest: work.rest, to: write) }
+        return .success(())
+      } catch {
+        return .failure(ReportWriting.failure(error, path: path))
+      }
+    }
+  }
+
+  /// Waits for the rendering; throws its failure (the temporary file is then gone).
+  func finish() throws {
+    try rendered.value.get()
+  }
+
+  /// Renames the rendered report into place (once `finish` succeeded).
+  func publish() throws {
+    do {
+      try file.publish()
+    } catch {
+      throw ReportWriting.failure(error, path: file.path)
+    }
+  }
+
+  /// Waits for the rendering, then removes what it wrote.
+  func discard() {
+    _ = rendered.value
+    file.discard()
+  }
+
+  /// What the rendering thread alone uses, handed over whole.
+  private final class Work: @unchecked Sendable {
+    var spool: ReportSpool
+    let rest: MigrationPlan
+    let writing: ReportWriting
+
+    init(spool: consuming ReportSpool, rest: MigrationPlan, writing: ReportWriting) {
+      self.spool = spool
+      self.rest = rest
+      self.writing = writing
     }
   }
 }
