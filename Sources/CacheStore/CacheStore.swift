@@ -110,6 +110,12 @@ public struct CacheStore: Sendable {
     // An up-to-date store is not touched: the migrator's own bookkeeping would otherwise write to the file
     // even when no migration runs, and a run that then fails must leave the file byte for byte as it was.
     if try queue.read({ try migrator.hasCompletedMigrations($0) && !migrator.hasBeenSuperseded($0) }) { return }
+    // A file that holds nothing yet gets its schema with `synchronous = NORMAL`: each migration is its own
+    // transaction, and a sync each made most of a new store's creation. In WAL mode a power loss can then lose
+    // those commits but never corrupt the file, and the first commit with `FULL` (a run's) syncs the WAL that
+    // holds them.
+    let isEmpty = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema") == 0 }
+    if isEmpty { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = NORMAL") } }
     try migrator.migrate(queue)
     if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
       throw CacheStoreError(
@@ -122,6 +128,7 @@ public struct CacheStore: Sendable {
       try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
     }
     if free > 0 { try queue.vacuum() }
+    if isEmpty { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") } }
   }
 
   /// Records the encryption setting of a new store, or checks the key against an existing one.
