@@ -85,10 +85,9 @@ struct PartedMigration {
       accounting.add(part)
       tally.add(part)
       if holding { return held.append(part) }
-      try spool?.add(part)
       let partRows = part.count(.add) + part.count(.update)
       progress?(RunProgress(stage: .writing, done: rows, total: rows + partRows))
-      try body(part)
+      try Self.add(part, to: &spool, whileWriting: body)
       rows += partRows
       progress?(RunProgress(stage: .writing, done: rows, total: rows))
     }
@@ -114,13 +113,26 @@ struct PartedMigration {
       var names = RedactionNames()
       for part in held + [rest] { names.add(part) }
       spool = report.spool(names: names)
-      for part in held {
-        try spool?.add(part)
-        try body(part)
-      }
+      for part in held { try Self.add(part, to: &spool, whileWriting: body) }
     }
     self.spool = spool
     return rest
+  }
+
+  /// Adds `part` to `spool` (renders its report pieces) on another thread while `body` writes it.
+  private static func add(
+    _ part: MigrationPlan, to spool: inout ReportSpool?, whileWriting body: (MigrationPlan) throws -> Void
+  ) throws {
+    guard let current = spool else { return try body(part) }
+    spool = nil
+    let adding = SpoolAddition(current, part)
+    do {
+      try body(part)
+    } catch {
+      _ = adding.finish  // the other thread is done with the spool before the error leaves
+      throw error
+    }
+    spool = try adding.finish.get()
   }
 
   /// Reports the rows of `rest` (what `plan` returned) written.
@@ -164,6 +176,25 @@ struct PartedMigration {
     outcome.accounting = accounting
     outcome.reportFile = report.file
     return outcome
+  }
+}
+
+/// One part added to a report's spool on another thread (`ReportSpool.add`); `finish` waits for it and gives
+/// the spool back.
+private final class SpoolAddition: @unchecked Sendable {  // `spool`: the other thread's until it is done
+  private var spool: ReportSpool
+  private let part: MigrationPlan
+  private var done: BackgroundValue<Result<Void, any Error>>?
+
+  init(_ spool: consuming ReportSpool, _ part: MigrationPlan) {
+    self.spool = spool
+    self.part = part
+    done = BackgroundValue { Result { try self.spool.add(self.part) } }
+  }
+
+  /// The spool with the part added, or the error of adding it.
+  var finish: Result<ReportSpool, any Error> {
+    done!.value.map { spool }
   }
 }
 
