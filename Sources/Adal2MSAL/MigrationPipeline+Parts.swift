@@ -166,7 +166,8 @@ extension MigrationPipeline {
   ) throws -> MigrationPlan {
     let adalCount = index.adalPaths.count
     var shared = index.sharedUnified
-    for part in index.parts ?? index.parts(existing: existing, maxItems: maxItems) {
+    let parts = index.parts ?? index.parts(existing: existing, maxItems: maxItems)
+    for (number, part) in parts.enumerated() {
       let files = part.filter { $0 < adalCount }
       var read: [ADALFile]
       if let kept = index.kept.take() {
@@ -188,7 +189,15 @@ extension MigrationPipeline {
       let adal = read.map(\.input)
       planningPart?(adal.reduce(0) { $0 + $1.items.count })
       read = []  // the planner holds the only references to the items: they go as they are mapped
-      try body(session.plan(adal: consume adal, msal: msal))
+      let plan = session.plan(adal: consume adal, msal: msal)
+      try body(plan)
+      guard number < parts.count - 1 else {
+        // No part follows to reuse its memory: the last plan is freed on the other core while this one
+        // plans the rest of the run and reports it.
+        releaseInBackground(consume plan)
+        continue
+      }
+      _ = consume plan
       returnFreedMemory()  // the part's items and plan are gone: the next part reuses no fragments of them
     }
     shared += index.msal.map { $0.sharedEntities(keepingDiagnostics: true) }

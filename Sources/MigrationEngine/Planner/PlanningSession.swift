@@ -104,7 +104,17 @@ package struct PlanningSession: Sendable {
     diagnostics += mapping.diagnostics
     apps.merge(mapping.apps)
 
+    // The users are put in plan order on the other core while this one reconciles and sorts the entries.
+    let users = BackgroundValue { [users = identities.users] in
+      PlanOrder.sortedUsers(
+        users.map { user in
+          var user = user
+          if !user.sources.isSorted(by: PlanSource.precedes) { user.sources.sort(by: PlanSource.precedes) }
+          return user
+        })
+    }
     var reconciler = Reconciler(store: store, prefer: options.prefer)
+    reconciler.reserveCapacity(mapping.proposals.count + skips.count + mapping.skips.count)
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, where: Self.isPlannedWithAccount)
     // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
     // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
@@ -116,13 +126,7 @@ package struct PlanningSession: Sendable {
     var entries = (consume reconciler).entries
     entries += skips
     entries += mapping.skips
-    return plan(
-      entries: &entries, diagnostics: diagnostics, inputs: [],
-      users: identities.users.map { user in
-        var user = user
-        if !user.sources.isSorted(by: PlanSource.precedes) { user.sources.sort(by: PlanSource.precedes) }
-        return user
-      })
+    return plan(entries: &entries, diagnostics: diagnostics, inputs: [], users: { users.value })
   }
 
   /// The rest of the run, once every part is planned: the app metadata of every client that migrated in any
@@ -140,11 +144,12 @@ package struct PlanningSession: Sendable {
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
     Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
     var entries = (consume reconciler).entries
-    return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: [])
+    return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: { [] })
   }
 
+  /// - Parameter users: the plan's users, in plan order (`PlanOrder.sortedUsers`), asked for last.
   private func plan(
-    entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: [PlanUser]
+    entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: () -> [PlanUser]
   ) -> MigrationPlan {
     // Most entries have one source, or sorted ones: sorting those anyway made each unique, a copy of every
     // list an entry shares (with a user, or a proposal).
@@ -161,7 +166,7 @@ package struct PlanningSession: Sendable {
       diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,
-      users: PlanOrder.sortedUsers(users), targetLibrary: options.targetLibrary)
+      users: users(), targetLibrary: options.targetLibrary)
   }
 
   /// What the export for `library` will leave out because that library keys two of the entities the cache
