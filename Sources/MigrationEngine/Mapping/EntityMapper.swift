@@ -62,7 +62,12 @@ struct EntityMapper {
         userGroup(members, identities).map(mapUser) ?? (MappingResult(), AppMetadataCollector())
       }
     }
-    for part in parts { result.apps.merge(part.apps) }
+    // The apps are merged on the other core while this one joins the proposals.
+    let apps = BackgroundValue { [apps = parts.map(\.apps)] in
+      var merged = AppMetadataCollector()
+      for part in apps { merged.merge(part) }
+      return merged
+    }
     // Joined into an array sized once, each part let go once copied: grown by doubling, and with every part
     // still held, the proposals were there up to three times over at the planner's peak.
     result.proposals.reserveCapacity(parts.reduce(0) { $0 + $1.result.proposals.count })
@@ -73,6 +78,7 @@ struct EntityMapper {
       result.skips += part.skips
       result.diagnostics += part.diagnostics
     }
+    result.apps = apps.value
     return result
   }
 

@@ -223,21 +223,22 @@ package struct PlanningSession: Sendable {
   }
 
   /// Offers `proposals` in (kind, key, first source) order. The indices are put in kind order first (stably),
-  /// then each kind's are sorted by key: a user's proposals come kind after kind and users in key order, so
-  /// each kind's keys arrive nearly sorted, which a stable sort takes in one pass (the same order as one sort
-  /// by kind and key). A source's description is made only for equal keys.
+  /// then each kind's are sorted by key, the kinds on all cores: a user's proposals come kind after kind and
+  /// users in key order, so each kind's keys arrive nearly sorted, which a stable sort takes in one pass (the
+  /// same order as one sort by kind and key). A source's description is made only for equal keys.
   private static func offerInKeyOrder(_ proposals: [Proposal], to reconciler: inout Reconciler) {
     var byKind: [[Int]] = Array(repeating: [], count: UnifiedEntityKind.allCases.count)
     for index in proposals.indices { byKind[proposals[index].kind.planOrder].append(index) }
-    var offerOrder: [Int] = []
-    offerOrder.reserveCapacity(proposals.count)
-    for indices in byKind {
-      offerOrder += indices.sorted { left, right in
+    let sortedByKind = byKind.orderedParallelMap(minimumChunk: 1) { indices in
+      indices.sorted { left, right in
         let (lhs, rhs) = (proposals[left], proposals[right])
         if lhs.canonicalKey != rhs.canonicalKey { return lhs.canonicalKey < rhs.canonicalKey }
         return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
       }
     }
+    var offerOrder: [Int] = []
+    offerOrder.reserveCapacity(proposals.count)
+    for indices in sortedByKind { offerOrder += indices }
     reconciler.offer(proposals, inSlotOrder: offerOrder)
   }
 
