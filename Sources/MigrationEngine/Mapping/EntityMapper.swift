@@ -169,7 +169,10 @@ struct EntityMapper {
   }
 
   private func mapAccounts(_ group: UserGroup, into result: inout MappingResult) {
-    let byRealm = Dictionary(grouping: group.items.filter { realm(of: $0) != nil }) { realm(of: $0) ?? "" }
+    var byRealm: [String: [SourcedItem]] = [:]  // each item's realm made once
+    for sourced in group.items {
+      if let realm = realm(of: sourced) { byRealm[realm, default: []].append(sourced) }
+    }
     if byRealm.isEmpty {
       result.diagnostics.append(
         Diagnostic(
@@ -183,7 +186,7 @@ struct EntityMapper {
       let claims = best.item.idTokenClaims
       let account = UnifiedAccount(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, realm: realm,
-        localAccountID: claims?.oid ?? claims?.sub, username: best.displayableUsername ?? "",
+        localAccountID: best.oid ?? claims?.sub, username: best.displayableUsername ?? "",
         authorityType: group.identity.authorityType, name: claims?.name, givenName: claims?.givenName,
         familyName: claims?.familyName)
       result.proposals.append(
