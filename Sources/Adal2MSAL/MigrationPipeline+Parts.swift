@@ -192,9 +192,9 @@ extension MigrationPipeline {
       let plan = session.plan(adal: consume adal, msal: msal)
       try body(plan)
       guard number < parts.count - 1 else {
-        // No part follows to reuse its memory: the last plan is freed on the other core while this one
-        // plans the rest of the run and reports it.
-        releaseInBackground(consume plan)
+        // No part follows to reuse its memory: the last plan is freed (and its memory given back) on the
+        // other core while this one plans the rest of the run and reports it.
+        releaseInBackground(consume plan, returningMemory: true)
         continue
       }
       _ = consume plan
