@@ -166,8 +166,7 @@ extension MigrationPipeline {
   ) throws -> MigrationPlan {
     let adalCount = index.adalPaths.count
     var shared = index.sharedUnified
-    let parts = index.parts ?? index.parts(existing: existing, maxItems: maxItems)
-    for (number, part) in parts.enumerated() {
+    for part in index.parts ?? index.parts(existing: existing, maxItems: maxItems) {
       let files = part.filter { $0 < adalCount }
       var read: [ADALFile]
       if let kept = index.kept.take() {
@@ -189,15 +188,7 @@ extension MigrationPipeline {
       let adal = read.map(\.input)
       planningPart?(adal.reduce(0) { $0 + $1.items.count })
       read = []  // the planner holds the only references to the items: they go as they are mapped
-      let plan = session.plan(adal: consume adal, msal: msal)
-      try body(plan)
-      guard number < parts.count - 1 else {
-        // No part follows to reuse its memory: the last plan is freed (and its memory given back) on the
-        // other core while this one plans the rest of the run and reports it.
-        releaseInBackground(consume plan, returningMemory: true)
-        continue
-      }
-      _ = consume plan
+      try body(session.plan(adal: consume adal, msal: msal))
       returnFreedMemory()  // the part's items and plan are gone: the next part reuses no fragments of them
     }
     shared += index.msal.map { $0.sharedEntities(keepingDiagnostics: true) }

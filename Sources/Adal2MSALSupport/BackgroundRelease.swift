@@ -6,16 +6,12 @@ import Dispatch
 /// free it at all.
 ///
 /// Pass the last reference (`releaseInBackground(consume report)`); a value still referenced elsewhere is
-/// simply released here, as it would be anyway. `returningMemory`: `returnFreedMemory()` once it is freed, so
-/// that freeing it in the background does not leave its memory in the process.
-package func releaseInBackground<Value: Sendable>(_ value: consuming Value, returningMemory: Bool = false) {
+/// simply released here, as it would be anyway.
+package func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
   let box = ReleaseBox(value)
   // The closure holds the box, so the value goes when the closure empties it on the background thread, whether
   // or not this function has returned by then.
-  DispatchQueue.global(qos: .utility).async {
-    box.release()
-    if returningMemory { returnFreedMemory() }
-  }
+  DispatchQueue.global(qos: .utility).async { box.release() }
 }
 
 /// Holds a value until `release()`; touched only by the one closure that releases it (hence `@unchecked`).
