@@ -52,9 +52,12 @@ extension Array {
 /// Calls `body` with consecutive ranges that cover `0..<count`: on all cores, in up to four chunks a core,
 /// when there are at least two chunks of `minimumChunk` indices, else once with the whole range.
 private func performInChunks(count: Int, minimumChunk: Int, _ body: @Sendable (Range<Int>) -> Void) {
-  let chunkCount = min(count / max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
-  guard chunkCount > 1 else { return body(0..<count) }
-  let chunkSize = (count + chunkCount - 1) / chunkCount
+  let wanted = min(count / max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
+  guard wanted > 1 else { return body(0..<count) }
+  let chunkSize = (count + wanted - 1) / wanted
+  // Counted again from the size: rounded up, fewer chunks may cover `count` (10 in chunks of 2 are 5, not 8),
+  // and a chunk past the end would be an empty range starting after it.
+  let chunkCount = (count + chunkSize - 1) / chunkSize
   DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
     body((chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize))
   }

@@ -215,6 +215,17 @@ extension StringFastPathTests {
     #expect(watched.values.allSatisfy { $0.object == nil })
   }
 
+  /// Every count with the smallest chunks: the chunks cover the elements exactly, however few there are per
+  /// chunk (10 elements in 8 chunks of 2 once asked for a chunk past the end).
+  @Test func smallChunksCoverEveryCount() {
+    for count in 0..<70 {
+      let elements = Array(0..<count)
+      #expect(elements.orderedParallelMap(minimumChunk: 1) { $0 * 2 } == elements.map { $0 * 2 })
+      var slots: [Int?] = elements
+      #expect(slots.orderedParallelMapTaking(minimumChunk: 1) { $0 + 1 } == elements.map { $0 + 1 })
+    }
+  }
+
   private final class Weak: @unchecked Sendable {
     weak var object: Counted?
     init(_ object: Counted) { self.object = object }

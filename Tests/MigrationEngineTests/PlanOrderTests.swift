@@ -9,8 +9,10 @@ import _Adal2MSALTestSupport
 /// always their entity's.
 @Suite struct PlanOrderTests {
   /// Keyless skips (tied on kind, key and action), entries without sources and entries of a few keys, sorted by
-  /// `sortEntries` exactly as by `PlanOrder.entries`, each entry once.
-  @Test func sortEntriesAgreesWithTheFullComparison() {
+  /// `sortEntries` exactly as by `PlanOrder.entries`, each entry once: in one sort, and in halves on two cores
+  /// (entries tied on everything stay in their order, as a stable sort keeps them).
+  @Test(arguments: [Int.max, 2])
+  func sortEntriesAgreesWithTheFullComparison(parallelFrom: Int) {
     var generator = SeededGenerator(seed: 23)
     var entries: [PlanEntry] = []
     for index in 0..<600 {
@@ -35,7 +37,7 @@ import _Adal2MSALTestSupport
       }
     }
     var sorted = entries
-    PlanOrder.sortEntries(&sorted)
+    PlanOrder.sortEntries(&sorted, parallelFrom: parallelFrom)
     let reference = entries.sorted(by: PlanOrder.entries)
     // Each entry's reason is its number: the orders compare compactly, and no entry is lost or repeated.
     #expect(sorted.map(\.reason) == reference.map(\.reason))

@@ -1,3 +1,4 @@
+import ADALCache
 import Foundation
 import Testing
 import UnifiedCache
@@ -6,7 +7,8 @@ import _Adal2MSALTestSupport
 @testable import MigrationEngine
 
 /// The planner's shortcuts give what the plain way gives: offering proposals in slot order without a table,
-/// comparing entries field by field, and listing an app's sources without a set.
+/// comparing entries field by field, listing an app's sources without a set, listing clusters by their root
+/// and merging apps under the keys made for them.
 @Suite struct PlanningShortcutTests {
   /// Refresh tokens of a few keys, some repeated with another secret (a conflict, or a merge when the inputs
   /// win), from sources in shuffled order.
@@ -75,5 +77,47 @@ import _Adal2MSALTestSupport
     #expect(listed.count == Set(sources).count)
     #expect(Set(listed) == Set(sources))
     if lowestIndex == 0 { #expect(listed == Set(sources).sorted(by: PlanSource.precedes)) }
+  }
+
+  /// Items of 25 users (one oid each) in shuffled positions: the clusters are the items of each oid, each in
+  /// increasing order, listed in the order of their first item, as a plain grouping gives them.
+  @Test func clustersAreTheUsersItemsInOrderOfTheirFirstItem() throws {
+    var generator = SeededGenerator(seed: 5)
+    let users = (0..<300).map { _ in Int.random(in: 0..<25, using: &generator) }
+    var clouds: [String: String] = [:]
+    var unknown: Set<String> = []
+    var items = try users.enumerated().map { index, user in
+      let claims = ItemFactory.member(oid: "oid-\(user)", tid: "tid", upn: "user\(user)@contoso.com")
+      let item = try ItemFactory.item(index: index, claims: claims, refreshToken: "rt-\(index)")
+      return try #require(SourcedItem(item, file: "items", clouds: &clouds, unknown: &unknown))
+    }
+    for index in items.indices { items[index].ordinal = index }
+    let plain = Dictionary(grouping: users.indices) { users[$0] }.values.map { $0.sorted() }
+      .sorted { $0[0] < $1[0] }
+    #expect(UserClusters.of(items) == plain)
+  }
+
+  /// Collectors merged under the keys they made hold what one collector noting everything holds, and give
+  /// their proposals in key order.
+  @Test func mergedAppsAreTheAppsNotedInOne() {
+    var generator = SeededGenerator(seed: 9)
+    var whole = AppMetadataCollector()
+    var parts = [AppMetadataCollector](repeating: AppMetadataCollector(), count: 4)
+    for index in 0..<400 {
+      let client = "Client-\(Int.random(in: 0..<30, using: &generator))"
+      let environment = ["login.microsoftonline.com", "login.windows.net"][Int.random(in: 0..<2, using: &generator)]
+      let family = Bool.random(using: &generator) ? "\(Int.random(in: 1..<3, using: &generator))" : nil
+      let sources = [PlanSource(file: "dump.plist", itemIndex: index, label: "ADAL MRRT")]
+      whole.note(client: client, environment: environment, family: family, sources: sources)
+      parts[index % parts.count].note(client: client, environment: environment, family: family, sources: sources)
+    }
+    var merged = AppMetadataCollector()
+    for part in parts { merged.merge(part) }
+    let (expected, made) = (whole.proposals(), merged.proposals())
+    #expect(made.count > 30)  // both environments of many clients
+    #expect(made.map(\.canonicalKey) == expected.map(\.canonicalKey))
+    #expect(made.map(\.canonicalKey) == made.map(\.canonicalKey).sorted())
+    #expect(made.map(\.entity) == expected.map(\.entity))
+    #expect(made.map(\.sources) == expected.map(\.sources))
   }
 }

@@ -29,9 +29,12 @@ enum UserClusters {
       link(nameLink, index)
       if let roots = oidRootsByName[name], roots.count == 1, let root = roots.first { sets.union(root, index) }
     }
-    var byRoot: [Int: [Int]] = [:]
-    for index in items.indices { byRoot[sets.find(index), default: []].append(index) }
-    return byRoot.values.map { $0.sorted() }.sorted { ($0.first ?? 0) < ($1.first ?? 0) }
+    releaseInBackground(consume keys)
+    // A set's root is its smallest index (`DisjointSets` unions by index): listed by root, in index order,
+    // the clusters come sorted and in the order of their first index, with no table and no sort.
+    var byRoot = [[Int]](repeating: [], count: items.count)
+    for index in items.indices { byRoot[sets.find(index)].append(index) }
+    return byRoot.filter { !$0.isEmpty }
   }
 
   /// What ties one item to others: `oid|cloud|oid`, `home|cloud|home` (archived, then `client_info`; ids

@@ -126,7 +126,8 @@ extension EntityMapper {
       result.proposals.append(
         proposal(
           .accessToken(token), group, [winner], code: "adal.access-token",
-          reason: "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline"))
+          reason: "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline",
+          canonicalKey: key))
       for (loser, _) in ranked.dropFirst() {
         result.skips.append(
           .skip(
@@ -203,15 +204,19 @@ struct AppMetadataCollector: Sendable {
       client: client, family: family, sources: sources)
   }
 
+  /// `other`'s apps under the keys it made for them: merging makes no key again.
   mutating func merge(_ other: AppMetadataCollector) {
-    for app in other.byKey.values {
-      note(client: app.client, environment: app.environment, family: app.family, sources: app.sources)
+    for (key, app) in other.byKey {
+      byKey[key, default: App(client: app.client, environment: app.environment, family: nil, sources: [])].note(
+        client: app.client, family: app.family, sources: app.sources)
     }
   }
 
+  /// One proposal per app, in key order. Made on all cores: an app's sources are those of every user of the
+  /// client (tens of thousands), sorted once the whole run is planned, with nothing else left to do.
   func proposals() -> [Proposal] {
-    byKey.keys.sorted().compactMap { key in
-      guard let app = byKey[key] else { return nil }
+    let apps = byKey.sorted { $0.key < $1.key }.map(\.value)
+    return apps.orderedParallelMap(minimumChunk: 1) { app in
       let entity = UnifiedAppMetadata(clientID: app.client, environment: app.environment, familyID: app.family)
       let family = app.family.map { "family \($0)" } ?? "no family"
       return Proposal(

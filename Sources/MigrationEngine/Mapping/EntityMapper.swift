@@ -46,7 +46,7 @@ struct EntityMapper {
     // Users map independently (a group only appends to its own result, and app metadata merges
     // commutatively), so groups are mapped on all cores and their results joined in group order: the same
     // result as one loop, and the largest single-core share of planning before.
-    var groups = userGroups(items, identities)
+    var groups = userMembers(items, identities)
     items = []  // the groups hold the only references to the items now
     // Mapped in batches, each batch's items let go once mapped: the decoded inputs shrink as the proposals
     // grow, instead of both being whole at the planner's peak (a million items: 5.3 GB before, see
@@ -55,12 +55,19 @@ struct EntityMapper {
     parts.reserveCapacity(groups.count)
     for start in stride(from: 0, to: groups.count, by: Self.groupsPerBatch) {
       let range = start..<min(groups.count, start + Self.groupsPerBatch)
-      var batch: [UserGroup?] = groups[range].map { $0 }
-      for index in range { groups[index].items = [] }
-      // Each group is let go by the worker that maps it: its items are freed on all cores.
-      parts += batch.orderedParallelMapTaking(minimumChunk: 64) { mapUser($0) }
+      var batch: [[SourcedItem]?] = groups[range].map { $0 }
+      for index in range { groups[index] = [] }
+      // Each group is made and let go by the worker that maps it: its items are freed on all cores.
+      parts += batch.orderedParallelMapTaking(minimumChunk: 64) { members in
+        userGroup(members, identities).map(mapUser) ?? (MappingResult(), AppMetadataCollector())
+      }
     }
-    for part in parts { result.apps.merge(part.apps) }
+    // The apps are merged on the other core while this one joins the proposals.
+    let apps = BackgroundValue { [apps = parts.map(\.apps)] in
+      var merged = AppMetadataCollector()
+      for part in apps { merged.merge(part) }
+      return merged
+    }
     // Joined into an array sized once, each part let go once copied: grown by doubling, and with every part
     // still held, the proposals were there up to three times over at the planner's peak.
     result.proposals.reserveCapacity(parts.reduce(0) { $0 + $1.result.proposals.count })
@@ -71,6 +78,7 @@ struct EntityMapper {
       result.skips += part.skips
       result.diagnostics += part.diagnostics
     }
+    result.apps = apps.value
     return result
   }
 
@@ -103,8 +111,9 @@ struct EntityMapper {
 
   /// The items by resolved user and cloud (`items` as `identities` resolved them, by ordinal), in the order of
   /// `home|cloud`; each group's items in plan order. A cluster's items share one identity and one cloud, so
-  /// the key is made per cluster (per item, it was a string and a lookup for each).
-  private func userGroups(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [UserGroup] {
+  /// the key is made per cluster (per item, it was a string and a lookup for each). The rest of each group
+  /// (`userGroup`) is made on all cores, by the worker that maps it.
+  private func userMembers(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [[SourcedItem]] {
     var byUser: [String: [Int]] = [:]
     for cluster in identities.clusters {
       guard let first = cluster.first, let identity = identities.resolved[items[first].ordinal] else { continue }
@@ -113,34 +122,38 @@ struct EntityMapper {
     return byUser.keys.sorted().compactMap { key in
       guard var indices = byUser[key] else { return nil }
       if !indices.isSorted(by: <) { indices.sort() }  // several clusters of one user: back in plan order
-      let members = indices.map { items[$0] }
-      guard let newest = members.newest,
-        let identity = identities.resolved[newest.ordinal]
-      else { return nil }
-      let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
-      let rule = rules.min { $0.order < $1.order } ?? identity.rule
-      // A new store and no MSAL inputs: no account to look up (the key is a lowercased copy per user).
-      let aligned =
-        existingAccounts.isEmpty
-        ? nil
-        : existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
-          CloudGroups.group(of: $0.environment) == newest.cloud
-        }.map(\.environment).min()
-      var itemRules: [Int: IdentityRule] = [:]
-      for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
-      return UserGroup(
-        identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule,
-        itemRules: itemRules)
+      return indices.map { items[$0] }
     }
   }
 
+  /// The group of one user's items (`userMembers`): its identity (the newest item's), rules and environment.
+  private func userGroup(_ members: [SourcedItem], _ identities: IdentityResolver.Outcome) -> UserGroup? {
+    guard let newest = members.newest, let identity = identities.resolved[newest.ordinal] else { return nil }
+    let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
+    let rule = rules.min { $0.order < $1.order } ?? identity.rule
+    // A new store and no MSAL inputs: no account to look up (the key is a lowercased copy per user).
+    let aligned =
+      existingAccounts.isEmpty
+      ? nil
+      : existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
+        CloudGroups.group(of: $0.environment) == newest.cloud
+      }.map(\.environment).min()
+    var itemRules: [Int: IdentityRule] = [:]
+    for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
+    return UserGroup(
+      identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule,
+      itemRules: itemRules)
+  }
+
+  /// - Parameter canonicalKey: `entity.canonicalKey`, when the caller made it already.
   func proposal(
-    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ sources: [SourcedItem], code: String, reason: String
+    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ sources: [SourcedItem], code: String, reason: String,
+    canonicalKey: String? = nil
   ) -> Proposal {
     Proposal(
       entity: entity, sources: sources.map(\.planSource), rule: group.rule(of: sources),
       username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID,
-      reasonCode: code, reason: reason)
+      reasonCode: code, reason: reason, canonicalKey: canonicalKey)
   }
 
   /// The realm of an id token's tenant: `adfs` for ADFS, else `tid`, else a tenanted authority's tenant.
@@ -156,7 +169,10 @@ struct EntityMapper {
   }
 
   private func mapAccounts(_ group: UserGroup, into result: inout MappingResult) {
-    let byRealm = Dictionary(grouping: group.items.filter { realm(of: $0) != nil }) { realm(of: $0) ?? "" }
+    var byRealm: [String: [SourcedItem]] = [:]  // each item's realm made once
+    for sourced in group.items {
+      if let realm = realm(of: sourced) { byRealm[realm, default: []].append(sourced) }
+    }
     if byRealm.isEmpty {
       result.diagnostics.append(
         Diagnostic(
@@ -170,7 +186,7 @@ struct EntityMapper {
       let claims = best.item.idTokenClaims
       let account = UnifiedAccount(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, realm: realm,
-        localAccountID: claims?.oid ?? claims?.sub, username: best.displayableUsername ?? "",
+        localAccountID: best.oid ?? claims?.sub, username: best.displayableUsername ?? "",
         authorityType: group.identity.authorityType, name: claims?.name, givenName: claims?.givenName,
         familyName: claims?.familyName)
       result.proposals.append(

@@ -23,13 +23,15 @@ final class Proposal: Sendable {
   let reasonCode: String
   let reason: String
 
+  /// - Parameter canonicalKey: `entity.canonicalKey` when the caller made it already (it is made from the
+  ///   entity's fields each time it is asked for).
   init(
     entity: AnyUnifiedEntity, sources: [PlanSource], rule: IdentityRule?, username: String?, homeAccountID: String?,
-    reasonCode: String, reason: String
+    reasonCode: String, reason: String, canonicalKey: String? = nil
   ) {
     entityBox = EntityBox(entity)
     kind = entity.kind
-    canonicalKey = entity.canonicalKey
+    self.canonicalKey = canonicalKey ?? entity.canonicalKey
     self.sources = sources
     self.rule = rule
     self.username = username

@@ -83,19 +83,28 @@ enum PlanOrder {
   /// `EntryKey`), ties by `entries(_:_:)`. The entries are read in place and then swapped into their places:
   /// a copy of an entry is a retain of each of its fields, and the tie-breaks of thousands of keyless skips
   /// copied two entries per comparison.
-  static func sortEntries(_ entries: inout [PlanEntry]) {
+  ///
+  /// From `parallelFrom` entries, each half is sorted on its own core and the halves merged (the first half's
+  /// entry first on ties): the order of one stable sort.
+  static func sortEntries(_ entries: inout [PlanEntry], parallelFrom: Int = 4_096) {
     let order = entries.withUnsafeBufferPointer { buffer in
       let keys = buffer.indices.map { index in
         EntryKey(
           kind: buffer[index].kind?.planOrder ?? 9, key: buffer[index].canonicalKey ?? "",
           action: buffer[index].action.planOrder, firstSource: buffer[index].sources.first)
       }
-      return keys.indices.sorted { left, right in
+      // Read by both halves' sorts, never written while they run.
+      nonisolated(unsafe) let entries = buffer
+      let precedes: @Sendable (Int, Int) -> Bool = { left, right in
         switch keys[left].compare(keys[right]) {
         case .some(let precedes): precedes
-        case nil: Self.entries(buffer[left], buffer[right])
+        case nil: Self.entries(entries[left], entries[right])
         }
       }
+      guard keys.count >= max(2, parallelFrom) else { return keys.indices.sorted(by: precedes) }
+      let middle = keys.count / 2
+      let halves = [0..<middle, middle..<keys.count].orderedParallelMap(minimumChunk: 1) { $0.sorted(by: precedes) }
+      return merge(halves[0], halves[1], by: precedes)
     }
     permute(&entries, into: order)
   }
@@ -127,7 +136,7 @@ enum PlanOrder {
     }
   }
 
-  private struct EntryKey {
+  private struct EntryKey: Sendable {
     var kind: Int
     var key: String
     var action: Int

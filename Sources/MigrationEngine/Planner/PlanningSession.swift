@@ -104,7 +104,17 @@ package struct PlanningSession: Sendable {
     diagnostics += mapping.diagnostics
     apps.merge(mapping.apps)
 
+    // The users are put in plan order on the other core while this one reconciles and sorts the entries.
+    let users = BackgroundValue { [users = identities.users] in
+      PlanOrder.sortedUsers(
+        users.map { user in
+          var user = user
+          if !user.sources.isSorted(by: PlanSource.precedes) { user.sources.sort(by: PlanSource.precedes) }
+          return user
+        })
+    }
     var reconciler = Reconciler(store: store, prefer: options.prefer)
+    reconciler.reserveCapacity(mapping.proposals.count + skips.count + mapping.skips.count)
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, where: Self.isPlannedWithAccount)
     // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
     // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
@@ -116,13 +126,7 @@ package struct PlanningSession: Sendable {
     var entries = (consume reconciler).entries
     entries += skips
     entries += mapping.skips
-    return plan(
-      entries: &entries, diagnostics: diagnostics, inputs: [],
-      users: identities.users.map { user in
-        var user = user
-        if !user.sources.isSorted(by: PlanSource.precedes) { user.sources.sort(by: PlanSource.precedes) }
-        return user
-      })
+    return plan(entries: &entries, diagnostics: diagnostics, inputs: [], users: { users.value })
   }
 
   /// The rest of the run, once every part is planned: the app metadata of every client that migrated in any
@@ -140,11 +144,12 @@ package struct PlanningSession: Sendable {
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
     Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
     var entries = (consume reconciler).entries
-    return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: [])
+    return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: { [] })
   }
 
+  /// - Parameter users: the plan's users, in plan order (`PlanOrder.sortedUsers`), asked for last.
   private func plan(
-    entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: [PlanUser]
+    entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: () -> [PlanUser]
   ) -> MigrationPlan {
     // Most entries have one source, or sorted ones: sorting those anyway made each unique, a copy of every
     // list an entry shares (with a user, or a proposal).
@@ -161,7 +166,7 @@ package struct PlanningSession: Sendable {
       diagnostics: diagnostics.sorted(by: PlanOrder.diagnostics),
       inputs: inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,
-      users: PlanOrder.sortedUsers(users), targetLibrary: options.targetLibrary)
+      users: users(), targetLibrary: options.targetLibrary)
   }
 
   /// What the export for `library` will leave out because that library keys two of the entities the cache
@@ -218,21 +223,22 @@ package struct PlanningSession: Sendable {
   }
 
   /// Offers `proposals` in (kind, key, first source) order. The indices are put in kind order first (stably),
-  /// then each kind's are sorted by key: a user's proposals come kind after kind and users in key order, so
-  /// each kind's keys arrive nearly sorted, which a stable sort takes in one pass (the same order as one sort
-  /// by kind and key). A source's description is made only for equal keys.
+  /// then each kind's are sorted by key, the kinds on all cores: a user's proposals come kind after kind and
+  /// users in key order, so each kind's keys arrive nearly sorted, which a stable sort takes in one pass (the
+  /// same order as one sort by kind and key). A source's description is made only for equal keys.
   private static func offerInKeyOrder(_ proposals: [Proposal], to reconciler: inout Reconciler) {
     var byKind: [[Int]] = Array(repeating: [], count: UnifiedEntityKind.allCases.count)
     for index in proposals.indices { byKind[proposals[index].kind.planOrder].append(index) }
-    var offerOrder: [Int] = []
-    offerOrder.reserveCapacity(proposals.count)
-    for indices in byKind {
-      offerOrder += indices.sorted { left, right in
+    let sortedByKind = byKind.orderedParallelMap(minimumChunk: 1) { indices in
+      indices.sorted { left, right in
         let (lhs, rhs) = (proposals[left], proposals[right])
         if lhs.canonicalKey != rhs.canonicalKey { return lhs.canonicalKey < rhs.canonicalKey }
         return (lhs.sources.first?.description ?? "") < (rhs.sources.first?.description ?? "")
       }
     }
+    var offerOrder: [Int] = []
+    offerOrder.reserveCapacity(proposals.count)
+    for indices in sortedByKind { offerOrder += indices }
     reconciler.offer(proposals, inSlotOrder: offerOrder)
   }
 

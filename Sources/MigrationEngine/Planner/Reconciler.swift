@@ -26,6 +26,10 @@ struct Reconciler {
     self.store = store
   }
 
+  /// Makes room for `count` entries in all, so that the entries appended after the reconciled ones (the
+  /// part's skips) do not copy them all into a larger array.
+  mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
   static func table(of contents: UnifiedCacheContents) -> [Slot: AnyUnifiedEntity] {
     var store: [Slot: AnyUnifiedEntity] = [:]
     for entity in contents.allEntities { store[Self.slot(entity)] = entity }
