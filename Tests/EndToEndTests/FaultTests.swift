@@ -143,17 +143,13 @@ struct FaultTests {
     let previous = setup.directory.appendingPathComponent("previous-report.txt")
     let previousBytes = Data("an earlier report\n".utf8)
     try previousBytes.write(to: previous)
-    // The report of the 3,000-entry input is far larger than 64 KiB; it is written in parts, before the store.
+    // The report of the 3,000-entry input is far larger than 64 KiB; it is written in parts, beside the store's transaction.
     let full = try CLI.runInShell(
       prefix: "ulimit -f 64",
       ["migrate", "--msal", setup.large.path, "--out", setup.store.path, "--report", previous.path])
     var violations = CLI.contractViolations(full, expected: ["previous-report.txt", "cannot write the report"])
     #expect(violations.isEmpty, "report on a full disk: \(violations.joined(separator: "; "))")
-    #expect((try? Data(contentsOf: previous)) == previousBytes, "a failed report replaced the previous one")
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter {
-      $0.hasSuffix(".tmp")
-    }
-    #expect(leftovers.isEmpty, "a failed report left \(leftovers)")
+    try expectPreviousReportKept(previous, previousBytes, in: setup.directory, "a failed report")
     try setup.expectStoreUntouched("migrate whose report hit a full disk")
 
     let locked = setup.directory.appendingPathComponent("read-only")
@@ -191,12 +187,17 @@ struct FaultTests {
     ])
     let violations = CLI.contractViolations(output, expected: ["existing.sqlite", "runs are read-only"])
     #expect(violations.isEmpty, "store failure: \(violations.joined(separator: "; "))")
-    #expect((try? Data(contentsOf: previous)) == previousBytes, "a failed run replaced the previous report")
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter {
-      $0.hasSuffix(".tmp")
-    }
-    #expect(leftovers.isEmpty, "a failed run left \(leftovers)")
+    try expectPreviousReportKept(previous, previousBytes, in: setup.directory, "a failed run")
     try setup.expectStoreUntouched("migrate whose store write failed")
+  }
+
+  /// The report at `previous` still holds `bytes`, and no temporary file is left in `directory`.
+  private func expectPreviousReportKept(
+    _ previous: URL, _ bytes: Data, in directory: URL, _ what: String
+  ) throws {
+    #expect((try? Data(contentsOf: previous)) == bytes, "\(what) replaced the previous report")
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty, "\(what) left \(leftovers)")
   }
 
   @Test("export to a full disk or a read-only directory keeps the previous export")
