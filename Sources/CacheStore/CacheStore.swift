@@ -7,8 +7,9 @@ import UnifiedCache
 ///
 /// A new file is created owner-only (0600); an existing file opened for writing, and its side files, are made
 /// owner-only, and refused when another user owns them. The database runs in WAL mode with
-/// `synchronous = FULL`, and a writer waits up to `busyTimeout` for another process, so concurrent runs
-/// serialize. Everything one `apply` writes is one immediate transaction.
+/// `synchronous = FULL` (a new store's first run uses the rollback journal, `FirstRunJournal`), and a writer
+/// waits up to `busyTimeout` for another process, so concurrent runs serialize. Everything one `apply` writes
+/// is one immediate transaction.
 public struct CacheStore: Sendable {
   /// The database file.
   public let path: String
@@ -16,12 +17,19 @@ public struct CacheStore: Sendable {
   public let isEncrypted: Bool
   let queue: DatabaseQueue
   let codec: RowCodec
+  /// Whether the file was empty when this store opened it (this process created it): its first run is written
+  /// with the rollback journal (`FirstRunJournal`).
+  let isNew: Bool
+  /// How long a writer waits for another process (`CacheStoreOptions.busyTimeout`).
+  let busyTimeout: TimeInterval
 
-  private init(path: String, queue: DatabaseQueue, sealing: SecretSealing?) {
+  private init(path: String, queue: DatabaseQueue, sealing: SecretSealing?, isNew: Bool, busyTimeout: TimeInterval) {
     self.path = path
     self.queue = queue
     self.isEncrypted = sealing != nil
     self.codec = RowCodec(sealing: sealing, file: path)
+    self.isNew = isNew
+    self.busyTimeout = busyTimeout
   }
 
   /// Opens the store at `path`, creating it (mode 0600) and its schema when needed, and checks the key against
@@ -38,6 +46,7 @@ public struct CacheStore: Sendable {
         .cannotOpen, "the store does not exist", remedy: "give the path of a store written by migrate or import",
         at: SourceLocation(file: path))
     }
+    let isNew = !options.readOnly && StoreFile.isEmpty(path)
     var configuration = Configuration()
     configuration.readonly = options.readOnly
     configuration.busyMode = .timeout(options.busyTimeout)
@@ -67,7 +76,8 @@ public struct CacheStore: Sendable {
         let queue = try StoreFile.withOwnerOnlyUmask {
           try DatabaseQueue(path: options.readOnly ? StoreFile.readOnlyURI(path) : path, configuration: configuration)
         }
-        let store = CacheStore(path: path, queue: queue, sealing: options.sealing)
+        let store = CacheStore(
+          path: path, queue: queue, sealing: options.sealing, isNew: isNew, busyTimeout: options.busyTimeout)
         if options.readOnly {
           try store.checkSchemaIsCurrent()
         } else {

@@ -74,14 +74,25 @@ enum StoreFile {
   /// `-shm` files when they are missing; when no other connection has the file open (no `-wal` exists, every
   /// commit is in the main file), the store is opened `immutable` instead, so a dry run leaves the directory
   /// exactly as it was. (A writer that starts and checkpoints during that read could give the reader an error,
-  /// never a change to the file.)
+  /// never a change to the file.) A `-journal` is a first run being written or one that was killed
+  /// (`FirstRunJournal`): its pages are in the main file before its commit, so SQLite's locks and journal are
+  /// needed to read the file.
   static func readOnlyURI(_ path: String) -> String {
-    guard !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
+    let manager = FileManager.default
+    guard !manager.fileExists(atPath: path + "-wal"), !manager.fileExists(atPath: path + "-journal") else {
+      return path
+    }
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: "?#%")
     let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
     return "file:\(encoded)?immutable=1"
+  }
+
+  /// Whether `path` is an empty regular file (one just created, that SQLite has not written yet).
+  static func isEmpty(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_size == 0
   }
 
   /// The permission bits of a file, for tests and diagnostics.

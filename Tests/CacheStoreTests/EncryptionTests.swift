@@ -36,6 +36,11 @@ import _Adal2MSALTestSupport
     let sealing = try SecretSealing(keyBytes: Self.key)
     do {
       let store = try CacheStore.open(path: path, options: CacheStoreOptions(sealing: sealing))
+      // Half in the new store's first run (rollback journal, written to the file), half in a second run, which
+      // the WAL still holds.
+      var first = UnifiedCacheContents()
+      for entity in contents.allEntities.prefix(10) { first.upsert(entity) }
+      try store.apply(StoreTestSupport.plan(adding: first))
       try store.apply(StoreTestSupport.plan(adding: contents))
       #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the WAL should still hold the transaction")
       let bytes = try Self.rawBytes(path)

@@ -15,6 +15,7 @@ import _Adal2MSALTestSupport
     try store.apply(
       StoreTestSupport.plan(
         adding: try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json"))))
+    _ = try StoreTestSupport.counts(store)  // the first read after the first run opens the WAL
     #expect(StoreTestSupport.mode(path) == 0o600)
     #expect(StoreTestSupport.mode(path + "-wal") == 0o600)
     #expect(StoreTestSupport.mode(path + "-shm") == 0o600)
@@ -39,6 +40,33 @@ import _Adal2MSALTestSupport
     _ = try again.contents()
     try again.queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  /// A new store's first run is written with the rollback journal, into the database file only (in WAL mode its
+  /// pages would wait in the WAL for the checkpoint to copy them), and the store is in WAL mode right after it;
+  /// a later run is written to the WAL as before.
+  @Test func aNewStoresFirstRunIsWrittenOnceAndLaterRunsToTheWAL() throws {
+    let path = try StoreTestSupport.freshPath()
+    let store = try CacheStore.open(path: path)
+    let files = try StoreTestSupport.fixtureFiles()
+    try StoreTestSupport.importFiles(Array(files.prefix(files.count / 2)), into: store)
+    #expect(try StoreTestSupport.counts(store).runs == 1)
+    let (journal, synchronous) = try store.queue.read { db in
+      (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+    }
+    #expect(journal == "wal")
+    #expect(synchronous == 2, "synchronous must be FULL (2) again")
+    #expect(Self.size(path + "-wal") == 0, "the first run's pages are in the database file, not in the WAL")
+    #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+    #expect(StoreTestSupport.mode(path + "-wal") == 0o600)
+
+    try StoreTestSupport.importFiles(Array(files.suffix(files.count - files.count / 2)), into: store)
+    #expect(Self.size(path + "-wal") ?? 0 > 0, "a later run is written to the WAL")
+    #expect(try StoreTestSupport.counts(store).runs == 2)
+  }
+
+  static func size(_ path: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
   }
 
   /// Issue 22: an existing store written to is made owner-only, and so are its side files.

@@ -24,7 +24,8 @@ extension CacheStore {
     }
   }
 
-  /// Applies a run planned in parts (`PlanningSession`), in ONE immediate transaction like `apply`: `body`
+  /// Applies a run planned in parts (`PlanningSession`), in ONE immediate transaction like `apply` (a new store's
+  /// first with the rollback journal, `FirstRunJournal`): `body`
   /// writes each part's plan with `PlanWriter.write` as it is planned, so that no more than a part is held.
   /// The run row records `inputs` and the counts of every part. When `body` throws, everything is rolled back
   /// and its error is rethrown as it is (a database failure is a `CacheStoreError`).
@@ -34,6 +35,8 @@ extension CacheStore {
     _ body: (inout PlanWriter) throws -> Void
   ) throws -> AppliedRunSummary {
     let codec = self.codec
+    let firstRun = isNew && FirstRunJournal.enter(queue)
+    defer { if firstRun { FirstRunJournal.leave(queue, timeout: busyTimeout) } }
     do {
       return try queue.immediateTransaction { db in
         try db.execute(

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// The journal of a new store's first run.
+///
+/// In WAL mode every page a transaction writes goes to the WAL at the commit, and the checkpoint copies it into
+/// the database file again: a new store's first run wrote its pages twice. In SQLite's rollback-journal mode a
+/// transaction journals only the pages the file held before it began (the empty schema's) and writes every other
+/// page once, into the database file. So a store that this process created and that holds no run yet gets its
+/// first run with the rollback journal (`journal_mode = DELETE`, `synchronous = EXTRA`, which also syncs the
+/// directory once the journal is deleted, so the commit survives a power cut), and goes back to WAL after it.
+/// The run is one transaction either way: a kill leaves a hot journal that the next connection rolls back.
+enum FirstRunJournal {
+  /// Leaves WAL for the rollback journal when `queue`'s store holds no run. SQLite leaves WAL only when no other
+  /// connection has the file open: when another process has opened the new store too, the run is written in WAL
+  /// mode (as correct, only slower). Returns whether the journal was switched.
+  static func enter(_ queue: DatabaseQueue) -> Bool {
+    let switched = try? queue.writeWithoutTransaction { db -> Bool in
+      guard try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM runs)") == true,
+        try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")?.lowercased() == "delete"
+      else { return false }
+      try db.execute(sql: "PRAGMA synchronous = EXTRA")
+      return true
+    }
+    return switched ?? false
+  }
+
+  /// Puts the store back in WAL mode with `synchronous = FULL`, after its first run committed or rolled back.
+  /// SQLite takes the exclusive lock this needs without waiting (another connection reading gives "database is
+  /// locked" at once), so it is tried again for up to `timeout` seconds. A store that stays in the rollback
+  /// journal is consistent and durable all the same, and the next writer that opens it switches it to WAL
+  /// (`CacheStore.open`): the run's outcome does not depend on it, so a failure here is not the run's.
+  static func leave(_ queue: DatabaseQueue, timeout: TimeInterval) {
+    try? OpeningRace.retrying(for: timeout) {
+      try queue.writeWithoutTransaction { db in
+        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")?.lowercased() == "wal" else {
+          throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the store is not in WAL mode yet")
+        }
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+      }
+    }
+  }
+}
