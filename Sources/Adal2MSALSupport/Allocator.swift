@@ -8,7 +8,7 @@ package enum AllocatorTuning {
   /// the size it maps separately to that block's (up to 32 MiB) and serves later large blocks from its heaps,
   /// which keep their pages after a free. A migration frees many large buffers (decoded batches, arrays grown by
   /// doubling, rendered report parts) on two threads, each with a heap of its own: with the threshold raised,
-  /// their pages stayed in the process and the 40k-item migrate's peak was about 30 MB higher
+  /// their pages stayed in the process and the 40k-item migrate's peak was about 30 MiB higher
   /// (docs/benchmarks.md). A fixed threshold gives every large block back when it is freed.
   ///
   /// A threshold set in `environment` (`MALLOC_MMAP_THRESHOLD_`, `GLIBC_TUNABLES`) is the user's and is kept.
