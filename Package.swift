@@ -30,9 +30,12 @@ let package = Package(
       name: "CLibXML2", pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
 
+    // glibc's allocator controls (`AllocatorTuning`, `returnFreedMemory`).
+    .systemLibrary(name: "CMalloc"),
+
     .target(
       name: "Adal2MSALSupport",
-      dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: ["CMalloc", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "PropertyLists", dependencies: ["Adal2MSALSupport", "CLibXML2"]),
     .target(name: "UnifiedCache", dependencies: ["Adal2MSALSupport"]),
     .target(name: "ADALCache", dependencies: ["Adal2MSALSupport", "PropertyLists", "UnifiedCache"]),

@@ -33,6 +33,60 @@ extension IDTokenClaims {
 
   /// The tenant id in an AAD issuer URL (the first path component, when it is a GUID); nil otherwise.
   public static func aadIssuerTenant(_ issuer: String) -> String? {
+    plainIssuerTenant(issuer) ?? aadIssuerTenantParsingURL(issuer)
+  }
+
+  /// `aadIssuerTenant` of an issuer in the form every AAD issuer has, `https://` and a lowercase host name,
+  /// then path segments of unreserved characters (`https://sts.windows.net/<tenant>/`); nil (not known)
+  /// for any other form. Read on the bytes: `URLComponents` with its host checks was most of reading an id
+  /// token's membership, for each token of a large migration.
+  package static func plainIssuerTenant(_ issuer: String) -> String?? {
+    var issuer = issuer
+    return issuer.withUTF8 { bytes -> String?? in
+      let scheme = "https://".utf8
+      guard bytes.count > scheme.count, bytes.starts(with: scheme) else { return nil }
+      var index = scheme.count
+      var label = 0  // bytes of the host's current label
+      while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+        switch bytes[index] {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): label += 1
+        case UInt8(ascii: "-") where label > 0: label += 1
+        case UInt8(ascii: ".") where label > 0 && bytes[index - 1] != UInt8(ascii: "-"): label = 0
+        default: return nil
+        }
+        index += 1
+      }
+      guard label > 0, bytes[index - 1] != UInt8(ascii: "-"), index + 1 < bytes.count else { return nil }
+      let segmentStart = index + 1
+      var segmentEnd: Int?
+      for position in segmentStart..<bytes.count {
+        let byte = bytes[position]
+        if byte == UInt8(ascii: "/") {
+          segmentEnd = segmentEnd ?? position
+        } else if !isUnreserved(byte) {
+          return nil
+        }
+      }
+      let end = segmentEnd ?? bytes.count
+      guard end > segmentStart else { return nil }
+      let segment = String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]), as: UTF8.self)
+      return .some(UUID(uuidString: segment) == nil ? nil : segment.lowercased())
+    }
+  }
+
+  /// An RFC 3986 unreserved byte: it stands for itself in a path.
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"):
+      true
+    default: false
+    }
+  }
+
+  /// `aadIssuerTenant` of any issuer, read with `URLComponents`.
+  package static func aadIssuerTenantParsingURL(_ issuer: String) -> String? {
     guard let components = URLComponents(string: issuer), components.host != nil,
       let first = components.path.split(separator: "/").first.map(String.init), UUID(uuidString: first) != nil
     else { return nil }

@@ -72,11 +72,18 @@ public struct IDTokenClaims: Sendable, Hashable {
 
   /// The claim's value if it is a non-blank string, trimmed.
   public func string(_ claim: String) -> String? {
-    claims.first { $0.key == claim }?.value.stringValue.flatMap(IDTokenClaims.nonBlank)
+    guard let index = index(of: claim) else { return nil }
+    return claims[index].value.stringValue.flatMap(IDTokenClaims.nonBlank)
   }
 
   /// Any claim's value.
-  public subscript(claim: String) -> ADALValue? { claims.first { $0.key == claim }?.value }
+  public subscript(claim: String) -> ADALValue? { index(of: claim).map { claims[$0].value } }
+
+  /// Where `claim` is in `claims`, read by index: `first(where:)` copied every claim it passed (its key and
+  /// value retained and released), for each of the several claims the planner reads of every item.
+  private func index(of claim: String) -> Int? {
+    claims.indices.first { claims[$0].key == claim }
+  }
 
   /// `userID` trimmed and lowercased, as ADAL's `normalizeUserId` does: the form used for matching and for
   /// the keychain `acct` attribute.

@@ -48,8 +48,11 @@ struct KeychainItemRouter {
     [record.data, record.generic].compactMap { $0.flatMap(pages.range(of:)) }
   }
 
-  /// How many records are decoded at once.
-  static let batchSize = 4096
+  /// How many records are decoded at once: the input's pages go back a batch at a time, and until the first
+  /// batch is taken the whole input, its records and that batch are held together (the read's peak). At 1,024
+  /// (about 4 MB of a synthetic dump) the 40k-item dry run peaked 7 MiB lower than at 4,096; a batch still keeps
+  /// both cores busy (128 records a chunk).
+  static let batchSize = 1024
 
   /// Sorts one record into the result, with its decoded item when it is an ADAL item.
   private func take(

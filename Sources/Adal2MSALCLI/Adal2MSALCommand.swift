@@ -23,6 +23,7 @@ struct Adal2MSALCommand: AsyncParsableCommand {
 
   /// ArgumentParser's entry point, after a mistyped subcommand has been answered with the one meant.
   static func main() async {
+    AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
     if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
       FileHandle.standardError.write(Data((message + "\n").utf8))
       exit(withError: ExitStatus.usage)

@@ -22,26 +22,3 @@ private final class ReleaseBox<Value: Sendable>: @unchecked Sendable {
 
   func release() { value = nil }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// Gives the memory freed so far back to the system. glibc keeps freed memory in its heaps (one per thread
-/// that allocated, and the planner and readers run on every core), so a run that frees one part's items
-/// before the next would otherwise keep the largest part's memory, and more as the heaps fragment: the
-/// million-item run peaked 5–10% higher without it (CHANGELOG.md, benchmark history, "Memory"). A no-op elsewhere.
-package func returnFreedMemory() {
-  #if canImport(Glibc)
-    // malloc_trim's result says only whether memory went back; there is nothing to do either way.
-    _ = mallocTrim?(0)
-  #endif
-}
-
-#if canImport(Glibc)
-  /// glibc's `malloc_trim`, which Swift's Glibc module does not export: looked up once.
-  private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-  }()
-#endif

@@ -31,6 +31,20 @@ extension StringProtocol {
 }
 
 extension String {
+  /// `trimmedWhitespaceAndNewlines()` of a String, its ends read as UTF-8 bytes: the generic version reads
+  /// them as Unicode scalars through the protocol, which was most of the cost of the millions of claim
+  /// values, keys and fields a large migration trims. An ASCII byte at an end is that end's whole scalar.
+  package func trimmedWhitespaceAndNewlines() -> String {
+    guard let first = utf8.first, let last = utf8.last else { return self }
+    if Self.isPlainASCII(first) && Self.isPlainASCII(last) { return self }
+    return self[...].trimmedWhitespaceAndNewlines()
+  }
+
+  /// An ASCII byte outside `.whitespacesAndNewlines` (U+0009–U+000D and U+0020).
+  private static func isPlainASCII(_ byte: UInt8) -> Bool {
+    byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte)
+  }
+
   /// `lowercased()`, but the string itself (its storage shared, nothing allocated) when it is ASCII without
   /// capitals: home account ids, hosts and user names nearly always are, and a large report lowercases
   /// hundreds of thousands of them to look them up.

@@ -68,7 +68,26 @@ package enum TerminalText {
   /// The index of the first byte that may need escaping.
   private static func firstControl(in bytes: [UInt8]) -> Int? {
     bytes.withUnsafeBufferPointer { buffer in
-      buffer.firstIndex { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
+      func mayNeedEscaping(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2
+      }
+      // Eight bytes at a time: every report is scanned whole, and a word with no byte below 0x20, no DEL
+      // and no 0xC2 (nearly all of them) needs no byte-by-byte look. A line feed or tab sends its word there.
+      var start = 0
+      if let base = UnsafeRawPointer(buffer.baseAddress) {
+        let (ones, highBits): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        // Whether some byte of `word` is zero, or below `bound` (at most 0x80).
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highBits != 0 }
+        func hasBelow(_ word: UInt64, _ bound: UInt64) -> Bool { (word &- ones &* bound) & ~word & highBits != 0 }
+        while start + 8 <= buffer.count {
+          let word = base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+          if hasBelow(word, 0x20) || hasZero(word ^ (ones &* 0x7F)) || hasZero(word ^ (ones &* 0xC2)) {
+            if let found = buffer[start..<start + 8].firstIndex(where: mayNeedEscaping) { return found }
+          }
+          start += 8
+        }
+      }
+      return buffer[start...].firstIndex(where: mayNeedEscaping)
     }
   }
 

@@ -1,6 +1,7 @@
 import Adal2MSAL
 import ArgumentParser
 import Dispatch
+import Foundation
 
 /// Benchmarks and synthetic inputs. Run in release: `swift run -c release adal2msal-bench --help`.
 struct BenchCommand: AsyncParsableCommand {
@@ -21,6 +22,8 @@ struct BenchCommand: AsyncParsableCommand {
 @main
 enum BenchMain {
   static func main() {
+    // The in-process stages (`pipeline`, `plan`, ...) measure with the allocator settings `adal2msal` runs with.
+    AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
     let done = DispatchSemaphore(value: 0)
     Task.detached {
       await BenchCommand.main()

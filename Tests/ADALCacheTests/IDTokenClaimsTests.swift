@@ -2,6 +2,7 @@ import ADALCache
 import Adal2MSALSupport
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 /// id_token claims: parsing (CORE `MSIDIdTokenClaims`) and the user id rules (spec §2.4).
 @Suite("id token claims")
@@ -106,6 +107,41 @@ struct IDTokenClaimsTests {
     #expect(v2Issuer.homeTenantEvidence == .issuerTenant(home))
     let sameIdp = try claims(["tid": resource, "idp": "https://sts.windows.net/\(resource.uppercased())/"])
     #expect(sameIdp.homeTenantEvidence == nil)
+  }
+
+  /// Issuers in AAD's own form are read on their bytes, and every issuer gives what `URLComponents` reads
+  /// (the oracle), whichever way it is read.
+  @Test func issuerTenantAsURLComponentsReadsIt() {
+    let tenant = "F645AD92-e38d-4d1a-b510-d1b09a74a8ca"
+    let plain = [
+      "https://sts.windows.net/\(tenant)/", "https://login.microsoftonline.com/\(tenant)/v2.0",
+      "https://login.chinacloudapi.cn/\(tenant)", "https://a-b.c9/\(tenant)/x_y~z/", "https://sts.windows.net/common/",
+      "https://sts.windows.net/\(tenant)x/", "https://h/./\(tenant)", "https://h/../x",
+    ]
+    for issuer in plain {
+      #expect(IDTokenClaims.plainIssuerTenant(issuer) != nil, "\(issuer)")
+      #expect(IDTokenClaims.aadIssuerTenant(issuer) == IDTokenClaims.aadIssuerTenantParsingURL(issuer), "\(issuer)")
+    }
+    #expect(IDTokenClaims.aadIssuerTenant(plain[0]) == tenant.lowercased())
+    let others = [
+      "", "https://", "https://h", "https://h/", "https://h//\(tenant)", "http://h/\(tenant)", "HTTPS://h/\(tenant)",
+      "https://H/\(tenant)", "https://h./\(tenant)", "https://.h/\(tenant)", "https://h-/\(tenant)",
+      "https://-h/\(tenant)", "https://a..b/\(tenant)", "https://h:443/\(tenant)", "https://u@h/\(tenant)",
+      "https://h/\(tenant)?x=1", "https://h/\(tenant)#f", "https://h/%41\(tenant)", "https://h/\(tenant) ",
+      "https://xn--bcher-kva.example/\(tenant)", "https://bücher.example/\(tenant)", "urn:\(tenant)", tenant,
+    ]
+    for issuer in others {
+      #expect(IDTokenClaims.aadIssuerTenant(issuer) == IDTokenClaims.aadIssuerTenantParsingURL(issuer), "\(issuer)")
+    }
+    // Seeded issuers of the bytes either side of each class the byte reader tells apart.
+    let alphabet = "ahz09-._~/:?#%@AZ[ ü".map(String.init) + [tenant]
+    var random = SeededGenerator(seed: 23)
+    for _ in 0..<3_000 {
+      let tail = (0..<Int.random(in: 0..<12, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+        .joined()
+      let issuer = "https://" + tail
+      #expect(IDTokenClaims.aadIssuerTenant(issuer) == IDTokenClaims.aadIssuerTenantParsingURL(issuer), "\(issuer)")
+    }
   }
 
   @Test func malformedTokensThrowWithoutTheToken() {

@@ -70,4 +70,26 @@ import _Adal2MSALTestSupport
     let plain = String(decoding: TerminalText.escaped(bytes: coloured, keepingColors: false), as: UTF8.self)
     #expect(plain == "\\x1B[32madd\\x1B[0m evil\\x1B]0;t\\x07 ©\u{C2}")
   }
+
+  /// Bytes are escaped as the String version escapes the same text (its oracle), wherever in the text a
+  /// character that needs an escape (or one that nearly does) stands: the scan reads eight bytes at a time,
+  /// and each lane must see it.
+  @Test func bytesAreEscapedAsTheTextIsAtEveryPosition() {
+    let probes = [
+      "\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{B}", "\u{1B}", "\u{1F}", " ", "~", "\u{7F}", "\u{80}", "\u{85}",
+      "\u{9F}", "\u{A0}", "©", "é", "日",
+    ]
+    for length in 1..<26 {
+      for position in 0..<length {
+        for probe in probes {
+          var parts = (0..<length).map { String(UnicodeScalar(UInt8(0x61 + $0 % 26))) }
+          parts[position] = probe
+          let text = parts.joined()
+          let bytes = TerminalText.escaped(bytes: Array(text.utf8), keepingColors: false)
+          #expect(
+            String(decoding: bytes, as: UTF8.self) == TerminalText.escaped(text), "\(length) \(position) \(probe)")
+        }
+      }
+    }
+  }
 }

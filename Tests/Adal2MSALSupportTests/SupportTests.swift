@@ -140,6 +140,25 @@ import _Adal2MSALTestSupport
 }
 
 extension StringFastPathTests {
+  /// `trimmedWhitespaceAndNewlines()` of a String (its ends read as bytes) must equal Foundation's
+  /// `trimmingCharacters(in: .whitespacesAndNewlines)`, its oracle, whatever the ends are.
+  @Test func trimsAsFoundationDoes() {
+    let ends: [String] = [
+      "", "a", "Z", "~", " ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1F}", "\u{7F}", "\u{85}",
+      "\u{A0}", "\u{2028}", "\u{3000}", "é", "e\u{301}", " \u{301}", "日",
+    ]
+    for head in ends {
+      for tail in ends {
+        for middle in ["", "x", "a b", " ", "\n"] {
+          let text = head + middle + tail
+          #expect(
+            text.trimmedWhitespaceAndNewlines() == text.trimmingCharacters(in: .whitespacesAndNewlines),
+            "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+      }
+    }
+  }
+
   /// `splitting(ascii:)` must equal `split(separator:)` by characters (its oracle), either way about empty pieces.
   @Test func splitsAsCharactersDo() {
     let fixed = [

@@ -76,6 +76,7 @@ import UnifiedCache
 
   @Test(arguments: [
     ("acct", "1", "identity.guest"), ("upn", "x_y.com#EXT#@contoso.onmicrosoft.com", "identity.guest"),
+    ("upn", "Live.Com#a@x.com", "identity.guest"), ("upn", "zoë_x.com#ext#@contoso.onmicrosoft.com", "identity.guest"),
     ("idp", "live.com", "identity.guest"), ("iss", "", "identity.home-tenant-unknown"),
   ])
   func tokensWithoutMemberEvidenceAreSkipped(_ claim: String, _ value: String, _ code: String) throws {

@@ -27,6 +27,27 @@ import UnifiedCache
     }
   }
 
+  /// A run of one part hands its whole plan to `finish` with no part added: the report is written as it is
+  /// rendered, and is still the whole plan's, with the diagnostics in plan order whatever order they came in.
+  @Test(arguments: Scenario.names)
+  func aRunOfOnePartGivesTheWholeReport(_ name: String) throws {
+    let plan = try Scenario(name).plan()
+    var arriving = plan
+    arriving.diagnostics.reverse()
+    for redact in [false, true] {
+      var names = RedactionNames()
+      names.add(plan)
+      for format in ReportFormat.allCases {
+        var expected: [UInt8] = []
+        Migration.report(plan, redactUsernames: redact).write(format, colorize: format == .text) { expected += $0 }
+        var spool = ReportSpool(format: format, colorize: format == .text, redacting: redact ? names : nil)
+        var written: [UInt8] = []
+        try spool.finish(arriving) { written += $0 }
+        expectSameReport(written, expected, "\(name), \(format), redacted: \(redact)")
+      }
+    }
+  }
+
   /// Every scenario's dump in one run (with the MSAL inputs and the store of some): many users, in many parts.
   @Test func allScenariosTogether() throws {
     var combined = try Scenario("msal-conflict")

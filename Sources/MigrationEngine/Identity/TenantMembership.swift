@@ -36,8 +36,7 @@ enum TenantMembership: Sendable, Equatable {
       return
     }
     for name in [claims.upn, claims.preferredUsername, claims.uniqueName].compactMap({ $0 }) {
-      let lower = name.lowercased()
-      if lower.contains("#ext#") || lower.hasPrefix("live.com#") {
+      if Self.hasGuestForm(name) {
         self = .guest("the user name has a guest form (#EXT# or live.com#) in tenant \(tid)")
         return
       }
@@ -47,5 +46,13 @@ enum TenantMembership: Sendable, Equatable {
       return
     }
     self = .member(oid: oid.lowercasedSharingStorage(), tid: tid)
+  }
+
+  /// Whether a user name has a guest form, `#EXT#` or a `live.com#` prefix in any case. Without a `#`, an
+  /// ASCII name (nearly all) has neither, and is neither lowercased nor searched.
+  static func hasGuestForm(_ name: String) -> Bool {
+    if name.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "#") }) { return false }
+    let lower = name.lowercased()
+    return lower.contains("#ext#") || lower.hasPrefix("live.com#")
   }
 }

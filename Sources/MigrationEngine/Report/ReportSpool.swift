@@ -17,6 +17,7 @@ public struct ReportSpool {
   private var diagnostics: [Diagnostic] = []
   private var actionCounts: [PlanAction: Int] = [:]
   private var kindCounts: [UnifiedEntityKind?: [PlanAction: Int]] = [:]
+  private var partsAdded = 0
   /// Users rendered at once (tests make it small).
   var usersPerBatch = MigrationReport.usersPerBatch
 
@@ -55,6 +56,7 @@ public struct ReportSpool {
 
   /// Renders the sections and other entries of one part's plan into the temporary file.
   public mutating func add(_ plan: MigrationPlan) throws {
+    partsAdded += 1
     let report = MigrationReport(plan: plan, redact: redact, redacted: redacted)
     for (action, count) in report.actionCounts { actionCounts[action, default: 0] += count }
     for (kind, counts) in report.kindCounts {
@@ -87,6 +89,14 @@ public struct ReportSpool {
   /// Adds `rest` (what `PlanningSession.finish` planned: it lists the run's inputs), then writes the whole
   /// report to `output`.
   public mutating func finish(_ rest: MigrationPlan, to output: (UnsafeRawBufferPointer) throws -> Void) throws {
+    if partsAdded == 0 {
+      // A run of one part (most runs): its sections are already in plan order, so they are written as they are
+      // rendered instead of set aside and read back (which held up to `SpillFile`'s memory limit of text).
+      var whole = rest
+      whole.diagnostics.sort(by: PlanOrder.diagnostics)
+      return try MigrationReport(plan: whole, redact: redact, redacted: redacted).write(
+        format, colorize: colorize, usersPerBatch: usersPerBatch, to: output)
+    }
     try add(rest)
     let header = MigrationReport(
       plannedAt: rest.plannedAt, inputs: rest.inputs, redacted: redacted, actionCounts: actionCounts,
