@@ -67,7 +67,8 @@ public struct CacheStore: Sendable {
       }
       try db.execute(sql: "PRAGMA synchronous = FULL")
       // 64 MB of page cache: a large apply inserts random keys into several B-trees, and a small cache
-      // spills pages to the WAL over and over inside the transaction.
+      // spills pages to the WAL over and over inside the transaction (a new store's first run, which only
+      // appends rows, needs less: `FirstRunJournal`).
       try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKilobytes)")
     }
     let store: CacheStore

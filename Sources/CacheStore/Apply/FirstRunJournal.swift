@@ -20,14 +20,22 @@ enum FirstRunJournal {
         try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")?.lowercased() == "delete"
       else { return false }
       try db.execute(sql: "PRAGMA synchronous = EXTRA")
+      try db.execute(sql: "PRAGMA cache_size = -\(firstRunCacheKilobytes)")
       return true
     }
     return switched ?? false
   }
 
-  /// Puts the store back in WAL mode with `synchronous = FULL`, after its first run committed or rolled back.
-  /// SQLite takes the exclusive lock this needs without waiting (another connection reading gives "database is
-  /// locked" at once), so it is tried again for up to `timeout` seconds. A store that stays in the rollback
+  /// The page cache of a first run, in KiB. Its rows go into tables that only grow at their end, so a page,
+  /// once full, is not touched again and can go to the file at once; what the cache must hold is the key and
+  /// lookup indexes, a few MB at 40k items. The 64 MiB that runs into an existing store keep (whose updates land
+  /// anywhere in the file) held a new store's pages until the commit: the 40k-item migrate peaked about 22 MiB
+  /// higher, at no gain in time (docs/benchmarks.md).
+  static let firstRunCacheKilobytes = 16_384
+
+  /// Puts the store back in WAL mode with `synchronous = FULL` and the whole page cache, after its first run
+  /// committed or rolled back. SQLite takes the exclusive lock this needs without waiting (another connection
+  /// reading gives "database is locked" at once), so it is tried again for up to `timeout` seconds. A store that stays in the rollback
   /// journal is consistent and durable all the same, and the next writer that opens it switches it to WAL
   /// (`CacheStore.open`): the run's outcome does not depend on it, so a failure here is not the run's.
   static func leave(_ queue: DatabaseQueue, timeout: TimeInterval) {
@@ -37,6 +45,7 @@ enum FirstRunJournal {
           throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the store is not in WAL mode yet")
         }
         try db.execute(sql: "PRAGMA synchronous = FULL")
+        try db.execute(sql: "PRAGMA cache_size = -\(CacheStore.cacheKilobytes)")
       }
     }
   }
