@@ -89,7 +89,7 @@ enum StoreFile {
     return "file:\(encoded)?immutable=1"
   }
 
-  /// Whether `path` is an empty regular file (one just created, that SQLite has not written yet).
+  /// Whether `path` is an empty file (one just created, that SQLite has not written yet).
   static func isEmpty(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && info.st_size == 0

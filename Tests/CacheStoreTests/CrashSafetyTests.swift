@@ -114,8 +114,8 @@ import _Adal2MSALTestSupport
         Thread.sleep(forTimeInterval: Double(Int.random(in: 300...4_000, using: &generator)) / 1000)
       } else {
         // The run's pages fit in the page cache: they reach the file at the commit. Kill while they are written.
-        let schemaSize = Self.size(path)
-        while Self.size(path) < schemaSize + 4_000_000, kill(child.process.processIdentifier, 0) == 0 {
+        let schemaSize = StoreTestSupport.size(path) ?? 0
+        while StoreTestSupport.size(path) ?? 0 < schemaSize + 4_000_000, kill(child.process.processIdentifier, 0) == 0 {
           usleep(500)
         }
         usleep(UInt32.random(in: 0...20_000, using: &generator))
@@ -140,10 +140,6 @@ import _Adal2MSALTestSupport
     }
     #expect(killedMidway >= 3, "most kills should land inside the transaction (\(killedMidway) did)")
     print("first-run crash safety: 8 kills, \(killedMidway) inside the transaction")
-  }
-
-  static func size(_ path: String) -> Int {
-    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
   }
 
   /// A store opened and written by a second process while a new store's first run is written with the rollback

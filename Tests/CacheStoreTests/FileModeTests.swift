@@ -56,17 +56,13 @@ import _Adal2MSALTestSupport
     }
     #expect(journal == "wal")
     #expect(synchronous == 2, "synchronous must be FULL (2) again")
-    #expect(Self.size(path + "-wal") == 0, "the first run's pages are in the database file, not in the WAL")
+    #expect(StoreTestSupport.size(path + "-wal") == 0, "the first run's pages are in the database file, not in the WAL")
     #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
     #expect(StoreTestSupport.mode(path + "-wal") == 0o600)
 
     try StoreTestSupport.importFiles(Array(files.suffix(files.count - files.count / 2)), into: store)
-    #expect(Self.size(path + "-wal") ?? 0 > 0, "a later run is written to the WAL")
+    #expect(StoreTestSupport.size(path + "-wal") ?? 0 > 0, "a later run is written to the WAL")
     #expect(try StoreTestSupport.counts(store).runs == 2)
-  }
-
-  static func size(_ path: String) -> Int? {
-    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
   }
 
   /// Issue 22: an existing store written to is made owner-only, and so are its side files.

@@ -62,6 +62,11 @@ enum StoreTestSupport {
   /// The permission bits of a file.
   static func mode(_ path: String) -> UInt16? { StoreFile.mode(of: path) }
 
+  /// A file's size in bytes; nil when it does not exist.
+  static func size(_ path: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+  }
+
   /// The built `adal2msal-bench`.
   static func benchBinary() throws -> URL {
     try #require(BuiltProducts.url("adal2msal-bench"), "adal2msal-bench not built: run swift build --build-tests")

@@ -143,7 +143,8 @@ struct FaultTests {
     let previous = setup.directory.appendingPathComponent("previous-report.txt")
     let previousBytes = Data("an earlier report\n".utf8)
     try previousBytes.write(to: previous)
-    // The report of the 3,000-entry input is far larger than 64 KiB; it is written in parts, beside the store's transaction.
+    // The report of the 3,000-entry input is far larger than 64 KiB; it is written in parts, beside the store's
+    // transaction.
     let full = try CLI.runInShell(
       prefix: "ulimit -f 64",
       ["migrate", "--msal", setup.large.path, "--out", setup.store.path, "--report", previous.path])

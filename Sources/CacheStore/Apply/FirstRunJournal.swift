@@ -35,9 +35,10 @@ enum FirstRunJournal {
 
   /// Puts the store back in WAL mode with `synchronous = FULL` and the whole page cache, after its first run
   /// committed or rolled back. SQLite takes the exclusive lock this needs without waiting (another connection
-  /// reading gives "database is locked" at once), so it is tried again for up to `timeout` seconds. A store that stays in the rollback
-  /// journal is consistent and durable all the same, and the next writer that opens it switches it to WAL
-  /// (`CacheStore.open`): the run's outcome does not depend on it, so a failure here is not the run's.
+  /// reading gives "database is locked" at once), so it is tried again for up to `timeout` seconds. A store
+  /// that stays in the rollback journal is consistent and durable all the same, and the next writer that opens
+  /// it switches it to WAL (`CacheStore.open`): the run's outcome does not depend on it, so a failure here is
+  /// not the run's.
   static func leave(_ queue: DatabaseQueue, timeout: TimeInterval) {
     try? OpeningRace.retrying(for: timeout) {
       try queue.writeWithoutTransaction { db in

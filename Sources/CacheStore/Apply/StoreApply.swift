@@ -25,8 +25,8 @@ extension CacheStore {
   }
 
   /// Applies a run planned in parts (`PlanningSession`), in ONE immediate transaction like `apply` (a new store's
-  /// first with the rollback journal, `FirstRunJournal`): `body`
-  /// writes each part's plan with `PlanWriter.write` as it is planned, so that no more than a part is held.
+  /// first with the rollback journal, `FirstRunJournal`): `body` writes each part's plan with `PlanWriter.write`
+  /// as it is planned, so that no more than a part is held.
   /// The run row records `inputs` and the counts of every part. When `body` throws, everything is rolled back
   /// and its error is rethrown as it is (a database failure is a `CacheStoreError`).
   @discardableResult

@@ -48,10 +48,10 @@ enum TenantMembership: Sendable, Equatable {
     self = .member(oid: oid.lowercasedSharingStorage(), tid: tid)
   }
 
-  /// Whether a user name has a guest form, `#EXT#` or a `live.com#` prefix in any case. Without a `#`, an
-  /// ASCII name (nearly all) has neither, and is neither lowercased nor searched.
+  /// Whether a user name has a guest form, `#EXT#` or a `live.com#` prefix in any case. A name without a `#`
+  /// (nearly all) has neither, and is neither lowercased nor searched: no lowercase mapping makes a `#`.
   static func hasGuestForm(_ name: String) -> Bool {
-    if name.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "#") }) { return false }
+    guard name.utf8.contains(UInt8(ascii: "#")) else { return false }
     let lower = name.lowercased()
     return lower.contains("#ext#") || lower.hasPrefix("live.com#")
   }
