@@ -51,8 +51,8 @@ extension MigrationPipeline {
   }
 
   /// The first pass: reads every input (ADAL files on all cores), records its digest and the identity keys of
-  /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all: then the
-  /// run is planned whole, as one part, and nothing is read twice.
+  /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all, or they are
+  /// one file's: then the run is planned whole, as one part, and nothing is read twice.
   ///
   /// A file of an `--adal` directory that cannot be used (unreadable, unrecognised, unsupported) is not an
   /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet).
@@ -73,8 +73,9 @@ extension MigrationPipeline {
     var counts: [Int] = Array(repeating: 0, count: adalPaths.count)
     var keeping = true
     var total = 0
-    // A lone file of at most `maxItems` items is planned whole, as one part: its identity keys, which only
-    // tie inputs together, would go unused (on one 40k-item dump they were a sixth of the planning CPU).
+    // A part holds whole files, so a lone file is planned whole at any size: in parts it would be one part,
+    // read twice, and its peak memory no lower. Its identity keys, which only tie inputs together, would go
+    // unused (on one 40k-item dump they were a sixth of the planning CPU).
     let needsKeys = adalEntries.count > 1
     try await Self.forEachConcurrently(
       adalEntries,
@@ -82,9 +83,7 @@ extension MigrationPipeline {
         defer { progress?(entry.path) }
         do {
           let file = try Self.readADAL(entry.path, limits: limits)
-          let keys =
-            needsKeys || file.input.items.count > maxItems
-            ? InputPartitions.keys(of: file.input, unified: file.unified) : []
+          let keys = needsKeys ? InputPartitions.keys(of: file.input, unified: file.unified) : []
           return Result<(ADALFile, [String]), SkippedInput>.success((file, keys))
         } catch {
           // A file named on the command line ends the run; a file of a directory is skipped and named.
@@ -105,7 +104,7 @@ extension MigrationPipeline {
       counts[position] = file.input.items.count
       total += file.input.items.count
       kept[position] = file
-      if total > maxItems, keeping {
+      if total > maxItems, keeping, needsKeys {
         keeping = false
         for other in kept.indices { kept[other] = kept[other].map(Self.stripped) }
       }

@@ -137,6 +137,22 @@ import _Adal2MSALTestSupport
     #expect(Set(reports.map(\.stage)) == [.reading, .planning, .writing])
   }
 
+  /// A part holds whole files, so a lone file is planned whole however small `planWholeUpTo` is: it is read once,
+  /// and the first pass keeps its items.
+  @Test func aLoneFileIsPlannedWholeAtAnySize() async throws {
+    let dump = Fixtures.url("adal/dump-multiuser.bplist")
+    let index = try await MigrationPipeline().index(adal: [dump.path], msal: [], keepingAtMost: 0)
+    #expect(index.isOnePart && index.itemCount > 0)
+    var options = MigrationRun.Options()
+    options.planWholeUpTo = 0
+    options.itemsPerPart = 1
+    let seen = ProgressLog()
+    let outcome = try await MigrationRun(adal: [dump.path], store: nil, options: options).run { seen.add($0) }
+    let finished = seen.reports.filter { $0.stage == .reading && $0.files == 1 }
+    #expect(finished.count == 1, "the file was read \(finished.count) times")
+    #expect(outcome.totals.values.reduce(0, +) > 0)
+  }
+
   /// The second pass checks every file's digest: a file changed after it was first read stops the run.
   @Test func aFileChangedBetweenThePassesStopsTheRun() async throws {
     let dir = try Fixtures.temporaryDirectory("parted-changed")

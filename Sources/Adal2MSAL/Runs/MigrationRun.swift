@@ -19,9 +19,9 @@ public enum ReportDestination: Sendable {
 /// One migration, as `adal2msal migrate` runs it: read every input (ADAL files on all cores), plan them against
 /// the store, write the store in one transaction and the report, and say what it amounts to.
 ///
-/// A run of at most `Options.planWholeUpTo` ADAL items is planned whole, its inputs read once; a larger one is
-/// planned, written and reported in parts of at most `Options.itemsPerPart` items (docs/architecture.md). The
-/// report and the store are the same either way.
+/// A run of at most `Options.planWholeUpTo` ADAL items, or of one ADAL file, is planned whole, its inputs read
+/// once; a larger one is planned, written and reported in parts of at most `Options.itemsPerPart` items
+/// (docs/architecture.md). The report and the store are the same either way.
 ///
 /// ```swift
 /// let outcome = try await MigrationRun(adal: ["device.plist"], store: "cache.sqlite").run()
@@ -46,7 +46,8 @@ public struct MigrationRun: Sendable {
     public var reportFormat = ReportFormat.text
     /// ANSI colours in a text report (for a terminal).
     public var colorizeReport = false
-    /// A run of at most this many ADAL items is planned whole, its inputs read once.
+    /// A run of at most this many ADAL items is planned whole, its inputs read once; so is a run of one ADAL
+    /// file, whatever its size (a part holds whole files).
     public var planWholeUpTo = 100_000
     /// A larger run is planned, written and reported this many ADAL items at a time (or fewer).
     public var itemsPerPart = 25_000
