@@ -69,6 +69,9 @@ let package = Package(
       name: "_Adal2MSALTestSupport", dependencies: ["Adal2MSALSupport", "Adal2MSALSynthetic"],
       path: "Tests/_Adal2MSALTestSupport"),
 
+    // Allocates in a process of its own, for AllocatorTuningTests (glibc's choices depend on the heaps' history).
+    .executableTarget(
+      name: "allocator-probe", dependencies: ["Adal2MSALSupport", "CMalloc"], path: "Tests/AllocatorProbe"),
     .testTarget(name: "Adal2MSALSupportTests", dependencies: ["Adal2MSALSupport", "_Adal2MSALTestSupport"]),
     .testTarget(
       name: "PropertyListsTests", dependencies: ["_Adal2MSALTestSupport", "PropertyLists"]),
