@@ -79,6 +79,31 @@ import _Adal2MSALTestSupport
     if lowestIndex == 0 { #expect(listed == Set(sources).sorted(by: PlanSource.precedes)) }
   }
 
+  /// The sources listed as one sort of the sources themselves by `precedes`, repeats dropped, lists them:
+  /// files in and out of order (one repeated run of them as a dump gives), indices missing, -1 and repeated,
+  /// labels breaking ties.
+  @Test(arguments: [1, 2, 3, 4])
+  func anAppsSourcesAreListedAsOneSortOfThemLists(seed: UInt64) {
+    var generator = SeededGenerator(seed: seed)
+    let files = ["dump.plist", "b.plist", "a.plist", "dump.plist#2"]
+    let sources = (0..<2_000).map { position in
+      let index = Int.random(in: -1..<300, using: &generator)
+      return PlanSource(
+        file: position % 97 == 0 ? files[Int.random(in: 0..<4, using: &generator)] : files[position / 700],
+        itemIndex: Int.random(in: 0..<5, using: &generator) == 0 ? nil : index,
+        label: ["ADAL MRRT", "ADAL AT", "ADAL FRT"][Int.random(in: 0..<3, using: &generator)])
+    }
+    var listed: [PlanSource] = []
+    var unordered = false
+    for source in sources.sorted(by: PlanSource.precedes) where listed.last != source {
+      if let last = listed.last, !PlanSource.precedes(last, source) { unordered = true }
+      listed.append(source)
+    }
+    var seen: Set<PlanSource> = []
+    if unordered { listed = listed.filter { seen.insert($0).inserted } }
+    #expect(AppMetadataCollector.distinctInOrder(sources) == listed)
+  }
+
   /// Items of 25 users (one oid each) in shuffled positions: the clusters are the items of each oid, each in
   /// increasing order, listed in the order of their first item, as a plain grouping gives them.
   @Test func clustersAreTheUsersItemsInOrderOfTheirFirstItem() throws {
