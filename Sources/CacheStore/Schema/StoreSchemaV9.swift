@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 
 /// Schema v9: the `CHECK` constraints of `credentials.credential_kind` and `provenance.row_table` compare with
@@ -30,8 +29,12 @@ enum StoreSchemaV9 {
       try TableRebuild.rebuild(
         db, table: change.table, indexes: change.indexes, order: change.order, migration: "v9"
       ) { create in
-        guard create.components(separatedBy: change.old).count == 2 else { return nil }
-        return create.replacingOccurrences(of: change.old, with: change.new)
+        // The constraint ends its column's line (`<column> <type> NOT NULL CHECK (...),`).
+        var lines = create.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let found = lines.indices.filter { lines[$0].hasSuffix(change.old + ",") }
+        guard found.count == 1, let line = found.first else { return nil }
+        lines[line] = lines[line].dropLast(change.old.count + 1) + change.new + ","
+        return lines.joined(separator: "\n")
       }
     }
   }
