@@ -139,6 +139,9 @@ public struct CacheStore: Sendable {
       try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
     }
     if free > 0 { try queue.vacuum() }
+    // The pages the migrations wrote (the tables v8 and v9 rebuild, even in a new store) are not what a run
+    // needs: give their memory back, so that a new store's run peaks no higher than its own pages take.
+    try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA shrink_memory") }
     if isEmpty { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") } }
   }
 

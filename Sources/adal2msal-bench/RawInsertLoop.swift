@@ -5,13 +5,14 @@ import GRDBSQLite
 
 /// The SQLite floor: the rows an apply of `plan` writes (every `add` entity, of every kind, and its provenance
 /// row with the sources packed), inserted with the sqlite3 C API into the same schema with the same pragmas (WAL,
-/// `synchronous = FULL`, the store's cache size, one `BEGIN IMMEDIATE` transaction), text bound straight from
+/// `synchronous = FULL`, the store's cache size, one `BEGIN IMMEDIATE` transaction) and a connection opened
+/// without SQLite's own mutex, as GRDB opens the store's (`SQLITE_OPEN_NOMUTEX`), text bound straight from
 /// the entities, the key left NULL and only its hash stored, as the store does (schema v8): no GRDB, no
 /// existence checks, no row codec. What is left of an apply's time above it is ours.
 enum RawInsertLoop {
   static func run(path: String, plan: MigrationPlan) throws {
     var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
       throw ValidationError("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }

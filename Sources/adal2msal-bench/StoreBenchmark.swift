@@ -38,24 +38,29 @@ struct StoreBenchmark: AsyncParsableCommand {
     let rawPath = directory.appendingPathComponent("raw.sqlite").path
     _ = try CacheStore.open(path: rawPath)  // the same schema, created by the store, then closed
     clock = ContinuousClock.now
+    var cpu = CPUTime.ofSelf()
     try RawInsertLoop.run(path: rawPath, plan: plan)
     let rawSeconds = seconds(since: clock)
+    let rawCPU = CPUTime.ofSelf() - cpu
 
     let sealing = encrypted ? try SecretSealing(keyBytes: Data((0..<32).map { _ in UInt8.random(in: 0...255) })) : nil
     let store = try CacheStore.open(
       path: directory.appendingPathComponent("store.sqlite").path, options: CacheStoreOptions(sealing: sealing))
     clock = ContinuousClock.now
+    cpu = CPUTime.ofSelf()
     let summary = try store.apply(plan)
     let storeSeconds = seconds(since: clock)
+    let storeCPU = CPUTime.ofSelf() - cpu
     guard summary.rowsInserted == rows else {
       throw ValidationError("the store inserted \(summary.rowsInserted) rows, expected \(rows)")
     }
 
     let rawRate = Double(rows) / rawSeconds
     let storeRate = Double(rows) / storeSeconds
-    print("raw sqlite3 loop:    \(format(rawSeconds)) s, \(Int(rawRate)) rows/s")
+    print("raw sqlite3 loop:    \(format(rawSeconds)) s, \(Int(rawRate)) rows/s; CPU \(cpuFigures(rawCPU))")
     print(
-      "CacheStore.apply:    \(format(storeSeconds)) s, \(Int(storeRate)) rows/s\(encrypted ? " (secrets sealed)" : "")")
+      "CacheStore.apply:    \(format(storeSeconds)) s, \(Int(storeRate)) rows/s; CPU \(cpuFigures(storeCPU))"
+        + (encrypted ? " (secrets sealed)" : ""))
     print("ratio store/raw:     \(format(storeRate / rawRate))")
     print("peak RSS (process):  \(Memory.peakMB()) MB (the plan alone: \(afterPlan) MB)")
   }
@@ -66,6 +71,9 @@ struct StoreBenchmark: AsyncParsableCommand {
   }
 
   private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+  /// CPU seconds and the rows per CPU second: the figure to compare on a machine other jobs load.
+  private func cpuFigures(_ cpu: Double) -> String { "\(format(cpu)) s, \(Int(Double(rows) / cpu)) rows/s" }
 }
 
 /// Process memory from the kernel.

@@ -101,7 +101,7 @@ import _Adal2MSALTestSupport
     #expect(schema["credentials_by_home_account_hash"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
     // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
     // WAL is checkpointed, which the end-to-end verdict test reads).
     let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }

@@ -32,6 +32,9 @@ enum StoreSchema {
     migrator.registerMigration("v8") { db in
       try StoreSchemaV8.migrate(db)
     }
+    migrator.registerMigration("v9") { db in
+      try StoreSchemaV9.migrate(db)
+    }
     return migrator
   }
 

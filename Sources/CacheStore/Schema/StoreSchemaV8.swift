@@ -24,36 +24,13 @@ enum StoreSchemaV8 {
   /// Replaces `table` by the same table whose `key` may be NULL, keeping every row, its id, the indexes and
   /// the AUTOINCREMENT counter.
   private static func rebuildWithNullableKey(_ db: Database, table: String, indexes: [String]) throws {
-    let create = try String.fetchOne(
-      db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table])
-    let indexSQL = try indexes.map { index in
-      try String.fetchOne(
-        db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", arguments: [index])
-    }
-    // The v7 statement (`CREATE TABLE "<table>"` since its rename), its key column made nullable.
-    var lines = create?.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) ?? []
-    let keyLine = lines.firstIndex { $0.drop { $0 == " " }.hasPrefix("key ") && $0.hasSuffix(" TEXT NOT NULL,") }
-    guard let keyLine, lines.first == "CREATE TABLE \"\(table)\" (", case let indexSQL = indexSQL.compactMap({ $0 }),
-      indexSQL.count == indexes.count
-    else {
-      // A schema error (`OpeningRace` tries again): another process opening the same file may have just
-      // migrated it to v8 between this one's reading its migrations and running this one.
-      throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the table \(table) is not the one v7 made")
-    }
-    lines[0] = "CREATE TABLE \(table)_v8 ("
-    lines[keyLine] = String(lines[keyLine].dropLast(" NOT NULL,".count)) + ","
-    let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
-    try db.execute(sql: lines.joined(separator: "\n"))
-    try db.execute(
-      sql: """
-        INSERT INTO \(table)_v8 SELECT * FROM \(table) ORDER BY id;
-        DROP TABLE \(table);
-        ALTER TABLE \(table)_v8 RENAME TO \(table);
-        """)
-    for sql in indexSQL { try db.execute(sql: sql) }
-    if let sequence {
-      try db.execute(
-        sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?", arguments: [sequence, table])
+    try TableRebuild.rebuild(db, table: table, indexes: indexes, order: "id", migration: "v8") { create in
+      // The v7 statement (`CREATE TABLE "<table>"` since its rename), its key column made nullable.
+      var lines = create.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let keyLine = lines.firstIndex { $0.drop { $0 == " " }.hasPrefix("key ") && $0.hasSuffix(" TEXT NOT NULL,") }
+      guard let keyLine, lines.first == "CREATE TABLE \"\(table)\" (" else { return nil }
+      lines[keyLine] = String(lines[keyLine].dropLast(" NOT NULL,".count)) + ","
+      return lines.joined(separator: "\n")
     }
   }
 
