@@ -53,7 +53,15 @@ public struct ArchivedObject: Sendable, Hashable {
   }
 
   /// The value of a coder key; `nil` when the key is absent. A key archived as nil gives `.null`.
-  public subscript(key: String) -> ArchiveValue? { fields.first { $0.key == key }?.value }
+  ///
+  /// Keys of another UTF-8 length are passed over without comparing them (an item's fields are looked up by
+  /// name some twenty times, and comparing unequal strings was most of it), so a key only canonically
+  /// equivalent to `key` in another length is another key, as Foundation's unarchiver, which compares keys
+  /// literally, has it.
+  public subscript(key: String) -> ArchiveValue? {
+    let length = key.utf8.count
+    return fields.first { $0.key.utf8.count == length && $0.key == key }?.value
+  }
 
   public static func == (lhs: ArchivedObject, rhs: ArchivedObject) -> Bool {
     lhs.className == rhs.className && lhs.objectIndex == rhs.objectIndex && lhs.fields.count == rhs.fields.count

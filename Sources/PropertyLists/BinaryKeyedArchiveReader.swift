@@ -91,12 +91,13 @@ extension BinaryPropertyListParser {
     // What the binary reader checks on everything reachable from the top object, and on every container: the
     // reachable ones are checked by `validateTree`, so the others only when some object was not reached.
     var nodes = 0
-    var reached = Array(repeating: false, count: trailer.objectCount)
     var reachedCount = 0
-    guard validateTree(trailer.topObject, depth: 0, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
-    else {
-      return nil
+    // On the stack where it fits (Swift allocates large ones on the heap): an archive is read per keychain item.
+    let valid = withUnsafeTemporaryAllocation(of: Bool.self, capacity: trailer.objectCount) { reached in
+      reached.initialize(repeating: false)
+      return validateTree(trailer.topObject, depth: 0, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
     }
+    guard valid else { return nil }
     if reachedCount < trailer.objectCount {
       var counting = self
       counting.referenceCounts = Array(repeating: 0, count: trailer.objectCount)
@@ -145,8 +146,9 @@ extension BinaryPropertyListParser {
   /// Checks what `readTree` would (markers, strings, lengths, references, string keys, the blow-up limit) on
   /// the tree under `index`, and more: nesting up to `maxContainerDepth` (so no cycle either), no sets, dictionary
   /// keys distinct ASCII strings. The objects it reached are marked in `reached` and counted in `reachedCount`.
-  func validateTree(_ index: Int, depth: Int, nodes: inout Int, reached: inout [Bool], reachedCount: inout Int) -> Bool
-  {
+  func validateTree(
+    _ index: Int, depth: Int, nodes: inout Int, reached: UnsafeMutableBufferPointer<Bool>, reachedCount: inout Int
+  ) -> Bool {
     guard depth <= BinaryKeyedArchiveReader.maxContainerDepth else { return false }
     let span = spans[index]
     let marker = span.marker
@@ -171,7 +173,7 @@ extension BinaryPropertyListParser {
         let distinct = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { keys in
           for position in 0..<count {
             guard let keyIndex = try? reference(at: start + position * trailer.objectRefSize),
-              validateChild(keyIndex, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount),
+              validateChild(keyIndex, depth: depth + 1, nodes: &nodes, reached: reached, reachedCount: &reachedCount),
               let key = asciiBytes(keyIndex),
               !keys[..<position].contains(where: { Self.equalBytes($0, key) })
             else { return false }
@@ -183,24 +185,26 @@ extension BinaryPropertyListParser {
       }
       for position in (isDictionary ? count : 0)..<references {
         guard let child = try? reference(at: start + position * trailer.objectRefSize),
-          validateChild(child, depth: depth + 1, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
+          validateChild(child, depth: depth + 1, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
         else { return false }
       }
       return true
     case 0xC: return false
     case 0x4, 0x5, 0x6: return checkedBefore || (try? checkBytes(span)) != nil
+    // An integer is read as `scalar(at:)` reads it, without the box its value would take.
+    case 0x1: return checkedBefore || (try? readInteger(at: span.offset)) != nil
     default: return checkedBefore || (try? scalar(at: span.offset)) != nil
     }
   }
 
   /// `validateTree` of a container's element, where a scalar checked before is only counted (which is all the
   /// call would do for it): archives reference their keys and classes from every object.
-  func validateChild(_ index: Int, depth: Int, nodes: inout Int, reached: inout [Bool], reachedCount: inout Int)
-    -> Bool
-  {
+  func validateChild(
+    _ index: Int, depth: Int, nodes: inout Int, reached: UnsafeMutableBufferPointer<Bool>, reachedCount: inout Int
+  ) -> Bool {
     guard reached[index], depth <= BinaryKeyedArchiveReader.maxContainerDepth, Self.isScalar(spans[index].marker)
     else {
-      return validateTree(index, depth: depth, nodes: &nodes, reached: &reached, reachedCount: &reachedCount)
+      return validateTree(index, depth: depth, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
     }
     nodes += 1
     return nodes <= maxNodes

@@ -163,10 +163,12 @@ struct BinaryPropertyListParser {
   }
 
   /// Checks that `count` bytes from `start` lie within the object area.
-  func requireBytes(_ start: Int, _ count: Int, _ what: String) throws(PropertyListError) {
+  /// - Parameter what: the message's subject, made only for the error (an interpolated one made on every call was
+  ///   a string allocated per container of a keychain dump).
+  func requireBytes(_ start: Int, _ count: Int, _ what: @autoclosure () -> String) throws(PropertyListError) {
     let (end, overflow) = start.addingReportingOverflow(count)
     guard !overflow, end <= trailer.offsetTableStart else {
-      throw .at(offset: start, "\(what) of \(count) bytes runs past the object area")
+      throw .at(offset: start, "\(what()) of \(count) bytes runs past the object area")
     }
   }
 

@@ -26,7 +26,8 @@ struct BinaryValueSharing {
   /// read with its own sharing, and growing the container set from empty in every one (rehashing deep
   /// values each time it doubled) was two fifths of the interning's cost.
   init(objectCount: Int) {
-    containers.reserveCapacity(Swift.min(objectCount / 2, 1024))
+    // Not for a walk that builds no tree (no objects): reserving nothing still allocated a table.
+    if objectCount > 1 { containers.reserveCapacity(Swift.min(objectCount / 2, 1024)) }
   }
 
   struct KnownKeys {

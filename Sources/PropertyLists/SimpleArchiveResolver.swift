@@ -17,6 +17,10 @@ struct SimpleArchiveResolver {
   let prunedKeys: [String]
   /// What is known of each archived object, by UID (one array: an archive is read per keychain item).
   private var slots: [Slot]
+  /// The coder keys of the instances being resolved, innermost last: an instance pushes its keys above those of
+  /// the instances it is resolved for and pops them before it returns, so that one array serves the archive
+  /// (an array each was an allocation per archived object).
+  private var fieldStack: [Field] = []
 
   /// What a value is, where a check needs that and not the value.
   enum Kind { case null, bool, integer, real, string, data, date, array, set, dictionary, object }
@@ -57,6 +61,7 @@ struct SimpleArchiveResolver {
     prunedField = pruning?.field
     prunedKeys = pruning?.keys ?? []
     slots = Array(repeating: Slot(), count: references.count)
+    fieldStack.reserveCapacity(32)  // an ADAL item's root and the instance under it
     let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(references.count, 1))
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
   }
@@ -103,8 +108,8 @@ struct SimpleArchiveResolver {
     in parser: BinaryPropertyListParser
   ) -> Resolved? {
     let building = mode != .check
-    var entries: [Field] = []
-    entries.reserveCapacity(fields.count)
+    let base = fieldStack.count
+    defer { fieldStack.removeLast(fieldStack.count - base) }
     var objectClass: ArchiveClass?
     let size = parser.trailer.objectRefSize
     for position in 0..<fields.count {
@@ -128,41 +133,42 @@ struct SimpleArchiveResolver {
       switch shape {
       case .uid(let child):
         guard let value = resolve(Int(child), depth: depth + 1, mode: childMode, in: parser) else { return nil }
-        entries.append(Field(key: key, resolved: value, written: .reference, pruned: pruned))
+        fieldStack.append(Field(key: key, resolved: value, written: .reference, pruned: pruned))
       case .scalar(let value, let kind):
         let resolved = Resolved(value: value.map(Self.plain), kind: kind, nodes: 1)
-        entries.append(Field(key: key, resolved: resolved, written: .inline, pruned: pruned))
+        fieldStack.append(Field(key: key, resolved: resolved, written: .inline, pruned: pruned))
       case .array(let elements):
         guard let (values, count, nodes) = list(elements, depth: depth + 1, building: build, in: parser) else {
           return nil
         }
         let resolved = Resolved(value: values.map(ArchiveValue.array), kind: .array, nodes: nodes)
-        entries.append(Field(key: key, resolved: resolved, written: .list, count: count, pruned: pruned))
+        fieldStack.append(Field(key: key, resolved: resolved, written: .list, count: count, pruned: pruned))
       case .dictionary: return nil
       }
     }
     guard let objectClass else { return nil }
     slots[uid].className = objectClass.name
-    if let value = Self.foundationValue(objectClass.role, entries) { return value }
+    if let value = Self.foundationValue(objectClass.role, fieldStack[base...]) { return value }
     guard objectClass.role == .instance else { return nil }
     var nodes = 1
-    for entry in entries {
+    for entry in fieldStack[base...] {
       nodes += entry.resolved.nodes
       guard nodes <= maxNodes else { return nil }
     }
     guard building else { return Resolved(value: nil, kind: .object, nodes: nodes) }
-    let object = ArchivedObject(
-      className: objectClass.name,
-      fields: entries.compactMap { entry in
-        entry.pruned ? nil : entry.resolved.value.map { (String(decoding: entry.key, as: UTF8.self), $0) }
-      },
-      objectIndex: uid)
+    // Sized once: `compactMap` grew the array by doubling, five allocations for an ADAL item's root.
+    var objectFields: [(key: String, value: ArchiveValue)] = []
+    objectFields.reserveCapacity(fieldStack.count - base)
+    for entry in fieldStack[base...] where !entry.pruned {
+      if let value = entry.resolved.value { objectFields.append((String(decoding: entry.key, as: UTF8.self), value)) }
+    }
+    let object = ArchivedObject(className: objectClass.name, fields: objectFields, objectIndex: uid)
     return Resolved(value: .object(object), kind: .object, nodes: nodes, pruned: mode == .buildPruned)
   }
 
   /// An instance of a Foundation value class as the plain value it stands for (nil for other classes, and for
   /// an instance whose coder keys do not make one).
-  private static func foundationValue(_ role: Role, _ entries: [Field]) -> Resolved? {
+  private static func foundationValue(_ role: Role, _ entries: ArraySlice<Field>) -> Resolved? {
     func field(_ name: StaticString) -> Field? {
       entries.first { BinaryPropertyListParser.equalBytes($0.key, name) }
     }

@@ -36,6 +36,21 @@ import Testing
     }
   }
 
+  /// Coder keys are looked up literally, as Foundation's unarchiver compares them: a key only canonically
+  /// equivalent to the name asked for (KELVIN SIGN for `K`, an equal `String`) is another key.
+  @Test func coderKeysAreLookedUpLiterally() throws {
+    let kelvin = "session\u{212A}ey"
+    try #require(kelvin == "sessionKey")
+    let object = ArchivedObject(
+      className: "Item",
+      fields: [(kelvin, .string("kelvin")), ("sessionId", .bool(true)), ("sessionKey", .string("K"))],
+      objectIndex: 1)
+    #expect(object["sessionKey"] == .string("K"))
+    #expect(object[kelvin] == .string("kelvin"))
+    #expect(object["sessionId"] == .bool(true))
+    #expect(object["session"] == nil)
+  }
+
   @Test func cycleIsAnErrorNamingTheObject() throws {
     let plist = Self.archive([
       .string("$null"),
