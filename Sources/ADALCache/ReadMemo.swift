@@ -1,30 +1,37 @@
 import Foundation
+import PropertyLists
 
 /// What one read of a dump has seen already, so that its items share what they repeat. A user's items
 /// repeat its id token, its refresh token (an MRRT and its FRT copy), its authority, client id, home account
 /// id and user name; every item repeats the access group. Shared, a million-item read holds each once, not
 /// once per item (CHANGELOG.md, benchmark history, "Memory").
+///
+/// Every table is keyed by the text's exact scalars (`PropertyListString`), not by `String`, whose equality is
+/// canonical equivalence: keyed by `String`, an item whose name spells "é" as `e` and a combining accent would be
+/// handed another item's one-scalar spelling, or what was decoded from it.
 final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private let lock = NSLock()
-  private var parsed: [String: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] = [:]
-  private var secrets: [String: ADALSecret] = [:]
-  private var strings: Set<String> = []
-  private var services: [String: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
-  private var accounts: [String: ADALKeychainAccount.Decoded] = [:]
-  private var authorities: [String: String] = [:]
+  private var parsed: [PropertyListString: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] =
+    [:]
+  private var secrets: [PropertyListString: ADALSecret] = [:]
+  private var strings: Set<PropertyListString> = []
+  private var services: [PropertyListString: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
+  private var accounts: [PropertyListString: ADALKeychainAccount.Decoded] = [:]
+  private var authorities: [PropertyListString: String] = [:]
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read.
   func claims(for raw: String) -> (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>) {
-    if let known = lock.withLock({ parsed[raw] }) { return known }
+    let key = PropertyListString(raw)
+    if let known = lock.withLock({ parsed[key] }) { return known }
     // Parsed without the lock, which the other decoding threads take for every string they share; of two
     // threads that parse the same token, the first to store it wins, so that its items still share one copy.
     let entry = (
       idToken: ADALSecret(raw), result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
     )
     return lock.withLock {
-      if let known = parsed[raw] { return known }
-      parsed[raw] = entry
+      if let known = parsed[key] { return known }
+      parsed[key] = entry
       return entry
     }
   }
@@ -33,9 +40,10 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   func secret(_ value: String) -> ADALSecret {
     lock.lock()
     defer { lock.unlock() }
-    if let known = secrets[value] { return known }
+    let key = PropertyListString(value)
+    if let known = secrets[key] { return known }
     let secret = ADALSecret(value)
-    secrets[value] = secret
+    secrets[key] = secret
     return secret
   }
 
@@ -57,12 +65,14 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   }
 
   private func remembered<Value>(
-    _ key: String, in table: ReferenceWritableKeyPath<ReadMemo, [String: Value]>, _ make: (String) -> Value
+    _ text: String, in table: ReferenceWritableKeyPath<ReadMemo, [PropertyListString: Value]>,
+    _ make: (String) -> Value
   ) -> Value {
+    let key = PropertyListString(text)
     lock.lock()
     defer { lock.unlock() }
     if let known = self[keyPath: table][key] { return known }
-    let value = make(key)
+    let value = make(text)
     self[keyPath: table][key] = value
     return value
   }
@@ -73,6 +83,6 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     guard value.utf8.count > 15 else { return value }
     lock.lock()
     defer { lock.unlock() }
-    return strings.insert(value).memberAfterInsert
+    return strings.insert(PropertyListString(value)).memberAfterInsert.value
   }
 }

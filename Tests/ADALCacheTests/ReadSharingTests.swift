@@ -1,8 +1,9 @@
-import ADALCache
 import Adal2MSALSupport
 import Foundation
 import Testing
 import _Adal2MSALTestSupport
+
+@testable import ADALCache
 
 /// A dump's items share the strings and secrets they repeat (`ReadMemo`): the values must be exactly what
 /// each item's archive says on its own, and repeated values must be one copy.
@@ -93,5 +94,22 @@ import _Adal2MSALTestSupport
       let expected = diagnostics(try ADALCacheReader().read(alone, file: "dump"))[0] ?? []
       #expect(together[index] ?? [] == expected, "item \(index)")
     }
+  }
+}
+
+/// `ReadMemo` shares exact spellings only: strings that `String` calls equal (canonically equivalent) but whose
+/// scalars differ are each kept as they were read.
+@Suite struct ReadMemoSpellingTests {
+  static let composed = "Jos\u{E9} Garc\u{ED}a-M\u{E1}rquez@contoso.com"
+  static let decomposed = "Jose\u{301} Garci\u{301}a-Ma\u{301}rquez@contoso.com"
+
+  @Test func canonicallyEquivalentSpellingsStayApart() {
+    #expect(Self.composed == Self.decomposed && !Self.composed.utf8.elementsEqual(Self.decomposed.utf8))
+    let memo = ReadMemo()
+    #expect(memo.shared(Self.composed).utf8.elementsEqual(Self.composed.utf8))
+    #expect(memo.shared(Self.decomposed).utf8.elementsEqual(Self.decomposed.utf8))
+    // Secrets compared outside the expectation, which would print them.
+    let secretsKept = [Self.composed, Self.decomposed].map { memo.secret($0).value.utf8.elementsEqual($0.utf8) }
+    #expect(secretsKept == [true, true])
   }
 }
