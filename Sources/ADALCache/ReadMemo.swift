@@ -10,9 +10,11 @@ import PropertyLists
 /// canonical equivalence: keyed by `String`, an item whose name spells "é" as `e` and a combining accent would be
 /// handed another item's one-scalar spelling, or what was decoded from it.
 final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
+  /// An id token shared by the items that carry it, and its claims or why they cannot be read.
+  typealias ParsedIDToken = (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)
+
   private let lock = NSLock()
-  private var parsed: [PropertyListString: (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)] =
-    [:]
+  private var parsed: [PropertyListString: ParsedIDToken] = [:]
   private var secrets: [PropertyListString: ADALSecret] = [:]
   private var strings: Set<PropertyListString> = []
   private var services: [PropertyListString: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
@@ -21,7 +23,7 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read.
-  func claims(for raw: String) -> (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>) {
+  func claims(for raw: String) -> ParsedIDToken {
     let key = PropertyListString(raw)
     if let known = lock.withLock({ parsed[key] }) { return known }
     // Parsed without the lock, which the other decoding threads take for every string they share; of two

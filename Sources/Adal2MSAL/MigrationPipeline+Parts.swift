@@ -76,14 +76,14 @@ extension MigrationPipeline {
     // A part holds whole files, so a lone file is planned whole at any size: in parts it would be one part,
     // read twice, and its peak memory no lower. Its identity keys, which only tie inputs together, would go
     // unused (on one 40k-item dump they were a sixth of the planning CPU).
-    let needsKeys = adalEntries.count > 1
+    let splittable = adalEntries.count > 1
     try await Self.forEachConcurrently(
       adalEntries,
       { entry in
         defer { progress?(entry.path) }
         do {
           let file = try Self.readADAL(entry.path, limits: limits)
-          let keys = needsKeys ? InputPartitions.keys(of: file.input, unified: file.unified) : []
+          let keys = splittable ? InputPartitions.keys(of: file.input, unified: file.unified) : []
           return Result<(ADALFile, [String]), SkippedInput>.success((file, keys))
         } catch {
           // A file named on the command line ends the run; a file of a directory is skipped and named.
@@ -104,7 +104,7 @@ extension MigrationPipeline {
       counts[position] = file.input.items.count
       total += file.input.items.count
       kept[position] = file
-      if total > maxItems, keeping, needsKeys {
+      if total > maxItems, keeping, splittable {
         keeping = false
         for other in kept.indices { kept[other] = kept[other].map(Self.stripped) }
       }
