@@ -100,7 +100,7 @@ extension String {
   }
 
   /// Whether every byte is ASCII, eight at a time.
-  private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
     var offset = 0
     while offset + 8 <= bytes.count {

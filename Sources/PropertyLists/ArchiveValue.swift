@@ -3,12 +3,14 @@ import Foundation
 /// A value resolved from an `NSKeyedArchiver` archive: Foundation classes become plain values, every other
 /// class becomes an `ArchivedObject` with its class name and coder keys.
 ///
-/// The resolver rejects cycles, so this is a tree.
-public indirect enum ArchiveValue: Sendable, Hashable {
+/// The resolver rejects cycles, so this is a tree. Payloads are stored inline, as `PropertyListValue`'s are: a
+/// heap box per value was an allocation for each of an archived item's fields. Only the 128-bit integer (whose
+/// alignment would make every value 32 bytes) and the archived object (32 bytes itself) are boxed.
+public enum ArchiveValue: Sendable, Hashable {
   /// `$null`, a nil reference (`UID 0`).
   case null
   case bool(Bool)
-  case integer(Int128)
+  indirect case integer(Int128)
   case real(Double)
   /// `NSString` / `NSMutableString` (`NS.string`) and plain archived strings: borrowed from a binary input
   /// as the property list's strings are (see `PropertyListString`), so resolving decodes no text.
@@ -25,7 +27,7 @@ public indirect enum ArchiveValue: Sendable, Hashable {
   /// archived value (the macOS ADAL blob keys its dictionaries by `ADTokenCacheKey` objects).
   case dictionary([ArchiveDictionaryEntry])
   /// Any other class, with its coder keys.
-  case object(ArchivedObject)
+  indirect case object(ArchivedObject)
 }
 
 public struct ArchiveDictionaryEntry: Sendable, Hashable {

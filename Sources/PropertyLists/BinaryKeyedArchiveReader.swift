@@ -110,18 +110,12 @@ extension BinaryPropertyListParser {
       let topEntriesIndex = top.value(for: "$top", in: self), let topEntries = dictionary(topEntriesIndex),
       topEntries.count == 1, let rootIndex = topEntries.value(for: "root", in: self), let rootUID = uid(rootIndex)
     else { return nil }
-    var references: [Int] = []
-    references.reserveCapacity(objects.count)
-    for position in 0..<objects.count {
-      guard let child = try? reference(at: objects.start + position * trailer.objectRefSize) else { return nil }
-      references.append(child)
-    }
-    var resolver = SimpleArchiveResolver(references: references, limits: limits, pruning: pruning)
-    guard rootUID < UInt64(references.count),
+    var resolver = SimpleArchiveResolver(objects: objects, limits: limits, pruning: pruning)
+    guard rootUID < UInt64(objects.count),
       let resolved = resolver.resolve(Int(rootUID), depth: 0, mode: .buildRoot, in: self),
       resolved.nodes <= resolver.maxNodes, let root = resolved.value
     else { return nil }
-    return KeyedArchive(top: [("root", root)], root: root, rootClassName: resolver.rootClassName(Int(rootUID)))
+    return KeyedArchive(top: [("root", root)], root: root, rootClassName: resolver.rootClassName)
   }
 
   // MARK: The property list

@@ -9,14 +9,19 @@ import Foundation
 /// has checked, so a value only checked is not decoded again, and coder keys are compared as bytes: a key
 /// becomes a `String` only in an object that is built.
 struct SimpleArchiveResolver {
-  /// `$objects`: the property list object of each archived object.
-  let references: [Int]
+  /// `$objects`: the references to the property list object of each archived object (all checked by
+  /// `validateTree`), read where they are needed: an array of them was an allocation per archive.
+  let objects: BinaryPropertyListParser.ContainerSpan
   let maxNodes: Int
   /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
   let prunedField: String?
   let prunedKeys: [String]
   /// What is known of each archived object, by UID (one array: an archive is read per keychain item).
   private var slots: [Slot]
+  /// The classes instances named (`Slot.describedClass` indexes them): an archive has a handful.
+  private var classes: [ArchiveClass] = []
+  /// `$classname` of the root's class, once the root is resolved as a class instance.
+  private(set) var rootClassName: String?
   /// The coder keys of the instances being resolved, innermost last: an instance pushes its keys above those of
   /// the instances it is resolved for and pops them before it returns, so that one array serves the archive
   /// (an array each was an allocation per archived object).
@@ -37,14 +42,13 @@ struct SimpleArchiveResolver {
     var pruned = false
   }
 
-  /// An archived object's resolution so far, and, for a class object, the class it describes.
+  /// An archived object's resolution so far, and, for a class object, the class it describes. Small: an
+  /// array of them is made for every archive.
   private struct Slot {
     var resolved: Resolved?
     var inProgress = false
-    /// The `$classname` of the object's class, once the object is resolved as a class instance.
-    var className: String?
-    /// The class this object describes, once an instance named it in `$class`.
-    var describedClass: ArchiveClass?
+    /// The class this object describes (its index in `classes`), once an instance named it in `$class`.
+    var describedClass: Int32 = -1
   }
 
   /// A class, looked up once per archive: its name and what its instances resolve to.
@@ -56,24 +60,31 @@ struct SimpleArchiveResolver {
   /// The Foundation value classes `KeyedArchiveResolver` makes plain values of; `instance` for the others.
   private enum Role { case string, date, data, null, dictionary, set, array, instance }
 
-  init(references: [Int], limits: InputLimits, pruning: (field: String, keys: [String])? = nil) {
-    self.references = references
+  init(
+    objects: BinaryPropertyListParser.ContainerSpan, limits: InputLimits,
+    pruning: (field: String, keys: [String])? = nil
+  ) {
+    self.objects = objects
     prunedField = pruning?.field
     prunedKeys = pruning?.keys ?? []
-    slots = Array(repeating: Slot(), count: references.count)
+    slots = Array(repeating: Slot(), count: objects.count)
     fieldStack.reserveCapacity(32)  // an ADAL item's root and the instance under it
-    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(references.count, 1))
+    classes.reserveCapacity(8)  // an ADAL item's two classes and the Foundation ones its values use
+    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(objects.count, 1))
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
   }
 
-  func rootClassName(_ uid: Int) -> String? { slots[uid].className }
+  /// The property list object of `$objects[uid]` (`uid` in range).
+  private func object(_ uid: Int, in parser: BinaryPropertyListParser) -> Int? {
+    try? parser.reference(at: objects.start + uid * parser.trailer.objectRefSize)
+  }
 
   /// `$objects[uid]`, resolved once in each form it is needed in (a value only checked is built when it is
   /// needed built; an object built with keys pruned is built whole where it is needed whole).
   mutating func resolve(
     _ uid: Int, depth: Int, mode: Mode, in parser: BinaryPropertyListParser
   ) -> Resolved? {
-    guard uid < references.count else { return nil }
+    guard uid < objects.count else { return nil }
     if let known = slots[uid].resolved,
       mode == .check || (known.value != nil && known.pruned == (mode == .buildPruned))
     {
@@ -81,7 +92,7 @@ struct SimpleArchiveResolver {
     }
     // `$objects[0]` is told from a string by its value, even where it is only checked.
     guard !slots[uid].inProgress, depth <= BinaryKeyedArchiveReader.maxObjectDepth,
-      let shape = parser.shallow(references[uid], values: mode != .check || uid == 0)
+      let index = object(uid, in: parser), let shape = parser.shallow(index, values: mode != .check || uid == 0)
     else { return nil }
     slots[uid].inProgress = true
     defer { slots[uid].inProgress = false }
@@ -147,7 +158,7 @@ struct SimpleArchiveResolver {
       }
     }
     guard let objectClass else { return nil }
-    slots[uid].className = objectClass.name
+    if mode == .buildRoot { rootClassName = objectClass.name }
     if let value = Self.foundationValue(objectClass.role, fieldStack[base...]) { return value }
     guard objectClass.role == .instance else { return nil }
     var nodes = 1
@@ -264,14 +275,17 @@ struct SimpleArchiveResolver {
   /// The class the class object `uid` describes, when its `$classname` is an ASCII string: looked up once for
   /// all the instances that name it.
   private mutating func archiveClass(_ uid: UInt64, in parser: BinaryPropertyListParser) -> ArchiveClass? {
-    guard uid < UInt64(references.count) else { return nil }
-    if let known = slots[Int(uid)].describedClass { return known }
-    guard let classObject = parser.dictionary(references[Int(uid)]),
+    guard uid < UInt64(objects.count) else { return nil }
+    let known = slots[Int(uid)].describedClass
+    if known >= 0 { return classes[Int(known)] }
+    guard let index = object(Int(uid), in: parser), let classObject = parser.dictionary(index),
       let nameIndex = classObject.value(for: "$classname", in: parser), let nameBytes = parser.asciiBytes(nameIndex)
     else { return nil }
     let name = String(decoding: nameBytes, as: UTF8.self)
     let found = ArchiveClass(name: name, role: Self.role(of: name))
-    slots[Int(uid)].describedClass = found
+    guard let slot = Int32(exactly: classes.count) else { return nil }
+    slots[Int(uid)].describedClass = slot
+    classes.append(found)
     return found
   }
 

@@ -27,6 +27,26 @@ struct IDTokenClaimsTests {
     #expect(parsed.sub == "s")
   }
 
+  /// Claims are looked up by binary search in the sorted claims: every key is found, the first and the last
+  /// included, and keys before, between and after them are not.
+  @Test func everyClaimIsFoundByName() throws {
+    var payload: [String: Any] = [:]
+    for (index, key) in ["aa", "b", "ba", "c", "name", "oid", "sub", "tid", "ver", "zz", "é"].enumerated() {
+      payload[key] = "value \(index)"
+    }
+    let parsed = try claims(payload)
+    for entry in parsed.claims {
+      #expect(parsed[entry.key] == entry.value)
+      #expect(parsed.string(entry.key) == entry.value.stringValue)
+    }
+    #expect(parsed.claims.count == payload.count + 2)  // and the header's typ and alg
+    for absent in ["", "a", "ab", "bb", "d", "typ0", "z", "zzz", "ë", "\u{10FFFF}"] {
+      #expect(parsed[absent] == nil, "\(absent)")
+    }
+    // String equality is canonical equivalence: an `é` spelled as `e` and a combining accent names the claim.
+    #expect(parsed.string("e\u{301}") == "value 10")
+  }
+
   @Test func bareSinglePayloadIsAccepted() throws {
     let parsed = try IDTokenClaims(rawIDToken: Self.segment(["upn": "u@x.com"]))
     #expect(!parsed.isJWT)

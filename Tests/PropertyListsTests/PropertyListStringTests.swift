@@ -167,7 +167,7 @@ import Testing
   @Test func valueLayoutStaysAt24Bytes() {
     #expect(MemoryLayout<PropertyListValue>.stride == 24)
     #expect(MemoryLayout<PropertyListString>.size <= 17)
-    #expect(MemoryLayout<ArchiveValue>.stride == 8)  // indirect: one box reference
+    #expect(MemoryLayout<ArchiveValue>.stride == 24)  // inline too: only integers and archived objects boxed
   }
 
   @Test func descriptions() {
