@@ -32,19 +32,31 @@ enum KeyConsistency {
           "\(keyName) \(field) '\(keyValue)' differs from the archived \(field) '\(itemValue)'",
           at: item.source.location))
     }
-    if let keyAuthority, canonical(keyAuthority) != canonical(item.authority) {
+    if let keyAuthority, !identical(keyAuthority, item.authority),
+      canonical(keyAuthority) != canonical(item.authority)
+    {
       report("authority", keyAuthority, item.authority)
     }
-    if normalizedResource(keyResource) != normalizedResource(item.resource) {
+    if !identical(keyResource, item.resource), normalizedResource(keyResource) != normalizedResource(item.resource) {
       report("resource", keyResource ?? "(none)", item.resource ?? "(none)")
     }
-    if let keyClientID,
+    if let keyClientID, !identical(keyClientID, item.clientID),
       keyClientID.trimmedWhitespaceAndNewlines().lowercasedSharingStorage()
         != item.clientID.trimmedWhitespaceAndNewlines().lowercasedSharingStorage()
     {
       report("clientId", keyClientID, item.clientID)
     }
     return diagnostics
+  }
+
+  /// Whether two values are the same bytes (or both absent): their normalized forms are then equal, and are not
+  /// made. Most items' keys hold their fields as archived.
+  private static func identical(_ lhs: String?, _ rhs: String?) -> Bool {
+    guard var lhs, var rhs else { return lhs == nil && rhs == nil }
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    return lhs.withUTF8 { left in
+      rhs.withUTF8 { right in left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+    }
   }
 
   /// Decodes `svce` and compares it; an undecodable `svce` is a warning (the archive is authoritative, but
