@@ -290,17 +290,25 @@ struct SimpleArchiveResolver {
   }
 
   private static func role(of className: String) -> Role {
-    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookups.
+    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookup.
     guard className.utf8.starts(with: "NS".utf8) else { return .instance }
-    if KeyedArchiveResolver.stringClasses.contains(className) { return .string }
-    if className == "NSDate" { return .date }
-    if KeyedArchiveResolver.dataClasses.contains(className) { return .data }
-    if className == "NSNull" { return .null }
-    if KeyedArchiveResolver.dictionaryClasses.contains(className) { return .dictionary }
-    if KeyedArchiveResolver.setClasses.contains(className) { return .set }
-    if KeyedArchiveResolver.arrayClasses.contains(className) { return .array }
-    return .instance
+    return foundationRoles[className] ?? .instance
   }
+
+  /// The Foundation value classes of `KeyedArchiveResolver` by role, in one table: a class is looked up once, not
+  /// in each family's set in turn (an archive's classes are looked up for every keychain item).
+  private static let foundationRoles: [String: Role] = {
+    var roles: [String: Role] = ["NSDate": .date, "NSNull": .null]
+    let families: [(Set<String>, Role)] = [
+      (KeyedArchiveResolver.stringClasses, .string), (KeyedArchiveResolver.dataClasses, .data),
+      (KeyedArchiveResolver.dictionaryClasses, .dictionary), (KeyedArchiveResolver.setClasses, .set),
+      (KeyedArchiveResolver.arrayClasses, .array),
+    ]
+    for (names, role) in families {
+      for name in names { roles[name] = role }
+    }
+    return roles
+  }()
 
   /// The kind of the value `plain` makes of a scalar.
   static func kind(_ value: PropertyListValue) -> Kind {
