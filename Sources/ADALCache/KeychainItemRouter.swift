@@ -11,16 +11,18 @@ struct KeychainItemRouter {
   /// - Parameter pages: the input's pages, of which every record's `borrowedRanges` are held: let go as each
   ///   batch of records is decoded and taken.
   func route(_ records: [KeychainRecord], into result: inout ADALReadResult, releasing pages: InputPages? = nil) {
-    let memo = ReadMemo()
+    // One memo per core, each used by one decoding thread at a time: a memo shared by all of them had them
+    // queue at its lock for a tenth of the read. Equal strings are shared within a memo (one copy per core).
+    let memos = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in ReadMemo() }
     // Sized once: grown by doubling, the array kept up to twice the slots it needed for the rest of the run.
     result.items.reserveCapacity(records.reduce(0) { $0 + ($1.isADALItem ? 1 : 0) })
-    // Decoding an item is most of a large dump's read and needs nothing from the others (the memo is locked):
-    // decoded on all cores, a batch at a time (so that the decoded batch, held beside the result until it is
-    // taken, stays small), then taken in the records' order: the result is the same as one core's.
+    // Decoding an item is most of a large dump's read and needs nothing from the others: decoded on all cores,
+    // a batch at a time (so that the decoded batch, held beside the result until it is taken, stays small),
+    // then taken in the records' order: the result is the same as one core's.
     for batchStart in stride(from: 0, to: records.count, by: Self.batchSize) {
       let batch = Array(records[batchStart..<min(records.count, batchStart + Self.batchSize)])
-      let decoded = batch.orderedParallelMap(minimumChunk: 128) {
-        record -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
+      let decoded = batch.orderedParallelMap(minimumChunk: 128, lanes: memos) {
+        memo, record -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
         guard record.isADALItem else { return nil }
         return Result { () throws(ADALItemError) in try decodeADAL(record, memo: memo) }
       }

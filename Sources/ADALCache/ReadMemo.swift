@@ -4,7 +4,8 @@ import PropertyLists
 /// What one read of a dump has seen already, so that its items share what they repeat. A user's items
 /// repeat its id token, its refresh token (an MRRT and its FRT copy), its authority, client id, home account
 /// id and user name; every item repeats the access group. Shared, a million-item read holds each once, not
-/// once per item (CHANGELOG.md, benchmark history, "Memory").
+/// once per item (CHANGELOG.md, benchmark history, "Memory"). A read keeps one per core
+/// (`KeychainItemRouter.route`); its lock is only ever taken by one thread at a time, at no cost.
 ///
 /// Every table is keyed by the text's exact scalars (`PropertyListString`), not by `String`, whose equality is
 /// canonical equivalence: keyed by `String`, an item whose name spells "é" as `e` and a combining accent would be
