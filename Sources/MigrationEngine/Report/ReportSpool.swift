@@ -58,6 +58,7 @@ public struct ReportSpool {
 
   /// Renders the sections and other entries of one part's plan into the temporary file.
   public mutating func add(_ plan: MigrationPlan) throws {
+    precondition(held == nil, "a spool that holds a part takes no other")
     partsAdded += 1
     let report = MigrationReport(plan: plan, redact: redact, redacted: redacted)
     for (action, count) in report.actionCounts { actionCounts[action, default: 0] += count }
