@@ -27,14 +27,20 @@ package enum SecretFingerprint {
   }
 
   /// `sha256:` and the hex digits of a `digestPrefix`.
+  /// Written into the string's own storage: reports make one per token entry, and an array grown digit by
+  /// digit, then copied into the string, was three allocations each.
   package static func text(ofDigestPrefix prefix: UInt64) -> String {
-    var text = Array("sha256:".utf8)
-    for shift in stride(from: (length - 1) * 4, through: 0, by: -4) {
-      text.append(hexDigits[Int((prefix >> UInt64(shift)) & 0x0f)])
+    String(unsafeUninitializedCapacity: scheme.count + length) { buffer in
+      for (index, byte) in scheme.enumerated() { buffer[index] = byte }
+      for digit in 0..<length {
+        let shift = UInt64((length - 1 - digit) * 4)
+        buffer[scheme.count + digit] = hexDigits[Int((prefix >> shift) & 0x0f)]
+      }
+      return scheme.count + length
     }
-    return String(decoding: text, as: UTF8.self)
   }
 
+  private static let scheme = Array("sha256:".utf8)
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// The full lowercase hex SHA-256 of some bytes (for input-file digests in the run record, not for secrets).

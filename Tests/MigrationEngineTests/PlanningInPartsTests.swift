@@ -48,6 +48,22 @@ import UnifiedCache
     }
   }
 
+  /// A run of one part held until the rest is planned (a dry run: `ReportSpool.hold`, rendered whole by
+  /// `finish`) gives the whole plan's report too.
+  @Test(arguments: Scenario.names)
+  func aHeldPartGivesTheWholeReport(_ name: String) throws {
+    let scenario = try Scenario(name)
+    for redact in [false, true] {
+      let oracle = Migration.report(scenario.plan(), redactUsernames: redact)
+      for format in ReportFormat.allCases {
+        var expected: [UInt8] = []
+        oracle.write(format, colorize: format == .text) { expected += $0 }
+        let held = try Self.reportInParts(scenario, maxItems: 1_000, redact: redact, format: format, holding: true)
+        expectSameReport(held, expected, "\(name), \(format), redacted: \(redact)")
+      }
+    }
+  }
+
   /// Every scenario's dump in one run (with the MSAL inputs and the store of some): many users, in many parts.
   @Test func allScenariosTogether() throws {
     var combined = try Scenario("msal-conflict")
@@ -129,8 +145,10 @@ import UnifiedCache
 
   /// What `MigrationPipeline.planInParts` does, on inputs in memory: ADAL inputs and the accounts of the MSAL
   /// inputs are the partition's nodes; each part gets its ADAL inputs and its accounts' entities; `finish`
-  /// gets the rest.
-  static func reportInParts(_ scenario: Scenario, maxItems: Int, redact: Bool, format: ReportFormat) throws -> [UInt8] {
+  /// gets the rest. `holding`: the only part is held (`ReportSpool.hold`), not added.
+  static func reportInParts(
+    _ scenario: Scenario, maxItems: Int, redact: Bool, format: ReportFormat, holding: Bool = false
+  ) throws -> [UInt8] {
     let adal = inputPerItem(scenario.adal)
     var partitions = InputPartitions()
     for input in adal { partitions.add(keys: InputPartitions.keys(of: input, unified: nil), items: input.items.count) }
@@ -160,7 +178,7 @@ import UnifiedCache
     }
     var spool = ReportSpool(format: format, colorize: format == .text, redacting: names)
     spool.usersPerBatch = 1
-    let rest = try planAll { try spool.add($0) }
+    let rest = try planAll { holding ? spool.hold($0) : try spool.add($0) }
     var written: [UInt8] = []
     try spool.finish(rest) { written += $0 }
     return written

@@ -15,6 +15,27 @@ import UnifiedCache
     #expect(token.target == "user.write  User.Read\tuser.read")  // the field keeps what was written
   }
 
+  /// Keys are lowercased as `String.lowercased()` does it, ASCII (lowercased byte by byte, only A-Z) or not, and
+  /// a target of one scope as a list of one.
+  @Test func keysLowercaseAsStringsDo() {
+    let ascii = UnifiedIdToken(
+      homeAccountID: "UID.UTID", environment: "LOGIN.windows.net", clientID: "Client-ID", realm: "Z@[`{~",
+      secret: secret)
+    #expect(ascii.canonicalKey == "uid.utid-login.windows.net-idtoken-client-id-z@[`{~-")
+    let accented = UnifiedIdToken(
+      homeAccountID: "ÄÖ.ÜTID", environment: "login.windows.net", clientID: "C", realm: "R", secret: secret)
+    #expect(accented.canonicalKey == "äö.ütid-login.windows.net-idtoken-c-r-")
+    let oneScope = UnifiedAccessToken(
+      homeAccountID: "H", environment: "E", clientID: "C", realm: "R", target: "HTTPS://Graph.Microsoft.com/.Default",
+      secret: secret)
+    #expect(oneScope.canonicalKey == "h-e-accesstoken-c-r-https://graph.microsoft.com/.default")
+    #expect(oneScope.normalizedScopes == ["https://graph.microsoft.com/.default"])
+    let noScope = UnifiedAccessToken(
+      homeAccountID: "H", environment: "E", clientID: "C", realm: "R", target: "", secret: secret)
+    #expect(noScope.canonicalKey == "h-e-accesstoken-c-r-")
+    #expect(UnifiedCacheKey.appMetadata(environment: "", clientID: "") == "appmetadata--")
+  }
+
   @Test func popAccessTokenKey() {
     let token = UnifiedAccessToken(
       credentialType: "AccessToken_With_AuthScheme", homeAccountID: "uid.utid",

@@ -121,7 +121,7 @@ public struct MigrationRun: Sendable {
       pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: options.itemsPerPart,
       report: report, progress: progress)
     guard let store, !dryRun else {
-      let rest = try run.plan { _ in }
+      let rest = try run.plan(reportWaits: true) { _ in }
       try run.writeReport(rest)
       return run.outcome(strict: options.strict)
     }

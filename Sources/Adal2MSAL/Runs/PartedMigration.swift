@@ -44,7 +44,11 @@ struct PartedMigration {
   /// Plans every part, adding each to the report and handing it to `body`; returns the rest, for
   /// `writeReport`. A redacted report needs every name before its first section: a run of one part is
   /// planned first and reported after; a run in parts is planned once more beforehand, for the names.
-  mutating func plan(_ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
+  ///
+  /// - Parameter reportWaits: whether the report is written only after planning, with nothing to overlap
+  ///   its rendering (a dry run): the plan of a run of one part is then rendered whole by `writeReport`
+  ///   (`ReportSpool.hold`).
+  mutating func plan(reportWaits: Bool = false, _ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
     var session = PlanningSession(options: options, existing: existing)
     let reread = !index.isOnePart
     var held: [MigrationPlan] = []
@@ -87,7 +91,12 @@ struct PartedMigration {
       if holding { return held.append(part) }
       let partRows = part.count(.add) + part.count(.update)
       progress?(RunProgress(stage: .writing, done: rows, total: rows + partRows))
-      try Self.add(part, to: &spool, whileWriting: body)
+      if reportWaits, !reread, spool != nil {
+        spool?.hold(part)
+        try body(part)
+      } else {
+        try Self.add(part, to: &spool, whileWriting: body)
+      }
       rows += partRows
       progress?(RunProgress(stage: .writing, done: rows, total: rows))
     }

@@ -10,24 +10,35 @@ struct EntrySummary {
   var kind: UnifiedEntityKind?
   var reasonCode: String
   var sources: [PlanSource]
-  var fields: [(name: String, value: String)]
+  /// Whether the entry has fields (an entity, or fields a caller set).
+  private var hasFields: Bool
+  /// The values of the fields it shows, read once (`EntityFields.summaryValues`).
+  private var values: [String?]
+
+  init(kind: UnifiedEntityKind?, reasonCode: String, sources: [PlanSource], fields: EntryFieldReader) {
+    self.kind = kind
+    self.reasonCode = reasonCode
+    self.sources = sources
+    hasFields = !fields.isEmpty
+    values = hasFields ? fields.summaryValues() : []
+  }
 
   /// Whether there is a detail line (an entity, not a skipped item).
-  var hasDetail: Bool { kind != nil && !fields.isEmpty }
+  var hasDetail: Bool { kind != nil && hasFields }
 
   func writeHeadline(to out: inout [UInt8]) {
-    guard !fields.isEmpty else {
+    guard hasFields else {
       out.appendUTF8(kind == nil ? reasonCode : (sources.first?.label ?? "-"))
       return
     }
     switch kind {
-    case .account?: field("username", to: &out)
-    case .accessToken?: field("target", to: &out)
+    case .account?: field(.username, to: &out)
+    case .accessToken?: field(.target, to: &out)
     case .refreshToken?:
-      labelled("client ", "client_id", to: &out)
+      labelled("client ", .clientID, to: &out)
       family(to: &out)
     case .idToken?, .appMetadata?:
-      labelled("client ", "client_id", to: &out)
+      labelled("client ", .clientID, to: &out)
     case nil: out.appendUTF8(reasonCode)
     }
   }
@@ -36,46 +47,48 @@ struct EntrySummary {
     guard hasDetail else { return }
     switch kind {
     case .account?:
-      labelled("realm ", "realm", to: &out)
-      labelled(", ", "authority_type", to: &out)
-      labelled(", at ", "environment", to: &out)
+      labelled("realm ", .realm, to: &out)
+      labelled(", ", .authorityType, to: &out)
+      labelled(", at ", .environment, to: &out)
     case .refreshToken?:
-      labelled("at ", "environment", to: &out)
-      labelled(", secret ", "secret", to: &out)
+      labelled("at ", .environment, to: &out)
+      labelled(", secret ", .secret, to: &out)
     case .accessToken?:
-      labelled("realm ", "realm", to: &out)
+      labelled("realm ", .realm, to: &out)
       out.appendUTF8(", expires ")
-      if let expires = value("expires_on").flatMap(Double.init) {
+      if let expires = value(.expiresOn).flatMap(Double.init) {
         ReportDate.write(Date(timeIntervalSince1970: expires), to: &out)
       } else {
         out.append(UInt8(ascii: "-"))
       }
-      labelled(", secret ", "secret", to: &out)
+      labelled(", secret ", .secret, to: &out)
     case .idToken?:
-      labelled("realm ", "realm", to: &out)
-      labelled(", secret ", "secret", to: &out)
+      labelled("realm ", .realm, to: &out)
+      labelled(", secret ", .secret, to: &out)
     case .appMetadata?:
-      labelled("at ", "environment", to: &out)
+      labelled("at ", .environment, to: &out)
       family(to: &out)
     case nil: break
     }
   }
 
-  private func value(_ name: String) -> String? { MigrationReport.Entry.value(of: name, in: fields) }
+  private func value(_ field: EntityFields.SummaryField) -> String? {
+    values.isEmpty ? nil : values[field.position]
+  }
 
   /// The field's value, or "-" when the entity has none.
-  private func field(_ name: String, to out: inout [UInt8]) {
-    out.appendUTF8(value(name) ?? "-")
+  private func field(_ field: EntityFields.SummaryField, to out: inout [UInt8]) {
+    out.appendUTF8(value(field) ?? "-")
   }
 
   /// `label`, then the field's value (or "-").
-  private func labelled(_ label: String, _ name: String, to out: inout [UInt8]) {
+  private func labelled(_ label: String, _ field: EntityFields.SummaryField, to out: inout [UInt8]) {
     out.appendUTF8(label)
-    field(name, to: &out)
+    self.field(field, to: &out)
   }
 
   private func family(to out: inout [UInt8]) {
-    guard let family = value("family_id") else { return }
+    guard let family = value(.familyID) else { return }
     out.appendUTF8(", family ")
     out.appendUTF8(family)
   }
@@ -83,7 +96,9 @@ struct EntrySummary {
 
 extension MigrationReport.Entry {
   /// The entry's parts that its summary reads.
-  var summaryParts: EntrySummary { EntrySummary(kind: kind, reasonCode: reasonCode, sources: sources, fields: fields) }
+  var summaryParts: EntrySummary {
+    EntrySummary(kind: kind, reasonCode: reasonCode, sources: sources, fields: fieldReader)
+  }
 
   /// The headline and the detail line (empty when there is none), as Strings.
   func summary() -> (headline: String, detail: String) {

@@ -35,6 +35,8 @@ public struct MigrationReport: Sendable {
       get { assignedExistingFields ?? origin.fields(existing: true) }
       set { assignedExistingFields = newValue }
     }
+    /// What a summary reads the fields from: those set, else only the fields it shows, made from the entity.
+    var fieldReader: EntryFieldReader { EntryFieldReader(assigned: assignedFields, origin: origin) }
     private var assignedFields: [(name: String, value: String)]?
     private var assignedExistingFields: [(name: String, value: String)]?
     private let origin: FieldOrigin
@@ -208,5 +210,27 @@ private struct FieldOrigin: Sendable {
   func fields(existing: Bool) -> [(name: String, value: String)] {
     guard let box = existing ? boxes.existing : boxes.entity else { return [] }
     return EntityFields.pairs(of: box.value) { redact($0) }
+  }
+
+  /// The summary's fields of the entity (`EntityFields.summaryValues`), as `fields(existing: false)` lists them.
+  func summaryValues() -> [String?] {
+    guard let box = boxes.entity else { return [] }
+    return EntityFields.summaryValues(of: box.value) { redact($0) }
+  }
+}
+
+/// A report entry's fields as its summary reads them: the fields a caller set (`Entry.fields`), else those the
+/// summary shows, made from the plan's entity.
+struct EntryFieldReader {
+  fileprivate var assigned: [(name: String, value: String)]?
+  fileprivate var origin: FieldOrigin
+
+  /// Whether the entry has no fields (a skipped item, which has no entity).
+  var isEmpty: Bool { assigned.map(\.isEmpty) ?? (origin.boxes.entity == nil) }
+
+  /// The values of the summary's fields, by `EntityFields.SummaryField.position` (empty when there are none).
+  func summaryValues() -> [String?] {
+    guard let assigned else { return origin.summaryValues() }
+    return EntityFields.SummaryField.allCases.map { MigrationReport.Entry.value(of: $0.name, in: assigned) }
   }
 }

@@ -18,6 +18,8 @@ public struct ReportSpool {
   private var actionCounts: [PlanAction: Int] = [:]
   private var kindCounts: [UnifiedEntityKind?: [PlanAction: Int]] = [:]
   private var partsAdded = 0
+  /// The plan of a run's only part, rendered by `finish` (`hold`).
+  private var held: MigrationPlan?
   /// Users rendered at once (tests make it small).
   var usersPerBatch = MigrationReport.usersPerBatch
 
@@ -56,6 +58,7 @@ public struct ReportSpool {
 
   /// Renders the sections and other entries of one part's plan into the temporary file.
   public mutating func add(_ plan: MigrationPlan) throws {
+    precondition(held == nil, "a spool that holds a part takes no other")
     partsAdded += 1
     let report = MigrationReport(plan: plan, redact: redact, redacted: redacted)
     for (action, count) in report.actionCounts { actionCounts[action, default: 0] += count }
@@ -86,13 +89,24 @@ public struct ReportSpool {
     }
   }
 
+  /// Keeps the plan of a run's only part for `finish`, which renders it with the rest as one plan, each section
+  /// written as it is made. For a run whose report waits for nothing but the planning (a dry run), rendering
+  /// the part at once (`add`) only set its 37 MB of text (40,000 items) aside in the temporary file to read it
+  /// back. Nothing may be added or held before.
+  public mutating func hold(_ plan: MigrationPlan) {
+    precondition(partsAdded == 0 && held == nil, "a spool holds only a run's only part")
+    held = plan
+  }
+
   /// Adds `rest` (what `PlanningSession.finish` planned: it lists the run's inputs), then writes the whole
   /// report to `output`.
   public mutating func finish(_ rest: MigrationPlan, to output: (UnsafeRawBufferPointer) throws -> Void) throws {
     if partsAdded == 0 {
-      // A run of one part (most runs): its sections are already in plan order, so they are written as they are
-      // rendered instead of set aside and read back (which held up to `SpillFile`'s memory limit of text).
-      var whole = rest
+      // A run of one part held, or of no part: its sections are already in plan order, so they are written as
+      // they are rendered instead of set aside and read back (which held up to `SpillFile`'s memory limit of
+      // text).
+      var whole = held.map { $0.merged(with: rest) } ?? rest
+      held = nil
       whole.diagnostics.sort(by: PlanOrder.diagnostics)
       return try MigrationReport(plan: whole, redact: redact, redacted: redacted).write(
         format, colorize: colorize, usersPerBatch: usersPerBatch, to: output)

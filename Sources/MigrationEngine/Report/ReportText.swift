@@ -111,7 +111,7 @@ extension MigrationReport {
       for index in entries.indices {
         let summary = EntrySummary(
           kind: entries[index].kind, reasonCode: entries[index].reasonCode, sources: entries[index].sources,
-          fields: entries[index].fields)
+          fields: entries[index].fieldReader)
         out.line {
           $0.appendUTF8("  ")
           $0.appendUTF8(action(entries[index].action, colorize))

@@ -52,7 +52,13 @@ public enum UnifiedCacheKey {
     // ASCII targets (nearly all) are split on their bytes: there the whitespace characters are exactly
     // U+0009–U+000D and U+0020 (CR LF, one character, splits the same). Splitting by characters was a hot spot.
     let scopes: [String]
-    if target.utf8.allSatisfy({ $0 < 0x80 }) {
+    var target = target
+    let (ascii, whitespace) = target.withUTF8 { bytes in
+      (!bytes.contains { $0 >= 0x80 }, bytes.contains { $0 == 0x20 || (0x09...0x0D).contains($0) })
+    }
+    // One scope (most access tokens' `resource/.default`): nothing to split, sort or deduplicate.
+    if ascii, !whitespace { return target.isEmpty ? [] : [target.lowercased()] }
+    if ascii {
       scopes = target.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) })
         .map { Substring($0).lowercased() }
     } else {
@@ -61,7 +67,29 @@ public enum UnifiedCacheKey {
     return Array(Set(scopes)).sorted()
   }
 
+  /// ASCII components (nearly all) are lowercased as they are copied into the key, one allocation in all: a
+  /// joined String, lowercased into another, was a measurable part of planning (four keys per ADAL item).
   static func join(_ components: [String]) -> String {
-    components.joined(separator: "-").lowercased()
+    let count = components.reduce(components.count - 1) { $0 + $1.utf8.count }
+    var ascii = count > 0
+    let key = String(unsafeUninitializedCapacity: max(0, count)) { buffer in
+      var position = 0
+      for index in components.indices where ascii {
+        if index > 0 {
+          buffer[position] = UInt8(ascii: "-")
+          position += 1
+        }
+        var component = components[index]
+        component.withUTF8 { bytes in
+          for byte in bytes {
+            if byte >= 0x80 { ascii = false }
+            buffer[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            position += 1
+          }
+        }
+      }
+      return ascii ? position : 0
+    }
+    return ascii ? key : components.joined(separator: "-").lowercased()
   }
 }
