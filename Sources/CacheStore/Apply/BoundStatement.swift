@@ -44,7 +44,7 @@ struct BoundStatement {
       return
     }
     text.withUTF8 { bytes in
-      sqlite3_bind_text(handle, base + index, arena.copy(UnsafeRawBufferPointer(bytes)), Int32(bytes.count), nil)
+      _ = sqlite3_bind_text(handle, base + index, arena.copy(UnsafeRawBufferPointer(bytes)), Int32(bytes.count), nil)
     }
   }
 
