@@ -29,6 +29,21 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// Nor do the batch inserts an apply writes new rows with (`StoreTable.insertSQL(rows:)`): their rows come
+  /// from a co-routine over the bound values.
+  @Test func insertingABatchBuildsNoTemporaryTable() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    try store.queue.read { db in
+      for table in [StoreTable.accounts, .credentials, .appMetadata] {
+        let nulls = StatementArguments(Array(repeating: DatabaseValue.null, count: 32 * table.width + 1))
+        let opcodes = try Row.fetchAll(db, sql: "EXPLAIN " + table.insertSQL(rows: 32), arguments: nulls)
+          .map { $0["opcode"] as String }
+        #expect(opcodes.contains("Insert"), "\(table.name)")
+        #expect(!opcodes.contains("OpenEphemeral"), "\(table.name)")
+      }
+    }
+  }
+
   /// The constraints still refuse what they refused: a credential kind outside the three, a provenance row of
   /// another table.
   @Test func theConstraintsRefuseWhatTheyRefusedBefore() throws {

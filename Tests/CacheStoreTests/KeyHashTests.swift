@@ -17,6 +17,12 @@ import _Adal2MSALTestSupport
 
   /// Every row given the hash of one key (as keys that collide would have): that key still finds its own row
   /// and its own provenance, and its entity applied again writes nothing and duplicates nothing.
+  /// `home_account_hash` is the hash of the lowercased home account id, with or without letters outside ASCII.
+  @Test(arguments: ["", "UID.UTID", "0aF9-zZ.Tenant", "@[`{", "ÀÉ.İstanbul", "Straße.Σ", "uid.utid"])
+  func theLowercasedHashIsTheHashOfTheLowercasedText(text: String) {
+    #expect(KeyHash.ofLowercased(text) == KeyHash.of(text.lowercased()))
+  }
+
   @Test func keysWithTheSameHashAreToldApartByTheirText() throws {
     let contents = try ApplyTests.seedContents()
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())

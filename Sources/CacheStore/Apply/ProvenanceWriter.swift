@@ -4,17 +4,29 @@ import MigrationEngine
 /// Writes the provenance of the rows a run writes: one `provenance` row per entity row written, referring to
 /// it by table and id, with the input items it came from packed into `sources` (`ProvenanceSources`). Each
 /// input file's path (`provenance_files`) and each label (`provenance_labels`) is stored once.
+///
+/// Rows are bound to one `INSERT` of up to `batchSize` rows as they come (as `RowWriter` writes new entity
+/// rows) and written when it is full; `finish()` writes the last ones.
 struct ProvenanceWriter {
   private let insert: BoundStatement
   /// The `seq` of the next row: rows written by one writer are numbered in the order they were written.
   private var sequence: Int64 = 1
+  /// Rows bound to `insert` and not written yet.
+  private var waiting = 0
   private var files: InternedTexts
   private var labels: InternedTexts
 
+  private static let batchSize = 32
+  private static let width = 6
+
   init(db: Database) throws {
+    let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: Self.batchSize).joined(separator: ", ")
     insert = try BoundStatement(
       db,
-      sql: "INSERT INTO provenance (row_table, row_id, run_id, seq, action, sources) VALUES (?, ?, ?, ?, ?, ?)")
+      sql: """
+        INSERT OR IGNORE INTO provenance (row_table, row_id, run_id, seq, action, sources)
+        SELECT * FROM (VALUES \(rows)) LIMIT ?
+        """)
     files = try InternedTexts(db: db, table: "provenance_files", column: "file")
     labels = try InternedTexts(db: db, table: "provenance_labels", column: "label")
   }
@@ -30,14 +42,24 @@ struct ProvenanceWriter {
           fileID: try files.id(of: source.file), itemIndex: source.itemIndex, labelID: try labels.id(of: source.label))
       )
     }
-    insert.bind(1, table.code)
-    insert.bind(2, rowID)
-    insert.bind(3, runID)
-    insert.bind(4, sequence)
-    insert.bind(5, action)
-    insert.bind(6, bytes: packed.bytes)
-    try insert.run()
+    let row = insert.row(waiting, width: Self.width)
+    row.bind(1, table.code)
+    row.bind(2, rowID)
+    row.bind(3, runID)
+    row.bind(4, sequence)
+    row.bind(5, action)
+    row.bind(6, bytes: packed.bytes)
     sequence += 1
+    waiting += 1
+    if waiting == Self.batchSize { try finish() }
+  }
+
+  /// Writes the rows bound so far.
+  mutating func finish() throws {
+    guard waiting > 0 else { return }
+    insert.bind(Int32(Self.batchSize * Self.width + 1), Int64(waiting))
+    try insert.run(rows: waiting)
+    waiting = 0
   }
 }
 
@@ -48,6 +70,8 @@ struct InternedTexts {
   private let insert: BoundStatement
   private let select: BoundStatement
   private var ids: [String: Int64] = [:]
+  /// The text asked for last and its id: consecutive rows mostly name the same file (and label).
+  private var last: (text: String, id: Int64)?
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
@@ -58,6 +82,13 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
+    if let last, last.text == text { return last.id }
+    let id = try lookUp(text)
+    last = (text, id)
+    return id
+  }
+
+  private mutating func lookUp(_ text: String) throws -> Int64 {
     if let known = ids[text] { return known }
     insert.bind(1, text)
     try insert.run()

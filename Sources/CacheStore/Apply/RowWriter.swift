@@ -9,6 +9,10 @@ import UnifiedCache
 /// hash whose key (`StoreTable.key(of:codec:)`) is the key; a new row is appended, and a changed row is
 /// replaced in place, keeping its `id` (the provenance refers to it). Rows are written without their key text
 /// (`key` NULL): it is the key their fields give.
+///
+/// New rows are written `TableWriter.batchSize` at a time, by one `INSERT` of that many rows, with the ids
+/// SQLite would give them; `finish()` writes the last ones. Nothing else is read or written in between but
+/// through this writer, which writes a table's waiting rows before it looks a key of theirs up.
 struct RowWriter {
   enum Outcome {
     /// The key was new.
@@ -27,48 +31,32 @@ struct RowWriter {
 
   let db: Database
   let codec: RowCodec
-  private let accounts: TableStatements
-  private let credentials: TableStatements
-  private let appMetadata: TableStatements
+  private var accounts: TableWriter
+  private var credentials: TableWriter
+  private var appMetadata: TableWriter
 
   init(db: Database, codec: RowCodec) throws {
     self.db = db
     self.codec = codec
-    accounts = try TableStatements(db, .accounts)
-    credentials = try TableStatements(db, .credentials)
-    appMetadata = try TableStatements(db, .appMetadata)
+    accounts = try TableWriter(db, .accounts)
+    credentials = try TableWriter(db, .credentials)
+    appMetadata = try TableWriter(db, .appMetadata)
   }
 
   /// Writes `entity` unless the store already holds it; `key` is the entity's canonical key.
-  func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
-    let statements =
-      switch entity {
-      case .account: accounts
-      case .appMetadata: appMetadata
-      case .accessToken, .refreshToken, .idToken: credentials
-      }
-    // A new key (most writes of a large apply) has no row of its hash: one index probe, nothing read.
-    statements.find.bind(1, key.hash)
-    var rowID: Int64?
-    if try statements.find.firstInteger() != nil, let row = try statements.table.row(of: key, db: db, codec: codec) {
-      let id: Int64 = row["id"]
-      if try statements.table.entity(from: row, codec: codec) == entity {
-        return Written(outcome: .current, rowID: id)
-      }
-      rowID = id
-    }
-    let write = rowID == nil ? statements.insert : statements.replace
+  mutating func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
     switch entity {
-    case .account(let account): codec.bind(account, key: key, to: write)
-    case .appMetadata(let metadata): codec.bind(metadata, key: key, to: write)
-    case .accessToken(let token): try codec.bind(token, key: key, to: write)
-    case .refreshToken(let token): try codec.bind(token, key: key, to: write)
-    case .idToken(let token): try codec.bind(token, key: key, to: write)
+    case .account: try accounts.upsert(entity, key: key, db: db, codec: codec)
+    case .appMetadata: try appMetadata.upsert(entity, key: key, db: db, codec: codec)
+    case .accessToken, .refreshToken, .idToken: try credentials.upsert(entity, key: key, db: db, codec: codec)
     }
-    write.bind(statements.table.idParameter, rowID)
-    try write.run()
-    guard let rowID else { return Written(outcome: .inserted, rowID: db.lastInsertedRowID) }
-    return Written(outcome: .updated, rowID: rowID)
+  }
+
+  /// Writes the rows still waiting for a full batch.
+  mutating func finish() throws {
+    try accounts.flush()
+    try credentials.flush()
+    try appMetadata.flush()
   }
 
   /// The entity stored under `key`, or nil.
@@ -79,20 +67,96 @@ struct RowWriter {
     guard let row = try table.row(of: HashedKey(key), db: db, codec: codec) else { return nil }
     return try table.entity(from: row, codec: codec)
   }
+}
 
-  /// One table's statements: whether a key's hash has a row, append a row, replace a row keeping its id.
-  private struct TableStatements {
-    let table: StoreTable
-    let find: BoundStatement
-    let insert: BoundStatement
-    let replace: BoundStatement
+/// The writes of one entity table: whether a key's hash has a row, new rows in batches, and the replacement of
+/// a row keeping its id.
+///
+/// A table that held no row when the run began has only the rows of keys this run wrote (`written`): a new
+/// key there is inserted without asking SQLite, where every other write looks the key's hash up first.
+private struct TableWriter {
+  let table: StoreTable
+  let find: BoundStatement
+  /// An insert of up to `batchSize` rows (`StoreTable.insertSQL(rows:)`), each new row bound to it as it comes.
+  let insert: BoundStatement
+  let replace: BoundStatement
+  /// The key hashes of the rows bound to `insert` and not written yet.
+  var waiting: [Int64] = []
+  /// The id of the next new row: SQLite's for an AUTOINCREMENT table, one more than the largest id the table
+  /// ever held.
+  var nextID: Int64
+  /// The key hashes written by this run, when the table held no row before it (else nil).
+  var written: Set<Int64>?
 
-    init(_ db: Database, _ table: StoreTable) throws {
-      self.table = table
-      find = try BoundStatement(db, sql: "SELECT 1 FROM \(table.name) WHERE key_hash = ?")
-      insert = try BoundStatement(db, sql: table.insertSQL)
-      replace = try BoundStatement(db, sql: table.replaceSQL)
+  /// New rows per `INSERT`: SQLite's work per statement (opening the table and its indexes, the AUTOINCREMENT
+  /// counter, freeing the registers) is done once for them all.
+  static let batchSize = 32
+
+  init(_ db: Database, _ table: StoreTable) throws {
+    self.table = table
+    find = try BoundStatement(db, sql: "SELECT 1 FROM \(table.name) WHERE key_hash = ?")
+    insert = try BoundStatement(db, sql: table.insertSQL(rows: Self.batchSize))
+    replace = try BoundStatement(db, sql: table.replaceSQL)
+    waiting.reserveCapacity(Self.batchSize)
+    nextID =
+      try Int64.fetchOne(
+        db,
+        sql: """
+          SELECT max(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0),
+            COALESCE((SELECT max(id) FROM \(table.name)), 0)) + 1
+          """, arguments: [table.name]) ?? 1
+    let isEmpty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table.name))") ?? false
+    written = isEmpty ? [] : nil
+  }
+
+  mutating func upsert(
+    _ entity: AnyUnifiedEntity, key: HashedKey, db: Database, codec: RowCodec
+  ) throws -> RowWriter.Written {
+    if waiting.contains(key.hash) { try flush() }
+    if written?.contains(key.hash) ?? true {
+      // A new key (most writes of a large apply) has no row of its hash: one index probe, nothing read.
+      find.bind(1, key.hash)
+      if try find.firstInteger() != nil, let row = try table.row(of: key, db: db, codec: codec) {
+        let id: Int64 = row["id"]
+        if try table.entity(from: row, codec: codec) == entity {
+          return RowWriter.Written(outcome: .current, rowID: id)
+        }
+        try bind(entity, key: key, id: id, to: replace, codec: codec)
+        try replace.run()
+        return RowWriter.Written(outcome: .updated, rowID: id)
+      }
     }
+    guard nextID < Int64.max else {
+      throw DatabaseError(resultCode: .SQLITE_FULL, message: "no row id is left in \(table.name)")
+    }
+    let id = nextID
+    try bind(entity, key: key, id: id, to: insert.row(waiting.count, width: table.width), codec: codec)
+    nextID += 1
+    waiting.append(key.hash)
+    written?.insert(key.hash)
+    if waiting.count == Self.batchSize { try flush() }
+    return RowWriter.Written(outcome: .inserted, rowID: id)
+  }
+
+  /// Writes the new rows bound so far.
+  mutating func flush() throws {
+    guard !waiting.isEmpty else { return }
+    insert.bind(Int32(Self.batchSize * table.width + 1), Int64(waiting.count))
+    try insert.run(rows: waiting.count)
+    waiting.removeAll(keepingCapacity: true)
+  }
+
+  private func bind(
+    _ entity: AnyUnifiedEntity, key: HashedKey, id: Int64, to statement: BoundStatement, codec: RowCodec
+  ) throws {
+    switch entity {
+    case .account(let account): codec.bind(account, key: key, to: statement)
+    case .appMetadata(let metadata): codec.bind(metadata, key: key, to: statement)
+    case .accessToken(let token): try codec.bind(token, key: key, to: statement)
+    case .refreshToken(let token): try codec.bind(token, key: key, to: statement)
+    case .idToken(let token): try codec.bind(token, key: key, to: statement)
+    }
+    statement.bind(table.idParameter, id)
   }
 }
 
@@ -101,25 +165,37 @@ struct StoreTable: Sendable {
   let name: String
   /// How `provenance.row_table` names the table.
   let code: Int64
-  /// An insert of every column and, last, `id` (NULL: a new id).
-  let insertSQL: String
-  /// The parameter of `id` in `insertSQL` and `replaceSQL`.
+  /// The columns of a row, `id` last.
+  private let columnList: String
+  /// The parameters of one row: every column and, last, `id`.
+  let width: Int
+  /// The parameter of `id` in a row of `insertSQL(rows:)` and in `replaceSQL`.
   let idParameter: Int32
   /// The rows that may be a key's: its hash, and its text or no stored key (`row(of:db:codec:)`).
   let selectSQL: String
 
   private init(name: String, code: Int64, columns: [String]) {
-    let list = (columns + ["id"]).joined(separator: ", ")
-    let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
     self.name = name
     self.code = code
-    insertSQL = "INSERT INTO \(name) (\(list)) VALUES (\(marks))"
-    idParameter = Int32(columns.count + 1)
+    columnList = (columns + ["id"]).joined(separator: ", ")
+    width = columns.count + 1
+    idParameter = Int32(width)
     selectSQL = "SELECT * FROM \(name) WHERE key_hash = ? AND (key = ? OR key IS NULL)"
   }
 
+  /// An insert of the first N of `rows` rows of every column and, last, `id`; N is the parameter after the
+  /// rows' (`LIMIT`), so that the rows bound so far are written by the same statement however many they are.
+  /// `OR IGNORE` (checked by `BoundStatement.run(rows:)`), see there.
+  func insertSQL(rows: Int) -> String {
+    "INSERT OR IGNORE INTO \(name) (\(columnList)) SELECT * FROM (VALUES "
+      + Array(repeating: rowMarks, count: rows).joined(separator: ", ") + ") LIMIT ?"
+  }
+
   /// An insert that replaces the row of the same `id` (a write of a key the table holds).
-  var replaceSQL: String { "INSERT OR REPLACE" + insertSQL.dropFirst("INSERT".count) }
+  var replaceSQL: String { "INSERT OR REPLACE INTO \(name) (\(columnList)) VALUES \(rowMarks)" }
+
+  /// The parameters of one row.
+  private var rowMarks: String { "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")" }
 
   static let accounts = StoreTable(name: "accounts", code: 1, columns: RowCodec.accountColumns)
   static let credentials = StoreTable(name: "credentials", code: 2, columns: RowCodec.credentialColumns)

@@ -38,32 +38,35 @@ extension CacheStore {
     let firstRun = isNew && FirstRunJournal.enter(queue)
     defer { if firstRun { FirstRunJournal.leave(queue, timeout: busyTimeout) } }
     do {
-      return try queue.immediateTransaction { db in
-        try db.execute(
-          sql: """
-            INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary)
-            VALUES (?, '', ?, ?, ?, ?, '{}')
-            """,
-          arguments: [
-            Self.timestamp(options.startedAt), Self.timestamp(plannedAt), ToolVersion.current,
-            Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
-            RowCodec.jsonText(options.recordedOptions),
-          ])
-        var writer = try PlanWriter(db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt)
-        do {
-          try body(&writer)
-        } catch let error as DatabaseError {
-          throw error
-        } catch {
-          throw PartFailure(error: error)
+      return try withoutForeignKeys {
+        try queue.immediateTransaction { db in
+          try db.execute(
+            sql: """
+              INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary)
+              VALUES (?, '', ?, ?, ?, ?, '{}')
+              """,
+            arguments: [
+              Self.timestamp(options.startedAt), Self.timestamp(plannedAt), ToolVersion.current,
+              Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
+              RowCodec.jsonText(options.recordedOptions),
+            ])
+          var writer = try PlanWriter(db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt)
+          do {
+            try body(&writer)
+          } catch let error as DatabaseError {
+            throw error
+          } catch {
+            throw PartFailure(error: error)
+          }
+          try writer.finish()
+          var summary = writer.summary
+          summary.sectionsWritten = try Self.mergeUnknownSections(options.unknownSections, db: db)
+          summary.finishedAt = options.now()
+          try db.execute(
+            sql: "UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
+            arguments: [Self.timestamp(summary.finishedAt), Self.json(summary), summary.runID])
+          return summary
         }
-        var summary = writer.summary
-        summary.sectionsWritten = try Self.mergeUnknownSections(options.unknownSections, db: db)
-        summary.finishedAt = options.now()
-        try db.execute(
-          sql: "UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
-          arguments: [Self.timestamp(summary.finishedAt), Self.json(summary), summary.runID])
-        return summary
       }
     } catch let failure as PartFailure {
       throw failure.error
@@ -76,6 +79,16 @@ extension CacheStore {
     }
   }
 
+  /// Runs `body` with SQLite's foreign key checks off, and on again after it. The schema's one foreign key
+  /// (`provenance.run_id`) names the run row that the transaction inserts first; with the checks on, every batch
+  /// of provenance rows would need a statement journal (`BoundStatement.run(rows:)`) and look the run row up
+  /// again for every row. (`PRAGMA foreign_keys` takes effect outside a transaction only.)
+  private func withoutForeignKeys<T>(_ body: () throws -> T) throws -> T {
+    try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA foreign_keys = OFF") }
+    defer { try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA foreign_keys = ON") } }
+    return try body()
+  }
+
   /// An error of `applyInParts`' caller, carried out of the transaction unchanged.
   private struct PartFailure: Error {
     var error: any Error
@@ -83,7 +96,7 @@ extension CacheStore {
 
   /// Writes the plans of one run inside its transaction (`applyInParts`).
   public struct PlanWriter {
-    private let writer: RowWriter
+    private var writer: RowWriter
     private var provenance: ProvenanceWriter
     /// What the run did so far.
     public private(set) var summary: AppliedRunSummary
@@ -96,15 +109,29 @@ extension CacheStore {
         rowsAlreadyCurrent: 0, sectionsWritten: 0)
     }
 
+    /// Writes the rows still waiting for a full batch (`RowWriter`, `ProvenanceWriter`): the end of the run.
+    fileprivate mutating func finish() throws {
+      try writer.finish()
+      try provenance.finish()
+    }
+
     /// Writes every `add` and `update` entry of `plan` (one part of the run) with its provenance.
     public mutating func write(_ plan: MigrationPlan) throws {
-      for (action, kinds) in CacheStore.plannedCounts(plan) {
-        for (kind, count) in kinds { summary.planned[action, default: [:]][kind, default: 0] += count }
-      }
       let runID = summary.runID
+      var planned: [PlannedKind: Int] = [:]
       try plan.forEachEntry { entry in
+        planned[PlannedKind(action: entry.action, kind: entry.kind), default: 0] += 1
         if entry.action.writes { try write(entry, runID: runID) }
       }
+      for (tally, count) in planned {
+        summary.planned[tally.action.rawValue, default: [:]][tally.kind?.rawValue ?? "none", default: 0] += count
+      }
+    }
+
+    /// What `summary.planned` counts entries by: their action and entity kind (none for a skipped item).
+    private struct PlannedKind: Hashable {
+      var action: PlanAction
+      var kind: UnifiedEntityKind?
     }
 
     /// Writes one `add` or `update` entry and its provenance.
@@ -157,14 +184,6 @@ extension CacheStore {
       written += 1
     }
     return written
-  }
-
-  static func plannedCounts(_ plan: MigrationPlan) -> [String: [String: Int]] {
-    var counts: [String: [String: Int]] = [:]
-    plan.forEachEntry { entry in
-      counts[entry.action.rawValue, default: [:]][entry.kind?.rawValue ?? "none", default: 0] += 1
-    }
-    return counts
   }
 
   static func timestamp(_ date: Date) -> String {

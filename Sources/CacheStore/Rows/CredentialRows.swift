@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import UnifiedCache
 
@@ -14,51 +15,55 @@ extension RowCodec {
       "additional_fields", "written_form", "key_hash", "home_account_hash",
     ]
 
-  /// Where each of a kind's `allFields` goes among the parameters of an insert of `credentialColumns`, found
-  /// once: a row is written without looking its columns up by name.
-  private static let accessTokenPositions = CredentialParameter.positions(of: UnifiedAccessToken.allFields)
-  private static let refreshTokenPositions = CredentialParameter.positions(of: UnifiedRefreshToken.allFields)
-  private static let idTokenPositions = CredentialParameter.positions(of: UnifiedIdToken.allFields)
+  /// Where each of a kind's `allFields` goes among the parameters of an insert of `credentialColumns` and where
+  /// the token keeps it, found once: a row is written without looking its columns up by name.
+  private static let accessTokenFields = FieldBinding.of(UnifiedAccessToken.allFields)
+  private static let refreshTokenFields = FieldBinding.of(UnifiedRefreshToken.allFields)
+  private static let idTokenFields = FieldBinding.of(UnifiedIdToken.allFields)
 
   /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`. The
   /// `key` column is left NULL: the key is the one the row's fields give.
   func bind(_ token: UnifiedAccessToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.accessTokenPositions, to: statement)
+    try bindCommon(token, key: key, Self.accessTokenFields, to: statement)
     statement.bind(CredentialParameter.credentialType, token.credentialType)
     statement.bind(CredentialParameter.realm, token.realm)
     statement.bind(CredentialParameter.target, token.target)
   }
 
   func bind(_ token: UnifiedRefreshToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.refreshTokenPositions, to: statement)
+    try bindCommon(token, key: key, Self.refreshTokenFields, to: statement)
   }
 
   func bind(_ token: UnifiedIdToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.idTokenPositions, to: statement)
+    try bindCommon(token, key: key, Self.idTokenFields, to: statement)
     statement.bind(CredentialParameter.realm, token.realm)
   }
 
-  /// The columns every token fills and its optional fields (`allFields`); every other column is NULL.
+  /// The columns every token fills and its optional fields (`allFields`); every other column stays NULL (a
+  /// statement's parameters are NULL until bound, `BoundStatement`).
   private func bindCommon<Credential: UnifiedCredential>(
-    _ token: Credential, key: HashedKey, _ positions: [Int32], to statement: BoundStatement
+    _ token: Credential, key: HashedKey, _ fields: [FieldBinding<Credential>], to statement: BoundStatement
   ) throws(CacheStoreError) {
     typealias Parameter = CredentialParameter
-    statement.clear()
     statement.bind(Parameter.kind, Credential.kind.rawValue)
     statement.bind(Parameter.homeAccountID, token.homeAccountID)
     statement.bind(Parameter.environment, token.environment)
     statement.bind(Parameter.clientID, token.clientID)
     statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
-    for (field, position) in zip(Credential.allFields, positions) {
-      switch field.value {
-      case .text(let keyPath), .scopes(let keyPath): statement.bind(position, token[keyPath: keyPath])
-      case .epochSeconds(let keyPath): statement.bind(position, token[keyPath: keyPath])
+    withUnsafeBytes(of: token) { bytes in
+      for field in fields {
+        switch field.value {
+        case .textAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: String?.self))
+        case .dateAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: Date?.self))
+        case .text(let keyPath): statement.bind(field.parameter, token[keyPath: keyPath])
+        case .date(let keyPath): statement.bind(field.parameter, token[keyPath: keyPath])
+        }
       }
     }
     statement.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
     statement.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
     statement.bind(Parameter.keyHash, key.hash)
-    statement.bind(Parameter.homeAccountHash, KeyHash.of(Self.normalizedHomeAccountID(token.homeAccountID)))
+    statement.bind(Parameter.homeAccountHash, KeyHash.ofLowercased(token.homeAccountID))
   }
 
   /// The entity of a `credentials` row.
@@ -164,9 +169,35 @@ private enum CredentialParameter {
     guard let position = index[column] else { preconditionFailure("no credentials column \(column)") }
     return position
   }
+}
 
-  /// The parameter of each field's column, in the order of `fields`.
-  static func positions<Credential>(of fields: [CredentialField<Credential>]) -> [Int32] {
-    fields.map { of($0.column) }
+/// One of a kind's optional fields (`allFields`) as a `credentials` row binds it: its parameter, and where the
+/// token keeps its value.
+private struct FieldBinding<Credential: UnifiedCredential>: Sendable {
+  enum Value: Sendable {
+    /// A stored property at this byte offset of the token (`MemoryLayout.offset(of:)`), read with one load:
+    /// applying a key path is a generic projection of several hundred instructions, eleven per access token.
+    case textAt(Int)
+    case dateAt(Int)
+    /// A property that is not stored (no offset), read through its key path.
+    case text(KeyPath<Credential, String?> & Sendable)
+    case date(KeyPath<Credential, Date?> & Sendable)
+  }
+
+  let parameter: Int32
+  let value: Value
+
+  /// The bindings of `fields`, in their order.
+  static func of(_ fields: [CredentialField<Credential>]) -> [FieldBinding] {
+    fields.map { field in
+      let value: Value =
+        switch field.value {
+        case .text(let keyPath), .scopes(let keyPath):
+          MemoryLayout<Credential>.offset(of: keyPath).map { .textAt($0) } ?? .text(keyPath)
+        case .epochSeconds(let keyPath):
+          MemoryLayout<Credential>.offset(of: keyPath).map { .dateAt($0) } ?? .date(keyPath)
+        }
+      return FieldBinding(parameter: CredentialParameter.of(field.column), value: value)
+    }
   }
 }

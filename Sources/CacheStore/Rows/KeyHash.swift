@@ -14,6 +14,23 @@ public enum KeyHash {
     }
     return Int64(bitPattern: hash)
   }
+
+  /// The hash of `text.lowercased()` (`home_account_hash`), without making the lowercased string when `text`
+  /// is ASCII, whose lowercase is each capital letter's small one.
+  static func ofLowercased(_ text: String) -> Int64 {
+    var text = text
+    let hash = text.withUTF8 { bytes -> UInt64? in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes {
+        guard byte < 0x80 else { return nil }
+        let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
+        hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01b3
+      }
+      return hash
+    }
+    guard let hash else { return of(text.lowercased()) }
+    return Int64(bitPattern: hash)
+  }
 }
 
 /// A row's canonical key with its `KeyHash`, computed once for every statement that writes the row.

@@ -32,7 +32,10 @@ struct RowCodec: Sendable {
   }
 
   /// `additional_fields`: the unknown fields as compact JSON, key order and number text kept.
-  static func jsonText(_ object: JSONObject) -> String { JSONText.compact(.object(object)) }
+  static func jsonText(_ object: JSONObject) -> String {
+    // Most entities have no unknown field: no writer for them.
+    object.isEmpty ? "{}" : JSONText.compact(.object(object))
+  }
 
   func jsonObject(_ text: String?, rowKey: String) throws(CacheStoreError) -> JSONObject {
     guard let text, !text.isEmpty else { return JSONObject() }

@@ -98,6 +98,7 @@ enum StoreSchemaV7 {
       sources.append(PlanSource(file: row["file"], itemIndex: row["item_index"], label: row["label"]))
     }
     try flush()
+    try writer.finish()
   }
 
   static let accounts = """
