@@ -43,7 +43,7 @@ let package = Package(
     .target(
       name: "CacheStore",
       dependencies: [
-        "Adal2MSALSupport", "UnifiedCache", "MigrationEngine",
+        "Adal2MSALSupport", "PropertyLists", "UnifiedCache", "MigrationEngine",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]),

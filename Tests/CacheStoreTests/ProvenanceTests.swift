@@ -105,3 +105,28 @@ import _Adal2MSALTestSupport
     #expect(found.map(\.homeAccountID) == ["Two.Tenant"])
   }
 }
+
+/// Files and labels are stored by their exact scalars, as the file system and SQLite's UNIQUE tell them apart.
+@Suite struct InternedTextSpellingTests {
+  /// Two files whose names are canonically equivalent ("é" as one scalar, and as `e` and a combining accent) are
+  /// two files: each row's provenance names its own, in the spelling it was given, as do two such labels.
+  @Test func canonicallyEquivalentNamesStayApart() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let names = ["caf\u{E9}.plist", "cafe\u{301}.plist"]
+    let tokens = BatchWriteTests.tokens(2)
+    let plan = MigrationPlan(
+      entries: tokens.enumerated().map { index, token in
+        PlanEntry(
+          action: .add, entity: .refreshToken(token), reasonCode: "t", reason: "t",
+          sources: [PlanSource(file: names[index], itemIndex: index, label: names[index])])
+      }, plannedAt: Date())
+    _ = try store.apply(plan)
+    for (token, name) in zip(tokens, names) {
+      let provenance = try store.provenance(ofKey: token.canonicalKey)
+      #expect(provenance.map { Array($0.sourceFile.unicodeScalars) } == [Array(name.unicodeScalars)])
+      #expect(provenance.map { Array($0.label.unicodeScalars) } == [Array(name.unicodeScalars)])
+    }
+    let files = try store.queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM provenance_files") }
+    #expect(files == 2)
+  }
+}

@@ -1,5 +1,6 @@
 import GRDB
 import MigrationEngine
+import PropertyLists
 
 /// Writes the provenance of the rows a run writes: one `provenance` row per entity row written, referring to
 /// it by table and id, with the input items it came from packed into `sources` (`ProvenanceSources`). Each
@@ -65,13 +66,17 @@ struct ProvenanceWriter {
 
 /// A table of distinct texts (`provenance_files`, `provenance_labels`: `id`, and the text UNIQUE), each text
 /// inserted once and then known by id. A run names a few files and a few dozen labels, thousands of times.
+///
+/// Texts are told apart by their exact scalars, as SQLite's UNIQUE tells them apart by their bytes: `String`'s
+/// equality is canonical equivalence, under which two files whose names spell "é" differently (two files on
+/// disk) shared one id, and the second file's rows were recorded under the first one's name.
 struct InternedTexts {
   private let db: Database
   private let insert: BoundStatement
   private let select: BoundStatement
-  private var ids: [String: Int64] = [:]
+  private var ids: [PropertyListString: Int64] = [:]
   /// The text asked for last and its id: consecutive rows mostly name the same file (and label).
-  private var last: (text: String, id: Int64)?
+  private var last: (text: PropertyListString, id: Int64)?
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
@@ -82,14 +87,15 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
-    if let last, last.text == text { return last.id }
-    let id = try lookUp(text)
-    last = (text, id)
+    let exact = PropertyListString(text)
+    if let last, last.text == exact { return last.id }
+    let id = try lookUp(text, exact)
+    last = (exact, id)
     return id
   }
 
-  private mutating func lookUp(_ text: String) throws -> Int64 {
-    if let known = ids[text] { return known }
+  private mutating func lookUp(_ text: String, _ exact: PropertyListString) throws -> Int64 {
+    if let known = ids[exact] { return known }
     insert.bind(1, text)
     try insert.run()
     let id: Int64
@@ -102,7 +108,7 @@ struct InternedTexts {
       }
       id = existing
     }
-    ids[text] = id
+    ids[exact] = id
     return id
   }
 }
