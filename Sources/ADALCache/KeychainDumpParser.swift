@@ -58,24 +58,50 @@ struct KeychainDumpParser {
     }
   }
 
-  /// Makes the records of `elements`, emptying each entry once its record is made.
+  /// Makes the records of `elements`, emptying each entry once its record is made: on all cores, the records
+  /// and diagnostics then taken in the entries' order (a 40k-item dump's records took a tenth of a second on one
+  /// core while the other waited).
   private func addPlistItems(_ elements: inout [PropertyListValue], prefix: String, to parsed: inout Parsed)
     throws(ADALCacheError)
   {
-    for position in elements.indices {
-      let element = elements[position]
-      elements[position] = .bool(false)
-      let location = try nextLocation(parsed, path: "\(prefix)[\(position)]")
-      guard let dictionary = element.dictionaryValue else {
-        parsed.diagnostics.append(
-          ADALItemError("the dump entry is a \(element.kindName), not an item dictionary", at: location).diagnostic)
-        parsed.records.append(KeychainRecord(location: location))
-        continue
+    let first = parsed.records.count
+    guard elements.count <= limits.maxObjects - first else {
+      throw ADALCacheError("the dump has more than \(limits.maxObjects) items", at: SourceLocation(file: file))
+    }
+    var slots = elements.enumerated().map { Optional.some((position: $0.offset, element: $0.element)) }
+    elements = []  // `slots` then holds the only reference to each entry, which goes once its record is made
+    let (file, limits) = (file, limits)
+    let problems = EntryDiagnostics()
+    // Records only, so that they move into `parsed` whole; an entry's diagnostics (few) are put beside them.
+    let made = slots.orderedParallelMapTaking(minimumChunk: 512) { entry -> KeychainRecord in
+      let location = SourceLocation(
+        file: file, itemIndex: first + entry.position, keyPath: "\(prefix)[\(entry.position)]")
+      guard let dictionary = entry.element.dictionaryValue else {
+        let error = ADALItemError(
+          "the dump entry is a \(entry.element.kindName), not an item dictionary", at: location)
+        problems.add([error.diagnostic], at: entry.position)
+        return KeychainRecord(location: location)
       }
       let (record, diagnostics) = KeychainRecordBuilder.shortNames(
         { dictionary[$0].flatMap(Self.scalar) }, textEncoded: false, location: location, limits: limits)
-      parsed.records.append(record)
-      parsed.diagnostics += diagnostics
+      if !diagnostics.isEmpty { problems.add(diagnostics, at: entry.position) }
+      return record
+    }
+    if parsed.records.isEmpty { parsed.records = made } else { parsed.records += made }
+    parsed.diagnostics += problems.inEntryOrder()
+  }
+
+  /// The diagnostics of a dump's entries, added from every core, given back in the entries' order.
+  private final class EntryDiagnostics: @unchecked Sendable {  // `byEntry` guarded by `lock`
+    private let lock = NSLock()
+    private var byEntry: [(position: Int, diagnostics: [Diagnostic])] = []
+
+    func add(_ diagnostics: [Diagnostic], at position: Int) {
+      lock.withLock { byEntry.append((position, diagnostics)) }
+    }
+
+    func inEntryOrder() -> [Diagnostic] {
+      lock.withLock { byEntry.sorted { $0.position < $1.position }.flatMap(\.diagnostics) }
     }
   }
 
