@@ -143,7 +143,9 @@ struct SimpleArchiveResolver {
       }
       switch shape {
       case .uid(let child):
-        guard let value = resolve(Int(child), depth: depth + 1, mode: childMode, in: parser) else { return nil }
+        // A UID of a hostile archive may not fit an Int (up to 2^64 - 1): no object has it.
+        guard let child = Int(exactly: child), let value = resolve(child, depth: depth + 1, mode: childMode, in: parser)
+        else { return nil }
         fieldStack.append(Field(key: key, resolved: value, written: .reference, pruned: pruned))
       case .scalar(let value, let kind):
         let resolved = Resolved(value: value.map(Self.plain), kind: kind, nodes: 1)
@@ -237,7 +239,8 @@ struct SimpleArchiveResolver {
       else { return nil }
       switch shape {
       case .uid(let child):
-        guard let resolved = resolve(Int(child), depth: depth + 1, mode: building ? .build : .check, in: parser)
+        guard let child = Int(exactly: child),
+          let resolved = resolve(child, depth: depth + 1, mode: building ? .build : .check, in: parser)
         else {
           return nil
         }
