@@ -111,6 +111,12 @@ extension String {
   }
 }
 
+extension UInt8 {
+  /// The byte with an ASCII capital made small, every other byte as it is: `lowercased()` of ASCII text, a
+  /// byte at a time (keys, hashes and name lookups lowercase as they copy or hash).
+  package var asciiLowercased: UInt8 { self &- 0x41 < 26 ? self | 0x20 : self }
+}
+
 extension Unicode.Scalar {
   /// `CharacterSet.controlCharacters` (general categories Cc and Cf), without a CharacterSet lookup per
   /// scalar: that was a measurable share of reading a keychain dump.

@@ -1,3 +1,5 @@
+import Adal2MSALSupport
+
 /// The 64-bit FNV-1a hash of a key's UTF-8 bytes, as the store's hash columns hold it (`key_hash`,
 /// `home_account_hash`). The indexes are on these numbers instead of the keys' text (150-250 bytes each):
 /// an index of numbers is a twentieth the size, stays in the page cache during a large apply, and takes
@@ -23,8 +25,7 @@ public enum KeyHash {
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
       for byte in bytes {
         guard byte < 0x80 else { return nil }
-        let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
-        hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01b3
+        hash = (hash ^ UInt64(byte.asciiLowercased)) &* 0x0000_0100_0000_01b3
       }
       return hash
     }

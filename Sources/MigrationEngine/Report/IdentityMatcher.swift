@@ -107,12 +107,12 @@ struct IdentityMatcher: Sendable {
     in folded: UnsafeBufferPointer<UInt8>, at start: Int, _ offset: (Int) -> Int?
   ) -> (end: Int, token: Int32)? {
     var best: (end: Int, token: Int32)?
-    var node = root[Int(Self.lowercased(folded[start]))]
+    var node = root[Int(folded[start].asciiLowercased)]
     var index = start + 1
     while node >= 0 {
       if replacement[Int(node)] >= 0, offset(index) != nil { best = (index, replacement[Int(node)]) }
       guard index < folded.count else { break }
-      let byte = Self.lowercased(folded[index])
+      let byte = folded[index].asciiLowercased
       node = child(of: Int(node), byte)
       index += 1
     }
@@ -171,10 +171,6 @@ struct IdentityMatcher: Sendable {
 
   // MARK: Folding
 
-  private static func lowercased(_ byte: UInt8) -> UInt8 {
-    byte &- 0x41 < 26 ? byte | 0x20 : byte
-  }
-
   /// A value's folded UTF-8.
   private static func fold(_ value: String) -> [UInt8] {
     var folded: [UInt8] = []
@@ -195,7 +191,7 @@ struct IdentityMatcher: Sendable {
     while case .scalarValue(let scalar) = decoder.decode(&bytes) {
       let first = folded.count
       if scalar.isASCII {
-        folded.append(lowercased(UInt8(scalar.value)))
+        folded.append(UInt8(scalar.value).asciiLowercased)
       } else {
         folded.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
       }

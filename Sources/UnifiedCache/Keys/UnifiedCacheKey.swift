@@ -83,7 +83,7 @@ public enum UnifiedCacheKey {
         component.withUTF8 { bytes in
           for byte in bytes {
             if byte >= 0x80 { ascii = false }
-            buffer[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            buffer[position] = byte.asciiLowercased
             position += 1
           }
         }
