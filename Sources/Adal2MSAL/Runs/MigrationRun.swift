@@ -121,7 +121,7 @@ public struct MigrationRun: Sendable {
       pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: options.itemsPerPart,
       report: report, progress: progress)
     guard let store, !dryRun else {
-      let rest = try run.plan(reportWaits: true) { _ in }
+      let rest = try run.plan(onlyPart: .held) { _ in }
       try run.writeReport(rest)
       return run.outcome(strict: options.strict)
     }
@@ -142,8 +142,11 @@ public struct MigrationRun: Sendable {
           options: ApplyOptions(
             startedAt: startedAt, recordedOptions: recorded, unknownSections: run.index.unknownSections)
         ) { writer in
-          let planned = try run.plan { try writer.write($0) }
+          let planned = try run.plan(onlyPart: report.file != nil ? .heldUntilStaged : .renderedWhileWritten) {
+            try writer.write($0)
+          }
           if report.file != nil { staged = run.stageReport(planned) } else { rest = planned }
+          try run.writeHeldPart { try writer.write($0) }
           try writer.write(planned)
           run.wrote(planned)
           if staged != nil { progress?(RunProgress(stage: .reporting)) }

@@ -22,6 +22,8 @@ struct PartedMigration {
   private(set) var tally: OutcomeTally
   /// Rows of the parts handed to the writer, for progress.
   private var rowsWritten = 0
+  /// The only part, held for the report until `stageReport` (`OnlyPart.heldUntilStaged`), then written.
+  private var heldPart: MigrationPlan?
 
   init(
     pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
@@ -41,14 +43,30 @@ struct PartedMigration {
 
   var plannedAt: Date { options.clock.now }
 
+  /// When the report of a run of one part is rendered. A part added to the spool while it is written is set
+  /// aside (in memory, then in a temporary file: 37 MB of text at 40,000 items) and read back in plan order;
+  /// a part the spool holds (`ReportSpool.hold`) is rendered whole, each section written as it is made.
+  enum OnlyPart {
+    /// Added to the spool on another thread while `body` writes it: for a report that waits for the commit
+    /// (a report on a stream).
+    case renderedWhileWritten
+    /// Held, and handed to `body` at once: for a report that waits for nothing but the planning (a dry run).
+    case held
+    /// Held, and handed to the writer by `writeHeldPart` once `stageReport` has started rendering the report
+    /// into its file: the report is rendered whole while the part is written.
+    case heldUntilStaged
+  }
+
   /// Plans every part, adding each to the report and handing it to `body`; returns the rest, for
-  /// `writeReport`. A redacted report needs every name before its first section: a run of one part is
-  /// planned first and reported after; a run in parts is planned once more beforehand, for the names.
+  /// `writeReport` or `stageReport`. A redacted report needs every name before its first section: a run of
+  /// one part is planned first and reported after; a run in parts is planned once more beforehand, for the
+  /// names.
   ///
-  /// - Parameter reportWaits: whether the report is written only after planning, with nothing to overlap
-  ///   its rendering (a dry run): the plan of a run of one part is then rendered whole by `writeReport`
-  ///   (`ReportSpool.hold`).
-  mutating func plan(reportWaits: Bool = false, _ body: (MigrationPlan) throws -> Void) throws -> MigrationPlan {
+  /// - Parameter onlyPart: how the report of a run of one part is made (a run in parts renders each part
+  ///   while it is written).
+  mutating func plan(onlyPart: OnlyPart = .renderedWhileWritten, _ body: (MigrationPlan) throws -> Void) throws
+    -> MigrationPlan
+  {
     var session = PlanningSession(options: options, existing: existing)
     let reread = !index.isOnePart
     var held: [MigrationPlan] = []
@@ -89,16 +107,15 @@ struct PartedMigration {
       accounting.add(part)
       tally.add(part)
       if holding { return held.append(part) }
-      let partRows = part.count(.add) + part.count(.update)
-      progress?(RunProgress(stage: .writing, done: rows, total: rows + partRows))
-      if reportWaits, !reread, spool != nil {
+      if !reread, spool != nil, onlyPart != .renderedWhileWritten {
         spool?.hold(part)
-        try body(part)
-      } else {
-        try Self.add(part, to: &spool, whileWriting: body)
+        if onlyPart == .heldUntilStaged {
+          heldPart = part
+          return
+        }
+        return try Self.write(part, rows: &rows, progress: progress, body)
       }
-      rows += partRows
-      progress?(RunProgress(stage: .writing, done: rows, total: rows))
+      try Self.write(part, rows: &rows, progress: progress) { try Self.add($0, to: &spool, whileWriting: body) }
     }
     verdict.add(rest)
     accounting.add(rest)
@@ -106,7 +123,6 @@ struct PartedMigration {
     self.verdict = verdict
     self.accounting = accounting
     self.tally = tally
-    rowsWritten = rows
     // Every input's items, by bucket, in the report (they add up to the items read from the file).
     let totals = accounting.files
     rest.diagnostics += index.records.map { record in
@@ -122,10 +138,36 @@ struct PartedMigration {
       var names = RedactionNames()
       for part in held + [rest] { names.add(part) }
       spool = report.spool(names: names)
-      for part in held { try Self.add(part, to: &spool, whileWriting: body) }
+      if onlyPart == .heldUntilStaged, let part = held.first, held.count == 1 {
+        spool?.hold(part)
+        heldPart = part
+      } else {
+        for part in held {
+          try Self.write(part, rows: &rows, progress: progress) { try Self.add($0, to: &spool, whileWriting: body) }
+        }
+      }
     }
+    rowsWritten = rows
     self.spool = spool
     return rest
+  }
+
+  /// Hands the part that `plan(onlyPart: .heldUntilStaged)` held to `body` (the store's writer), after
+  /// `stageReport`; does nothing when no part was held.
+  mutating func writeHeldPart(_ body: (MigrationPlan) throws -> Void) throws {
+    guard let part = heldPart.take() else { return }
+    try Self.write(part, rows: &rowsWritten, progress: progress, body)
+  }
+
+  /// Hands `part` to `body`, with the progress of the rows written.
+  private static func write(
+    _ part: MigrationPlan, rows: inout Int, progress: RunProgressHandler?, _ body: (MigrationPlan) throws -> Void
+  ) throws {
+    let partRows = part.count(.add) + part.count(.update)
+    progress?(RunProgress(stage: .writing, done: rows, total: rows + partRows))
+    try body(part)
+    rows += partRows
+    progress?(RunProgress(stage: .writing, done: rows, total: rows))
   }
 
   /// Adds `part` to `spool` (renders its report pieces) on another thread while `body` writes it.
