@@ -12,16 +12,16 @@ struct CompareBenchmark: ParsableCommand {
       For each --users size, one binary-plist keychain dump is generated (about 4 ADAL items a user; reused from \
       --work-dir), then --rounds rounds run, each spawning in turn: the Python script (plistlib, the keyed-archive \
       walk, sqlite3 executemany into one plain table per entity type), the release `adal2msal migrate --adal DUMP \
-      --out NEW.sqlite --report FILE`, and the floor (a child that reads the file into memory and inserts as many \
-      rows as adal2msal's store has entity rows, each a blob of the store's mean secret size, into a plain rowid \
-      table). Each run is timed in its own `measure-command` child (wall, CPU, peak RSS). Sizes of the issue: \
+      --out NEW.sqlite --report FILE`, its dry run (`--dry-run --report FILE`: read, plan and report, no store), \
+      and the floor (a child that reads the file into memory and inserts as many rows as adal2msal's store has \
+      entity rows, each a blob of the store's mean secret size, into a plain rowid table). Each run is timed in its own `measure-command` child (wall, CPU, peak RSS). Sizes of the issue: \
       --users 2500 (10k items), 10000 (40k items, the default), 40000 (160k items).
       """)
 
   @Option(parsing: .upToNextOption, help: "Dump sizes in users (about 4 ADAL items each).")
   var users: [Int] = [10_000]
 
-  @Option(help: "Rounds of the three runs, interleaved.")
+  @Option(help: "Rounds of the four runs, interleaved.")
   var rounds: Int = 3
 
   @Option(help: "The seed of the generated dump.")
@@ -79,6 +79,16 @@ struct CompareBenchmark: ParsableCommand {
         results.adal2msalPayloadBytes = try CompareStores.adal2msalPayloadBytes(store)
         CompareStores.remove(store)
         try? FileManager.default.removeItem(atPath: report)
+
+        let dryReport = scratch.appendingPathComponent("dry-run-\(tag).txt").path
+        results.dryRun.append(
+          try CompareRun.measure(
+            [
+              binary, "migrate", "--adal", dump.path, "--dry-run", "--now", SyntheticGenerator.referenceNowISO,
+              "--report", dryReport,
+            ],
+            store: scratch.appendingPathComponent("dry-run-\(tag).sqlite").path))
+        try? FileManager.default.removeItem(atPath: dryReport)
 
         let floorStore = scratch.appendingPathComponent("floor-\(tag).sqlite").path
         results.floor.append(

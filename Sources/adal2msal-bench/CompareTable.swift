@@ -9,6 +9,8 @@ enum CompareTable {
     var dump: CompareInputs.Dump
     var script: [CompareRun.Sample] = []
     var adal2msal: [CompareRun.Sample] = []
+    /// `adal2msal migrate --dry-run`, its report to a file (the sample's "store" is the report).
+    var dryRun: [CompareRun.Sample] = []
     var floor: [CompareRun.Sample] = []
     var scriptRows = 0
     var adal2msalRows = 0
@@ -23,9 +25,11 @@ enum CompareTable {
       "\n== \(results.users) users: \(results.dump.items) ADAL items in one binary plist, \(megabytes) MB; "
         + "\(results.script.count) rounds, interleaved ==")
     Swift.print(line("", "min s", "median s", "CPU s", "peak MiB", "store MiB", "rows", "loaded"))
-    let contenders: [(String, [CompareRun.Sample], Int)] = [
+    // A dry run writes no store: its store and rows columns are "-".
+    let contenders: [(String, [CompareRun.Sample], Int?)] = [
       ("straightforward Python script", results.script, results.scriptRows),
       ("adal2msal migrate", results.adal2msal, results.adal2msalRows),
+      ("adal2msal migrate --dry-run", results.dryRun, nil),
       ("floor: read + plain inserts", results.floor, results.adal2msalRows),
     ]
     for (name, samples, rows) in contenders {
@@ -34,7 +38,8 @@ enum CompareTable {
         line(
           name, format(minimum(samples), 2), format(median(samples.map(\.seconds)), 2),
           format(median(samples.map(\.cpuSeconds)), 2), String(samples.map(\.peakMiB).max() ?? 0),
-          format(Double(samples.last?.storeBytes ?? 0) / 1_048_576, 1), String(rows),
+          rows == nil ? "-" : format(Double(samples.last?.storeBytes ?? 0) / 1_048_576, 1),
+          rows.map(String.init) ?? "-",
           "\(loaded) of \(samples.count)"))
     }
     let script = (min: minimum(results.script), median: median(results.script.map(\.seconds)))
@@ -46,6 +51,10 @@ enum CompareTable {
     Swift.print(
       "adal2msal / floor:  \(format(ours.min / floor.min, 2))x (min), \(format(ours.median / floor.median, 2))x "
         + "(median)   [target: at most 1.5x]")
+    let dryRun = (min: minimum(results.dryRun), median: median(results.dryRun.map(\.seconds)))
+    Swift.print(
+      "adal2msal dry run: \(format(dryRun.min, 2)) s (min), \(format(dryRun.median, 2)) s (median)   "
+        + "[target: below 1 s at 40k items]")
     let peak = Double(results.adal2msal.map(\.peakMiB).max() ?? 0) * 1_048_576
     Swift.print(
       "adal2msal peak RSS / input: \(format(peak / Double(max(results.dump.bytes, 1)), 2))x   [target: below 1.5x]")
@@ -57,7 +66,7 @@ enum CompareTable {
     Swift.print(
       "floor rows: \(results.adal2msalRows) (adal2msal's entity rows), \(results.floorRowBytes) bytes each "
         + "(its secrets' bytes spread over them)")
-    let all = results.script + results.adal2msal + results.floor
+    let all = results.script + results.adal2msal + results.dryRun + results.floor
     let others = all.compactMap(\.othersCores)
     if let most = others.max() {
       Swift.print(
