@@ -29,11 +29,34 @@ public enum Fixtures {
     return found.sorted { $0.path < $1.path }
   }
 
-  /// A fresh temporary directory, removed by the caller (or left for the OS).
+  /// A fresh temporary directory, inside the test process's own one (`ScratchRoot`), which goes when the process
+  /// exits: the stores and reports tests write hold (made-up) tokens, and thousands were left behind a run.
   public static func temporaryDirectory(_ name: String = "adal2msal-test") throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    let dir = ScratchRoot.url.appendingPathComponent("\(name)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
+  }
+}
+
+/// The test process's temporary directory, removed at its exit (`atexit`). A test that crashes the process
+/// leaves it, for a look at what it wrote.
+enum ScratchRoot {
+  static let url: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "adal2msal-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    atexit { ScratchRoot.remove() }
+    return root
+  }()
+
+  /// Removes the directory, first making writable what tests made read-only (to see writes refused).
+  static func remove() {
+    let files = FileManager.default
+    if let paths = files.enumerator(atPath: url.path) {
+      for case let path as String in paths {
+        try? files.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.appendingPathComponent(path).path)
+      }
+    }
+    try? files.removeItem(at: url)
   }
 }
 
