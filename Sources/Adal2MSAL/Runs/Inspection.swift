@@ -36,7 +36,9 @@ public struct Inspection: Sendable {
   /// - Throws: a file that cannot be read or is none of these (`InputFileError`, `ADALCacheError`,
   ///   `UnifiedCacheError`, `PropertyListError`).
   public func render(_ format: Format) throws -> String {
-    let data = try InputFile.read(file, limits: limits)
+    // A keychain dump's pages are given back as its items are decoded, as `migrate` reads it: held whole beside
+    // the items, the 40k-item dump peaked at 2.1x its size.
+    let (data, pages) = try InputFile.readReleasable(file, limits: limits)
     if Self.looksLikeJSONObject(data), let result = try unifiedCache(data) {
       switch format {
       case .text:
@@ -54,13 +56,16 @@ public struct Inspection: Sendable {
     }
     let adal: ADALReadResult
     do {
-      adal = try ADALCacheReader(limits: limits).read(data, file: file)
+      adal = try ADALCacheReader(limits: limits).read(data, file: file, pages: pages)
     } catch {
       // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
       guard PropertyListFormat.sniff(data) != nil else { throw error }
       // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
       if case .unsupported = error.kind { throw error }
-      let inspection = try PropertyListInspection.inspect(data, file: file, limits: limits)
+      // The reader gives pages back only once it has recognised a dump, after which it does not fail; should
+      // that change, the tree is read from the file again rather than from bytes given back.
+      let whole = (pages?.releasedPageCount ?? 0) == 0 ? data : try InputFile.read(file, limits: limits)
+      let inspection = try PropertyListInspection.inspect(whole, file: file, limits: limits)
       switch format {
       case .text:
         return PropertyListRendering.text(inspection, showSecrets: revealSecrets)
