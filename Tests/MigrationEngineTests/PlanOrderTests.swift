@@ -43,6 +43,25 @@ import _Adal2MSALTestSupport
     #expect(sorted.map(\.reason) == reference.map(\.reason))
   }
 
+  /// The in-place merge gives the merged copy's order: ties keep the left element first, and an element of either
+  /// side may go anywhere (before, between, after the other side's), each once.
+  @Test func mergingInPlaceAgreesWithTheMergedCopy() {
+    var generator = SeededGenerator(seed: 11)
+    for (leftCount, rightCount) in [(0, 0), (0, 3), (3, 0), (1, 1), (5, 2), (2, 9), (40, 40), (200, 7)] {
+      // "key tag": ordered by key only, so equal keys are ties that the tags tell apart.
+      func side(_ count: Int, _ tag: String) -> [String] {
+        (0..<count).map { "\(Int.random(in: 0..<12, using: &generator)) \(tag)\($0)" }
+      }
+      func key(_ element: String) -> Int { Int(element.prefix { $0 != " " })! }
+      let byKey: (String, String) -> Bool = { key($0) < key($1) }
+      let left = side(leftCount, "l").sorted(by: byKey)
+      let right = side(rightCount, "r").sorted(by: byKey)
+      var merged = left
+      PlanOrder.merge(into: &merged, right, by: byKey)
+      #expect(merged == PlanOrder.merge(left, right, by: byKey), "\(leftCount) and \(rightCount) elements")
+    }
+  }
+
   @Test func permuteMovesEachElementToItsPlace() {
     var generator = SeededGenerator(seed: 5)
     for count in [0, 1, 2, 7, 100] {

@@ -29,6 +29,25 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// Strings are scanned eight bytes at a time: a byte to escape is found at every place in a word and past
+  /// the last whole word, and bytes that only look alike in a word (`!`, `#`, `[`, `]`, DEL) are not.
+  @Test func aByteToEscapeIsFoundAtEveryPlace() {
+    let escaped: [UInt8] = Array(0..<0x20) + [0x22, 0x5C]
+    let plain: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F]
+    for length in 1...24 {
+      for place in 0..<length {
+        for byte in escaped + plain {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          bytes[place] = byte
+          let text = String(decoding: bytes, as: UTF8.self)
+          #expect(
+            Array(JSONText.compact(.string(text)).utf8) == Array(Reference.quoted(text).utf8),
+            "byte \(byte) at \(place) of \(length)")
+        }
+      }
+    }
+  }
+
   @Test func foundationReadsBackEveryString() throws {
     // JSONSerialization drops U+FEFF inside strings, so texts with one are left to the reference test.
     let texts = Self.randomStrings(seed: 2, count: 500).filter { !$0.unicodeScalars.contains("\u{FEFF}") }

@@ -195,9 +195,10 @@ struct PartedMigration {
   /// Writes the report of the parts planned and `rest` (to its file or stream), if one is wanted.
   mutating func writeReport(_ rest: MigrationPlan) throws {
     guard var spool else { return }
+    // Let go first: a copy left here kept the plan the spool holds, to be freed after the report, on one core.
+    self.spool = nil
     progress?(RunProgress(stage: .reporting))
     try report.write(&spool, rest: rest)
-    self.spool = nil
   }
 
   /// Starts rendering the report of the parts planned and `rest` into a file beside its destination, on

@@ -26,15 +26,20 @@ package struct MigrationPlanner: Sendable {
     var session = PlanningSession(options: options, existing: existing)
     let users = session.plan(adal: consume adal, msal: msal)
     let rest = session.finish(msal: msal.map { $0.sharedEntities(keepingDiagnostics: false) }, inputs: inputs)
-    return users.merged(with: rest)
+    return (consume users).merged(with: rest)
   }
 }
 
 extension MigrationPlan {
   /// This plan and `other` (a plan of other users, or the rest of a `PlanningSession`) as one plan, in plan order.
-  func merged(with other: MigrationPlan) -> MigrationPlan {
-    MigrationPlan(
-      entries: PlanOrder.merge(entries, other.entries, by: PlanOrder.entries),
+  /// Consumed: a caller that gives up its plan (`consume`) has the other's entries merged into its entries in
+  /// place.
+  consuming func merged(with other: MigrationPlan) -> MigrationPlan {
+    var entries = self.entries
+    self.entries = []  // so that `entries` is unique
+    PlanOrder.merge(into: &entries, other.entries, by: PlanOrder.entries)
+    return MigrationPlan(
+      entries: entries,
       diagnostics: PlanOrder.merge(diagnostics, other.diagnostics, by: PlanOrder.diagnostics),
       inputs: (inputs + other.inputs).sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) },
       plannedAt: plannedAt,

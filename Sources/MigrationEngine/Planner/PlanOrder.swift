@@ -79,6 +79,30 @@ enum PlanOrder {
     return out
   }
 
+  /// `merge(_:_:by:)` into `lhs`, which must be unique: it grows by `rhs` and is merged from the back, each of
+  /// its elements that a later `rhs` element passes moved by a swap. A merged copy of a part's 60,000 entries
+  /// was a retain and a release of every field of each, on one core, before the report could start.
+  static func merge<Element>(
+    into lhs: inout [Element], _ rhs: [Element], by areInIncreasingOrder: (Element, Element) -> Bool
+  ) {
+    guard !rhs.isEmpty else { return }
+    var left = lhs.count - 1
+    lhs += rhs  // the slots past `left` hold no element of the result yet: each is overwritten or swapped away
+    lhs.withUnsafeMutableBufferPointer { merged in
+      var slot = merged.count - 1
+      // The largest element left goes to `slot`; on ties `rhs`'s, as it follows `lhs`'s.
+      for right in rhs.indices.reversed() {
+        while left >= 0, areInIncreasingOrder(rhs[right], merged[left]) {
+          merged.swapAt(left, slot)
+          left -= 1
+          slot -= 1
+        }
+        merged[slot] = rhs[right]
+        slot -= 1
+      }
+    }
+  }
+
   /// Sorts `entries` into plan order: by kind, key, action and first source (compared once per entry as an
   /// `EntryKey`), ties by `entries(_:_:)`. The entries are read in place and then swapped into their places:
   /// a copy of an entry is a retain of each of its fields, and the tie-breaks of thousands of keyless skips

@@ -46,31 +46,46 @@ public struct InputAccounting: Sendable {
   public mutating func add(_ plan: MigrationPlan) {
     // The slots of the file last noted, held out of `items` until another file comes: entries of one file
     // follow each other, and a lookup, a removal and an insertion per source hashed its path three times.
-    var current: (file: String, slots: [UInt8])?
-    func noteItem(file: String, item: Int, _ bucket: Bucket) {
-      if current?.file != file {
-        if let current { items[current.file] = current.slots }
-        current = (file, items.removeValue(forKey: file) ?? [])
-      }
-      Self.note(item: item, bucket, in: &current!.slots)
-    }
-    // The fields are read in place (`MigrationPlan.forEachEntry`).
+    var currentFile: String?
+    var slots: [UInt8] = []
+    // Skips and conflicts of one reason follow each other (skips come last, by reason): the bucket of a reason,
+    // two set lookups, is looked up once per run of them.
+    var last: (reasonCode: String, bucket: Bucket)?
+    // Entries and their sources are read in place: a copy of each source retained its file and label, and
+    // `slots` lives here rather than in a closure's box, which checked each access.
     plan.entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        let bucket = Self.bucket(of: entries[index].action, reasonCode: entries[index].reasonCode)
-        for source in entries[index].sources {
-          if let item = source.itemIndex, item >= 0 {
-            noteItem(file: source.file, item: item, bucket)
-          } else if source.label.hasPrefix("ADAL ") {
-            noteItem(file: source.file, item: 0, bucket)  // a whole-file input: one archived item
-          } else {
-            let key = "\(entries[index].kind?.rawValue ?? "-")\u{0}\(entries[index].canonicalKey ?? source.label)"
-            note(file: source.file, unit: key, bucket)
+        let bucket: Bucket
+        if entries[index].action.needsAttention, let last, last.reasonCode == entries[index].reasonCode {
+          bucket = last.bucket
+        } else {
+          bucket = Self.bucket(of: entries[index].action, reasonCode: entries[index].reasonCode)
+          if entries[index].action.needsAttention { last = (entries[index].reasonCode, bucket) }
+        }
+        entries[index].sources.withUnsafeBufferPointer { sources in
+          for position in sources.indices {
+            let item: Int
+            if let index = sources[position].itemIndex, index >= 0 {
+              item = index
+            } else if sources[position].label.hasPrefix("ADAL ") {
+              item = 0  // a whole-file input: one archived item
+            } else {
+              let key =
+                "\(entries[index].kind?.rawValue ?? "-")\u{0}\(entries[index].canonicalKey ?? sources[position].label)"
+              note(file: sources[position].file, unit: key, bucket)
+              continue
+            }
+            if currentFile != sources[position].file {
+              if let currentFile { items[currentFile] = slots }
+              currentFile = sources[position].file
+              slots = items.removeValue(forKey: sources[position].file) ?? []
+            }
+            Self.note(item: item, bucket, in: &slots)
           }
         }
       }
     }
-    if let current { items[current.file] = current.slots }
+    if let currentFile { items[currentFile] = slots }
     for diagnostic in plan.diagnostics {
       guard let bucket = Self.bucket(of: diagnostic), let file = diagnostic.location?.file else { continue }
       if let index = diagnostic.location?.itemIndex, index >= 0 {
