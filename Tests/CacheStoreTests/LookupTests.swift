@@ -43,6 +43,26 @@ import _Adal2MSALTestSupport
     #expect(try store.accountForIdentifier("other.t") == nil)
   }
 
+  /// Hosts that are canonically equivalent but spelled apart ("é" as one scalar, and as `e` and a combining
+  /// accent) are two environments, as SQLite tells them apart: each account's `environment_group` is its own
+  /// host's, however the accounts before it were spelled.
+  @Test func environmentGroupKeepsEachHostsSpelling() throws {
+    let hosts = ["Caf\u{E9}.example", "cafe\u{301}.example", "login.windows.net", "caf\u{E9}.example"]
+    let store = try Self.store(
+      with: hosts.enumerated().map { index, host in
+        Self.account("u\(index)@x.com", home: "h\(index).t", environment: host, realm: "t")
+      })
+    let groups = try store.queue.read { db in
+      try Row.fetchAll(db, sql: "SELECT home_account_id, environment_group FROM accounts").map { row in
+        (row["home_account_id"] as String, Array((row["environment_group"] as String).unicodeScalars))
+      }
+    }
+    let expected = ["caf\u{E9}.example", "cafe\u{301}.example", "public", "caf\u{E9}.example"]
+    #expect(
+      Dictionary(uniqueKeysWithValues: groups)
+        == Dictionary(uniqueKeysWithValues: expected.enumerated().map { ("h\($0).t", Array($1.unicodeScalars)) }))
+  }
+
   @Test func credentialsOfAnAccount() throws {
     let contents = try StoreTestSupport.read(Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json"))
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())

@@ -1,6 +1,5 @@
 import GRDB
 import MigrationEngine
-import PropertyLists
 
 /// Writes the provenance of the rows a run writes: one `provenance` row per entity row written, referring to
 /// it by table and id, with the input items it came from packed into `sources` (`ProvenanceSources`). Each
@@ -16,6 +15,8 @@ struct ProvenanceWriter {
   private var waiting = 0
   private var files: InternedTexts
   private var labels: InternedTexts
+  /// The sources of the row being bound, its buffer kept from row to row (the statement copies the bytes).
+  private var packed = ProvenanceSources()
 
   private static let batchSize = 32
   private static let width = 6
@@ -36,7 +37,7 @@ struct ProvenanceWriter {
   mutating func record(
     table: StoreTable, rowID: Int64, runID: Int64, action: String, sources: [PlanSource]
   ) throws {
-    var packed = ProvenanceSources()
+    packed.removeAll()
     for source in sources {
       packed.append(
         ProvenanceSources.Source(
@@ -67,16 +68,16 @@ struct ProvenanceWriter {
 /// A table of distinct texts (`provenance_files`, `provenance_labels`: `id`, and the text UNIQUE), each text
 /// inserted once and then known by id. A run names a few files and a few dozen labels, thousands of times.
 ///
-/// Texts are told apart by their exact scalars, as SQLite's UNIQUE tells them apart by their bytes: `String`'s
-/// equality is canonical equivalence, under which two files whose names spell "é" differently (two files on
-/// disk) shared one id, and the second file's rows were recorded under the first one's name.
+/// Texts are told apart by their exact scalars, as SQLite's UNIQUE tells them apart by their bytes
+/// (`ExactTextTable`): under `String`'s equality, two files whose names spell "é" differently (two files on disk)
+/// shared one id, and the second file's rows were recorded under the first one's name.
 struct InternedTexts {
   private let db: Database
   private let insert: BoundStatement
   private let select: BoundStatement
-  private var ids: [PropertyListString: Int64] = [:]
-  /// The text asked for last and its id: consecutive rows mostly name the same file (and label).
-  private var last: (text: PropertyListString, id: Int64)?
+  private var ids = ExactTextTable<Int64>()
+  /// The text asked for last and its id: consecutive rows mostly name the same file.
+  private var last: (text: String, id: Int64)?
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
@@ -87,15 +88,14 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
-    let exact = PropertyListString(text)
-    if let last, last.text == exact { return last.id }
-    let id = try lookUp(text, exact)
-    last = (exact, id)
+    if let last, ExactTextTable<Int64>.sameBytes(last.text, text) { return last.id }
+    let id = try ids.value(of: text) ?? lookUp(text)
+    last = (text, id)
     return id
   }
 
-  private mutating func lookUp(_ text: String, _ exact: PropertyListString) throws -> Int64 {
-    if let known = ids[exact] { return known }
+  /// The id of a text this writer has not met yet: inserted, or the one an earlier run inserted.
+  private mutating func lookUp(_ text: String) throws -> Int64 {
     insert.bind(1, text)
     try insert.run()
     let id: Int64
@@ -108,7 +108,7 @@ struct InternedTexts {
       }
       id = existing
     }
-    ids[exact] = id
+    ids.set(id, for: text)
     return id
   }
 }

@@ -31,9 +31,9 @@ struct RowWriter {
 
   let db: Database
   let codec: RowCodec
-  private var accounts: TableWriter
-  private var credentials: TableWriter
-  private var appMetadata: TableWriter
+  private let accounts: TableWriter
+  private let credentials: TableWriter
+  private let appMetadata: TableWriter
 
   init(db: Database, codec: RowCodec) throws {
     self.db = db
@@ -44,7 +44,7 @@ struct RowWriter {
   }
 
   /// Writes `entity` unless the store already holds it; `key` is the entity's canonical key.
-  mutating func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
+  func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
     switch entity {
     case .account: try accounts.upsert(entity, key: key, db: db, codec: codec)
     case .appMetadata: try appMetadata.upsert(entity, key: key, db: db, codec: codec)
@@ -53,7 +53,7 @@ struct RowWriter {
   }
 
   /// Writes the rows still waiting for a full batch.
-  mutating func finish() throws {
+  func finish() throws {
     try accounts.flush()
     try credentials.flush()
     try appMetadata.flush()
@@ -74,7 +74,10 @@ struct RowWriter {
 ///
 /// A table that held no row when the run began has only the rows of keys this run wrote (`written`): a new
 /// key there is inserted without asking SQLite, where every other write looks the key's hash up first.
-private struct TableWriter {
+///
+/// A class: a struct's writes through `RowWriter`'s switch copied the whole writer (its statements, its sets) in
+/// and out for every row.
+private final class TableWriter {
   let table: StoreTable
   let find: BoundStatement
   /// An insert of up to `batchSize` rows (`StoreTable.insertSQL(rows:)`), each new row bound to it as it comes.
@@ -87,6 +90,8 @@ private struct TableWriter {
   var nextID: Int64
   /// The key hashes written by this run, when the table held no row before it (else nil).
   var written: Set<Int64>?
+  /// The group names of the environments of the accounts written (`RowCodec.bind(_:key:to:environmentGroups:)`).
+  var environmentGroups = ExactTextTable<String>()
 
   /// New rows per `INSERT`: SQLite's work per statement (opening the table and its indexes, the AUTOINCREMENT
   /// counter, freeing the registers) is done once for them all.
@@ -109,7 +114,7 @@ private struct TableWriter {
     written = isEmpty ? [] : nil
   }
 
-  mutating func upsert(
+  func upsert(
     _ entity: AnyUnifiedEntity, key: HashedKey, db: Database, codec: RowCodec
   ) throws -> RowWriter.Written {
     if waiting.contains(key.hash) { try flush() }
@@ -139,7 +144,7 @@ private struct TableWriter {
   }
 
   /// Writes the new rows bound so far.
-  mutating func flush() throws {
+  func flush() throws {
     guard !waiting.isEmpty else { return }
     insert.bind(Int32(Self.batchSize * table.width + 1), Int64(waiting.count))
     try insert.run(rows: waiting.count)
@@ -150,7 +155,7 @@ private struct TableWriter {
     _ entity: AnyUnifiedEntity, key: HashedKey, id: Int64, to statement: BoundStatement, codec: RowCodec
   ) throws {
     switch entity {
-    case .account(let account): codec.bind(account, key: key, to: statement)
+    case .account(let account): codec.bind(account, key: key, to: statement, environmentGroups: &environmentGroups)
     case .appMetadata(let metadata): codec.bind(metadata, key: key, to: statement)
     case .accessToken(let token): try codec.bind(token, key: key, to: statement)
     case .refreshToken(let token): try codec.bind(token, key: key, to: statement)

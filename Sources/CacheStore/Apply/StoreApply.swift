@@ -96,7 +96,7 @@ extension CacheStore {
 
   /// Writes the plans of one run inside its transaction (`applyInParts`).
   public struct PlanWriter {
-    private var writer: RowWriter
+    private let writer: RowWriter
     private var provenance: ProvenanceWriter
     /// What the run did so far.
     public private(set) var summary: AppliedRunSummary
@@ -118,10 +118,19 @@ extension CacheStore {
     /// Writes every `add` and `update` entry of `plan` (one part of the run) with its provenance.
     public mutating func write(_ plan: MigrationPlan) throws {
       let runID = summary.runID
-      var planned: [PlannedKind: Int] = [:]
-      try plan.forEachEntry { entry in
-        planned[PlannedKind(action: entry.action, kind: entry.kind), default: 0] += 1
-        if entry.action.writes { try write(entry, runID: runID) }
+      // A handful of distinct tallies: a list, where a dictionary hashed every entry's.
+      var planned: [(tally: PlannedKind, count: Int)] = []
+      // Entries read in place (`MigrationPlan.forEachEntry`): each handed to a closure was copied.
+      try plan.entries.withUnsafeBufferPointer { entries in
+        for index in entries.indices {
+          let tally = PlannedKind(action: entries[index].action, kind: entries[index].kind)
+          if let known = planned.firstIndex(where: { $0.tally == tally }) {
+            planned[known].count += 1
+          } else {
+            planned.append((tally, 1))
+          }
+          if tally.action.writes { try write(entries[index], runID: runID) }
+        }
       }
       for (tally, count) in planned {
         summary.planned[tally.action.rawValue, default: [:]][tally.kind?.rawValue ?? "none", default: 0] += count

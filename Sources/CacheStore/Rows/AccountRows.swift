@@ -10,21 +10,43 @@ extension RowCodec {
     ]
 
   /// Binds the row of `account` (canonical key `key`, with its hash) to an insert of `accountColumns`. The `key`
-  /// column is left NULL: the key is the one the row's fields give.
-  func bind(_ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement) {
+  /// column is left NULL: the key is the one the row's fields give. `environmentGroups` keeps the group name of
+  /// each environment met (`EnvironmentAliases.group(forHost:)` normalizes the host and looks it up, about
+  /// 11,000 instructions, for a handful of distinct environments in a run).
+  func bind(
+    _ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement,
+    environmentGroups: inout ExactTextTable<String>
+  ) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
       parameter += 1
       statement.bind(parameter, text)
     }
-    for text in [nil, account.homeAccountID, account.environment, account.realm] { next(text) }
-    for field in UnifiedAccount.textFields { next(account[keyPath: field.keyPath]) }
+    next(nil)
+    next(account.homeAccountID)
+    next(account.environment)
+    next(account.realm)
+    Self.accountTextFields.bind(account, to: statement)
+    parameter += Int32(Self.accountTextFields.count)
     next(Self.jsonText(account.additionalFields))
     next(Self.normalizedUsername(account.username))
-    next(EnvironmentAliases.group(forHost: account.environment).name)
+    let group: String
+    if let known = environmentGroups.value(of: account.environment) {
+      group = known
+    } else {
+      group = EnvironmentAliases.group(forHost: account.environment).name
+      environmentGroups.set(group, for: account.environment)
+    }
+    next(group)
     next(Self.normalizedHomeAccountID(account.homeAccountID))
     next(Self.writtenFormText(account.writtenForm))
     statement.bind(parameter + 1, key.hash)
+  }
+
+  /// `UnifiedAccount.textFields`, the columns after `realm`.
+  private static let accountTextFields = UnifiedAccount.textFields.map { field in
+    guard let column = accountColumns.firstIndex(of: field.name) else { preconditionFailure("no column \(field.name)") }
+    return FieldBinding.text(field.keyPath, parameter: Int32(column + 1))
   }
 
   func account(from row: Row) throws(CacheStoreError) -> UnifiedAccount {

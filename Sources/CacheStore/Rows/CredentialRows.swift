@@ -17,9 +17,12 @@ extension RowCodec {
 
   /// Where each of a kind's `allFields` goes among the parameters of an insert of `credentialColumns` and where
   /// the token keeps it, found once: a row is written without looking its columns up by name.
-  private static let accessTokenFields = FieldBinding.of(UnifiedAccessToken.allFields)
-  private static let refreshTokenFields = FieldBinding.of(UnifiedRefreshToken.allFields)
-  private static let idTokenFields = FieldBinding.of(UnifiedIdToken.allFields)
+  private static let accessTokenFields = FieldBinding.of(
+    UnifiedAccessToken.allFields, trailing: [\.clientInfo, \.lastModificationTime, \.lastModificationApp])
+  private static let refreshTokenFields = FieldBinding.of(
+    UnifiedRefreshToken.allFields, trailing: [\.clientInfo, \.lastModificationTime, \.lastModificationApp])
+  private static let idTokenFields = FieldBinding.of(
+    UnifiedIdToken.allFields, trailing: [\.clientInfo, \.lastModificationTime, \.lastModificationApp])
 
   /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`. The
   /// `key` column is left NULL: the key is the one the row's fields give.
@@ -50,16 +53,7 @@ extension RowCodec {
     statement.bind(Parameter.environment, token.environment)
     statement.bind(Parameter.clientID, token.clientID)
     statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
-    withUnsafeBytes(of: token) { bytes in
-      for field in fields {
-        switch field.value {
-        case .textAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: String?.self))
-        case .dateAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: Date?.self))
-        case .text(let keyPath): statement.bind(field.parameter, token[keyPath: keyPath])
-        case .date(let keyPath): statement.bind(field.parameter, token[keyPath: keyPath])
-        }
-      }
-    }
+    fields.bind(token, to: statement)
     statement.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
     statement.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
     statement.bind(Parameter.keyHash, key.hash)
@@ -171,33 +165,24 @@ private enum CredentialParameter {
   }
 }
 
-/// One of a kind's optional fields (`allFields`) as a `credentials` row binds it: its parameter, and where the
-/// token keeps its value.
-private struct FieldBinding<Credential: UnifiedCredential>: Sendable {
-  enum Value: Sendable {
-    /// A stored property at this byte offset of the token (`MemoryLayout.offset(of:)`), read with one load:
-    /// applying a key path is a generic projection of several hundred instructions, eleven per access token.
-    case textAt(Int)
-    case dateAt(Int)
-    /// A property that is not stored (no offset), read through its key path.
-    case text(KeyPath<Credential, String?> & Sendable)
-    case date(KeyPath<Credential, Date?> & Sendable)
-  }
-
-  let parameter: Int32
-  let value: Value
-
-  /// The bindings of `fields`, in their order.
-  static func of(_ fields: [CredentialField<Credential>]) -> [FieldBinding] {
-    fields.map { field in
-      let value: Value =
-        switch field.value {
-        case .text(let keyPath), .scopes(let keyPath):
-          MemoryLayout<Credential>.offset(of: keyPath).map { .textAt($0) } ?? .text(keyPath)
-        case .epochSeconds(let keyPath):
-          MemoryLayout<Credential>.offset(of: keyPath).map { .dateAt($0) } ?? .date(keyPath)
-        }
-      return FieldBinding(parameter: CredentialParameter.of(field.column), value: value)
+extension FieldBinding where Root: UnifiedCredential {
+  /// The bindings of a token kind's `allFields` to an insert of `credentialColumns`, in their order.
+  ///
+  /// `trailing` is the token type's own key paths of `clientInfo`, `lastModificationTime` and
+  /// `lastModificationApp`, in that order. `UnifiedCredential.trailingFields` declares those fields once for every
+  /// token, through the protocol's properties, whose key paths have no offset; each is bound through the type's
+  /// own property instead, which has one.
+  static func of(_ fields: [CredentialField<Root>], trailing: [KeyPath<Root, String?> & Sendable]) -> [FieldBinding] {
+    let declared: [KeyPath<Root, String?>] = [\.clientInfo, \.lastModificationTime, \.lastModificationApp]
+    precondition(trailing.count == declared.count, "one key path for each trailing field")
+    return fields.map { field in
+      let parameter = CredentialParameter.of(field.column)
+      switch field.value {
+      case .text(let keyPath), .scopes(let keyPath):
+        return .text(declared.firstIndex(of: keyPath).map { trailing[$0] } ?? keyPath, parameter: parameter)
+      case .epochSeconds(let keyPath):
+        return .date(keyPath, parameter: parameter)
+      }
     }
   }
 }

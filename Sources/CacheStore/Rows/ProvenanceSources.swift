@@ -23,6 +23,9 @@ struct ProvenanceSources: Equatable {
     self.bytes = bytes
   }
 
+  /// Removes every item, keeping the buffer for the next row's.
+  mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
   mutating func append(_ source: Source) {
     write(UInt64(bitPattern: source.fileID))
     write(source.itemIndex.map { UInt64(bitPattern: Int64(($0 << 1) ^ ($0 >> (Int.bitWidth - 1)))) &+ 1 } ?? 0)
