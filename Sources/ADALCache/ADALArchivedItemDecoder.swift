@@ -63,7 +63,8 @@ public struct ADALArchivedItemDecoder: Sendable {
     // Not in the string table: an access token is one per item (sharing it would only cost a hash), and a
     // refresh token is shared as a secret, with its fingerprint (`ReadMemo.secret(_:)`).
     let accessToken = fields.string("accessToken", shared: false)
-    let refreshToken = fields.string("refreshToken", shared: false)
+    let refreshSecret = fields.text("refreshToken").map { memo?.secret($0) ?? ADALSecret($0.value) }
+    let refreshToken = refreshSecret?.value
     let familyID = fields.string("familyId")
     guard
       let kind = ADALTokenKind.classify(
@@ -90,7 +91,7 @@ public struct ADALArchivedItemDecoder: Sendable {
     let item = ADALTokenItem(
       authority: authority, resource: fields.string("resource"), clientID: clientID, familyID: familyID,
       accessToken: accessToken.map(ADALSecret.init), accessTokenType: fields.string("accessTokenType"),
-      refreshToken: refreshToken.map { memo?.secret($0) ?? ADALSecret($0) }, expiresOn: fields.date("expiresOn"),
+      refreshToken: refreshSecret, expiresOn: fields.date("expiresOn"),
       cachedAt: fields.date("cachedAt"), extendedExpiresOn: extendedExpiresOn, speInfo: speInfo,
       homeAccountID: fields.string("homeAccountId"), enrollmentID: fields.string("enrollmentId"),
       applicationIdentifier: fields.string("applicationIdentifier"),
@@ -120,14 +121,16 @@ public struct ADALArchivedItemDecoder: Sendable {
     var result = UserInformation()
     result.userID = inner.string("userId")
     result.displayable = inner.bool("userIdDisplayable")
-    let raw = inner.string("rawIdToken", shared: false)
+    // Looked up as archived: most items repeat another item's id token (`ReadMemo.claims(for:)`).
+    let raw = inner.text("rawIdToken")
     if let raw, !raw.isEmpty {
       let parsed: Result<IDTokenClaims, IDTokenClaimsError>
       if let memo {
         (result.idToken, parsed) = memo.claims(for: raw)
       } else {
-        result.idToken = ADALSecret(raw)
-        parsed = Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
+        let text = raw.value
+        result.idToken = ADALSecret(text)
+        parsed = Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: text) }
       }
       switch parsed {
       case .success(let claims): result.claims = claims
@@ -135,7 +138,7 @@ public struct ADALArchivedItemDecoder: Sendable {
         inner.warn("rawIdToken", "cannot be parsed: \(error)", code: "adal.id-token-unreadable")
       }
     } else if let raw {
-      result.idToken = ADALSecret(raw)  // empty: kept as archived, with nothing to parse
+      result.idToken = ADALSecret(raw.value)  // empty: kept as archived, with nothing to parse
     }
     fields.diagnostics += inner.diagnostics
     return result
@@ -173,10 +176,12 @@ struct FieldReader {
   /// A string field; `shared` (for values many items repeat: authorities, client ids, users) stores equal
   /// values of this read once.
   mutating func string(_ key: String, shared: Bool = true) -> String? {
-    let value = typed(key, "a string", ADALArchiveValues.string)
-    guard shared, let memo, let value else { return value }
-    return memo.shared(value)
+    guard shared, let memo else { return typed(key, "a string", ADALArchiveValues.string) }
+    return text(key).map(memo.shared)
   }
+  /// A string field as archived, not decoded (see `PropertyListString`), for what is looked up before it is
+  /// decoded.
+  mutating func text(_ key: String) -> PropertyListString? { typed(key, "a string", ADALArchiveValues.text) }
   mutating func date(_ key: String) -> Date? { typed(key, "a date") { $0.dateValue } }
   mutating func data(_ key: String) -> Data? { typed(key, "data") { $0.dataValue } }
   mutating func bool(_ key: String) -> Bool? { typed(key, "a boolean") { $0.boolValue } }

@@ -19,15 +19,18 @@ struct KeychainItemRouter {
     // Decoding an item is most of a large dump's read and needs nothing from the others: decoded on all cores,
     // a batch at a time (so that the decoded batch, held beside the result until it is taken, stays small),
     // then taken in the records' order: the result is the same as one core's.
+    //
+    // Records are read in place, by index, and each decoded item is moved into the result: a batch copied out
+    // of `records`, and items copied out of the decoded batch, were each a retain and a release of every field.
     for batchStart in stride(from: 0, to: records.count, by: Self.batchSize) {
-      let batch = Array(records[batchStart..<min(records.count, batchStart + Self.batchSize)])
-      let decoded = batch.orderedParallelMap(minimumChunk: 128, lanes: memos) {
-        memo, record -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
-        guard record.isADALItem else { return nil }
-        return Result { () throws(ADALItemError) in try decodeADAL(record, memo: memo) }
+      let batch = Array(batchStart..<min(records.count, batchStart + Self.batchSize))
+      var decoded = batch.orderedParallelMap(minimumChunk: 128, lanes: memos) {
+        memo, index -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
+        guard records[index].isADALItem else { return nil }
+        return Result { () throws(ADALItemError) in try decodeADAL(records[index], memo: memo) }
       }
-      for (record, outcome) in zip(batch, decoded) { take(record, outcome, into: &result) }
-      if let pages { pages.release(batch.flatMap { Self.borrowedRanges(of: $0, in: pages) }) }
+      for (offset, index) in batch.enumerated() { take(records[index], decoded[offset].take(), into: &result) }
+      if let pages { pages.release(batch.flatMap { Self.borrowedRanges(of: records[$0], in: pages) }) }
     }
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
@@ -58,14 +61,15 @@ struct KeychainItemRouter {
 
   /// Sorts one record into the result, with its decoded item when it is an ADAL item.
   private func take(
-    _ record: KeychainRecord, _ outcome: Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>?,
+    _ record: KeychainRecord,
+    _ outcome: consuming Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>?,
     into result: inout ADALReadResult
   ) {
-    if let outcome {
-      switch outcome {
+    if let outcome = consume outcome {
+      switch consume outcome {
       case .success(let (item, diagnostics)):
-        result.items.append(item)
-        result.diagnostics += diagnostics
+        result.items.append(consume item)
+        result.diagnostics += consume diagnostics
       case .failure(let error):
         result.diagnostics.append(error.diagnostic)
       }

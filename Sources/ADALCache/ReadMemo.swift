@@ -23,30 +23,32 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private var authorities: [PropertyListString: String] = [:]
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
-  /// read.
-  func claims(for raw: String) -> ParsedIDToken {
-    let key = PropertyListString(raw)
-    if let known = lock.withLock({ parsed[key] }) { return known }
+  /// read. Looked up by the archived text as it is (borrowed from the input, see `PropertyListString`): only a
+  /// token not seen before is decoded, and the table keeps it as a native string, which outlives the input.
+  func claims(for raw: PropertyListString) -> ParsedIDToken {
+    if let known = lock.withLock({ parsed[raw] }) { return known }
     // Parsed without the lock, which the other decoding threads take for every string they share; of two
     // threads that parse the same token, the first to store it wins, so that its items still share one copy.
+    let text = raw.value
     let entry = (
-      idToken: ADALSecret(raw), result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: raw) }
+      idToken: ADALSecret(text),
+      result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: text) }
     )
     return lock.withLock {
-      if let known = parsed[key] { return known }
-      parsed[key] = entry
+      if let known = parsed[raw] { return known }
+      parsed[PropertyListString(text)] = entry
       return entry
     }
   }
 
-  /// The shared secret for `value` (a refresh token), fingerprinted once.
-  func secret(_ value: String) -> ADALSecret {
+  /// The shared secret for `value` (a refresh token), fingerprinted once; decoded only when not seen before.
+  func secret(_ value: PropertyListString) -> ADALSecret {
     lock.lock()
     defer { lock.unlock() }
-    let key = PropertyListString(value)
-    if let known = secrets[key] { return known }
-    let secret = ADALSecret(value)
-    secrets[key] = secret
+    if let known = secrets[value] { return known }
+    let text = value.value
+    let secret = ADALSecret(text)
+    secrets[PropertyListString(text)] = secret
     return secret
   }
 
@@ -82,10 +84,18 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
 
   /// The first equal string this read kept, or `value`, kept from now on. Strings of up to 15 UTF-8 bytes
   /// are stored inline, with nothing to share.
-  func shared(_ value: String) -> String {
-    guard value.utf8.count > 15 else { return value }
+  func shared(_ value: String) -> String { shared(PropertyListString(value)) }
+
+  /// `shared(_:)` of archived text, decoded only when this read has not kept it yet (or it is short): most of
+  /// an item's strings repeat another item's.
+  func shared(_ text: PropertyListString) -> String {
+    guard text.utf8Count > 15 else { return text.value }
     lock.lock()
     defer { lock.unlock() }
-    return strings.insert(PropertyListString(value)).memberAfterInsert.value
+    if let kept = strings.firstIndex(of: text) { return strings[kept].value }
+    // Kept native: a borrowed string would read the input's pages after they are let go.
+    let value = text.value
+    strings.insert(PropertyListString(value))
+    return value
   }
 }

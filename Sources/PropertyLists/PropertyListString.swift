@@ -65,6 +65,15 @@ public struct PropertyListString: Sendable {
     }
   }
 
+  /// `utf8Count` where it takes no decoding (native and ASCII strings).
+  private var knownUTF8Count: Int? {
+    switch storage {
+    case .native(let string): string.utf8.count
+    case .ascii(let bytes): bytes.count
+    case .utf16BigEndian: nil
+    }
+  }
+
   public var isEmpty: Bool {
     switch storage {
     case .native(let string): string.isEmpty
@@ -81,7 +90,14 @@ public struct PropertyListString: Sendable {
   func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     switch storage {
     case .ascii(let bytes): return try bytes.withUnsafeBytes(body)
-    case .native(var string): return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    case .native(let string):
+      // In place when contiguous (native strings are): `withUTF8` is mutating, and the copy it needs was a
+      // retain and a release per hash or comparison of a read's shared strings.
+      if let result = try string.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
+        return result
+      }
+      var copy = string
+      return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     case .utf16BigEndian:
       var string = value
       return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
@@ -96,6 +112,8 @@ extension PropertyListString: Hashable, Comparable {
     case (.ascii(let left), .ascii(let right)), (.utf16BigEndian(let left), .utf16BigEndian(let right)):
       return left == right
     default:
+      // Unequal lengths, where known without decoding, differ: most strings a hash table compares are others.
+      if let left = lhs.knownUTF8Count, let right = rhs.knownUTF8Count, left != right { return false }
       return lhs.withUTF8 { left in
         rhs.withUTF8 { right in
           guard left.count == right.count, let leftBase = left.baseAddress, let rightBase = right.baseAddress else {

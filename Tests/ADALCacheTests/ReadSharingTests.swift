@@ -4,6 +4,7 @@ import Testing
 import _Adal2MSALTestSupport
 
 @testable import ADALCache
+@testable import PropertyLists
 
 /// A dump's items share the strings and secrets they repeat (`ReadMemo`): the values must be exactly what
 /// each item's archive says on its own, and repeated values must be one copy.
@@ -109,7 +110,47 @@ import _Adal2MSALTestSupport
     #expect(memo.shared(Self.composed).utf8.elementsEqual(Self.composed.utf8))
     #expect(memo.shared(Self.decomposed).utf8.elementsEqual(Self.decomposed.utf8))
     // Secrets compared outside the expectation, which would print them.
-    let secretsKept = [Self.composed, Self.decomposed].map { memo.secret($0).value.utf8.elementsEqual($0.utf8) }
+    let secretsKept = [Self.composed, Self.decomposed].map {
+      memo.secret(PropertyListString($0)).value.utf8.elementsEqual($0.utf8)
+    }
     #expect(secretsKept == [true, true])
+  }
+}
+
+/// `ReadMemo` looks archived text up as the reader borrowed it from the input, but keeps text of its own: a
+/// dump's input pages are given back as its items are decoded, and a kept borrowed string would read them.
+@Suite struct ReadMemoBorrowedTextTests {
+  /// Tracks whether the bytes `PropertyListString`s were borrowed from are still held by anything.
+  final class InputTracker: @unchecked Sendable {
+    var freed = false
+  }
+
+  /// Text borrowed from input bytes whose storage tells `tracker` when it is freed.
+  static func borrowed(_ text: String, tracker: InputTracker) -> PropertyListString {
+    let count = text.utf8.count
+    let bytes = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 1)
+    bytes.copyMemory(from: Array(text.utf8), byteCount: count)
+    let input = Data(
+      bytesNoCopy: bytes, count: count,
+      deallocator: .custom { pointer, _ in
+        pointer.deallocate()
+        tracker.freed = true
+      })
+    return PropertyListString(ascii: input[...])
+  }
+
+  @Test func keptTextHoldsNoInput() {
+    let memo = ReadMemo()
+    let trackers = [InputTracker(), InputTracker(), InputTracker()]
+    do {
+      let authority = Self.borrowed("https://login.microsoftonline.com/contoso.onmicrosoft.com", tracker: trackers[0])
+      #expect(memo.shared(authority) == "https://login.microsoftonline.com/contoso.onmicrosoft.com")
+      _ = memo.secret(Self.borrowed("not-a-real-refresh-token-but-long-enough", tracker: trackers[1]))
+      _ = memo.claims(for: Self.borrowed("e30.e30.", tracker: trackers[2]))
+    }
+    #expect(trackers.map(\.freed) == [true, true, true], "the memo holds the input its text was borrowed from")
+    // Found again by borrowed text, as kept.
+    let again = Self.borrowed("https://login.microsoftonline.com/contoso.onmicrosoft.com", tracker: InputTracker())
+    #expect(memo.shared(again) == "https://login.microsoftonline.com/contoso.onmicrosoft.com")
   }
 }
