@@ -10,11 +10,9 @@ import Foundation
 /// one (memory from malloc cannot be given back in part). The bytes are copied in, not mapped from the file:
 /// a file that changes or shrinks after the read does not change them.
 enum MappedInput {
-  #if canImport(Glibc)
-    private static let readBytes = Glibc.read
-  #elseif canImport(Darwin)
-    private static let readBytes = Darwin.read
-  #endif
+  /// The bytes read by one worker at a time: large enough that a read is mostly copying, small enough that the
+  /// cores share the file evenly.
+  static let chunkBytes = 8 << 20
 
   /// The file's bytes (as many as its size when opened; fewer if it shrank meanwhile) and their pages; nil
   /// when the file cannot be opened or read, is not a regular file once opened, its size is zero, or memory
@@ -34,19 +32,48 @@ enum MappedInput {
     guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       base != MAP_FAILED
     else { return nil }
-    var count = 0
-    while count < size {
-      let got = readBytes(descriptor, base + count, size - count)
-      if got > 0 {
-        count += got
-      } else if got == 0 {
-        break
-      } else if errno != EINTR {
-        munmap(base, length)
-        return nil
-      }
+    guard let count = readChunks(descriptor, size: size, into: base) else {
+      munmap(base, length)
+      return nil
     }
     let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { _, _ in munmap(base, length) })
     return (data, InputPages(data, base: base))
+  }
+
+  /// Reads the file's first `size` bytes into `base`, `chunkBytes` at a time on every core: copying a large
+  /// dump from the page cache, and the page faults of the memory it goes to, kept one core busy while the
+  /// other waited (0.17 s of a 40k-item dry run). Returns how many bytes were read from the start on (fewer
+  /// than `size` when the file shrank), or nil on an error.
+  private static func readChunks(_ descriptor: Int32, size: Int, into base: UnsafeMutableRawPointer) -> Int? {
+    let chunks = (size + chunkBytes - 1) / chunkBytes
+    let got = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
+    defer { got.deallocate() }
+    // Each worker writes only its own chunk's bytes and slot.
+    nonisolated(unsafe) let (slots, target) = (got.baseAddress!, base)
+    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+      let start = chunk * chunkBytes
+      let end = min(size, start + chunkBytes)
+      var done = 0
+      while start + done < end {
+        let result = pread(descriptor, target + start + done, end - start - done, off_t(start + done))
+        if result > 0 {
+          done += result
+        } else if result == 0 {
+          break
+        } else if errno != EINTR {
+          done = -1
+          break
+        }
+      }
+      slots[chunk] = done
+    }
+    var count = 0
+    for chunk in 0..<chunks {
+      guard got[chunk] >= 0 else { return nil }
+      count += got[chunk]
+      // A short chunk is where the file ended: what later chunks read lies past it.
+      if got[chunk] < min(size, (chunk + 1) * chunkBytes) - chunk * chunkBytes { break }
+    }
+    return count
   }
 }

@@ -23,6 +23,31 @@ import _Adal2MSALTestSupport
     #expect(pages.releasedPageCount == 0)
   }
 
+  /// A file of several of the reader's chunks (8 MiB, read on every core) and a part of one comes back whole and
+  /// in place: each 4-byte word holds its own offset.
+  @Test func aFileOfSeveralChunksIsReadWhole() throws {
+    let words = (2 * (8 << 20) + 12_345) / 4
+    var bytes = [UInt8](repeating: 0, count: words * 4 + 3)
+    for word in 0..<words {
+      withUnsafeBytes(of: UInt32(word * 4).littleEndian) {
+        bytes.replaceSubrange((word * 4)..<(word * 4 + 4), with: $0)
+      }
+    }
+    let file = try Fixtures.temporaryDirectory("input-chunks").appendingPathComponent("input")
+    try Data(bytes).write(to: file)
+    let (data, pages) = try InputFile.readReleasable(file.path)
+    #expect(pages != nil)
+    #expect(data.count == bytes.count)
+    // Compared whole with memcmp, not `data == Data(bytes)`: a failed `==` of 16 MB collections has Swift
+    // Testing work out their difference, for minutes.
+    let same = data.withUnsafeBytes { read in
+      bytes.withUnsafeBytes { written in
+        read.count == written.count && memcmp(read.baseAddress!, written.baseAddress!, written.count) == 0
+      }
+    }
+    #expect(same)
+  }
+
   @Test func aPageGoesOnceNoHeldRangeTouchesIt() throws {
     let (bytes, data, pages) = try input(pages: 4)
     let size = Int(getpagesize())
