@@ -4,27 +4,18 @@ import Foundation
 /// `String`'s equality is canonical equivalence, under which two spellings of "é" are one text.
 ///
 /// For the few distinct texts a writer meets thousands of times (provenance files and labels, account
-/// environments): a text is found by its `KeyHash` and one comparison of its bytes, where a `Dictionary` keyed
-/// by `PropertyListString` hashed it with SipHash and compared it through its storage enum (about 1,200
-/// instructions a lookup). Texts of the same hash are kept side by side and compared in turn.
+/// environments): a text is hashed by its UTF-8 bytes and compared with one `memcmp`, where a `Dictionary` keyed
+/// by `PropertyListString` compared it through its storage enum (about 1,200 instructions a lookup). The hash
+/// is `Hasher`'s, seeded per process: an input cannot choose labels that all fall in one bucket, as it could
+/// with a fixed hash (`KeyHash`, FNV-1a), and make every lookup a walk over all of them.
 struct ExactTextTable<Value> {
-  private var entries: [Int64: [(text: String, value: Value)]] = [:]
+  private var entries: [ExactText: Value] = [:]
 
   /// The value of `text`, or nil.
-  func value(of text: String) -> Value? {
-    guard let candidates = entries[KeyHash.of(text)] else { return nil }
-    return candidates.first { Self.sameBytes($0.text, text) }?.value
-  }
+  func value(of text: String) -> Value? { entries[ExactText(text: text)] }
 
   /// Sets the value of `text`.
-  mutating func set(_ value: Value, for text: String) {
-    let hash = KeyHash.of(text)
-    if let index = entries[hash]?.firstIndex(where: { Self.sameBytes($0.text, text) }) {
-      entries[hash]![index].value = value
-    } else {
-      entries[hash, default: []].append((text, value))
-    }
-  }
+  mutating func set(_ value: Value, for text: String) { entries[ExactText(text: text)] = value }
 
   /// Whether two texts have the same UTF-8 bytes (the same Unicode scalars).
   static func sameBytes(_ first: String, _ second: String) -> Bool {
@@ -37,5 +28,19 @@ struct ExactTextTable<Value> {
         return memcmp(leftBase, rightBase, left.count) == 0
       }
     }
+  }
+}
+
+/// A text equal to another only with the same UTF-8 bytes, and hashed by them.
+private struct ExactText: Hashable {
+  var text: String
+
+  static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+    ExactTextTable<Never>.sameBytes(lhs.text, rhs.text)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    var text = text
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }
