@@ -1,5 +1,6 @@
 import GRDB
 import MigrationEngine
+import PropertyLists
 
 /// Writes the provenance of the rows a run writes: one `provenance` row per entity row written, referring to
 /// it by table and id, with the input items it came from packed into `sources` (`ProvenanceSources`). Each
@@ -68,16 +69,16 @@ struct ProvenanceWriter {
 /// A table of distinct texts (`provenance_files`, `provenance_labels`: `id`, and the text UNIQUE), each text
 /// inserted once and then known by id. A run names a few files and a few dozen labels, thousands of times.
 ///
-/// Texts are told apart by their exact scalars, as SQLite's UNIQUE tells them apart by their bytes
-/// (`ExactTextTable`): under `String`'s equality, two files whose names spell "é" differently (two files on disk)
+/// Texts are told apart by their exact scalars (`PropertyListString`), as SQLite's UNIQUE tells them apart by
+/// their bytes: under `String`'s equality, two files whose names spell "é" differently (two files on disk)
 /// shared one id, and the second file's rows were recorded under the first one's name.
 struct InternedTexts {
   private let db: Database
   private let insert: BoundStatement
   private let select: BoundStatement
-  private var ids = ExactTextTable<Int64>()
+  private var ids: [PropertyListString: Int64] = [:]
   /// The text asked for last and its id: consecutive rows mostly name the same file.
-  private var last: (text: String, id: Int64)?
+  private var last: (text: PropertyListString, id: Int64)?
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
@@ -88,9 +89,10 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
-    if let last, ExactTextTable<Int64>.sameBytes(last.text, text) { return last.id }
-    let id = try ids.value(of: text) ?? lookUp(text)
-    last = (text, id)
+    let exact = PropertyListString(text)
+    if let last, last.text == exact { return last.id }
+    let id = try ids[exact] ?? lookUp(text)
+    last = (exact, id)
     return id
   }
 
@@ -108,7 +110,7 @@ struct InternedTexts {
       }
       id = existing
     }
-    ids.set(id, for: text)
+    ids[PropertyListString(text)] = id
     return id
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PropertyLists
 import UnifiedCache
 
 /// Writes entities inside one transaction, each table with its own statements prepared once and bound straight
@@ -91,7 +92,7 @@ private final class TableWriter {
   /// The key hashes written by this run, when the table held no row before it (else nil).
   var written: Set<Int64>?
   /// The group names of the environments of the accounts written (`RowCodec.bind(_:key:to:environmentGroups:)`).
-  var environmentGroups = ExactTextTable<String>()
+  var environmentGroups: [PropertyListString: String] = [:]
 
   /// New rows per `INSERT`: SQLite's work per statement (opening the table and its indexes, the AUTOINCREMENT
   /// counter, freeing the registers) is done once for them all.

@@ -1,4 +1,5 @@
 import GRDB
+import PropertyLists
 import UnifiedCache
 
 /// The `accounts` table.
@@ -15,7 +16,7 @@ extension RowCodec {
   /// 11,000 instructions, for a handful of distinct environments in a run).
   func bind(
     _ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement,
-    environmentGroups: inout ExactTextTable<String>
+    environmentGroups: inout [PropertyListString: String]
   ) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
@@ -31,11 +32,13 @@ extension RowCodec {
     next(Self.jsonText(account.additionalFields))
     next(Self.normalizedUsername(account.username))
     let group: String
-    if let known = environmentGroups.value(of: account.environment) {
+    // Keyed by the exact text: two spellings of a host are two environments, each with its own group.
+    let environment = PropertyListString(account.environment)
+    if let known = environmentGroups[environment] {
       group = known
     } else {
       group = EnvironmentAliases.group(forHost: account.environment).name
-      environmentGroups.set(group, for: account.environment)
+      environmentGroups[environment] = group
     }
     next(group)
     next(Self.normalizedHomeAccountID(account.homeAccountID))
