@@ -127,7 +127,8 @@ public struct CacheStore: Sendable {
     // holds them.
     let isEmpty = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema") == 0 }
     if isEmpty { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = NORMAL") } }
-    try migrator.migrate(queue)
+    let isNew = try isEmpty || queue.read(StoreSchema.holdsCurrentSchema)
+    try (isNew ? StoreSchema.newStoreMigrator : migrator).migrate(queue)
     if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
       throw CacheStoreError(
         .unknownSchema, "the store was written by a newer adal2msal",
@@ -139,8 +140,8 @@ public struct CacheStore: Sendable {
       try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
     }
     if free > 0 { try queue.vacuum() }
-    // The pages the migrations wrote (the tables v8 and v9 rebuild, even in a new store) are not what a run
-    // needs: give their memory back, so that a new store's run peaks no higher than its own pages take.
+    // The pages the migrations wrote are not what a run needs: give their memory back, so that a run peaks no
+    // higher than its own pages take.
     try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA shrink_memory") }
     if isEmpty { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") } }
   }

@@ -179,11 +179,41 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(fresh) == Self.schema(store))
   }
 
+  /// A new store gets the current schema in one step (`StoreSchema.newStoreMigrator`): every statement, the
+  /// header's application id and the migrations recorded as applied are those of a store that ran them all.
   @Test func aNewStoreHasTheSchemaOfAMigratedOne() throws {
     let contents = try ApplyTests.seedContents()
     let migrated = try CacheStore.open(path: try Self.version2Store(holding: contents))
     let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
     #expect(try Self.schema(fresh) == Self.schema(migrated))
+    func header(_ store: CacheStore) throws -> (applicationID: Int32?, applied: [String]) {
+      try store.queue.read { db in
+        (
+          try Int32.fetchOne(db, sql: "PRAGMA application_id"),
+          try StoreSchema.migrator.completedMigrations(db)
+        )
+      }
+    }
+    let (freshID, freshApplied) = try header(fresh)
+    let (migratedID, migratedApplied) = try header(migrated)
+    #expect(freshID == StoreFileMarker.applicationID && migratedID == freshID)
+    #expect(freshApplied == StoreSchema.migrator.migrations && migratedApplied == freshApplied)
+  }
+
+  /// Two processes creating the same file: one may find the current schema with only some migrations recorded
+  /// (`newStoreMigrator` records each in a transaction of its own). It records the rest; it runs none of the
+  /// older migrations, which were not written for that schema.
+  @Test(arguments: ["v1", "v4", "v8"])
+  func aStoreCreatedInOneStepIsCompletedByTheNextOpen(recordedUpTo last: String) throws {
+    let path = try StoreTestSupport.freshPath()
+    let queue = try DatabaseQueue(path: path)
+    try StoreSchema.newStoreMigrator.migrate(queue, upTo: last)
+    try queue.close()
+    let store = try CacheStore.open(path: path)
+    let applied = try store.queue.read { db in try StoreSchema.migrator.completedMigrations(db) }
+    #expect(applied == StoreSchema.migrator.migrations)
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try Self.schema(store) == Self.schema(fresh))
   }
 
   /// v6: a v5 store's credentials and provenance get their key hashes, and every lookup (by key, by account,
