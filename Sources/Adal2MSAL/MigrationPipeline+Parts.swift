@@ -165,7 +165,10 @@ extension MigrationPipeline {
   ) throws -> MigrationPlan {
     let adalCount = index.adalPaths.count
     var shared = index.sharedUnified
-    for part in index.parts ?? index.parts(existing: existing, maxItems: maxItems) {
+    for (number, part) in (index.parts ?? index.parts(existing: existing, maxItems: maxItems)).enumerated() {
+      // The previous part's items and plan are gone: this part reuses no fragments of them. After the last part
+      // there is nothing to make room for: giving its pages back took a one-part run about 900 system calls.
+      if number > 0 { returnFreedMemory() }
       let files = part.filter { $0 < adalCount }
       var read: [ADALFile]
       if let kept = index.kept.take() {
@@ -188,7 +191,6 @@ extension MigrationPipeline {
       planningPart?(adal.reduce(0) { $0 + $1.items.count })
       read = []  // the planner holds the only references to the items: they go as they are mapped
       try body(session.plan(adal: consume adal, msal: msal))
-      returnFreedMemory()  // the part's items and plan are gone: the next part reuses no fragments of them
     }
     shared += index.msal.map { $0.sharedEntities(keepingDiagnostics: true) }
     return session.finish(msal: shared, inputs: index.records)
