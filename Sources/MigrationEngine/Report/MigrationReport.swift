@@ -213,9 +213,10 @@ private struct FieldOrigin: Sendable {
   }
 
   /// The summary's fields of the entity (`EntityFields.summaryValues`), as `fields(existing: false)` lists them.
-  func summaryValues() -> [String?] {
-    guard let box = boxes.entity else { return [] }
-    return EntityFields.summaryValues(of: box.value) { redact($0) }
+  func summaryValues() -> SummaryValues {
+    guard let box = boxes.entity else { return SummaryValues() }
+    // Without a transform when nothing is redacted: the fingerprint and the expiry stay numbers.
+    return EntityFields.summaryValues(of: box.value, redact.isIdentity ? nil : { redact($0) })
   }
 }
 
@@ -228,9 +229,13 @@ struct EntryFieldReader {
   /// Whether the entry has no fields (a skipped item, which has no entity).
   var isEmpty: Bool { assigned.map(\.isEmpty) ?? (origin.boxes.entity == nil) }
 
-  /// The values of the summary's fields, by `EntityFields.SummaryField.position` (empty when there are none).
-  func summaryValues() -> [String?] {
+  /// The values of the summary's fields (none when there are none).
+  func summaryValues() -> SummaryValues {
     guard let assigned else { return origin.summaryValues() }
-    return EntityFields.SummaryField.allCases.map { MigrationReport.Entry.value(of: $0.name, in: assigned) }
+    var values = SummaryValues()
+    for field in EntityFields.SummaryField.allCases {
+      values[field] = MigrationReport.Entry.value(of: field.name, in: assigned)
+    }
+    return values
   }
 }

@@ -87,10 +87,22 @@ struct TextLines {
   mutating func wrapped(
     first: String, rest: String, width: Int = 118, _ write: (inout [UInt8]) -> Void
   ) {
+    // Written in place after `first`: nearly every line is plain and fits, and is then done as it stands
+    // (`wrappedPlain` gives the same bytes). Only a line to wrap is moved aside and wrapped from there.
+    let lineStart = bytes.count
+    bytes.appendUTF8(first)
+    let textStart = bytes.count
+    write(&bytes)
+    let fits = bytes.withUnsafeBufferPointer { all in
+      let text = UnsafeBufferPointer(rebasing: all[textStart...])
+      return Self.isPlain(text) && Self.visibleCount(first) + text.count <= width
+    }
+    if fits { return endLine() }
     var text = scratch
     scratch = []
     text.removeAll(keepingCapacity: true)
-    write(&text)
+    text.append(contentsOf: bytes[textStart...])
+    bytes.removeSubrange(lineStart...)
     let plain = text.withUnsafeBufferPointer { wrappedPlain($0, first: first, rest: rest, width: width) }
     if !plain { wrappedByCharacters(String(decoding: text, as: UTF8.self), first: first, rest: rest, width: width) }
     scratch = text
