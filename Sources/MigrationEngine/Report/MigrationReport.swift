@@ -35,6 +35,14 @@ public struct MigrationReport: Sendable {
       get { assignedExistingFields ?? origin.fields(existing: true) }
       set { assignedExistingFields = newValue }
     }
+    /// Calls `body` with each of `fields` (or of `existingFields`) in order, without making the list.
+    func forEachField(existing: Bool, _ body: (String, String) -> Void) {
+      if let assigned = existing ? assignedExistingFields : assignedFields {
+        for index in assigned.indices { body(assigned[index].name, assigned[index].value) }
+      } else {
+        origin.forEachField(existing: existing, body)
+      }
+    }
     /// What a summary reads the fields from: those set, else only the fields it shows, made from the entity.
     var fieldReader: EntryFieldReader { EntryFieldReader(assigned: assignedFields, origin: origin) }
     private var assignedFields: [(name: String, value: String)]?
@@ -210,6 +218,12 @@ private struct FieldOrigin: Sendable {
   func fields(existing: Bool) -> [(name: String, value: String)] {
     guard let box = existing ? boxes.existing : boxes.entity else { return [] }
     return EntityFields.pairs(of: box.value) { redact($0) }
+  }
+
+  /// `fields(existing:)` one by one, without the list.
+  func forEachField(existing: Bool, _ body: (String, String) -> Void) {
+    guard let box = existing ? boxes.existing : boxes.entity else { return }
+    EntityFields.forEach(of: box.value) { body($0, redact($1)) }
   }
 
   /// The summary's fields of the entity (`EntityFields.summaryValues`), as `fields(existing: false)` lists them.

@@ -124,10 +124,10 @@ struct TextLines {
     }
     var empty = true
     var wordStart = 0
-    for position in 0...utf8.count {
-      if position < utf8.count, utf8[position] != UInt8(ascii: " ") { continue }
-      let word = UnsafeBufferPointer(rebasing: utf8[wordStart..<position])
-      wordStart = position + 1
+    while wordStart <= utf8.count {
+      let end = Self.firstSpace(in: utf8, from: wordStart)
+      let word = UnsafeBufferPointer(rebasing: utf8[wordStart..<end])
+      wordStart = end + 1
       if !empty, currentWidth + 1 + word.count > width {
         endLine()
         bytes.appendUTF8(rest)
@@ -144,6 +144,27 @@ struct TextLines {
     }
     endLine()
     return true
+  }
+
+  /// The index of the first space at or after `start`, or the end. Eight bytes at a time: the lines that
+  /// wrap (source lists) are long, and a look at each byte was most of wrapping them.
+  static func firstSpace(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var offset = start
+    if let base = UnsafeRawPointer(utf8.baseAddress) {
+      let (ones, highBits, spaces): (UInt64, UInt64, UInt64) = (
+        0x0101_0101_0101_0101, 0x8080_8080_8080_8080, 0x2020_2020_2020_2020
+      )
+      while offset + 8 <= utf8.count {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ spaces
+        // A zero byte of `word` is a space. The lowest byte flagged is the first one: a flag can be false
+        // only above a true one (the borrow).
+        let found = (word &- ones) & ~word & highBits
+        if found != 0 { return offset + found.trailingZeroBitCount / 8 }
+        offset += 8
+      }
+    }
+    while offset < utf8.count, utf8[offset] != UInt8(ascii: " ") { offset += 1 }
+    return offset
   }
 
   /// `wrapped` for text with non-ASCII characters or escapes, where columns are characters a terminal shows.
