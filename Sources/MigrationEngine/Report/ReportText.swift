@@ -160,11 +160,8 @@ extension MigrationReport {
           kind: entries[index].kind, reasonCode: entries[index].reasonCode, sources: entries[index].sources,
           fields: entries[index].fieldReader)
         out.line {
-          $0.appendUTF8("  ")
-          $0.appendUTF8(Self.action(entries[index].action, colorize))
-          $0.append(UInt8(ascii: " "))
-          $0.appendUTF8(Self.paddedKind(entries[index].kind))
-          $0.append(UInt8(ascii: " "))
+          // The line starts as its entry's line in "Skipped and conflicts" does: action and kind.
+          $0.appendUTF8(Self.entryPrefix(entries[index].action, entries[index].kind, colorize))
           summary.writeHeadline(to: &$0)
         }
         if summary.hasDetail {
@@ -184,7 +181,7 @@ extension MigrationReport {
         guard entries[index].action.needsAttention else { continue }
         attention.count += 1
         attention.lines.wrapped(
-          first: Self.attentionPrefix(entries[index].action, entries[index].kind, colorize),
+          first: Self.entryPrefix(entries[index].action, entries[index].kind, colorize),
           rest: Self.attentionIndent
         ) {
           $0.appendUTF8(entries[index].username ?? "-")
@@ -225,22 +222,14 @@ extension MigrationReport {
   private static let kinds = UnifiedEntityKind.allCases
   private static let paddedKinds = kinds.map { pad($0.rawValue, 13) } + [pad("-", 13)]
 
-  private static func paddedKind(_ kind: UnifiedEntityKind?) -> String {
-    paddedKinds[kindPosition(kind)]
-  }
-
   private static func kindPosition(_ kind: UnifiedEntityKind?) -> Int {
     kind.flatMap { kinds.firstIndex(of: $0) } ?? paddedKinds.count - 1
   }
 
-  /// The action's padded word, coloured with `colorize`.
-  private static func action(_ action: PlanAction, _ colorize: Bool) -> String {
-    actionWords[colorize ? 1 : 0][actions.firstIndex(of: action) ?? 0]
-  }
-
-  /// The start of an entry's line in "Skipped and conflicts": its action and kind.
-  private static func attentionPrefix(_ action: PlanAction, _ kind: UnifiedEntityKind?, _ colorize: Bool) -> String {
-    attentionPrefixes[colorize ? 1 : 0][actions.firstIndex(of: action) ?? 0][kindPosition(kind)]
+  /// The start of an entry's line, and of its line in "Skipped and conflicts": its action (coloured with
+  /// `colorize`) and kind, padded.
+  private static func entryPrefix(_ action: PlanAction, _ kind: UnifiedEntityKind?, _ colorize: Bool) -> String {
+    entryPrefixes[colorize ? 1 : 0][actions.firstIndex(of: action) ?? 0][kindPosition(kind)]
   }
 
   // Made once for each action (and kind), plain and coloured, rather than for every entry.
@@ -259,7 +248,7 @@ extension MigrationReport {
       return "\u{1B}[\(code)m\(word)\u{1B}[0m"
     }
   }
-  private static let attentionPrefixes = actionWords.map { words in
+  private static let entryPrefixes = actionWords.map { words in
     words.map { word in paddedKinds.map { "  \(word) \($0) " } }
   }
 }

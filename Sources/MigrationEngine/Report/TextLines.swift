@@ -122,26 +122,26 @@ struct TextLines {
       endLine()
       return true
     }
+    // A line's words are its run of the text (one space between words, as they are separated there): each
+    // line is copied whole once its end is known, not word by word.
     var empty = true
+    var lineStart = 0
     var wordStart = 0
     while wordStart <= utf8.count {
       let end = Self.firstSpace(in: utf8, from: wordStart)
-      let word = UnsafeBufferPointer(rebasing: utf8[wordStart..<end])
-      wordStart = end + 1
-      if !empty, currentWidth + 1 + word.count > width {
+      if !empty, currentWidth + 1 + (end - wordStart) > width {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<wordStart - 1]))
         endLine()
         bytes.appendUTF8(rest)
         currentWidth = Self.visibleCount(rest)  // only when a line breaks
         empty = true
+        lineStart = wordStart
       }
-      if !empty {
-        bytes.append(UInt8(ascii: " "))
-        currentWidth += 1
-      }
-      bytes.append(contentsOf: word)
-      currentWidth += word.count
+      currentWidth += (empty ? 0 : 1) + (end - wordStart)
       empty = false
+      wordStart = end + 1
     }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart...]))
     endLine()
     return true
   }
