@@ -241,7 +241,11 @@ struct EntryFieldReader {
   fileprivate var origin: FieldOrigin
 
   /// Whether the entry has no fields (a skipped item, which has no entity).
-  var isEmpty: Bool { assigned.map(\.isEmpty) ?? (origin.boxes.entity == nil) }
+  var isEmpty: Bool {
+    // Not `assigned.map(\.isEmpty)`: the key path was made and released for every entry of a report.
+    if let assigned { return assigned.isEmpty }
+    return origin.boxes.entity == nil
+  }
 
   /// The values of the summary's fields (none when there are none).
   func summaryValues() -> SummaryValues {
