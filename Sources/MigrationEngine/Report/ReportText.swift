@@ -179,6 +179,8 @@ extension MigrationReport {
           }
         }
         guard entries[index].action.needsAttention else { continue }
+        // About 150 bytes a line: room for a few, or the lines' buffer grew four times from empty.
+        if attention.count == 0 { attention.lines = TextLines(reservingCapacity: 512) }
         attention.count += 1
         attention.lines.wrapped(
           first: Self.entryPrefix(entries[index].action, entries[index].kind, colorize),

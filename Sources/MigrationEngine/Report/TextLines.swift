@@ -101,6 +101,7 @@ struct TextLines {
     var text = scratch
     scratch = []
     text.removeAll(keepingCapacity: true)
+    text.reserveCapacity(256)  // the lines that wrap are 120 to 250 bytes: made once, not grown
     text.append(contentsOf: bytes[textStart...])
     bytes.removeSubrange(lineStart...)
     let plain = text.withUnsafeBufferPointer { wrappedPlain($0, first: first, rest: rest, width: width) }
