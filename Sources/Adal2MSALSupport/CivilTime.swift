@@ -27,17 +27,23 @@ package struct CivilTime: Sendable, Hashable {
 }
 
 extension CivilTime {
-  /// ISO 8601 in UTC, whole seconds (`2026-11-21T10:00:00Z`), appended as UTF-8. Four-digit years: callers
-  /// keep to years 0 through 9999.
-  package func writeISO8601(to bytes: inout [UInt8]) {
+  /// The length of the ISO 8601 text: `2026-11-21T10:00:00Z`.
+  package static let iso8601Length = 20
+
+  /// ISO 8601 in UTC, whole seconds (`2026-11-21T10:00:00Z`), into the first `iso8601Length` bytes of
+  /// `buffer`. Four-digit years: callers keep to years 0 through 9999.
+  package func writeISO8601(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+    var position = 0
     func put(_ value: Int, width: Int, then separator: Unicode.Scalar) {
       var divisor = 1
       for _ in 1..<width { divisor *= 10 }
       while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        buffer[position] = UInt8(ascii: "0") + UInt8(value / divisor % 10)
+        position += 1
         divisor /= 10
       }
-      bytes.append(UInt8(ascii: separator))
+      buffer[position] = UInt8(ascii: separator)
+      position += 1
     }
     put(year, width: 4, then: "-")
     put(month, width: 2, then: "-")
@@ -47,10 +53,18 @@ extension CivilTime {
     put(second, width: 2, then: "Z")
   }
 
-  /// `writeISO8601(to:)` as a String.
+  /// `writeISO8601(into:)`, appended as UTF-8 (grown once: digit by digit, a new array grew twice).
+  package func writeISO8601(to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: Self.iso8601Length))
+    bytes.withUnsafeMutableBufferPointer { writeISO8601(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+  }
+
+  /// `writeISO8601(into:)` as a String, written into its own storage.
   package var iso8601: String {
-    var bytes: [UInt8] = []
-    writeISO8601(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(unsafeUninitializedCapacity: Self.iso8601Length) { buffer in
+      writeISO8601(into: buffer)
+      return Self.iso8601Length
+    }
   }
 }

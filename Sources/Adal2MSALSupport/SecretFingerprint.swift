@@ -32,12 +32,20 @@ package enum SecretFingerprint {
   package static func text(ofDigestPrefix prefix: UInt64) -> String {
     String(unsafeUninitializedCapacity: scheme.count + length) { buffer in
       for (index, byte) in scheme.enumerated() { buffer[index] = byte }
-      for digit in 0..<length {
-        let shift = UInt64((length - 1 - digit) * 4)
-        buffer[scheme.count + digit] = hexDigits[Int((prefix >> shift) & 0x0f)]
-      }
+      for digit in 0..<length { buffer[scheme.count + digit] = hexDigit(digit, of: prefix) }
       return scheme.count + length
     }
+  }
+
+  /// Appends `text(ofDigestPrefix:)` as UTF-8, without making the String (a report line holds it).
+  package static func write(ofDigestPrefix prefix: UInt64, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: scheme)
+    for digit in 0..<length { bytes.append(hexDigit(digit, of: prefix)) }
+  }
+
+  /// The `digit`th hex digit shown of a `digestPrefix`, from the left.
+  private static func hexDigit(_ digit: Int, of prefix: UInt64) -> UInt8 {
+    hexDigits[Int((prefix >> UInt64((length - 1 - digit) * 4)) & 0x0f)]
   }
 
   private static let scheme = Array("sha256:".utf8)

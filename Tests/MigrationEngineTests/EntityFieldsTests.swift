@@ -24,8 +24,11 @@ import UnifiedCache
       let expected = EntityFields.SummaryField.allCases.map { field in
         listed.first { $0.name == field.name }.map { "<\($0.value)>" }
       }
-      let values = EntityFields.summaryValues(of: entity) { "<\($0)>" }
+      let values = EntityFields.summaryValues(of: entity) { "<\($0)>" }.texts
       #expect(values == expected, "\(entity.kind) \(entity.canonicalKey)")
+      // Without a transform the fingerprint and the expiry are kept as numbers: their text is the same.
+      let plain = EntityFields.summaryValues(of: entity, nil).texts
+      #expect(plain == expected.map { $0.map { String($0.dropFirst().dropLast()) } }, "\(entity.canonicalKey)")
     }
   }
 
@@ -63,7 +66,8 @@ import UnifiedCache
     for entity in entities {
       let listed = EntityFields.of(entity)
       let expected = EntityFields.SummaryField.allCases.map { field in listed.first { $0.name == field.name }?.value }
-      #expect(EntityFields.summaryValues(of: entity) { $0 } == expected, "\(entity)")
+      #expect(EntityFields.summaryValues(of: entity) { $0 }.texts == expected, "\(entity)")
+      #expect(EntityFields.summaryValues(of: entity, nil).texts == expected, "\(entity)")
     }
   }
 }

@@ -35,6 +35,10 @@ import _Adal2MSALTestSupport
       let limit: UInt64 = Bool.random(using: &random) ? 4_102_444_800 : 253_402_300_800
       let seconds = Double(UInt64.random(in: 0..<limit, using: &random))
       #expect(ReportDate.string(Date(timeIntervalSince1970: seconds)) == Self.foundation(seconds), "\(seconds)")
+      // Appended after other text, as report lines write it.
+      var bytes = Array("expires ".utf8)
+      ReportDate.write(Date(timeIntervalSince1970: seconds), to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == "expires " + Self.foundation(seconds), "\(seconds)")
     }
   }
 

@@ -98,6 +98,47 @@ import Testing
     }
   }
 
+  /// Text written by a closure is laid out as the reference lays it out, after lines already written (it is
+  /// written in place, after them) and with a coloured prefix.
+  @Test func bytesWrittenByAClosureMatchTheCharacterAlgorithm() {
+    var seed: UInt64 = 0xC105E
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    let prefixes = [
+      ("", ""), ("             from: ", "                   "), ("  \u{1B}[35mskip      \u{1B}[0m ", "   "),
+    ]
+    for _ in 0..<2000 {
+      let text = (0..<next(40)).map { _ in Self.words[next(Self.words.count)] }.joined(separator: " ")
+      let (first, rest) = prefixes[next(prefixes.count)]
+      let width = 20 + next(100)
+      var lines = TextLines()
+      lines.line("before  ")
+      lines.wrapped(first: first, rest: rest, width: width) { $0.append(contentsOf: text.utf8) }
+      let expected = "before\n" + Self.referenceWrap(text, first: first, rest: rest, width: width)
+      #expect(lines.text == expected, "width \(width), text: \(text)")
+    }
+  }
+
+  /// `firstSpace` against the obvious byte loop, on every length around the 8-byte words, every place of a
+  /// space and every start.
+  @Test func firstSpaceMatchesTheByteLoop() {
+    for length in 0..<40 {
+      for position in 0..<max(1, length) {
+        for other in [nil, position + 9, position + 1] {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          for place in [position, other].compactMap({ $0 }) where place < length { bytes[place] = UInt8(ascii: " ") }
+          for start in 0...length {
+            let expected = bytes[start...].firstIndex(of: UInt8(ascii: " ")) ?? length
+            let found = bytes.withUnsafeBufferPointer { TextLines.firstSpace(in: $0, from: start) }
+            #expect(found == expected, "\(length) \(position) \(start)")
+          }
+        }
+      }
+    }
+  }
+
   /// `isPlain` against the obvious byte loop, on every length around the 8-byte words and every place of an
   /// escape or a non-ASCII byte.
   @Test func plainCheckMatchesTheByteLoop() {

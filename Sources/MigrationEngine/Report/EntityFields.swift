@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
@@ -98,20 +99,27 @@ enum EntityFields {
       case .expiresOn: "expires_on"
       }
     }
-
-    /// The field's place in `summaryValues`.
-    var position: Int { rawValue }
-    static let count = allCases.count
   }
 
-  /// The values `forEach` gives the summary's fields (nil where it lists none), by `SummaryField.position`, made
-  /// in one pass over the entity: the summary shows two to five fields of each entry, and making all of them
-  /// (key paths, fingerprints, the array) was most of the text report's time per entry.
-  /// Each value is passed through `transform` (the redactor).
-  static func summaryValues(of entity: AnyUnifiedEntity, _ transform: (String) -> String) -> [String?] {
-    var values = [String?](repeating: nil, count: SummaryField.count)
+  /// The values `forEach` gives the summary's fields (`SummaryValues`), made in one pass over the entity: the
+  /// summary shows two to five fields of each entry, and making all of them (key paths, fingerprints, an
+  /// array) was most of the text report's time per entry. Each value is passed through `transform` (the
+  /// redactor); without one, the secret and the expiry are kept as numbers, written into the line as text.
+  static func summaryValues(of entity: AnyUnifiedEntity, _ transform: ((String) -> String)?) -> SummaryValues {
+    var values = SummaryValues()
     func set(_ field: SummaryField, _ value: String?) {
-      if let value { values[field.position] = transform(value) }
+      if let value { values[field] = transform?(value) ?? value }
+    }
+    func setSecret(_ secret: UnifiedSecret) {
+      if transform == nil { values.secretDigest = secret.digestPrefix } else { set(.secret, secret.fingerprint) }
+    }
+    func setExpiry(_ date: Date?) {
+      guard let date else { return }
+      if transform == nil {
+        values.expirySeconds = epochSecondsValue(date)
+      } else {
+        set(.expiresOn, epochSeconds(date))
+      }
     }
     switch entity {
     case .account(let account):
@@ -122,21 +130,21 @@ enum EntityFields {
     case .accessToken(let token):
       set(.realm, token.realm)
       set(.environment, token.environment)
-      set(.secret, token.secret.fingerprint)
+      setSecret(token.secret)
       set(.target, token.target)
       set(.clientID, token.clientID)
-      set(.expiresOn, token.expiresOn.map(epochSeconds))
+      setExpiry(token.expiresOn)
     case .refreshToken(let token):
       set(.realm, token.realm)
       set(.environment, token.environment)
-      set(.secret, token.secret.fingerprint)
+      setSecret(token.secret)
       set(.target, token.target)
       set(.clientID, token.clientID)
       set(.familyID, token.familyID)
     case .idToken(let token):
       set(.realm, token.realm)
       set(.environment, token.environment)
-      set(.secret, token.secret.fingerprint)
+      setSecret(token.secret)
       set(.clientID, token.clientID)
     case .appMetadata(let metadata):
       set(.environment, metadata.environment)
@@ -147,9 +155,56 @@ enum EntityFields {
   }
 
   /// Whole epoch seconds, as the unified cache writes timestamps.
-  static func epochSeconds(_ date: Date) -> String {
+  static func epochSeconds(_ date: Date) -> String { String(epochSecondsValue(date)) }
+
+  /// `epochSeconds` as a number.
+  static func epochSecondsValue(_ date: Date) -> Int64 {
     let seconds = date.timeIntervalSince1970.rounded(.down)
-    guard seconds.isFinite, abs(seconds) < 9e15 else { return "0" }
-    return String(Int64(seconds))
+    guard seconds.isFinite, abs(seconds) < 9e15 else { return 0 }
+    return Int64(seconds)
   }
+}
+
+/// The values of the fields a report entry's summary shows, by `EntityFields.SummaryField`, in fixed slots
+/// (an array of them per entry was an allocation, and its strings retained and released, per entry).
+struct SummaryValues {
+  private var username, realm, environment, secret, target, authorityType, clientID, familyID, expiresOn: String?
+  /// The secret's `SecretFingerprint.digestPrefix`, when its fingerprint is shown as it is (not redacted): its
+  /// text is written into the line, never made on its own.
+  var secretDigest: UInt64?
+  /// The expiry's epoch seconds, when shown as they are.
+  var expirySeconds: Int64?
+
+  /// The field's value as text (nil when the entity has none).
+  subscript(_ field: EntityFields.SummaryField) -> String? {
+    get {
+      switch field {
+      case .username: username
+      case .realm: realm
+      case .environment: environment
+      case .secret: secret ?? secretDigest.map(SecretFingerprint.text(ofDigestPrefix:))
+      case .target: target
+      case .authorityType: authorityType
+      case .clientID: clientID
+      case .familyID: familyID
+      case .expiresOn: expiresOn ?? expirySeconds.map { String($0) }
+      }
+    }
+    set {
+      switch field {
+      case .username: username = newValue
+      case .realm: realm = newValue
+      case .environment: environment = newValue
+      case .secret: secret = newValue
+      case .target: target = newValue
+      case .authorityType: authorityType = newValue
+      case .clientID: clientID = newValue
+      case .familyID: familyID = newValue
+      case .expiresOn: expiresOn = newValue
+      }
+    }
+  }
+
+  /// Every field's value as text, in `SummaryField` order.
+  var texts: [String?] { EntityFields.SummaryField.allCases.map { self[$0] } }
 }

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
@@ -13,14 +14,14 @@ struct EntrySummary {
   /// Whether the entry has fields (an entity, or fields a caller set).
   private var hasFields: Bool
   /// The values of the fields it shows, read once (`EntityFields.summaryValues`).
-  private var values: [String?]
+  private var values: SummaryValues
 
   init(kind: UnifiedEntityKind?, reasonCode: String, sources: [PlanSource], fields: EntryFieldReader) {
     self.kind = kind
     self.reasonCode = reasonCode
     self.sources = sources
     hasFields = !fields.isEmpty
-    values = hasFields ? fields.summaryValues() : []
+    values = hasFields ? fields.summaryValues() : SummaryValues()
   }
 
   /// Whether there is a detail line (an entity, not a skipped item).
@@ -56,7 +57,7 @@ struct EntrySummary {
     case .accessToken?:
       labelled("realm ", .realm, to: &out)
       out.appendUTF8(", expires ")
-      if let expires = value(.expiresOn).flatMap(Double.init) {
+      if let expires = values.expirySeconds.map(Double.init) ?? value(.expiresOn).flatMap(Double.init) {
         ReportDate.write(Date(timeIntervalSince1970: expires), to: &out)
       } else {
         out.append(UInt8(ascii: "-"))
@@ -72,13 +73,15 @@ struct EntrySummary {
     }
   }
 
-  private func value(_ field: EntityFields.SummaryField) -> String? {
-    values.isEmpty ? nil : values[field.position]
-  }
+  private func value(_ field: EntityFields.SummaryField) -> String? { values[field] }
 
   /// The field's value, or "-" when the entity has none.
   private func field(_ field: EntityFields.SummaryField, to out: inout [UInt8]) {
-    out.appendUTF8(value(field) ?? "-")
+    if field == .secret, let digest = values.secretDigest {
+      SecretFingerprint.write(ofDigestPrefix: digest, to: &out)
+    } else {
+      out.appendUTF8(value(field) ?? "-")
+    }
   }
 
   /// `label`, then the field's value (or "-").

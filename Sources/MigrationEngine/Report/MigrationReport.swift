@@ -35,6 +35,14 @@ public struct MigrationReport: Sendable {
       get { assignedExistingFields ?? origin.fields(existing: true) }
       set { assignedExistingFields = newValue }
     }
+    /// Calls `body` with each of `fields` (or of `existingFields`) in order, without making the list.
+    func forEachField(existing: Bool, _ body: (String, String) -> Void) {
+      if let assigned = existing ? assignedExistingFields : assignedFields {
+        for index in assigned.indices { body(assigned[index].name, assigned[index].value) }
+      } else {
+        origin.forEachField(existing: existing, body)
+      }
+    }
     /// What a summary reads the fields from: those set, else only the fields it shows, made from the entity.
     var fieldReader: EntryFieldReader { EntryFieldReader(assigned: assignedFields, origin: origin) }
     private var assignedFields: [(name: String, value: String)]?
@@ -212,10 +220,17 @@ private struct FieldOrigin: Sendable {
     return EntityFields.pairs(of: box.value) { redact($0) }
   }
 
+  /// `fields(existing:)` one by one, without the list.
+  func forEachField(existing: Bool, _ body: (String, String) -> Void) {
+    guard let box = existing ? boxes.existing : boxes.entity else { return }
+    EntityFields.forEach(of: box.value) { body($0, redact($1)) }
+  }
+
   /// The summary's fields of the entity (`EntityFields.summaryValues`), as `fields(existing: false)` lists them.
-  func summaryValues() -> [String?] {
-    guard let box = boxes.entity else { return [] }
-    return EntityFields.summaryValues(of: box.value) { redact($0) }
+  func summaryValues() -> SummaryValues {
+    guard let box = boxes.entity else { return SummaryValues() }
+    // Without a transform when nothing is redacted: the fingerprint and the expiry stay numbers.
+    return EntityFields.summaryValues(of: box.value, redact.isIdentity ? nil : { redact($0) })
   }
 }
 
@@ -226,11 +241,19 @@ struct EntryFieldReader {
   fileprivate var origin: FieldOrigin
 
   /// Whether the entry has no fields (a skipped item, which has no entity).
-  var isEmpty: Bool { assigned.map(\.isEmpty) ?? (origin.boxes.entity == nil) }
+  var isEmpty: Bool {
+    // Not `assigned.map(\.isEmpty)`: the key path was made and released for every entry of a report.
+    if let assigned { return assigned.isEmpty }
+    return origin.boxes.entity == nil
+  }
 
-  /// The values of the summary's fields, by `EntityFields.SummaryField.position` (empty when there are none).
-  func summaryValues() -> [String?] {
+  /// The values of the summary's fields (none when there are none).
+  func summaryValues() -> SummaryValues {
     guard let assigned else { return origin.summaryValues() }
-    return EntityFields.SummaryField.allCases.map { MigrationReport.Entry.value(of: $0.name, in: assigned) }
+    var values = SummaryValues()
+    for field in EntityFields.SummaryField.allCases {
+      values[field] = MigrationReport.Entry.value(of: field.name, in: assigned)
+    }
+    return values
   }
 }

@@ -37,6 +37,9 @@ struct Redactor: Sendable {
     String(SecretFingerprint.sha256Hex(Data(value.utf8)).prefix(12))
   }
 
+  /// Whether every text is shown as it is (nothing is redacted).
+  var isIdentity: Bool { matcher == nil }
+
   func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
 
   func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }

@@ -6,22 +6,21 @@ enum ReportDate {
   /// Foundation's ISO 8601 style, which the fast path matches (tests compare them).
   static let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
 
-  static func string(_ date: Date) -> String {
-    var bytes: [UInt8] = []
-    write(date, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+  static func string(_ date: Date) -> String { civilTime(date)?.iso8601 ?? date.formatted(style) }
+
+  /// Appends the date's text as UTF-8.
+  static func write(_ date: Date, to bytes: inout [UInt8]) {
+    guard let civil = civilTime(date) else { return bytes.appendUTF8(date.formatted(style)) }
+    civil.writeISO8601(to: &bytes)
   }
 
-  /// Appends the date's text as UTF-8. Whole seconds from 1970 to 9999 (every date a cache holds) are
-  /// written from the civil date: Foundation's format style, one call per access token, was a tenth of a
-  /// large text report. Anything else goes through the style, which the tests compare the fast path with.
-  static func write(_ date: Date, to bytes: inout [UInt8]) {
+  /// The date's civil time, for whole seconds from 1970 to 9999 (every date a cache holds), written without
+  /// Foundation: its format style, one call per access token, was a tenth of a large text report. Nil for
+  /// anything else, which goes through the style (the tests compare the two).
+  private static func civilTime(_ date: Date) -> CivilTime? {
     let seconds = date.timeIntervalSince1970
-    guard seconds >= 0, seconds < latestCivilSecond, seconds == seconds.rounded(.down) else {
-      bytes.appendUTF8(date.formatted(style))
-      return
-    }
-    CivilTime(secondsSince1970: Int(seconds)).writeISO8601(to: &bytes)
+    guard seconds >= 0, seconds < latestCivilSecond, seconds == seconds.rounded(.down) else { return nil }
+    return CivilTime(secondsSince1970: Int(seconds))
   }
 
   /// 10000-01-01T00:00:00Z: four-digit years end here.

@@ -84,6 +84,11 @@ enum ReportSections {
       let key = UnresolvedKey(sources: entries[position].sources, reasonCode: entries[position].reasonCode)
       return Found(section: initialUnresolved[key], isHomeSection: false)
     }
+    // Each section's list sized for the entries found for it above: grown one by one, a section of six entries
+    // was three allocations.
+    var expected = [Int](repeating: 0, count: sections.count)
+    for position in found.indices { if let section = found[position].section { expected[section] += 1 } }
+    for index in sections.indices where expected[index] > 0 { sections[index].entries.reserveCapacity(expected[index]) }
     for position in entries.indices {
       let (section, isHomeSection) = (found[position].section, found[position].isHomeSection)
       let home = isHomeSection ? nil : entries[position].homeAccountID?.lowercasedSharingStorage()

@@ -80,27 +80,74 @@ extension MigrationReport {
       // About 630 bytes an entry: sized up front, a section's buffer was copied as it grew.
       var out = TextLines(reservingCapacity: 512 + 640 * users[index].entries.count)
       out.blank()
-      out.line(
-        "User \(users[index].username ?? "(no username)")"
-          + (users[index].otherUsernames.isEmpty
-            ? "" : " (also \(users[index].otherUsernames.joined(separator: ", ")))"))
-      var facts: [[String]] = []
-      facts.append([
-        "status", users[index].status.rawValue + (users[index].reason.isEmpty ? "" : ": \(users[index].reason)"),
-      ])
-      if let home = users[index].homeAccountID { facts.append(["home account id", home]) }
-      if let rule = users[index].rule { facts.append(["identity rule", rule.rawValue]) }
-      if !users[index].candidates.isEmpty {
-        facts.append(["candidates", users[index].candidates.joined(separator: ", ")])
+      // Written straight into the section's bytes: the facts as an array of String pairs, and their labels
+      // padded and joined per user, were most of the allocations of a section.
+      out.line {
+        $0.appendUTF8("User ")
+        $0.appendUTF8(users[index].username ?? "(no username)")
+        guard !users[index].otherUsernames.isEmpty else { return }
+        $0.appendUTF8(" (also ")
+        Self.write(users[index].otherUsernames, to: &$0)
+        $0.append(UInt8(ascii: ")"))
       }
-      facts.append(["cloud", users[index].cloud])
-      let width = facts.map { $0[0].count }.max() ?? 0
-      for fact in facts {
-        out.wrapped(fact[1], first: "  " + pad(fact[0], width) + "  ", rest: spaces(width + 6))
+      func shows(_ fact: Fact) -> Bool {
+        switch fact {
+        case .status, .cloud: true
+        case .homeAccountID: users[index].homeAccountID != nil
+        case .rule: users[index].rule != nil
+        case .candidates: !users[index].candidates.isEmpty
+        }
+      }
+      var width = 0
+      for fact in Fact.allCases where shows(fact) { width = max(width, fact.label.utf8.count) }
+      for fact in Fact.allCases where shows(fact) {
+        out.wrapped(first: fact.prefix(width: width), rest: spaces(width + 6)) { text in
+          switch fact {
+          case .status:
+            text.appendUTF8(users[index].status.rawValue)
+            if !users[index].reason.isEmpty {
+              text.appendUTF8(": ")
+              text.appendUTF8(users[index].reason)
+            }
+          case .homeAccountID: text.appendUTF8(users[index].homeAccountID ?? "")
+          case .rule: text.appendUTF8(users[index].rule?.rawValue ?? "")
+          case .candidates: Self.write(users[index].candidates, to: &text)
+          case .cloud: text.appendUTF8(users[index].cloud)
+          }
+        }
       }
       var attention = Attention()
       entries(users[index].entries, into: &out, attention: &attention, colorize: colorize)
       return ReportPiece(body: out.takeBytes(), attention: attention.lines.takeBytes(), attentionCount: attention.count)
+    }
+  }
+
+  /// A line of a user's identity: its label, padded to the widest of the section's.
+  private enum Fact: Int, CaseIterable {
+    case status, homeAccountID, rule, candidates, cloud
+
+    var label: String {
+      switch self {
+      case .status: "status"
+      case .homeAccountID: "home account id"
+      case .rule: "identity rule"
+      case .candidates: "candidates"
+      case .cloud: "cloud"
+      }
+    }
+
+    /// `label` indented and padded to `width` columns, then two spaces: made once for each width.
+    func prefix(width: Int) -> String { Self.prefixes[rawValue][width] }
+
+    private static let widest = allCases.map(\.label.utf8.count).max() ?? 0
+    private static let prefixes = allCases.map { fact in (0...widest).map { "  " + pad(fact.label, $0) + "  " } }
+  }
+
+  /// Appends `names` joined by ", " as UTF-8.
+  private static func write(_ names: [String], to text: inout [UInt8]) {
+    for index in names.indices {
+      if index > 0 { text.appendUTF8(", ") }
+      text.appendUTF8(names[index])
     }
   }
 
@@ -113,11 +160,8 @@ extension MigrationReport {
           kind: entries[index].kind, reasonCode: entries[index].reasonCode, sources: entries[index].sources,
           fields: entries[index].fieldReader)
         out.line {
-          $0.appendUTF8("  ")
-          $0.appendUTF8(action(entries[index].action, colorize))
-          $0.append(UInt8(ascii: " "))
-          $0.appendUTF8(Self.paddedKind(entries[index].kind))
-          $0.append(UInt8(ascii: " "))
+          // The line starts as its entry's line in "Skipped and conflicts" does: action and kind.
+          $0.appendUTF8(Self.entryPrefix(entries[index].action, entries[index].kind, colorize))
           summary.writeHeadline(to: &$0)
         }
         if summary.hasDetail {
@@ -135,9 +179,11 @@ extension MigrationReport {
           }
         }
         guard entries[index].action.needsAttention else { continue }
+        // About 150 bytes a line: room for a few, or the lines' buffer grew four times from empty.
+        if attention.count == 0 { attention.lines = TextLines(reservingCapacity: 512) }
         attention.count += 1
         attention.lines.wrapped(
-          first: "  \(action(entries[index].action, colorize)) \(Self.paddedKind(entries[index].kind)) ",
+          first: Self.entryPrefix(entries[index].action, entries[index].kind, colorize),
           rest: Self.attentionIndent
         ) {
           $0.appendUTF8(entries[index].username ?? "-")
@@ -176,29 +222,36 @@ extension MigrationReport {
   // Found by position (a few integer compares): hashing the enum per entry cost more.
   private static let actions = PlanAction.allCases
   private static let kinds = UnifiedEntityKind.allCases
-  private static let paddedActions = actions.map { pad($0.rawValue, 10) }
   private static let paddedKinds = kinds.map { pad($0.rawValue, 13) } + [pad("-", 13)]
 
-  private static func paddedAction(_ action: PlanAction) -> String {
-    paddedActions[actions.firstIndex(of: action) ?? 0]
+  private static func kindPosition(_ kind: UnifiedEntityKind?) -> Int {
+    kind.flatMap { kinds.firstIndex(of: $0) } ?? paddedKinds.count - 1
   }
 
-  private static func paddedKind(_ kind: UnifiedEntityKind?) -> String {
-    paddedKinds[kind.flatMap { kinds.firstIndex(of: $0) } ?? paddedKinds.count - 1]
+  /// The start of an entry's line, and of its line in "Skipped and conflicts": its action (coloured with
+  /// `colorize`) and kind, padded.
+  private static func entryPrefix(_ action: PlanAction, _ kind: UnifiedEntityKind?, _ colorize: Bool) -> String {
+    entryPrefixes[colorize ? 1 : 0][actions.firstIndex(of: action) ?? 0][kindPosition(kind)]
   }
 
-  private func action(_ action: PlanAction, _ colorize: Bool) -> String {
-    let word = Self.paddedAction(action)
-    guard colorize else { return word }
-    let code =
-      switch action {
-      case .add: "32"
-      case .update: "33"
-      case .unchanged: "2"
-      case .conflict: "31"
-      case .skip: "35"
-      }
-    return "\u{1B}[\(code)m\(word)\u{1B}[0m"
+  // Made once for each action (and kind), plain and coloured, rather than for every entry.
+  private static let actionWords = [false, true].map { colorize in
+    actions.map { action in
+      let word = pad(action.rawValue, 10)
+      guard colorize else { return word }
+      let code =
+        switch action {
+        case .add: "32"
+        case .update: "33"
+        case .unchanged: "2"
+        case .conflict: "31"
+        case .skip: "35"
+        }
+      return "\u{1B}[\(code)m\(word)\u{1B}[0m"
+    }
+  }
+  private static let entryPrefixes = actionWords.map { words in
+    words.map { word in paddedKinds.map { "  \(word) \($0) " } }
   }
 }
 

@@ -102,9 +102,11 @@ public struct RunVerdict: Sendable, Hashable {
     note("skipped file: \(reason)", at: path)
   }
 
-  private mutating func note(_ what: String, at place: String?) {
+  /// Keeps an example while there are fewer than `maxExamples`. Its text is made only then: a large run has
+  /// thousands of conflicts, and each made a line to drop.
+  private mutating func note(_ what: @autoclosure () -> String, at place: @autoclosure () -> String?) {
     guard examples.count < Self.maxExamples else { return }
-    examples.append((place.map { "\($0): " } ?? "") + what)
+    examples.append((place().map { "\($0): " } ?? "") + what())
   }
 
   /// Everything that did not migrate for a reason other than policy.

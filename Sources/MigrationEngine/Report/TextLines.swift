@@ -87,10 +87,23 @@ struct TextLines {
   mutating func wrapped(
     first: String, rest: String, width: Int = 118, _ write: (inout [UInt8]) -> Void
   ) {
+    // Written in place after `first`: nearly every line is plain and fits, and is then done as it stands
+    // (`wrappedPlain` gives the same bytes). Only a line to wrap is moved aside and wrapped from there.
+    let lineStart = bytes.count
+    bytes.appendUTF8(first)
+    let textStart = bytes.count
+    write(&bytes)
+    let fits = bytes.withUnsafeBufferPointer { all in
+      let text = UnsafeBufferPointer(rebasing: all[textStart...])
+      return Self.isPlain(text) && Self.visibleCount(first) + text.count <= width
+    }
+    if fits { return endLine() }
     var text = scratch
     scratch = []
     text.removeAll(keepingCapacity: true)
-    write(&text)
+    text.reserveCapacity(256)  // the lines that wrap are 120 to 250 bytes: made once, not grown
+    text.append(contentsOf: bytes[textStart...])
+    bytes.removeSubrange(lineStart...)
     let plain = text.withUnsafeBufferPointer { wrappedPlain($0, first: first, rest: rest, width: width) }
     if !plain { wrappedByCharacters(String(decoding: text, as: UTF8.self), first: first, rest: rest, width: width) }
     scratch = text
@@ -110,28 +123,49 @@ struct TextLines {
       endLine()
       return true
     }
+    // A line's words are its run of the text (one space between words, as they are separated there): each
+    // line is copied whole once its end is known, not word by word.
     var empty = true
+    var lineStart = 0
     var wordStart = 0
-    for position in 0...utf8.count {
-      if position < utf8.count, utf8[position] != UInt8(ascii: " ") { continue }
-      let word = UnsafeBufferPointer(rebasing: utf8[wordStart..<position])
-      wordStart = position + 1
-      if !empty, currentWidth + 1 + word.count > width {
+    while wordStart <= utf8.count {
+      let end = Self.firstSpace(in: utf8, from: wordStart)
+      if !empty, currentWidth + 1 + (end - wordStart) > width {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<wordStart - 1]))
         endLine()
         bytes.appendUTF8(rest)
         currentWidth = Self.visibleCount(rest)  // only when a line breaks
         empty = true
+        lineStart = wordStart
       }
-      if !empty {
-        bytes.append(UInt8(ascii: " "))
-        currentWidth += 1
-      }
-      bytes.append(contentsOf: word)
-      currentWidth += word.count
+      currentWidth += (empty ? 0 : 1) + (end - wordStart)
       empty = false
+      wordStart = end + 1
     }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart...]))
     endLine()
     return true
+  }
+
+  /// The index of the first space at or after `start`, or the end. Eight bytes at a time: the lines that
+  /// wrap (source lists) are long, and a look at each byte was most of wrapping them.
+  static func firstSpace(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var offset = start
+    if let base = UnsafeRawPointer(utf8.baseAddress) {
+      let (ones, highBits, spaces): (UInt64, UInt64, UInt64) = (
+        0x0101_0101_0101_0101, 0x8080_8080_8080_8080, 0x2020_2020_2020_2020
+      )
+      while offset + 8 <= utf8.count {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ spaces
+        // A zero byte of `word` is a space. The lowest byte flagged is the first one: a flag can be false
+        // only above a true one (the borrow).
+        let found = (word &- ones) & ~word & highBits
+        if found != 0 { return offset + found.trailingZeroBitCount / 8 }
+        offset += 8
+      }
+    }
+    while offset < utf8.count, utf8[offset] != UInt8(ascii: " ") { offset += 1 }
+    return offset
   }
 
   /// `wrapped` for text with non-ASCII characters or escapes, where columns are characters a terminal shows.

@@ -23,6 +23,13 @@ public struct JSONWriter: Sendable {
     baseLevel = level
   }
 
+  /// Room for about `byteCount` bytes of text (and a few levels of nesting): a part whose size is known
+  /// roughly is written without regrowing, and copying, its buffer.
+  public mutating func reserveCapacity(_ byteCount: Int) {
+    bytes.reserveCapacity(byteCount)
+    openCounts.reserveCapacity(8)
+  }
+
   /// The level of the next value: what a writer for a part appended here (`append(valueBytes:)`) starts at.
   public var depth: Int { baseLevel + openCounts.count }
 
