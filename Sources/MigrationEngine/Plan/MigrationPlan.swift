@@ -68,7 +68,7 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
     text.appendUTF8(file)
     if let itemIndex {
       text.append(UInt8(ascii: "#"))
-      text.appendUTF8(String(itemIndex))
+      text.appendDecimal(itemIndex)
     }
     text.appendUTF8(" (")
     text.appendUTF8(label)

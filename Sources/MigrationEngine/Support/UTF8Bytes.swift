@@ -6,4 +6,17 @@ extension Array where Element == UInt8 {
     // cores share (file paths, hosts, indents), contended.
     if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
   }
+
+  /// Appends `value` in decimal, as `String(value)` spells it: sources' item indexes, one per line of a report
+  /// with thousands of them, without making a string of each.
+  mutating func appendDecimal(_ value: Int) {
+    if value < 0 { append(UInt8(ascii: "-")) }
+    let start = count
+    var rest = value.magnitude
+    repeat {
+      append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest > 0
+    self[start...].reverse()
+  }
 }
