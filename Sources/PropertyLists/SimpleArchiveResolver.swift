@@ -16,6 +16,8 @@ struct SimpleArchiveResolver {
   /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
   let prunedField: String?
   let prunedKeys: [String]
+  /// Class names whose archived spelling is answered with this string (`BinaryKeyedArchiveReader.classNames`).
+  let knownClassNames: [String]
   /// What is known of each archived object, by UID (one array: an archive is read per keychain item).
   private var slots: [Slot]
   /// The classes instances named (`Slot.describedClass` indexes them): an archive has a handful.
@@ -62,9 +64,10 @@ struct SimpleArchiveResolver {
 
   init(
     objects: BinaryPropertyListParser.ContainerSpan, limits: InputLimits,
-    pruning: (field: String, keys: [String])? = nil
+    pruning: (field: String, keys: [String])? = nil, classNames: [String] = []
   ) {
     self.objects = objects
+    knownClassNames = classNames
     prunedField = pruning?.field
     prunedKeys = pruning?.keys ?? []
     slots = Array(repeating: Slot(), count: objects.count)
@@ -284,13 +287,28 @@ struct SimpleArchiveResolver {
     guard let index = object(Int(uid), in: parser), let classObject = parser.dictionary(index),
       let nameIndex = classObject.value(for: "$classname", in: parser), let nameBytes = parser.asciiBytes(nameIndex)
     else { return nil }
-    let name = String(decoding: nameBytes, as: UTF8.self)
+    let name = Self.knownName(nameBytes, among: knownClassNames) ?? String(decoding: nameBytes, as: UTF8.self)
     let found = ArchiveClass(name: name, role: Self.role(of: name))
     guard let slot = Int32(exactly: classes.count) else { return nil }
     slots[Int(uid)].describedClass = slot
     classes.append(found)
     return found
   }
+
+  /// The string of `knownNames` or of the Foundation value classes spelled by `bytes`: a name over 15 bytes made
+  /// anew was an allocation for each archive naming it (an ADAL item names two).
+  private static func knownName(_ bytes: UnsafeRawBufferPointer, among knownNames: [String]) -> String? {
+    func spells(_ name: String) -> Bool {
+      name.utf8.withContiguousStorageIfAvailable {
+        BinaryPropertyListParser.equalBytes(bytes, UnsafeRawBufferPointer($0))
+      }
+        ?? false
+    }
+    return knownNames.first(where: spells) ?? foundationNames.first(where: spells)
+  }
+
+  /// The names of `foundationRoles`, for `knownName`.
+  private static let foundationNames = Array(foundationRoles.keys)
 
   private static func role(of className: String) -> Role {
     // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookup.
