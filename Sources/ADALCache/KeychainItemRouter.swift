@@ -158,15 +158,17 @@ struct KeychainItemRouter {
 struct ArchiveLoader {
   let limits: InputLimits
 
-  /// The ADAL classes an item names, each then one string for every item (`BinaryKeyedArchiveReader.classNames`).
-  static let classNames = Array(
-    ADALArchivedItemDecoder.itemClassNames.union(
-      ADALArchivedItemDecoder.userInformationClassNames))
+  /// The ADAL classes and coder keys items spell, each then one string for every item
+  /// (`BinaryKeyedArchiveReader.names`; only those over 15 bytes are looked for).
+  static let names =
+    (ADALArchivedItemDecoder.itemClassNames.union(ADALArchivedItemDecoder.userInformationClassNames).sorted()
+    + ADALArchivedItemDecoder.e3Keys + ADALArchivedItemDecoder.e4Keys + ["userIdDisplayable"])
+    .filter { $0.utf8.count > 15 }
 
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
     // Most items are binary archives of the plain shape: read straight from their bytes. Anything else, and
     // every error, takes the general readers below.
-    if let archive = BinaryKeyedArchiveReader(limits: limits, classNames: Self.classNames).read(
+    if let archive = BinaryKeyedArchiveReader(limits: limits, names: Self.names).read(
       data, pruning: ADALArchivedItemDecoder.unreadFields)
     {
       return archive

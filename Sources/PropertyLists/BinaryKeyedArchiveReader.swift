@@ -13,13 +13,14 @@ public import Foundation
 /// the general readers give (`BinaryKeyedArchiveReaderTests` compares them).
 public struct BinaryKeyedArchiveReader: Sendable {
   public var limits: InputLimits
-  /// Class names the caller's archives usually name: an archived class of one of these names takes this string,
-  /// not one made for each archive (the Foundation value classes are known without it).
-  public var classNames: [String]
+  /// Class names and coder keys the caller's archives usually spell: a class or a key of a built object spelled
+  /// as one of these takes this string, not one made for each archive (the Foundation value classes are known
+  /// without it). Only names over 15 bytes matter: shorter strings are stored inline.
+  public var names: [String]
 
-  public init(limits: InputLimits = .default, classNames: [String] = []) {
+  public init(limits: InputLimits = .default, names: [String] = []) {
     self.limits = limits
-    self.classNames = classNames
+    self.names = names
   }
 
   /// The archive, or nil when `data` is not a binary keyed archive of the handled shape within the limits.
@@ -38,7 +39,7 @@ public struct BinaryKeyedArchiveReader: Sendable {
         let spans = parser.objectSpans()
       else { return nil }
       parser.spans = spans
-      return parser.readSimpleKeyedArchive(pruning: pruning, classNames: classNames)
+      return parser.readSimpleKeyedArchive(pruning: pruning, names: names)
     }
   }
 
@@ -93,7 +94,7 @@ extension BinaryPropertyListParser {
 
   /// See `BinaryKeyedArchiveReader`. Nothing here mutates the parser: calling its other methods from a
   /// mutating one copied the whole parser on each call.
-  func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil, classNames: [String] = [])
+  func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil, names: [String] = [])
     -> KeyedArchive?
   {
     // What the binary reader checks on everything reachable from the top object, and on every container: the
@@ -118,7 +119,7 @@ extension BinaryPropertyListParser {
       let topEntriesIndex = top.value(for: "$top", in: self), let topEntries = dictionary(topEntriesIndex),
       topEntries.count == 1, let rootIndex = topEntries.value(for: "root", in: self), let rootUID = uid(rootIndex)
     else { return nil }
-    var resolver = SimpleArchiveResolver(objects: objects, limits: limits, pruning: pruning, classNames: classNames)
+    var resolver = SimpleArchiveResolver(objects: objects, limits: limits, pruning: pruning, names: names)
     guard rootUID < UInt64(objects.count),
       let resolved = resolver.resolve(Int(rootUID), depth: 0, mode: .buildRoot, in: self),
       resolved.nodes <= resolver.maxNodes, let root = resolved.value
