@@ -89,7 +89,10 @@ public struct ADALCacheReader: Sendable {
         at: SourceLocation(file: file), kind: .unrecognised)
     }
     if let pages {
-      pages.hold(parsed.records.flatMap { KeychainItemRouter.borrowedRanges(of: $0, in: pages) })
+      var ranges: [Range<Int>] = []
+      ranges.reserveCapacity(parsed.records.count * 2)
+      for record in parsed.records { KeychainItemRouter.appendBorrowedRanges(of: record, in: pages, to: &ranges) }
+      pages.hold(ranges)
       pages.releaseUnheld()
     }
     var result = ADALReadResult(inputKind: parsed.kind, plistFormat: format, diagnostics: parsed.diagnostics)

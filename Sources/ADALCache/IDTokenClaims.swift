@@ -46,6 +46,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     for (index, part) in claimParts.enumerated() where !part.isEmpty {
       guard let bytes = Base64URL.decode(part) else { throw .notBase64URL(segment: index) }
       guard let members = ClaimsJSON.members(bytes) else { throw .notJSONObject(segment: index) }
+      merged.reserveCapacity(merged.count + members.count)  // grown a member at a time, it was resized five times
       for member in members { merged[member.key] = member.value }
     }
     guard !merged.isEmpty else { throw .empty }

@@ -8,7 +8,7 @@ struct KeychainItemRouter {
   let limits: InputLimits
   let file: String?
 
-  /// - Parameter pages: the input's pages, of which every record's `borrowedRanges` are held: let go as each
+  /// - Parameter pages: the input's pages, of which every record's borrowed ranges (`appendBorrowedRanges`) are held: let go as each
   ///   batch of records is decoded and taken.
   func route(_ records: [KeychainRecord], into result: inout ADALReadResult, releasing pages: InputPages? = nil) {
     // One memo per core, each used by one decoding thread at a time: a memo shared by all of them had them
@@ -30,7 +30,11 @@ struct KeychainItemRouter {
         return Result { () throws(ADALItemError) in try decodeADAL(records[index], memo: memo) }
       }
       for (offset, index) in batch.enumerated() { take(records[index], decoded[offset].take(), into: &result) }
-      if let pages { pages.release(batch.flatMap { Self.borrowedRanges(of: records[$0], in: pages) }) }
+      if let pages {
+        var ranges: [Range<Int>] = []
+        for index in batch { Self.appendBorrowedRanges(of: records[index], in: pages, to: &ranges) }
+        pages.release(ranges)
+      }
     }
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
@@ -48,9 +52,11 @@ struct KeychainItemRouter {
     }
   }
 
-  /// Where `record`'s data values borrow the input's bytes: what its decoding reads of the input.
-  static func borrowedRanges(of record: KeychainRecord, in pages: InputPages) -> [Range<Int>] {
-    [record.data, record.generic].compactMap { $0.flatMap(pages.range(of:)) }
+  /// Adds where `record`'s data values borrow the input's bytes (what its decoding reads of the input) to
+  /// `ranges`: one array for all records, where an array each was two allocations per item.
+  static func appendBorrowedRanges(of record: KeychainRecord, in pages: InputPages, to ranges: inout [Range<Int>]) {
+    if let range = record.data.flatMap(pages.range(of:)) { ranges.append(range) }
+    if let range = record.generic.flatMap(pages.range(of:)) { ranges.append(range) }
   }
 
   /// How many records are decoded at once: the input's pages go back a batch at a time, and until the first
@@ -152,10 +158,18 @@ struct KeychainItemRouter {
 struct ArchiveLoader {
   let limits: InputLimits
 
+  /// The ADAL classes and coder keys items spell, each then one string for every item
+  /// (`BinaryKeyedArchiveReader.names`; only those over 15 bytes are looked for).
+  static let names =
+    (ADALArchivedItemDecoder.itemClassNames.union(ADALArchivedItemDecoder.userInformationClassNames).sorted()
+    + ADALArchivedItemDecoder.e3Keys + ADALArchivedItemDecoder.e4Keys + ["userIdDisplayable"])
+    .filter { $0.utf8.count > 15 }
+
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
     // Most items are binary archives of the plain shape: read straight from their bytes. Anything else, and
     // every error, takes the general readers below.
-    if let archive = BinaryKeyedArchiveReader(limits: limits).read(data, pruning: ADALArchivedItemDecoder.unreadFields)
+    if let archive = BinaryKeyedArchiveReader(limits: limits, names: Self.names).read(
+      data, pruning: ADALArchivedItemDecoder.unreadFields)
     {
       return archive
     }

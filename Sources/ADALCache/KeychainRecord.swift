@@ -62,6 +62,8 @@ public struct KeychainRecord: Sendable, Hashable {
   /// (`MSOpenTech.ADAL.1|…`): the selection rule for ADAL items. Such an item that cannot be read is an
   /// unreadable ADAL item, not another app's item.
   public var isADALItem: Bool {
+    // Compared as bytes first: the string of every item's `gena` was an allocation, twice per item.
+    if let generic, generic.elementsEqual(ADALKeychainService.libraryString.utf8) { return true }
     if let generic = genericString { return generic == ADALKeychainService.libraryString }
     return generic == nil && !isWipeMarker && (service?.hasPrefix(ADALKeychainService.libraryString + "|") ?? false)
   }

@@ -21,12 +21,17 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private var services: [PropertyListString: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
   private var accounts: [PropertyListString: ADALKeychainAccount.Decoded] = [:]
   private var authorities: [PropertyListString: String] = [:]
+  /// The id token and the secret the last `claims(for:)` and `secret(_:)` gave, by their kept text: a memo's
+  /// thread decodes a run of consecutive items, and a user's items are next to each other and repeat both, so
+  /// most calls are answered by comparing bytes, where a table lookup hashed a token of kilobytes, often twice.
+  private var lastParsed: (key: PropertyListString, entry: ParsedIDToken)?
+  private var lastSecret: (key: PropertyListString, secret: ADALSecret)?
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read. Looked up by the archived text as it is (borrowed from the input, see `PropertyListString`): only a
   /// token not seen before is decoded, and the table keeps it as a native string, which outlives the input.
   func claims(for raw: PropertyListString) -> ParsedIDToken {
-    if let known = lock.withLock({ parsed[raw] }) { return known }
+    if let known = lock.withLock({ lastClaims(for: raw) }) { return known }
     // Parsed without the lock, which the other decoding threads take for every string they share; of two
     // threads that parse the same token, the first to store it wins, so that its items still share one copy.
     let text = raw.value
@@ -36,19 +41,35 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     )
     return lock.withLock {
       if let known = parsed[raw] { return known }
-      parsed[PropertyListString(text)] = entry
+      let key = PropertyListString(text)
+      parsed[key] = entry
+      lastParsed = (key, entry)
       return entry
     }
+  }
+
+  /// The last id token's entry when `raw` is its text, else the table's (made the last), else nil. With the lock.
+  private func lastClaims(for raw: PropertyListString) -> ParsedIDToken? {
+    if let last = lastParsed, last.key == raw { return last.entry }
+    guard let index = parsed.index(forKey: raw) else { return nil }
+    lastParsed = (parsed.keys[index], parsed.values[index])
+    return lastParsed?.entry
   }
 
   /// The shared secret for `value` (a refresh token), fingerprinted once; decoded only when not seen before.
   func secret(_ value: PropertyListString) -> ADALSecret {
     lock.lock()
     defer { lock.unlock() }
-    if let known = secrets[value] { return known }
+    if let last = lastSecret, last.key == value { return last.secret }
+    if let index = secrets.index(forKey: value) {
+      lastSecret = (secrets.keys[index], secrets.values[index])
+      return secrets.values[index]
+    }
     let text = value.value
     let secret = ADALSecret(text)
-    secrets[PropertyListString(text)] = secret
+    let key = PropertyListString(text)
+    secrets[key] = secret
+    lastSecret = (key, secret)
     return secret
   }
 

@@ -13,8 +13,15 @@ public import Foundation
 /// the general readers give (`BinaryKeyedArchiveReaderTests` compares them).
 public struct BinaryKeyedArchiveReader: Sendable {
   public var limits: InputLimits
+  /// Class names and coder keys the caller's archives usually spell: a class or a key of a built object spelled
+  /// as one of these takes this string, not one made for each archive (the Foundation value classes are known
+  /// without it). Only names over 15 bytes matter: shorter strings are stored inline.
+  public var names: [String]
 
-  public init(limits: InputLimits = .default) { self.limits = limits }
+  public init(limits: InputLimits = .default, names: [String] = []) {
+    self.limits = limits
+    self.names = names
+  }
 
   /// The archive, or nil when `data` is not a binary keyed archive of the handled shape within the limits.
   ///
@@ -32,7 +39,7 @@ public struct BinaryKeyedArchiveReader: Sendable {
         let spans = parser.objectSpans()
       else { return nil }
       parser.spans = spans
-      return parser.readSimpleKeyedArchive(pruning: pruning)
+      return parser.readSimpleKeyedArchive(pruning: pruning, names: names)
     }
   }
 
@@ -87,7 +94,9 @@ extension BinaryPropertyListParser {
 
   /// See `BinaryKeyedArchiveReader`. Nothing here mutates the parser: calling its other methods from a
   /// mutating one copied the whole parser on each call.
-  func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil) -> KeyedArchive? {
+  func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil, names: [String] = [])
+    -> KeyedArchive?
+  {
     // What the binary reader checks on everything reachable from the top object, and on every container: the
     // reachable ones are checked by `validateTree`, so the others only when some object was not reached.
     var nodes = 0
@@ -110,7 +119,7 @@ extension BinaryPropertyListParser {
       let topEntriesIndex = top.value(for: "$top", in: self), let topEntries = dictionary(topEntriesIndex),
       topEntries.count == 1, let rootIndex = topEntries.value(for: "root", in: self), let rootUID = uid(rootIndex)
     else { return nil }
-    var resolver = SimpleArchiveResolver(objects: objects, limits: limits, pruning: pruning)
+    var resolver = SimpleArchiveResolver(objects: objects, limits: limits, pruning: pruning, names: names)
     guard rootUID < UInt64(objects.count),
       let resolved = resolver.resolve(Int(rootUID), depth: 0, mode: .buildRoot, in: self),
       resolved.nodes <= resolver.maxNodes, let root = resolved.value

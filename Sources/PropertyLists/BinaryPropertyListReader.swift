@@ -27,7 +27,7 @@ public struct BinaryPropertyListReader: Sendable {
     let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
       do throws(PropertyListError) {
         var parser = try BinaryPropertyListParser(bytes: raw, input: data, limits: limits)
-        parser.borrowsData = borrowsData
+        if borrowsData { parser.lender = BorrowedInput(data) }
         return .success(try parser.readTop())
       } catch {
         return .failure(error)
@@ -54,8 +54,9 @@ struct BinaryPropertyListParser {
   /// The Data `bytes` belong to, which string values borrow slices of.
   let input: Data
   let limits: InputLimits
-  /// Data objects share `input`'s storage instead of being copied (`BinaryPropertyListReader.borrowsData`).
-  var borrowsData = false
+  /// When set, data objects share `input`'s storage, which it keeps alive, instead of being copied
+  /// (`BinaryPropertyListReader.borrowsData`).
+  var lender: BorrowedInput?
   let trailer: BinaryPropertyListTrailer
   /// How often each object is referenced (saturating at 2), from a first pass over the containers.
   var referenceCounts: [UInt8]
@@ -213,7 +214,8 @@ struct BinaryPropertyListParser {
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "data")
       try requireBytes(start, count, "data")
-      return .data(borrowsData ? borrowedData(start, count) : Data(bytes[start..<(start + count)]))
+      if let lender { return .data(borrowedData(start, count, from: lender)) }
+      return .data(Data(bytes[start..<(start + count)]))
     case 0x5:
       let (count, start) = try readCount(at: offset, low: low)
       try checkLength(count, offset, "string")
@@ -287,12 +289,11 @@ struct BinaryPropertyListParser {
   /// `count` bytes of the input from `start` (already bounds-checked) as a zero-based `Data` that keeps the input
   /// alive instead of copying it: a slice of `input` would share it too, but with the input's indices, which
   /// readers of the value do not expect.
-  func borrowedData(_ start: Int, _ count: Int) -> Data {
+  func borrowedData(_ start: Int, _ count: Int, from lender: BorrowedInput) -> Data {
     guard count > 0, let base = bytes.baseAddress else { return Data() }
-    let input = input
     return Data(
       bytesNoCopy: UnsafeMutableRawPointer(mutating: base + start), count: count,
-      deallocator: .custom { _, _ in withExtendedLifetime(input) {} })
+      deallocator: .custom { _, _ in withExtendedLifetime(lender) {} })
   }
 
   /// Checks that an ASCII string object holds only bytes below 0x80.
@@ -320,4 +321,12 @@ struct BinaryPropertyListParser {
     }
     if expectLow { throw .at(offset: start + 2 * count - 2, "invalid UTF-16: string ends inside a surrogate pair") }
   }
+}
+
+/// The input that borrowed data objects keep alive: one object for all of them, which each one's deallocator
+/// holds as its only capture, where capturing the `Data` itself boxed it anew for every data object.
+final class BorrowedInput: Sendable {
+  let data: Data
+
+  init(_ data: Data) { self.data = data }
 }

@@ -16,6 +16,9 @@ struct SimpleArchiveResolver {
   /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
   let prunedField: String?
   let prunedKeys: [String]
+  /// Class names and coder keys whose archived spelling is answered with this string
+  /// (`BinaryKeyedArchiveReader.names`).
+  let knownNames: [String]
   /// What is known of each archived object, by UID (one array: an archive is read per keychain item).
   private var slots: [Slot]
   /// The classes instances named (`Slot.describedClass` indexes them): an archive has a handful.
@@ -62,9 +65,10 @@ struct SimpleArchiveResolver {
 
   init(
     objects: BinaryPropertyListParser.ContainerSpan, limits: InputLimits,
-    pruning: (field: String, keys: [String])? = nil
+    pruning: (field: String, keys: [String])? = nil, names: [String] = []
   ) {
     self.objects = objects
+    knownNames = names
     prunedField = pruning?.field
     prunedKeys = pruning?.keys ?? []
     slots = Array(repeating: Slot(), count: objects.count)
@@ -173,7 +177,7 @@ struct SimpleArchiveResolver {
     var objectFields: [(key: String, value: ArchiveValue)] = []
     objectFields.reserveCapacity(fieldStack.count - base)
     for entry in fieldStack[base...] where !entry.pruned {
-      if let value = entry.resolved.value { objectFields.append((String(decoding: entry.key, as: UTF8.self), value)) }
+      if let value = entry.resolved.value { objectFields.append((string(entry.key), value)) }
     }
     let object = ArchivedObject(className: objectClass.name, fields: objectFields, objectIndex: uid)
     return Resolved(value: .object(object), kind: .object, nodes: nodes, pruned: mode == .buildPruned)
@@ -284,13 +288,36 @@ struct SimpleArchiveResolver {
     guard let index = object(Int(uid), in: parser), let classObject = parser.dictionary(index),
       let nameIndex = classObject.value(for: "$classname", in: parser), let nameBytes = parser.asciiBytes(nameIndex)
     else { return nil }
-    let name = String(decoding: nameBytes, as: UTF8.self)
+    let name = string(nameBytes)
     let found = ArchiveClass(name: name, role: Self.role(of: name))
     guard let slot = Int32(exactly: classes.count) else { return nil }
     slots[Int(uid)].describedClass = slot
     classes.append(found)
     return found
   }
+
+  /// A class name or coder key: the string of `knownNames` or of the Foundation value classes that `bytes`
+  /// spell, if any, when made anew it would be allocated (over 15 bytes): an allocation for each archive
+  /// naming it (an ADAL item names two classes and three such keys).
+  private func string(_ bytes: UnsafeRawBufferPointer) -> String {
+    guard bytes.count > 15, let known = Self.knownName(bytes, among: knownNames) else {
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    return known
+  }
+
+  private static func knownName(_ bytes: UnsafeRawBufferPointer, among knownNames: [String]) -> String? {
+    func spells(_ name: String) -> Bool {
+      name.utf8.withContiguousStorageIfAvailable {
+        BinaryPropertyListParser.equalBytes(bytes, UnsafeRawBufferPointer($0))
+      }
+        ?? false
+    }
+    return knownNames.first(where: spells) ?? foundationNames.first(where: spells)
+  }
+
+  /// The names of `foundationRoles`, for `knownName`.
+  private static let foundationNames = Array(foundationRoles.keys)
 
   private static func role(of className: String) -> Role {
     // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookup.

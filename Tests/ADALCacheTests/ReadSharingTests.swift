@@ -154,3 +154,43 @@ import _Adal2MSALTestSupport
     #expect(memo.shared(again) == "https://login.microsoftonline.com/contoso.onmicrosoft.com")
   }
 }
+
+/// A memo answers a call for the token of the call before without its table (`ReadMemo`): in any order, each
+/// call must still give its own token's entry, and a token's second call the entry its first one made.
+@Suite struct ReadMemoOrderTests {
+  /// A token's text as a dump's archive holds it: borrowed bytes of its own, not a native string.
+  private func archived(_ text: String) -> PropertyListString { PropertyListString(ascii: Data(text.utf8)) }
+
+  /// Where a string's UTF-8 is stored: equal for the one copy the memo keeps of a token.
+  private func storage(_ text: String) -> UnsafeRawPointer? {
+    text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+  }
+
+  private let tokens = ["first.token-of-some-length.aaaa", "second.token-of-some-length.bbb", "third.token.c"]
+  private let order = [0, 0, 1, 0, 1, 1, 2, 0, 2, 2]
+
+  @Test func idTokensInAnyOrderGetTheirOwnEntry() {
+    let memo = ReadMemo()
+    var kept: [Int: UnsafeRawPointer?] = [:]
+    for index in order {
+      let idToken = memo.claims(for: archived(tokens[index])).idToken
+      // Fingerprints only, so that a failure prints no token.
+      #expect(idToken.fingerprint == ADALSecret(tokens[index]).fingerprint, "token \(index)")
+      let place = storage(idToken.value)
+      #expect(kept[index, default: place] == place, "token \(index) kept once")
+      kept[index] = place
+    }
+  }
+
+  @Test func secretsInAnyOrderGetTheirOwn() {
+    let memo = ReadMemo()
+    var kept: [Int: UnsafeRawPointer?] = [:]
+    for index in order {
+      let secret = memo.secret(archived(tokens[index]))
+      #expect(secret.fingerprint == ADALSecret(tokens[index]).fingerprint, "secret \(index)")
+      let place = storage(secret.value)
+      #expect(kept[index, default: place] == place, "secret \(index) kept once")
+      kept[index] = place
+    }
+  }
+}

@@ -81,6 +81,51 @@ import _Adal2MSALTestSupport
     #expect(root["second"]?.objectValue?["allClaims"] != nil)
   }
 
+  /// A class of a name the caller knows (`names`) takes the caller's string, so that an archive read per
+  /// keychain item makes none of its own; and only for that exact spelling, not for a name that starts or ends
+  /// like a known one.
+  @Test(arguments: ["ADTokenCacheStoreItem", "ADTokenCacheStoreItemX", "ADTokenCacheStoreIte", "NSMutableDictionaryX"])
+  func knownClassNamesAreTheirExactSpellings(_ name: String) throws {
+    var archive = HandWrittenArchive()
+    let objects = [
+      archive.string("$null"), archive.object(["authority", "$class"], [archive.uid(3), archive.uid(2)]),
+      archive.classObject(name), archive.string("https://login.microsoftonline.com/common"),
+    ]
+    let data = archive.finish(objects: objects)
+    #expect(Self.check(data, "class \(name)"))
+    let known = "ADTokenCacheStoreItem"
+    let reader = BinaryKeyedArchiveReader(names: ["ADTokenCacheStoreIt", known, "ADUserInformation"])
+    let read = try #require(reader.read(data))
+    let root = try #require(read.root.objectValue)
+    #expect(root.className == name)
+    #expect(read.rootClassName == name)
+    func storage(_ text: String) -> UnsafeRawPointer? {
+      text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+    if name == known { #expect(storage(root.className) == storage(known), "the caller's string") }
+  }
+
+  /// A coder key the caller knows (`names`) takes the caller's string in the object built, and only for that
+  /// exact spelling.
+  @Test(arguments: ["additionalServer", "additionalServerX", "additionalServe", "xadditionalServer"])
+  func knownCoderKeysAreTheirExactSpellings(_ key: String) throws {
+    var archive = HandWrittenArchive()
+    let objects = [
+      archive.string("$null"), archive.object([key, "$class"], [archive.uid(3), archive.uid(2)]),
+      archive.classObject("ADTokenCacheStoreItem"), archive.string("https://login.microsoftonline.com/common"),
+    ]
+    let data = archive.finish(objects: objects)
+    #expect(Self.check(data, "key \(key)"))
+    let known = "additionalServer"
+    let read = try #require(BinaryKeyedArchiveReader(names: ["additionalServ", known, "userIdDisplayable"]).read(data))
+    let root = try #require(read.root.objectValue)
+    #expect(root.fields.map(\.key) == [key])
+    func storage(_ text: String) -> UnsafeRawPointer? {
+      text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+    if key == known { #expect(root.fields.first.map { storage($0.key) } == storage(known), "the caller's string") }
+  }
+
   /// An item whose text is UTF-16 (non-ASCII) in its own fields, in `userInformation` and in the pruned
   /// `allClaims`, with an object no other object reaches: `unreached` is its reference.
   static func utf16Item(unreached: String = "unreached") -> (data: Data, unreached: Int) {
