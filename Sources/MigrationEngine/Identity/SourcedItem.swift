@@ -157,11 +157,47 @@ struct SourcedItem: Sendable {
 
 }
 
-extension Array where Element == SourcedItem {
-  /// The newest item: latest `recency`, then the earliest in the planner's order.
+extension Sequence where Element == SourcedItem {
+  /// The newest item: latest `recency`, then the earliest in the planner's order. On a `lazy.filter` of items,
+  /// the newest of those, without an array of them.
   var newest: SourcedItem? {
     self.min { lhs, rhs in
       lhs.recency != rhs.recency ? lhs.recency > rhs.recency : lhs.ordinal < rhs.ordinal
     }
+  }
+}
+
+extension Array where Element == SourcedItem {
+  /// The items that have `parts` grouped by `key(parts)`, in key order, each group in the items' order.
+  ///
+  /// A user's items mostly form one group (one realm, one client): when all their `parts` are equal, which
+  /// makes their keys equal, the one key is made once and the group is the items themselves, with no table,
+  /// no key per item and no array.
+  func grouped<Parts: Equatable>(
+    by parts: (SourcedItem) -> Parts?, key: (Parts) -> String
+  ) -> [(key: String, members: [SourcedItem])] {
+    var shared: Parts?
+    var allHaveParts = true
+    var oneGroup = true
+    for sourced in self {
+      guard let own = parts(sourced) else {
+        allHaveParts = false
+        continue
+      }
+      if let shared, shared != own {
+        oneGroup = false
+        break
+      }
+      shared = shared ?? own
+    }
+    if oneGroup {
+      guard let shared else { return [] }
+      return [(key(shared), allHaveParts ? self : filter { parts($0) != nil })]
+    }
+    var byKey: [String: [SourcedItem]] = [:]
+    for sourced in self {
+      if let own = parts(sourced) { byKey[key(own), default: []].append(sourced) }
+    }
+    return byKey.keys.sorted().map { ($0, byKey[$0] ?? []) }
   }
 }
