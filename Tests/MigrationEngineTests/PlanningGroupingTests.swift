@@ -35,7 +35,11 @@ import _Adal2MSALTestSupport
       default: ["c", "a", "b"][Int.random(in: 0..<3, using: &generator)]
       }
     }
-    let grouped = items.grouped { parts[$0.ordinal] } key: { $0.lowercased() }
+    let grouped = items.grouped {
+      parts[$0.ordinal]
+    } key: {
+      $0.lowercased()
+    }
     let table = Dictionary(grouping: items.filter { parts[$0.ordinal] != nil }) { parts[$0.ordinal]!.lowercased() }
     #expect(grouped.map(\.key) == table.keys.sorted())
     for (key, members) in grouped {
