@@ -47,8 +47,11 @@ struct SourcedItem: Sendable {
       tid = item.idTokenClaims?.tid
       displayableUsername = SourcedItem.displayableUsername(item)
       normalizedUsername = displayableUsername?.lowercasedSharingStorage()
-      var label = "ADAL \(item.kind)"
-      if let resource = item.resource, item.accessToken != nil { label += " \(resource)" }
+      // One interpolation: appending the resource to a label made first was a second string per token.
+      let label =
+        if let resource = item.resource, item.accessToken != nil { "ADAL \(item.kind) \(resource)" } else {
+          "ADAL \(item.kind)"
+        }
       planSource = PlanSource(file: file, itemIndex: item.source.itemIndex, label: label)
       archivedHomeAccountID = IdentityEvidence.archivedHomeAccountID(item)
       clientInfoHomeAccountID = IdentityEvidence.clientInfoHomeAccountID(item)
@@ -168,14 +171,14 @@ extension Sequence where Element == SourcedItem {
 }
 
 extension Array where Element == SourcedItem {
-  /// The items that have `parts` grouped by `key(parts)`, in key order, each group in the items' order.
+  /// The items that have `parts` grouped by `key(parts)`, in key order, each group in the items' order and
+  /// named by its first item's parts.
   ///
   /// A user's items mostly form one group (one realm, one client): when all their `parts` are equal, which
-  /// makes their keys equal, the one key is made once and the group is the items themselves, with no table,
-  /// no key per item and no array.
+  /// makes their keys equal, no key is made and the group is the items themselves, with no table and no array.
   func grouped<Parts: Equatable>(
     by parts: (SourcedItem) -> Parts?, key: (Parts) -> String
-  ) -> [(key: String, members: [SourcedItem])] {
+  ) -> [(parts: Parts, members: [SourcedItem])] {
     var shared: Parts?
     var allHaveParts = true
     var oneGroup = true
@@ -192,12 +195,13 @@ extension Array where Element == SourcedItem {
     }
     if oneGroup {
       guard let shared else { return [] }
-      return [(key(shared), allHaveParts ? self : filter { parts($0) != nil })]
+      return [(shared, allHaveParts ? self : filter { parts($0) != nil })]
     }
-    var byKey: [String: [SourcedItem]] = [:]
+    var byKey: [String: (parts: Parts, members: [SourcedItem])] = [:]
     for sourced in self {
-      if let own = parts(sourced) { byKey[key(own), default: []].append(sourced) }
+      guard let own = parts(sourced) else { continue }
+      byKey[key(own), default: (own, [])].members.append(sourced)
     }
-    return byKey.keys.sorted().map { ($0, byKey[$0] ?? []) }
+    return byKey.sorted { $0.key < $1.key }.map(\.value)
   }
 }

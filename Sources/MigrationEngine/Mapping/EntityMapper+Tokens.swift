@@ -20,9 +20,11 @@ extension EntityMapper {
     var frtClients: [Int: String] = [:]
     let families = Set(group.items.compactMap { RefreshTokenSelection.familyID(of: $0.item) })
     for family in families.sorted() {
-      let frts = group.items.filter {
+      // Walked, not gathered: only the assigned ones are kept.
+      let frts = group.items.lazy.filter {
         RefreshTokenSelection.isFamilyItem($0.item) && RefreshTokenSelection.familyID(of: $0.item) == family
       }
+      let hasFRTs = !frts.isEmpty
       var assigned: [SourcedItem] = []
       for frt in frts {
         if let client = RefreshTokenSelection.owningClient(of: frt, siblings: group.items, fallback: options.clientID) {
@@ -31,14 +33,14 @@ extension EntityMapper {
         } else {
           result.skips.append(
             .skip(
-              [frt], code: "adal.family-token-without-client",
+              frt, code: "adal.family-token-without-client",
               reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
                 + "client id option (--client-id)", kind: .refreshToken, in: group))
         }
       }
       // The app items are the candidates only when there is no FRT: gathered then only.
       let candidates =
-        frts.isEmpty
+        !hasFRTs
         ? group.items.filter {
           !RefreshTokenSelection.isFamilyItem($0.item) && $0.item.kind.hasRefreshToken
             && RefreshTokenSelection.familyID(of: $0.item) == family
@@ -46,7 +48,7 @@ extension EntityMapper {
       let ranked = RefreshTokenSelection.ordered(candidates)
       guard let winner = ranked.first else { continue }
       // Losing FRTs are reported; losing app items (a fallback without any FRT) still make their app's token.
-      let losers = frts.isEmpty ? [] : Array(ranked.dropFirst())
+      let losers = hasFRTs ? Array(ranked.dropFirst()) : []
       let client = frtClients[winner.ordinal] ?? winner.item.clientID
       appendRefreshToken(
         .init(winner: winner, losers: losers, clientID: client, familyID: family), group, into: &result,
@@ -63,16 +65,18 @@ extension EntityMapper {
     let token = UnifiedRefreshToken(
       homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: selected.clientID,
       secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix), familyID: selected.familyID)
-    let what = selected.familyID.map { "family \($0) refresh token" } ?? "refresh token of \(selected.clientID)"
+    // Appended to in place: a phrase made apart and joined to the rest was two more strings per token.
+    var reason =
+      selected.familyID.map { "family \($0) refresh token from the ADAL " }
+      ?? "refresh token of \(selected.clientID) from the ADAL "
+    reason += "\(selected.winner.item.kind)"
+    if !selected.losers.isEmpty { reason += " (\(selected.losers.count) duplicate(s) set aside)" }
     result.proposals.append(
-      proposal(
-        .refreshToken(token), group, selected.winner, code: "adal.refresh-token",
-        reason: "\(what) from the ADAL \(selected.winner.item.kind)"
-          + (selected.losers.isEmpty ? "" : " (\(selected.losers.count) duplicate(s) set aside)")))
+      proposal(.refreshToken(token), group, selected.winner, code: "adal.refresh-token", reason: reason))
     for loser in selected.losers {
       result.skips.append(
         .skip(
-          [loser], code: "adal.duplicate-refresh-token",
+          loser, code: "adal.duplicate-refresh-token",
           reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
             + "single-resource, then newest)", kind: .refreshToken, in: group))
     }
@@ -85,7 +89,7 @@ extension EntityMapper {
     var candidates: [AccessTokenCandidate] = []
     for sourced in group.items where sourced.item.accessToken != nil {
       func skip(_ code: String, _ reason: String) {
-        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, in: group))
+        result.skips.append(.skip(sourced, code: code, reason: reason, kind: .accessToken, in: group))
       }
       guard !options.skipAccessTokens else {
         skip("option.skip-access-tokens", "access tokens are not migrated (option)")
@@ -138,7 +142,7 @@ extension EntityMapper {
       for loser in ranked.dropFirst().map(\.item) {
         result.skips.append(
           .skip(
-            [loser], code: "adal.duplicate-access-token",
+            loser, code: "adal.duplicate-access-token",
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
             in: group))
       }
@@ -241,11 +245,23 @@ struct AppMetadataCollector: Sendable {
   }
 
   private var byKey: [String: App] = [:]
+  /// The key last made, with the client and environment it was made of: a user's notes nearly all name one
+  /// client in one environment, and each key made was a string or two.
+  private var lastKey: (client: String, environment: String, key: String)?
 
   /// Notes that `source` makes `client` migrate in `environment`. One source, not a list: a list of one was
   /// an allocation per migrating item.
   mutating func note(client: String, environment: String, family: String?, source: PlanSource) {
-    let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
+    let key: String
+    // The same bytes make the same key (`==` would also accept canonically equivalent spellings).
+    if let last = lastKey, last.client.utf8.elementsEqual(client.utf8),
+      last.environment.utf8.elementsEqual(environment.utf8)
+    {
+      key = last.key
+    } else {
+      key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
+      lastKey = (client, environment, key)
+    }
     // Changed in place: one lookup of the key.
     byKey[key, default: App(client: client, environment: environment, family: nil, sources: [])].note(
       client: client, family: family, source: source)
