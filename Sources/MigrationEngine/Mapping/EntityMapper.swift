@@ -125,16 +125,20 @@ struct EntityMapper {
   /// (`userGroup`) is made on all cores, by the worker that maps it.
   private func userMembers(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [[SourcedItem]] {
     var byUser: [String: [Int]] = [:]
+    byUser.reserveCapacity(identities.clusters.count)  // sized once: it was resized a dozen times
+    // A user's first cluster is kept as it is (appended to an empty list, it was copied); one lookup a cluster.
+    func join(_ cluster: [Int], to list: inout [Int]) {
+      if list.isEmpty { list = cluster } else { list += cluster }
+    }
     for cluster in identities.clusters {
       guard let first = cluster.first, let identity = identities.resolved[items[first].ordinal] else { continue }
-      let key = "\(identity.homeAccountID.lowercasedSharingStorage())|\(items[first].cloud)"
-      // A user's first cluster is kept as it is (appended to an empty list, it was copied).
-      if byUser[key] == nil { byUser[key] = cluster } else { byUser[key]?.append(contentsOf: cluster) }
+      join(
+        cluster, to: &byUser["\(identity.homeAccountID.lowercasedSharingStorage())|\(items[first].cloud)", default: []])
     }
     var groups: [[SourcedItem]] = []
     groups.reserveCapacity(byUser.count)
-    for key in byUser.keys.sorted() {
-      guard var indices = byUser[key] else { continue }
+    for (_, indices) in byUser.sorted(by: { $0.key < $1.key }) {
+      var indices = indices
       if !indices.isSorted(by: <) { indices.sort() }  // several clusters of one user: back in plan order
       groups.append(indices.map { items[$0] })
     }
