@@ -132,9 +132,9 @@ import _Adal2MSALTestSupport
       let client = "Client-\(Int.random(in: 0..<30, using: &generator))"
       let environment = ["login.microsoftonline.com", "login.windows.net"][Int.random(in: 0..<2, using: &generator)]
       let family = Bool.random(using: &generator) ? "\(Int.random(in: 1..<3, using: &generator))" : nil
-      let sources = [PlanSource(file: "dump.plist", itemIndex: index, label: "ADAL MRRT")]
-      whole.note(client: client, environment: environment, family: family, sources: sources)
-      parts[index % parts.count].note(client: client, environment: environment, family: family, sources: sources)
+      let source = PlanSource(file: "dump.plist", itemIndex: index, label: "ADAL MRRT")
+      whole.note(client: client, environment: environment, family: family, source: source)
+      parts[index % parts.count].note(client: client, environment: environment, family: family, source: source)
     }
     var merged = AppMetadataCollector()
     for part in parts { merged.merge(part) }

@@ -42,6 +42,8 @@ struct ExistingAccountIndex: Sendable {
 
   /// The distinct home account ids (compared case-insensitively, smallest spelling kept), sorted.
   func homeAccountIDs(username: String, cloud: String) -> [String] {
+    // A new store and no MSAL inputs (the common run): no key to make, per item, for a lookup that fails.
+    if byNameAndCloud.isEmpty { return [] }
     let key = "\(cloud)|\(username.trimmedWhitespaceAndNewlines().lowercased())"
     var byLower: [String: String] = [:]
     for account in byNameAndCloud[key] ?? [] {

@@ -56,9 +56,13 @@ struct IdentityResolver: Sendable {
   private func resolve(cluster: [SourcedItem], into outcome: inout Outcome) {
     let newest = cluster.newest
     let cloud = cluster.first?.cloud ?? ""
-    let names = Set(cluster.compactMap(\.normalizedUsername))
+    var names = Set<String>(minimumCapacity: cluster.count)
+    for sourced in cluster { if let name = sourced.normalizedUsername { names.insert(name) } }
     let username = newest?.displayableUsername ?? cluster.compactMap(\.displayableUsername).sorted().first
-    let others = names.subtracting([username?.lowercased()].compactMap { $0 }).sorted()
+    // The newest item's name is lowercased already (`normalizedUsername`).
+    let lowercasedUsername =
+      newest?.displayableUsername != nil ? newest?.normalizedUsername : username?.lowercasedSharingStorage()
+    let others = names.lazy.filter { $0 != lowercasedUsername }.sorted()
     var user = PlanUser(
       username: username, otherUsernames: others, cloud: cloud, status: .resolved, reasonCode: "identity.resolved",
       reason: "", sources: cluster.map(\.planSource))
@@ -68,12 +72,14 @@ struct IdentityResolver: Sendable {
       user.reasonCode = code
       user.reason = reason
       user.candidates = candidates
+      outcome.unresolved.reserveCapacity(outcome.unresolved.count + cluster.count)
       for sourced in cluster {
         outcome.unresolved[sourced.ordinal] = UnresolvedIdentity(action: action, code: code, reason: reason)
       }
       outcome.users.append(user)
     }
     func succeed(_ home: String, _ rules: [Int: IdentityRule], _ authorityType: String, _ reason: String) {
+      outcome.resolved.reserveCapacity(outcome.resolved.count + cluster.count)
       for sourced in cluster {
         let rule = rules[sourced.ordinal] ?? .siblingItem
         outcome.resolved[sourced.ordinal] = ResolvedIdentity(
@@ -96,14 +102,23 @@ struct IdentityResolver: Sendable {
     // Rules 1 and 2: what the items say by themselves.
     var ownRules: [Int: IdentityRule] = [:]
     var candidates: [String: String] = [:]  // lowercased -> spelling
+    func addCandidate(_ home: String) {
+      let key = home.lowercasedSharingStorage()
+      candidates[key] = min(candidates[key] ?? home, home)
+    }
     for sourced in cluster {
-      if let home = sourced.archivedHomeAccountID {
-        ownRules[sourced.ordinal] = .archivedHomeAccountID
-        candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
-      } else if let home = sourced.clientInfoHomeAccountID {
-        ownRules[sourced.ordinal] = .clientInfo
-        candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
+      let (rule, home): (IdentityRule, String)
+      if let archived = sourced.archivedHomeAccountID {
+        (rule, home) = (.archivedHomeAccountID, archived)
+      } else if let clientInfo = sourced.clientInfoHomeAccountID {
+        (rule, home) = (.clientInfo, clientInfo)
+      } else {
+        continue
       }
+      // Sized once, at the first rule: grown item by item, the table was resized up to three times.
+      if ownRules.isEmpty { ownRules.reserveCapacity(cluster.count) }
+      ownRules[sourced.ordinal] = rule
+      addCandidate(home)
     }
     // Rule 3: an existing unified account with the user's name in this cloud.
     var byUsername: [Int: [String]] = [:]
@@ -115,9 +130,7 @@ struct IdentityResolver: Sendable {
     }
     if candidates.isEmpty {
       for sourced in cluster {
-        for home in byUsername[sourced.ordinal] ?? [] {
-          candidates[home.lowercased()] = min(candidates[home.lowercased()] ?? home, home)
-        }
+        for home in byUsername[sourced.ordinal] ?? [] { addCandidate(home) }
         if byUsername[sourced.ordinal]?.isEmpty == false { ownRules[sourced.ordinal] = .existingAccountByUsername }
       }
     }
@@ -149,14 +162,21 @@ struct IdentityResolver: Sendable {
     resolveOffline(cluster: cluster, authorityType: authorityType, fail: fail, succeed: succeed)
   }
 
+  /// `rule` for every item of `cluster`, by ordinal (the table sized once).
+  private static func rules(_ cluster: [SourcedItem], _ rule: IdentityRule) -> [Int: IdentityRule] {
+    var rules: [Int: IdentityRule] = [:]
+    rules.reserveCapacity(cluster.count)
+    for sourced in cluster { rules[sourced.ordinal] = rule }
+    return rules
+  }
+
   /// Rules 6 (ADFS `sub`) and 5 (`oid.tid` for members): nothing but the id tokens to go on.
   private func resolveOffline(
     cluster: [SourcedItem], authorityType: String,
     fail: (PlanAction, String, String, [String]) -> Void,
     succeed: (String, [Int: IdentityRule], String, String) -> Void
   ) {
-    let withClaims = cluster.filter { $0.item.idTokenClaims != nil }
-    guard !withClaims.isEmpty else {
+    guard cluster.contains(where: { $0.item.idTokenClaims != nil }) else {
       if authorityType == "ADFS" {
         return fail(
           .skip, "identity.adfs-no-id-token",
@@ -167,9 +187,8 @@ struct IdentityResolver: Sendable {
         "no home account id, no client_info, no existing account with this username and no id token: "
           + "the identity cannot be found offline", [])
     }
-    var rules: [Int: IdentityRule] = [:]
     if authorityType == "ADFS" {
-      let subs = Set(withClaims.compactMap { $0.item.idTokenClaims?.sub })
+      let subs = Set(cluster.compactMap { $0.item.idTokenClaims?.sub })
       guard let sub = subs.first else {
         return fail(.skip, "identity.adfs-no-sub", "ADFS id token without a sub claim", [])
       }
@@ -178,25 +197,21 @@ struct IdentityResolver: Sendable {
         return fail(
           .conflict, "identity.conflict", "several ADFS subjects for one user: \(list.joined(separator: ", "))", list)
       }
-      for sourced in cluster { rules[sourced.ordinal] = .adfsSubject }
-      return succeed(sub, rules, "ADFS", "ADFS: home_account_id is the id token's sub")
+      return succeed(sub, Self.rules(cluster, .adfsSubject), "ADFS", "ADFS: home_account_id is the id token's sub")
     }
     var derived: Set<String> = []
     var guestReason: String?
     var unknownReason: String?
-    // The items of one user mostly share one id token: its membership is read once.
-    var memberships: [(token: String, membership: TenantMembership)] = []
-    for sourced in withClaims {
+    // The items of one user mostly share one id token: its membership is read, and counted, once (an item
+    // whose token was seen adds nothing new to the ids or reasons).
+    var seenTokens: [String] = []
+    for sourced in cluster {
       guard let claims = sourced.item.idTokenClaims else { continue }
-      let token = sourced.item.idToken?.value
-      let membership: TenantMembership
-      if let token, let known = memberships.first(where: { $0.token == token }) {
-        membership = known.membership
-      } else {
-        membership = TenantMembership(claims)
-        if let token { memberships.append((token, membership)) }
+      if let token = sourced.item.idToken?.value {
+        if seenTokens.contains(token) { continue }
+        seenTokens.append(token)
       }
-      switch membership {
+      switch TenantMembership(claims) {
       case .member(let oid, let tid): derived.insert("\(oid).\(tid)")
       case .guest(let reason): guestReason = guestReason ?? reason
       case .unknown(let reason): unknownReason = unknownReason ?? reason
@@ -213,7 +228,8 @@ struct IdentityResolver: Sendable {
     guard let home = derived.first else {
       return fail(.skip, "identity.home-tenant-unknown", unknownReason ?? "home tenant not shown", [])
     }
-    for sourced in cluster { rules[sourced.ordinal] = .derivedFromIDToken }
-    succeed(home, rules, "MSSTS", "derived: oid.tid from an id token that shows a member of its tenant (unverified)")
+    succeed(
+      home, Self.rules(cluster, .derivedFromIDToken), "MSSTS",
+      "derived: oid.tid from an id token that shows a member of its tenant (unverified)")
   }
 }

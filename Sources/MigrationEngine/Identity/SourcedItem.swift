@@ -47,8 +47,11 @@ struct SourcedItem: Sendable {
       tid = item.idTokenClaims?.tid
       displayableUsername = SourcedItem.displayableUsername(item)
       normalizedUsername = displayableUsername?.lowercasedSharingStorage()
-      var label = "ADAL \(item.kind)"
-      if let resource = item.resource, item.accessToken != nil { label += " \(resource)" }
+      // One interpolation: appending the resource to a label made first was a second string per token.
+      let label =
+        if let resource = item.resource, item.accessToken != nil { "ADAL \(item.kind) \(resource)" } else {
+          "ADAL \(item.kind)"
+        }
       planSource = PlanSource(file: file, itemIndex: item.source.itemIndex, label: label)
       archivedHomeAccountID = IdentityEvidence.archivedHomeAccountID(item)
       clientInfoHomeAccountID = IdentityEvidence.clientInfoHomeAccountID(item)
@@ -157,11 +160,48 @@ struct SourcedItem: Sendable {
 
 }
 
-extension Array where Element == SourcedItem {
-  /// The newest item: latest `recency`, then the earliest in the planner's order.
+extension Sequence where Element == SourcedItem {
+  /// The newest item: latest `recency`, then the earliest in the planner's order. On a `lazy.filter` of items,
+  /// the newest of those, without an array of them.
   var newest: SourcedItem? {
     self.min { lhs, rhs in
       lhs.recency != rhs.recency ? lhs.recency > rhs.recency : lhs.ordinal < rhs.ordinal
     }
+  }
+}
+
+extension Array where Element == SourcedItem {
+  /// The items that have `parts` grouped by `key(parts)`, in key order, each group in the items' order and
+  /// named by its first item's parts.
+  ///
+  /// A user's items mostly form one group (one realm, one client): when all their `parts` are equal, which
+  /// makes their keys equal, no key is made and the group is the items themselves, with no table and no array.
+  func grouped<Parts: Equatable>(
+    by parts: (SourcedItem) -> Parts?, key: (Parts) -> String
+  ) -> [(parts: Parts, members: [SourcedItem])] {
+    var shared: Parts?
+    var allHaveParts = true
+    var oneGroup = true
+    for sourced in self {
+      guard let own = parts(sourced) else {
+        allHaveParts = false
+        continue
+      }
+      if let shared, shared != own {
+        oneGroup = false
+        break
+      }
+      shared = shared ?? own
+    }
+    if oneGroup {
+      guard let shared else { return [] }
+      return [(shared, allHaveParts ? self : filter { parts($0) != nil })]
+    }
+    var byKey: [String: (parts: Parts, members: [SourcedItem])] = [:]
+    for sourced in self {
+      guard let own = parts(sourced) else { continue }
+      byKey[key(own), default: (own, [])].members.append(sourced)
+    }
+    return byKey.sorted { $0.key < $1.key }.map(\.value)
   }
 }

@@ -8,7 +8,7 @@ enum UserClusters {
   /// Clusters of indices into `items`, each sorted, ordered by their first index.
   static func of(_ items: [SourcedItem]) -> [[Int]] {
     // Every item's keys, made and hashed on all cores: linking then hashes only their hashes.
-    let keys = items.orderedParallelMap(minimumChunk: 1_024) { ItemKeys($0) }
+    let keys = items.orderedParallelMap(minimumChunk: 1_024) { IdKeys($0) }
     var sets = DisjointSets(count: items.count)
     var firstByKey: [HashedKey: Int] = [:]
     firstByKey.reserveCapacity(items.count)
@@ -17,44 +17,79 @@ enum UserClusters {
     }
     for (index, item) in keys.enumerated() {
       if let oid = item.oid { link(oid, index) }
-      for home in item.homes { link(home, index) }
-    }
-    // Items without an oid: by user name, attached to the single oid-user of that name if there is one.
-    var oidRootsByName: [HashedKey: Set<Int>] = [:]
-    for (index, item) in keys.enumerated() where item.oid != nil {
-      if let name = item.name { oidRootsByName[name, default: []].insert(sets.find(index)) }
-    }
-    for (index, item) in keys.enumerated() where item.oid == nil {
-      guard let name = item.name, let nameLink = item.nameLink else { continue }
-      link(nameLink, index)
-      if let roots = oidRootsByName[name], roots.count == 1, let root = roots.first { sets.union(root, index) }
+      if let home = item.archivedHome { link(home, index) }
+      if let home = item.clientInfoHome { link(home, index) }
     }
     releaseInBackground(consume keys)
+    // Items without an oid: by user name, attached to the single oid-user of that name if there is one.
+    // Names tie only such items: their keys are made when there is one (most runs have none).
+    if items.contains(where: { $0.oid == nil && $0.normalizedUsername != nil }) {
+      let names = items.orderedParallelMap(minimumChunk: 1_024) { NameKeys($0) }
+      // Per name, that user's root, or `nil` once a second one shows (a set per name was an allocation each).
+      var oidRootByName: [HashedKey: Int?] = [:]
+      for (index, item) in names.enumerated() where items[index].oid != nil {
+        guard let name = item.name else { continue }
+        let root = sets.find(index)
+        if let known = oidRootByName[name] {
+          if known != root { oidRootByName[name] = .some(nil) }
+        } else {
+          oidRootByName[name] = root
+        }
+      }
+      for (index, item) in names.enumerated() where items[index].oid == nil {
+        guard let name = item.name, let nameLink = item.nameLink else { continue }
+        link(nameLink, index)
+        if let root = oidRootByName[name] ?? nil { sets.union(root, index) }
+      }
+      releaseInBackground(consume names)
+    }
     // A set's root is its smallest index (`DisjointSets` unions by index): listed by root, in index order,
     // the clusters come sorted and in the order of their first index, with no table and no sort.
+    // Each cluster's list is sized once, from a count of its items (grown by appending, most took three).
+    let roots = items.indices.map { sets.find($0) }
+    var sizes = [Int](repeating: 0, count: items.count)
+    for root in roots { sizes[root] += 1 }
     var byRoot = [[Int]](repeating: [], count: items.count)
-    for index in items.indices { byRoot[sets.find(index)].append(index) }
+    for (index, root) in roots.enumerated() {
+      if byRoot[root].isEmpty { byRoot[root].reserveCapacity(sizes[root]) }
+      byRoot[root].append(index)
+    }
     return byRoot.filter { !$0.isEmpty }
   }
 
-  /// What ties one item to others: `oid|cloud|oid`, `home|cloud|home` (archived, then `client_info`; ids
-  /// lowercased), its name in its cloud (`cloud|name`) and, for an item without an oid, `name|cloud|name`.
-  private struct ItemKeys: Sendable {
+  /// What ties one item to others by id: `oid|cloud|oid` and `home|cloud|home` (archived, then `client_info`;
+  /// ids lowercased). Fields, not a list of homes: a list was one more allocation per item.
+  private struct IdKeys: Sendable {
     var oid: HashedKey?
-    var homes: [HashedKey] = []
+    var archivedHome: HashedKey?
+    var clientInfoHome: HashedKey?
+
+    init(_ sourced: SourcedItem) {
+      let cloud = sourced.cloud
+      // Ids are nearly always lowercase already: then lowercasing them allocates nothing.
+      if let oid = sourced.oid { self.oid = HashedKey("oid|\(cloud)|\(oid.lowercasedSharingStorage())") }
+      let archived = sourced.archivedHomeAccountID?.lowercasedSharingStorage()
+      if let archived { archivedHome = HashedKey("home|\(cloud)|\(archived)") }
+      // Mostly the archived id again: the same bytes make the same key, which links nothing more.
+      if let home = sourced.clientInfoHomeAccountID?.lowercasedSharingStorage(),
+        archived.map({ !$0.utf8.elementsEqual(home.utf8) }) ?? true
+      {
+        clientInfoHome = HashedKey("home|\(cloud)|\(home)")
+      }
+    }
+  }
+
+  /// What ties an item to others by name: its name in its cloud (`cloud|name`) and, for an item without an
+  /// oid, `name|cloud|name`.
+  private struct NameKeys: Sendable {
     var name: HashedKey?
     var nameLink: HashedKey?
 
     init(_ sourced: SourcedItem) {
-      let cloud = sourced.cloud
-      if let oid = sourced.oid { self.oid = HashedKey("oid|\(cloud)|\(oid.lowercased())") }
-      if let home = sourced.archivedHomeAccountID { homes.append(HashedKey("home|\(cloud)|\(home.lowercased())")) }
-      if let home = sourced.clientInfoHomeAccountID { homes.append(HashedKey("home|\(cloud)|\(home.lowercased())")) }
-      if let name = sourced.normalizedUsername {
-        let key = "\(cloud)|\(name)"
-        self.name = HashedKey(key)
-        if sourced.oid == nil { nameLink = HashedKey("name|\(key)") }
-      }
+      guard let name = sourced.normalizedUsername else { return }
+      let key = "\(sourced.cloud)|\(name)"
+      self.name = HashedKey(key)
+      if sourced.oid == nil { nameLink = HashedKey("name|\(key)") }
     }
   }
 }

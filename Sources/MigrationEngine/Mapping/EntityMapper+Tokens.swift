@@ -14,15 +14,17 @@ extension EntityMapper {
     for sourced in group.items where !RefreshTokenSelection.isFamilyItem(sourced.item) {
       if let family = RefreshTokenSelection.familyID(of: sourced.item), sourced.item.kind.hasRefreshToken {
         apps.note(
-          client: sourced.item.clientID, environment: group.environment, family: family, sources: [sourced.planSource])
+          client: sourced.item.clientID, environment: group.environment, family: family, source: sourced.planSource)
       }
     }
     var frtClients: [Int: String] = [:]
     let families = Set(group.items.compactMap { RefreshTokenSelection.familyID(of: $0.item) })
     for family in families.sorted() {
-      let frts = group.items.filter {
+      // Walked, not gathered: only the assigned ones are kept.
+      let frts = group.items.lazy.filter {
         RefreshTokenSelection.isFamilyItem($0.item) && RefreshTokenSelection.familyID(of: $0.item) == family
       }
+      let hasFRTs = !frts.isEmpty
       var assigned: [SourcedItem] = []
       for frt in frts {
         if let client = RefreshTokenSelection.owningClient(of: frt, siblings: group.items, fallback: options.clientID) {
@@ -31,19 +33,22 @@ extension EntityMapper {
         } else {
           result.skips.append(
             .skip(
-              [frt], code: "adal.family-token-without-client",
+              frt, code: "adal.family-token-without-client",
               reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
                 + "client id option (--client-id)", kind: .refreshToken, in: group))
         }
       }
-      let appItems = group.items.filter {
-        !RefreshTokenSelection.isFamilyItem($0.item) && $0.item.kind.hasRefreshToken
-          && RefreshTokenSelection.familyID(of: $0.item) == family
-      }
-      let ranked = RefreshTokenSelection.ordered(frts.isEmpty ? appItems : assigned)
+      // The app items are the candidates only when there is no FRT: gathered then only.
+      let candidates =
+        !hasFRTs
+        ? group.items.filter {
+          !RefreshTokenSelection.isFamilyItem($0.item) && $0.item.kind.hasRefreshToken
+            && RefreshTokenSelection.familyID(of: $0.item) == family
+        } : assigned
+      let ranked = RefreshTokenSelection.ordered(candidates)
       guard let winner = ranked.first else { continue }
       // Losing FRTs are reported; losing app items (a fallback without any FRT) still make their app's token.
-      let losers = frts.isEmpty ? [] : Array(ranked.dropFirst())
+      let losers = hasFRTs ? Array(ranked.dropFirst()) : []
       let client = frtClients[winner.ordinal] ?? winner.item.clientID
       appendRefreshToken(
         .init(winner: winner, losers: losers, clientID: client, familyID: family), group, into: &result,
@@ -60,29 +65,31 @@ extension EntityMapper {
     let token = UnifiedRefreshToken(
       homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: selected.clientID,
       secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix), familyID: selected.familyID)
-    let what = selected.familyID.map { "family \($0) refresh token" } ?? "refresh token of \(selected.clientID)"
+    // Appended to in place: a phrase made apart and joined to the rest was two more strings per token.
+    var reason =
+      selected.familyID.map { "family \($0) refresh token from the ADAL " }
+      ?? "refresh token of \(selected.clientID) from the ADAL "
+    reason += "\(selected.winner.item.kind)"
+    if !selected.losers.isEmpty { reason += " (\(selected.losers.count) duplicate(s) set aside)" }
     result.proposals.append(
-      proposal(
-        .refreshToken(token), group, [selected.winner], code: "adal.refresh-token",
-        reason: "\(what) from the ADAL \(selected.winner.item.kind)"
-          + (selected.losers.isEmpty ? "" : " (\(selected.losers.count) duplicate(s) set aside)")))
+      proposal(.refreshToken(token), group, selected.winner, code: "adal.refresh-token", reason: reason))
     for loser in selected.losers {
       result.skips.append(
         .skip(
-          [loser], code: "adal.duplicate-refresh-token",
+          loser, code: "adal.duplicate-refresh-token",
           reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
             + "single-resource, then newest)", kind: .refreshToken, in: group))
     }
     apps.note(
       client: selected.clientID, environment: group.environment, family: selected.familyID,
-      sources: [selected.winner.planSource])
+      source: selected.winner.planSource)
   }
 
   func mapAccessTokens(_ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector) {
-    var byKey: [String: [(SourcedItem, UnifiedAccessToken)]] = [:]
+    var candidates: [AccessTokenCandidate] = []
     for sourced in group.items where sourced.item.accessToken != nil {
       func skip(_ code: String, _ reason: String) {
-        result.skips.append(.skip([sourced], code: code, reason: reason, kind: .accessToken, in: group))
+        result.skips.append(.skip(sourced, code: code, reason: reason, kind: .accessToken, in: group))
       }
       guard !options.skipAccessTokens else {
         skip("option.skip-access-tokens", "access tokens are not migrated (option)")
@@ -111,31 +118,35 @@ extension EntityMapper {
         secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
         cachedAt: sourced.item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: sourced.item.extendedExpiresOn,
         tokenType: sourced.item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
-      byKey[token.canonicalKey, default: []].append((sourced, token))
+      if candidates.isEmpty { candidates.reserveCapacity(group.items.count) }
+      candidates.append(
+        AccessTokenCandidate(key: token.canonicalKey, position: candidates.count, item: sourced, token: token))
     }
-    for key in byKey.keys.sorted() {
-      let ranked = (byKey[key] ?? []).sorted { lhs, rhs in
-        let (left, right) = (lhs.1.expiresOn ?? .distantPast, rhs.1.expiresOn ?? .distantPast)
-        if left != right { return left > right }
-        if lhs.1.secret.fingerprint != rhs.1.secret.fingerprint {
-          return lhs.1.secret.fingerprint < rhs.1.secret.fingerprint
-        }
-        return lhs.0.ordinal < rhs.0.ordinal
-      }
-      guard let (winner, token) = ranked.first else { continue }
+    // In key order, the best first within a key: one sort of one list, where a table of a list per key (most
+    // keys have one token) and a sorted copy of each were three allocations a token.
+    candidates.sort(by: AccessTokenCandidate.precedes)
+    var start = candidates.startIndex
+    while start < candidates.endIndex {
+      var end = start + 1
+      while end < candidates.endIndex, candidates[end].key == candidates[start].key { end += 1 }
+      let ranked = candidates[start..<end]
+      start = end
+      let (winner, token) = (ranked[ranked.startIndex].item, ranked[ranked.startIndex].token)
+      // The key as a table would keep it: the first token's spelling of it.
+      let key = ranked.min { $0.position < $1.position }?.key ?? token.canonicalKey
       result.proposals.append(
         proposal(
-          .accessToken(token), group, [winner], code: "adal.access-token",
+          .accessToken(token), group, winner, code: "adal.access-token",
           reason: "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline",
           canonicalKey: key))
-      for (loser, _) in ranked.dropFirst() {
+      for loser in ranked.dropFirst().map(\.item) {
         result.skips.append(
           .skip(
-            [loser], code: "adal.duplicate-access-token",
+            loser, code: "adal.duplicate-access-token",
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
             in: group))
       }
-      apps.note(client: token.clientID, environment: group.environment, family: nil, sources: [winner.planSource])
+      apps.note(client: token.clientID, environment: group.environment, family: nil, source: winner.planSource)
     }
   }
 
@@ -143,20 +154,21 @@ extension EntityMapper {
     _ group: UserGroup, frtClients: [Int: String], into result: inout MappingResult,
     apps: inout AppMetadataCollector
   ) {
-    var byKey: [String: [SourcedItem]] = [:]
-    var clientOf: [Int: String] = [:]
-    for sourced in group.items where sourced.item.idToken != nil {
-      let isFamily = RefreshTokenSelection.isFamilyItem(sourced.item)
-      guard let client = isFamily ? frtClients[sourced.ordinal] : sourced.item.clientID,
-        let realm = sourced.isADFS ? "adfs" : sourced.tid?.lowercasedSharingStorage()
-      else { continue }
-      clientOf[sourced.ordinal] = client
-      byKey["\(client.lowercased())|\(realm)", default: []].append(sourced)
+    // The client an item's id token is written for: an FRT item's is the app it was given.
+    func client(of sourced: SourcedItem) -> String? {
+      RefreshTokenSelection.isFamilyItem(sourced.item) ? frtClients[sourced.ordinal] : sourced.item.clientID
     }
-    for key in byKey.keys.sorted() {
-      let members = byKey[key] ?? []
-      let jwts = members.filter { $0.item.idTokenClaims?.isJWT == true }
-      guard let best = jwts.newest, let secret = best.item.idToken, let client = clientOf[best.ordinal] else {
+    let byKey = group.items.grouped { sourced -> IdTokenSlot? in
+      guard sourced.item.idToken != nil, let client = client(of: sourced),
+        let realm = sourced.isADFS ? "adfs" : sourced.tid?.lowercasedSharingStorage()
+      else { return nil }
+      return IdTokenSlot(client: client.lowercasedSharingStorage(), realm: realm)
+    } key: {
+      "\($0.client)|\($0.realm)"
+    }
+    for (_, members) in byKey {
+      let best = members.lazy.filter { $0.item.idTokenClaims?.isJWT == true }.newest
+      guard let best, let secret = best.item.idToken, let client = client(of: best) else {
         result.skips.append(
           .skip(
             members, code: "adal.id-token-not-jwt",
@@ -172,9 +184,36 @@ extension EntityMapper {
         proposal(
           .idToken(token), group, members, code: "adal.id-token",
           reason: "id token of \(client) (newest of \(members.count) item(s))"))
-      apps.note(client: client, environment: group.environment, family: nil, sources: [best.planSource])
+      apps.note(client: client, environment: group.environment, family: nil, source: best.planSource)
     }
   }
+}
+
+/// An access token `mapAccessTokens` may write: its canonical key, its item and its place among the
+/// candidates.
+private struct AccessTokenCandidate {
+  var key: String
+  var position: Int
+  var item: SourcedItem
+  var token: UnifiedAccessToken
+
+  /// Key order, then best first: the latest expiry, then the smallest secret fingerprint, then the earliest
+  /// item (a total order, so the ranking does not depend on the order the candidates came in).
+  static func precedes(_ lhs: Self, _ rhs: Self) -> Bool {
+    if lhs.key != rhs.key { return lhs.key < rhs.key }
+    let (left, right) = (lhs.token.expiresOn ?? .distantPast, rhs.token.expiresOn ?? .distantPast)
+    if left != right { return left > right }
+    if lhs.token.secret.fingerprint != rhs.token.secret.fingerprint {
+      return lhs.token.secret.fingerprint < rhs.token.secret.fingerprint
+    }
+    return lhs.item.ordinal < rhs.item.ordinal
+  }
+}
+
+/// What groups an item's id token with others (`mapIdTokens`): its client, lowercased, and realm.
+private struct IdTokenSlot: Equatable {
+  var client: String
+  var realm: String
 }
 
 /// Collects one AppMetadata per migrated client and environment, with the client's family id and the items
@@ -189,20 +228,43 @@ struct AppMetadataCollector: Sendable {
     var sources: [PlanSource]
 
     mutating func note(client: String, family: String?, sources: [PlanSource]) {
+      note(client: client, family: family)
+      self.sources += sources
+    }
+
+    mutating func note(client: String, family: String?, source: PlanSource) {
+      note(client: client, family: family)
+      sources.append(source)
+    }
+
+    private mutating func note(client: String, family: String?) {
       self.client = min(self.client, client)
       // The smaller of the two that are there, without an array per note (one per migrating item).
       if let family { self.family = self.family.map { Swift.min($0, family) } ?? family }
-      self.sources += sources
     }
   }
 
   private var byKey: [String: App] = [:]
+  /// The key last made, with the client and environment it was made of: a user's notes nearly all name one
+  /// client in one environment, and each key made was a string or two.
+  private var lastKey: (client: String, environment: String, key: String)?
 
-  mutating func note(client: String, environment: String, family: String?, sources: [PlanSource] = []) {
-    let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
+  /// Notes that `source` makes `client` migrate in `environment`. One source, not a list: a list of one was
+  /// an allocation per migrating item.
+  mutating func note(client: String, environment: String, family: String?, source: PlanSource) {
+    let key: String
+    // The same bytes make the same key (`==` would also accept canonically equivalent spellings).
+    if let last = lastKey, last.client.utf8.elementsEqual(client.utf8),
+      last.environment.utf8.elementsEqual(environment.utf8)
+    {
+      key = last.key
+    } else {
+      key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
+      lastKey = (client, environment, key)
+    }
     // Changed in place: one lookup of the key.
     byKey[key, default: App(client: client, environment: environment, family: nil, sources: [])].note(
-      client: client, family: family, sources: sources)
+      client: client, family: family, source: source)
   }
 
   /// `other`'s apps under the keys it made for them: merging makes no key again.

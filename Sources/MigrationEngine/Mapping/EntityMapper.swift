@@ -26,11 +26,21 @@ struct EntityMapper {
     var rule: IdentityRule
     /// The rule each item got, by ordinal.
     var itemRules: [Int: IdentityRule]
+    /// The newest item's displayable username: every entity of the user records it.
+    var username: String?
 
     /// The rule an entity made from `items` records: the first, in PRODUCT.md order, that fired for them.
     func rule(of items: [SourcedItem]) -> IdentityRule {
-      items.compactMap { itemRules[$0.ordinal] }.min { $0.order < $1.order } ?? rule
+      // A loop, not `compactMap(...).min`: that was an array per entity.
+      var first: IdentityRule?
+      for sourced in items {
+        if let rule = itemRules[sourced.ordinal], first.map({ rule.order < $0.order }) ?? true { first = rule }
+      }
+      return first ?? rule
     }
+
+    /// `rule(of: [sourced])`, without the array.
+    func rule(of sourced: SourcedItem) -> IdentityRule { itemRules[sourced.ordinal] ?? rule }
   }
 
   /// Maps every resolved user's items (app metadata is collected in `apps`, not proposed). `items` is consumed: each user's decoded items are let go as soon as
@@ -100,7 +110,7 @@ struct EntityMapper {
           action: .skip, kind: .account, reasonCode: "adal.no-token-migrates",
           reason: "no refresh or access token of this user migrates, so no account or id token is written",
           sources: group.items.map(\.planSource), identityRule: group.rule,
-          username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID))
+          username: group.username, homeAccountID: group.identity.homeAccountID))
       return (result, AppMetadataCollector())
     }
     mapAccounts(group, into: &result)
@@ -115,22 +125,33 @@ struct EntityMapper {
   /// (`userGroup`) is made on all cores, by the worker that maps it.
   private func userMembers(_ items: [SourcedItem], _ identities: IdentityResolver.Outcome) -> [[SourcedItem]] {
     var byUser: [String: [Int]] = [:]
+    byUser.reserveCapacity(identities.clusters.count)  // sized once: it was resized a dozen times
+    // A user's first cluster is kept as it is (appended to an empty list, it was copied); one lookup a cluster.
+    func join(_ cluster: [Int], to list: inout [Int]) {
+      if list.isEmpty { list = cluster } else { list += cluster }
+    }
     for cluster in identities.clusters {
       guard let first = cluster.first, let identity = identities.resolved[items[first].ordinal] else { continue }
-      byUser["\(identity.homeAccountID.lowercased())|\(items[first].cloud)", default: []] += cluster
+      join(
+        cluster, to: &byUser["\(identity.homeAccountID.lowercasedSharingStorage())|\(items[first].cloud)", default: []])
     }
-    return byUser.keys.sorted().compactMap { key in
-      guard var indices = byUser[key] else { return nil }
+    var groups: [[SourcedItem]] = []
+    groups.reserveCapacity(byUser.count)
+    for (_, indices) in byUser.sorted(by: { $0.key < $1.key }) {
+      var indices = indices
       if !indices.isSorted(by: <) { indices.sort() }  // several clusters of one user: back in plan order
-      return indices.map { items[$0] }
+      groups.append(indices.map { items[$0] })
     }
+    return groups
   }
 
   /// The group of one user's items (`userMembers`): its identity (the newest item's), rules and environment.
   private func userGroup(_ members: [SourcedItem], _ identities: IdentityResolver.Outcome) -> UserGroup? {
     guard let newest = members.newest, let identity = identities.resolved[newest.ordinal] else { return nil }
-    let rules = Set(members.compactMap { identities.resolved[$0.ordinal]?.rule })
-    let rule = rules.min { $0.order < $1.order } ?? identity.rule
+    var itemRules: [Int: IdentityRule] = [:]
+    itemRules.reserveCapacity(members.count)  // sized once: grown item by item, it was resized up to three times
+    for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
+    let rule = itemRules.values.min { $0.order < $1.order } ?? identity.rule
     // A new store and no MSAL inputs: no account to look up (the key is a lowercased copy per user).
     let aligned =
       existingAccounts.isEmpty
@@ -138,11 +159,9 @@ struct EntityMapper {
       : existingAccounts[identity.homeAccountID.lowercased(), default: []].filter {
         CloudGroups.group(of: $0.environment) == newest.cloud
       }.map(\.environment).min()
-    var itemRules: [Int: IdentityRule] = [:]
-    for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
     return UserGroup(
       identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule,
-      itemRules: itemRules)
+      itemRules: itemRules, username: newest.displayableUsername)
   }
 
   /// - Parameter canonicalKey: `entity.canonicalKey`, when the caller made it already.
@@ -151,9 +170,18 @@ struct EntityMapper {
     canonicalKey: String? = nil
   ) -> Proposal {
     Proposal(
-      entity: entity, sources: sources.map(\.planSource), rule: group.rule(of: sources),
-      username: group.items.newest?.displayableUsername, homeAccountID: group.identity.homeAccountID,
-      reasonCode: code, reason: reason, canonicalKey: canonicalKey)
+      entity: entity, sources: sources.map(\.planSource), rule: group.rule(of: sources), username: group.username,
+      homeAccountID: group.identity.homeAccountID, reasonCode: code, reason: reason, canonicalKey: canonicalKey)
+  }
+
+  /// The proposal of an entity made from one item (a token): its source listed without an array of the item.
+  func proposal(
+    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ source: SourcedItem, code: String, reason: String,
+    canonicalKey: String? = nil
+  ) -> Proposal {
+    Proposal(
+      entity: entity, sources: [source.planSource], rule: group.rule(of: source), username: group.username,
+      homeAccountID: group.identity.homeAccountID, reasonCode: code, reason: reason, canonicalKey: canonicalKey)
   }
 
   /// The realm of an id token's tenant: `adfs` for ADFS, else `tid`, else a tenanted authority's tenant.
@@ -165,14 +193,11 @@ struct EntityMapper {
 
   func tenantedAuthority(_ sourced: SourcedItem) -> String? {
     guard let tenant = sourced.tenant, !tenant.isEmpty else { return nil }
-    return ["common", "organizations", "consumers"].contains(tenant.lowercased()) ? nil : tenant
+    return ["common", "organizations", "consumers"].contains(tenant.lowercasedSharingStorage()) ? nil : tenant
   }
 
   private func mapAccounts(_ group: UserGroup, into result: inout MappingResult) {
-    var byRealm: [String: [SourcedItem]] = [:]  // each item's realm made once
-    for sourced in group.items {
-      if let realm = realm(of: sourced) { byRealm[realm, default: []].append(sourced) }
-    }
+    let byRealm = group.items.grouped(by: realm(of:)) { $0 }
     if byRealm.isEmpty {
       result.diagnostics.append(
         Diagnostic(
@@ -180,9 +205,8 @@ struct EntityMapper {
           "no Account written for \(group.identity.homeAccountID): no id token or tenanted authority gives its tenant",
           at: group.items.first?.location))
     }
-    for realm in byRealm.keys.sorted() {
-      let members = byRealm[realm] ?? []
-      guard let best = members.filter({ $0.item.idTokenClaims != nil }).newest ?? members.newest else { continue }
+    for (realm, members) in byRealm {
+      guard let best = members.lazy.filter({ $0.item.idTokenClaims != nil }).newest ?? members.newest else { continue }
       let claims = best.item.idTokenClaims
       let account = UnifiedAccount(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, realm: realm,

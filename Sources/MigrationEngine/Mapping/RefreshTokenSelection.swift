@@ -30,7 +30,9 @@ struct RefreshTokenSelection {
 
   /// Orders candidates best first.
   static func ordered(_ items: [SourcedItem]) -> [SourcedItem] {
-    items.sorted { lhs, rhs in
+    // One candidate (most users' case) is in order already: sorting would copy it.
+    guard items.count > 1 else { return items }
+    return items.sorted { lhs, rhs in
       let (left, right) = (rank(lhs.item.kind), rank(rhs.item.kind))
       if left != right { return left < right }
       if lhs.recency != rhs.recency { return lhs.recency > rhs.recency }
@@ -47,12 +49,15 @@ struct RefreshTokenSelection {
 
   /// The app items (MRRT, RT+AT) of one user and cloud, per lowercased client id.
   static func perApp(_ items: [SourcedItem]) -> [(client: String, selected: Selected)] {
-    let apps = items.filter {
-      $0.item.kind == .multiResourceRefreshToken || $0.item.kind == .singleResourceRefreshAndAccess
+    let byClient = items.grouped { sourced -> String? in
+      let kind = sourced.item.kind
+      guard kind == .multiResourceRefreshToken || kind == .singleResourceRefreshAndAccess else { return nil }
+      return sourced.item.clientID.lowercasedSharingStorage()
+    } key: {
+      $0
     }
-    let byClient = Dictionary(grouping: apps) { $0.item.clientID.lowercased() }
-    return byClient.keys.sorted().compactMap { client in
-      let ranked = ordered(byClient[client] ?? [])
+    return byClient.compactMap { client, members in
+      let ranked = ordered(members)
       guard let winner = ranked.first else { return nil }
       return (client, Selected(winner: winner, losers: Array(ranked.dropFirst()), clientID: winner.item.clientID))
     }
@@ -62,7 +67,8 @@ struct RefreshTokenSelection {
   /// (ADAL writes the FRT as a copy of the app's MRRT), else the newest sibling app item, else `fallback`.
   static func owningClient(of frt: SourcedItem, siblings: [SourcedItem], fallback: String?) -> String? {
     let family = familyID(of: frt.item)
-    let members = siblings.filter { familyID(of: $0.item) == family && !isFamilyItem($0.item) }
+    // Lazily filtered: the newest is found without an array of the members.
+    let members = siblings.lazy.filter { familyID(of: $0.item) == family && !isFamilyItem($0.item) }
     if let same = members.filter({ $0.refreshFingerprint == frt.refreshFingerprint }).newest {
       return same.item.clientID
     }
