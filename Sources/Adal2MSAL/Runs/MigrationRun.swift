@@ -149,6 +149,7 @@ public struct MigrationRun: Sendable {
           try run.writeHeldPart { try writer.write($0) }
           try writer.write(planned)
           run.wrote(planned)
+          releaseInBackground(consume planned)  // as the held part: not on the way to the commit
           if staged != nil { progress?(RunProgress(stage: .reporting)) }
           try staged?.finish()
           if run.outcome(strict: options.strict).result == .failed { throw Refused() }

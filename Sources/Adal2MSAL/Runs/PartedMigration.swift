@@ -157,6 +157,8 @@ struct PartedMigration {
   mutating func writeHeldPart(_ body: (MigrationPlan) throws -> Void) throws {
     guard let part = heldPart.take() else { return }
     try Self.write(part, rows: &rowsWritten, progress: progress, body)
+    // Freed here, the part held the store's commit up by tens of milliseconds (the 40k-item migrate).
+    releaseInBackground(consume part)
   }
 
   /// Hands `part` to `body`, with the progress of the rows written.
