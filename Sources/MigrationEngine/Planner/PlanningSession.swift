@@ -120,7 +120,11 @@ package struct PlanningSession: Sendable {
     // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
     // and a sorted copy of that, were two more arrays of 150,000 proposals at 100,000 items.
     Self.offerInKeyOrder(mapping.proposals, to: &reconciler)
-    mapping.proposals = []  // the reconciled entries hold what is left of them
+    // The reconciled entries hold what is left of them; the rest is freed on another core, not on this one
+    // while it sorts the entries (about 10 ms of the 40k-item planning's serial end).
+    let offered = mapping.proposals
+    mapping.proposals = []
+    releaseInBackground(consume offered)
 
     // Built in place: each concatenation and `map` was one more copy of every entry.
     var entries = (consume reconciler).entries
