@@ -60,7 +60,8 @@ extension Array {
         performInChunks(count: count, minimumChunk: minimumChunk) { _, range in
           for index in range {
             guard let element = slots[index].take() else { preconditionFailure("an empty slot") }
-            (results.baseAddress! + index).initialize(to: transform(element))
+            // Moved into `transform`: passed as it was, the element was copied and the original destroyed.
+            (results.baseAddress! + index).initialize(to: transform(consume element))
           }
         }
         initializedCount = count
