@@ -82,6 +82,7 @@ package struct PlanningSession: Sendable {
       case .item, nil: preconditionFailure("every item is sourced or skipped")
       }
     }
+    made = []  // every slot is empty now: its 40,000 slots of an item's size (at 40k items) go before planning
     items = SourcedItem.sortedInPlanOrder(items)
     for index in items.indices { items[index].ordinal = index }
     if !unknownEnvironments.isEmpty { noteUnknownEnvironments(items, unknownEnvironments) }
