@@ -16,9 +16,8 @@ enum StoreSchema {
     migrator.registerMigration("v3") { db in
       try db.execute(sql: v3)
     }
-    // The header's application id says "adal2msal store" to a reader given the file as an input by mistake.
     migrator.registerMigration("v4") { db in
-      try db.execute(sql: "PRAGMA application_id = \(StoreFileMarker.applicationID)")
+      try db.execute(sql: v4)
     }
     migrator.registerMigration("v5") { db in
       try db.execute(sql: v5)
@@ -197,6 +196,8 @@ enum StoreSchema {
     CREATE INDEX credentials_by_home_account_id ON credentials(home_account_id_normalized, credential_kind);
     """
 
+  /// The header's application id says "adal2msal store" to a reader given the file as an input by mistake.
+  static let v4 = "PRAGMA application_id = \(StoreFileMarker.applicationID)"
   /// Provenance kept compactly: a row's key and kind once (`provenance_rows`), each input file's path once
   /// (`provenance_files`), and per source item only numbers and its label. In v1 every provenance row repeated
   /// the row's key and the file's path, and indexed the key again: a third of a large migration's file

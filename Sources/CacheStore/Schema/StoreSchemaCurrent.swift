@@ -1,20 +1,19 @@
-import Adal2MSALSupport
 import GRDB
 
 extension StoreSchema {
   /// The store that every migration has run on, built in one step: what a file that holds nothing yet gets.
   /// Replaying the history on such a file rebuilt the entity tables three times, each migration in a
   /// transaction of its own, and then needed a `VACUUM` for the pages the rebuilds left free: most of a small
-  /// migration's time. Each
-  /// migration's name is recorded as applied, so that a later version migrates this store as it migrates one
-  /// that ran them all. `SchemaMigrationTests` checks that both give the same schema, statement for statement.
+  /// migration's time. Each migration's name is recorded as applied, so that a later version migrates this
+  /// store as it migrates one that ran them all. `SchemaMigrationTests` checks that both give the same schema,
+  /// statement for statement.
   static var newStoreMigrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     for (index, name) in Self.migrator.migrations.enumerated() {
       migrator.registerMigration(name) { db in
         guard index == 0 else { return }
         for statement in currentStatements { try db.execute(sql: statement) }
-        try db.execute(sql: "PRAGMA application_id = \(StoreFileMarker.applicationID)")
+        try db.execute(sql: v4)
       }
     }
     return migrator
@@ -34,8 +33,8 @@ extension StoreSchema {
   }
 
   /// `current`, one statement each, without the semicolons.
-  static var currentStatements: [String] {
-    current.components(separatedBy: ";\n").map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }
+  static let currentStatements = current.components(separatedBy: ";\n").map {
+    $0.hasSuffix(";") ? String($0.dropLast()) : $0
   }
 
   /// The tables and indexes after the last migration, each statement as SQLite holds it once the migrations

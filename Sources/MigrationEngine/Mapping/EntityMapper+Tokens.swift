@@ -33,7 +33,7 @@ extension EntityMapper {
         } else {
           result.skips.append(
             .skip(
-              frt, code: "adal.family-token-without-client",
+              CollectionOfOne(frt), code: "adal.family-token-without-client",
               reason: "family refresh token \(frt.item.clientID) with no sibling item naming its app and no "
                 + "client id option (--client-id)", kind: .refreshToken, in: group))
         }
@@ -72,11 +72,12 @@ extension EntityMapper {
     reason += "\(selected.winner.item.kind)"
     if !selected.losers.isEmpty { reason += " (\(selected.losers.count) duplicate(s) set aside)" }
     result.proposals.append(
-      proposal(.refreshToken(token), group, selected.winner, code: "adal.refresh-token", reason: reason))
+      proposal(
+        .refreshToken(token), group, CollectionOfOne(selected.winner), code: "adal.refresh-token", reason: reason))
     for loser in selected.losers {
       result.skips.append(
         .skip(
-          loser, code: "adal.duplicate-refresh-token",
+          CollectionOfOne(loser), code: "adal.duplicate-refresh-token",
           reason: "duplicate refresh token: \(selected.winner.planSource) is kept (family > multi-resource > "
             + "single-resource, then newest)", kind: .refreshToken, in: group))
     }
@@ -89,7 +90,8 @@ extension EntityMapper {
     var candidates: [AccessTokenCandidate] = []
     for sourced in group.items where sourced.item.accessToken != nil {
       func skip(_ code: String, _ reason: String) {
-        result.skips.append(.skip(sourced, code: code, reason: reason, kind: .accessToken, in: group))
+        result.skips.append(
+          .skip(CollectionOfOne(sourced), code: code, reason: reason, kind: .accessToken, in: group))
       }
       guard !options.skipAccessTokens else {
         skip("option.skip-access-tokens", "access tokens are not migrated (option)")
@@ -136,13 +138,13 @@ extension EntityMapper {
       let key = ranked.min { $0.position < $1.position }?.key ?? token.canonicalKey
       result.proposals.append(
         proposal(
-          .accessToken(token), group, winner, code: "adal.access-token",
+          .accessToken(token), group, CollectionOfOne(winner), code: "adal.access-token",
           reason: "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline",
           canonicalKey: key))
       for loser in ranked.dropFirst().map(\.item) {
         result.skips.append(
           .skip(
-            loser, code: "adal.duplicate-access-token",
+            CollectionOfOne(loser), code: "adal.duplicate-access-token",
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
             in: group))
       }

@@ -30,7 +30,7 @@ struct EntityMapper {
     var username: String?
 
     /// The rule an entity made from `items` records: the first, in PRODUCT.md order, that fired for them.
-    func rule(of items: [SourcedItem]) -> IdentityRule {
+    func rule(of items: some Sequence<SourcedItem>) -> IdentityRule {
       // A loop, not `compactMap(...).min`: that was an array per entity.
       var first: IdentityRule?
       for sourced in items {
@@ -38,9 +38,6 @@ struct EntityMapper {
       }
       return first ?? rule
     }
-
-    /// `rule(of: [sourced])`, without the array.
-    func rule(of sourced: SourcedItem) -> IdentityRule { itemRules[sourced.ordinal] ?? rule }
   }
 
   /// Maps every resolved user's items (app metadata is collected in `apps`, not proposed). `items` is consumed: each user's decoded items are let go as soon as
@@ -164,23 +161,15 @@ struct EntityMapper {
       itemRules: itemRules, username: newest.displayableUsername)
   }
 
+  /// `sources` is any collection: an entity made from one item (a token) passes `CollectionOfOne(item)`, with no
+  /// array of the item.
   /// - Parameter canonicalKey: `entity.canonicalKey`, when the caller made it already.
   func proposal(
-    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ sources: [SourcedItem], code: String, reason: String,
-    canonicalKey: String? = nil
+    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ sources: some Collection<SourcedItem>, code: String,
+    reason: String, canonicalKey: String? = nil
   ) -> Proposal {
     Proposal(
       entity: entity, sources: sources.map(\.planSource), rule: group.rule(of: sources), username: group.username,
-      homeAccountID: group.identity.homeAccountID, reasonCode: code, reason: reason, canonicalKey: canonicalKey)
-  }
-
-  /// The proposal of an entity made from one item (a token): its source listed without an array of the item.
-  func proposal(
-    _ entity: AnyUnifiedEntity, _ group: UserGroup, _ source: SourcedItem, code: String, reason: String,
-    canonicalKey: String? = nil
-  ) -> Proposal {
-    Proposal(
-      entity: entity, sources: [source.planSource], rule: group.rule(of: source), username: group.username,
       homeAccountID: group.identity.homeAccountID, reasonCode: code, reason: reason, canonicalKey: canonicalKey)
   }
 

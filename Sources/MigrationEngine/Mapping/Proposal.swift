@@ -52,9 +52,9 @@ struct MappingResult: Sendable {
 }
 
 extension PlanEntry {
-  /// A skip entry for ADAL items that produce nothing.
+  /// A skip entry for ADAL items that produce nothing (one item: `CollectionOfOne(item)`, no array).
   static func skip(
-    _ items: [SourcedItem], code: String, reason: String, kind: UnifiedEntityKind? = nil,
+    _ items: some Collection<SourcedItem>, code: String, reason: String, kind: UnifiedEntityKind? = nil,
     identity: ResolvedIdentity? = nil
   ) -> PlanEntry {
     PlanEntry(
@@ -63,20 +63,10 @@ extension PlanEntry {
       homeAccountID: identity?.homeAccountID)
   }
 
-  /// A skip entry for one item of a resolved user (`skip(_:code:reason:kind:in:)` of `[sourced]`, without
-  /// the array).
-  static func skip(
-    _ sourced: SourcedItem, code: String, reason: String, kind: UnifiedEntityKind?, in group: EntityMapper.UserGroup
-  ) -> PlanEntry {
-    PlanEntry(
-      action: .skip, kind: kind, reasonCode: code, reason: reason, sources: [sourced.planSource],
-      identityRule: group.rule(of: sourced), username: sourced.displayableUsername,
-      homeAccountID: group.identity.homeAccountID)
-  }
-
   /// A skip entry for items of a resolved user: the rule their identity came from.
   static func skip(
-    _ items: [SourcedItem], code: String, reason: String, kind: UnifiedEntityKind?, in group: EntityMapper.UserGroup
+    _ items: some Collection<SourcedItem>, code: String, reason: String, kind: UnifiedEntityKind?,
+    in group: EntityMapper.UserGroup
   ) -> PlanEntry {
     var entry = skip(items, code: code, reason: reason, kind: kind)
     entry.identityRule = group.rule(of: items)
