@@ -8,8 +8,8 @@ struct KeychainItemRouter {
   let limits: InputLimits
   let file: String?
 
-  /// - Parameter pages: the input's pages, of which every record's borrowed ranges (`appendBorrowedRanges`) are held: let go as each
-  ///   batch of records is decoded and taken.
+  /// - Parameter pages: the input's pages, of which every record's borrowed ranges (`appendBorrowedRanges`) are
+  ///   held: let go as each batch of records is decoded and taken.
   func route(_ records: [KeychainRecord], into result: inout ADALReadResult, releasing pages: InputPages? = nil) {
     // One memo per core, each used by one decoding thread at a time: a memo shared by all of them had them
     // queue at its lock for a tenth of the read. Equal strings are shared within a memo (one copy per core).
