@@ -120,7 +120,7 @@ struct KeychainItemRouter {
       account: record.account.map(memo.shared), accessGroup: record.accessGroup.map(memo.shared),
       created: record.created, modified: record.modified)
     guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
-    let archive = try ArchiveLoader(limits: limits).load(data, source: source)
+    let archive = try ArchiveLoader(limits: limits).load(data, source: source, reusing: &memo.archiveScratch)
     let keychainUser = record.account.map(memo.account)
     let (item, itemDiagnostics) = try ADALArchivedItemDecoder(memo: memo).decode(
       archive.root, source: source, keychainUserID: keychainUser?.userID.map(memo.shared))
@@ -166,10 +166,19 @@ struct ArchiveLoader {
     .filter { $0.utf8.count > 15 }
 
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
+    var scratch = ArchiveReadScratch()
+    return try load(data, source: source, reusing: &scratch)
+  }
+
+  /// `load(_:source:)` with the binary reader's tables kept in `scratch` for the next item
+  /// (`BinaryKeyedArchiveReader.read(_:pruning:reusing:)`).
+  func load(
+    _ data: Data, source: ADALItemSource, reusing scratch: inout ArchiveReadScratch
+  ) throws(ADALItemError) -> KeyedArchive {
     // Most items are binary archives of the plain shape: read straight from their bytes. Anything else, and
     // every error, takes the general readers below.
     if let archive = BinaryKeyedArchiveReader(limits: limits, names: Self.names).read(
-      data, pruning: ADALArchivedItemDecoder.unreadFields)
+      data, pruning: ADALArchivedItemDecoder.unreadFields, reusing: &scratch)
     {
       return archive
     }

@@ -15,9 +15,9 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   typealias ParsedIDToken = (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)
 
   private let lock = NSLock()
-  private var parsed: [PropertyListString: ParsedIDToken] = [:]
-  private var secrets: [PropertyListString: ADALSecret] = [:]
-  private var strings: Set<PropertyListString> = []
+  private var parsed: [HashedText: ParsedIDToken] = [:]
+  private var secrets: [HashedText: ADALSecret] = [:]
+  private var strings: Set<HashedText> = []
   private var services: [PropertyListString: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
   private var accounts: [PropertyListString: ADALKeychainAccount.Decoded] = [:]
   private var authorities: [PropertyListString: String] = [:]
@@ -31,7 +31,9 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   /// read. Looked up by the archived text as it is (borrowed from the input, see `PropertyListString`): only a
   /// token not seen before is decoded, and the table keeps it as a native string, which outlives the input.
   func claims(for raw: PropertyListString) -> ParsedIDToken {
-    if let known = lock.withLock({ lastClaims(for: raw) }) { return known }
+    if let known = lock.withLock({ lastParsed.flatMap { $0.key == raw ? $0.entry : nil } }) { return known }
+    let key = HashedText(raw)
+    if let known = lock.withLock({ tableClaims(for: key) }) { return known }
     // Parsed without the lock, which the other decoding threads take for every string they share; of two
     // threads that parse the same token, the first to store it wins, so that its items still share one copy.
     let text = raw.value
@@ -40,19 +42,18 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
       result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: text) }
     )
     return lock.withLock {
-      if let known = parsed[raw] { return known }
-      let key = PropertyListString(text)
-      parsed[key] = entry
-      lastParsed = (key, entry)
+      if let known = parsed[key] { return known }
+      let kept = key.keeping(text)
+      parsed[kept] = entry
+      lastParsed = (kept.text, entry)
       return entry
     }
   }
 
-  /// The last id token's entry when `raw` is its text, else the table's (made the last), else nil. With the lock.
-  private func lastClaims(for raw: PropertyListString) -> ParsedIDToken? {
-    if let last = lastParsed, last.key == raw { return last.entry }
-    guard let index = parsed.index(forKey: raw) else { return nil }
-    lastParsed = (parsed.keys[index], parsed.values[index])
+  /// The table's entry for `key` (made the last), else nil. With the lock.
+  private func tableClaims(for key: HashedText) -> ParsedIDToken? {
+    guard let index = parsed.index(forKey: key) else { return nil }
+    lastParsed = (parsed.keys[index].text, parsed.values[index])
     return lastParsed?.entry
   }
 
@@ -61,15 +62,16 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     lock.lock()
     defer { lock.unlock() }
     if let last = lastSecret, last.key == value { return last.secret }
-    if let index = secrets.index(forKey: value) {
-      lastSecret = (secrets.keys[index], secrets.values[index])
+    let key = HashedText(value)
+    if let index = secrets.index(forKey: key) {
+      lastSecret = (secrets.keys[index].text, secrets.values[index])
       return secrets.values[index]
     }
     let text = value.value
     let secret = ADALSecret(text)
-    let key = PropertyListString(text)
-    secrets[key] = secret
-    lastSecret = (key, secret)
+    let kept = key.keeping(text)
+    secrets[kept] = secret
+    lastSecret = (kept.text, secret)
     return secret
   }
 
@@ -113,10 +115,71 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     guard text.utf8Count > 15 else { return text.value }
     lock.lock()
     defer { lock.unlock() }
-    if let kept = strings.firstIndex(of: text) { return strings[kept].value }
-    // Kept native: a borrowed string would read the input's pages after they are let go.
-    let value = text.value
-    strings.insert(PropertyListString(value))
+    let slot = RecentStrings.slot(text)
+    if let recent = recentStrings.string(at: slot, equalTo: text) { return recent }
+    let key = HashedText(text)
+    let value: String
+    if let kept = strings.firstIndex(of: key) {
+      value = strings[kept].text.value
+    } else {
+      // Kept native: a borrowed string would read the input's pages after they are let go.
+      value = text.value
+      strings.insert(key.keeping(value))
+    }
+    recentStrings.keep(value, at: slot)
     return value
   }
+
+  /// The strings `shared(_:)` gave last, by slot: most calls are answered by comparing one kept string's bytes.
+  private var recentStrings = RecentStrings()
+
+  /// The binary archive reader's tables, reused by this memo's thread from item to item (outside the lock,
+  /// which only ever one thread takes).
+  var archiveScratch = ArchiveReadScratch()
+}
+
+/// Text with its hash, computed once: a table looks text up, stores it, and rehashes it as it grows, and hashing a
+/// token of kilobytes each time was most of the cost of sharing it.
+struct HashedText: Hashable {
+  let text: PropertyListString
+  let hash: Int
+
+  init(_ text: PropertyListString) {
+    self.text = text
+    hash = text.hashValue
+  }
+
+  private init(_ text: PropertyListString, hash: Int) {
+    self.text = text
+    self.hash = hash
+  }
+
+  /// `string`, which is this text's scalars, with this hash (equal texts hash alike, whatever their storage).
+  func keeping(_ string: String) -> HashedText { HashedText(PropertyListString(string), hash: hash) }
+
+  static func == (lhs: HashedText, rhs: HashedText) -> Bool { lhs.hash == rhs.hash && lhs.text == rhs.text }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
+/// Strings kept in a few slots chosen by a cheap mix of each one's length and end bytes, in front of a hash table:
+/// an item's shared strings (its service, account, access group, authority, client id, user) nearly all repeat
+/// recent items', and hashing each in full (SipHash over every byte) was most of the cost of sharing them. A
+/// string is only ever answered by a kept string with the same scalars; a miss falls back to the table, so
+/// strings that share a slot cost a comparison more, never a wrong answer.
+struct RecentStrings {
+  private var kept = [String?](repeating: nil, count: 1 << Self.slotBits)
+
+  private static let slotBits = 8
+
+  /// The slot of `text`.
+  static func slot(_ text: PropertyListString) -> Int { Int(truncatingIfNeeded: text.endsMix >> (64 - slotBits)) }
+
+  /// The string kept in `slot` when it is `text`'s scalars.
+  func string(at slot: Int, equalTo text: PropertyListString) -> String? {
+    guard let candidate = kept[slot], text.hasSameScalars(as: candidate) else { return nil }
+    return candidate
+  }
+
+  mutating func keep(_ string: String, at slot: Int) { kept[slot] = string }
 }

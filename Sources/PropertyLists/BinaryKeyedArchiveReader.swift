@@ -31,15 +31,30 @@ public struct BinaryKeyedArchiveReader: Sendable {
   ///   there, wherever else the object is referenced). An ADAL item's `userInformation.allClaims` is most of its
   ///   objects.
   public func read(_ data: Data, pruning: (field: String, keys: [String])? = nil) -> KeyedArchive? {
+    var scratch = ArchiveReadScratch()
+    return read(data, pruning: pruning, reusing: &scratch)
+  }
+
+  /// `read(_:pruning:)` with the tables it fills kept in `scratch` for the next archive, not allocated anew: a
+  /// caller that reads many archives (one per keychain item) keeps one per thread.
+  package func read(
+    _ data: Data, pruning: (field: String, keys: [String])? = nil, reusing scratch: inout ArchiveReadScratch
+  ) -> KeyedArchive? {
     guard data.count <= limits.maxInputBytes, limits.maxDepth >= Self.minimumDepthLimit,
       data.starts(with: Self.magic)
     else { return nil }
     return data.withUnsafeBytes { raw in
-      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false),
-        let spans = parser.objectSpans()
+      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false)
       else { return nil }
+      // Taken out of `scratch` while the parser holds it, and given back once the parser lets it go: the one
+      // reference left, so that the next archive fills it in place.
+      var spans: [ObjectSpan] = []
+      swap(&spans, &scratch.spans)
+      defer { scratch.spans = spans }
+      guard parser.objectSpans(into: &spans) else { return nil }
       parser.spans = spans
-      return parser.readSimpleKeyedArchive(pruning: pruning, names: names)
+      defer { parser.spans = [] }
+      return parser.readSimpleKeyedArchive(pruning: pruning, names: names, reusing: &scratch.resolver)
     }
   }
 
@@ -54,6 +69,15 @@ public struct BinaryKeyedArchiveReader: Sendable {
   static let maxKeys = 64
 }
 
+/// The tables `BinaryKeyedArchiveReader` fills for an archive, kept for the next one
+/// (`BinaryKeyedArchiveReader.read(_:pruning:reusing:)`): they hold nothing of an archive once it is read.
+package struct ArchiveReadScratch {
+  var spans: [ObjectSpan] = []
+  var resolver = SimpleArchiveResolver.Storage()
+
+  package init() {}
+}
+
 /// An object's place in a binary property list: its marker and the marker's offset, and for data, strings and
 /// containers the payload's start and count (nil when the count cannot be read).
 struct ObjectSpan {
@@ -64,19 +88,20 @@ struct ObjectSpan {
 
 extension BinaryPropertyListParser {
   /// Every object's place, read once for the walks below, which look objects up many times (keys and classes
-  /// are referenced from every archived object). Nil where `objectOffset` fails on any object: the walks would
-  /// fail then too (`validateTree` on an object it reaches, `countReferences` on the others).
-  func objectSpans() -> [ObjectSpan]? {
+  /// are referenced from every archived object), into `spans` (emptied first). False where `objectOffset` fails
+  /// on any object: the walks would fail then too (`validateTree` on an object it reaches, `countReferences` on
+  /// the others).
+  func objectSpans(into spans: inout [ObjectSpan]) -> Bool {
     // The offset table read in one loop (`objectOffset` for each entry was a third of the time taken here).
     let entrySize = trailer.offsetIntSize
     let areaEnd = UInt64(trailer.offsetTableStart)
     var entry = trailer.offsetTableStart
-    var spans: [ObjectSpan] = []
+    spans.removeAll(keepingCapacity: true)
     spans.reserveCapacity(trailer.objectCount)
     for _ in 0..<trailer.objectCount {
       let value = Self.readUnsigned(bytes, at: entry, size: entrySize)
       entry += entrySize
-      guard value >= UInt64(BinaryPropertyListTrailer.headerSize), value < areaEnd else { return nil }
+      guard value >= UInt64(BinaryPropertyListTrailer.headerSize), value < areaEnd else { return false }
       let offset = Int(value)
       let marker = bytes[offset]
       var payload: ContainerSpan?
@@ -89,14 +114,15 @@ extension BinaryPropertyListParser {
       }
       spans.append(ObjectSpan(offset: offset, marker: marker, payload: payload))
     }
-    return spans
+    return true
   }
 
   /// See `BinaryKeyedArchiveReader`. Nothing here mutates the parser: calling its other methods from a
   /// mutating one copied the whole parser on each call.
-  func readSimpleKeyedArchive(pruning: (field: String, keys: [String])? = nil, names: [String] = [])
-    -> KeyedArchive?
-  {
+  func readSimpleKeyedArchive(
+    pruning: (field: String, keys: [String])? = nil, names: [String] = [],
+    reusing storage: inout SimpleArchiveResolver.Storage
+  ) -> KeyedArchive? {
     // What the binary reader checks on everything reachable from the top object, and on every container: the
     // reachable ones are checked by `validateTree`, so the others only when some object was not reached.
     var nodes = 0
@@ -119,7 +145,9 @@ extension BinaryPropertyListParser {
       let topEntriesIndex = top.value(for: "$top", in: self), let topEntries = dictionary(topEntriesIndex),
       topEntries.count == 1, let rootIndex = topEntries.value(for: "root", in: self), let rootUID = uid(rootIndex)
     else { return nil }
-    var resolver = SimpleArchiveResolver(objects: objects, limits: limits, pruning: pruning, names: names)
+    var resolver = SimpleArchiveResolver(
+      objects: objects, limits: limits, pruning: pruning, names: names, reusing: &storage)
+    defer { resolver.giveBack(to: &storage) }
     guard rootUID < UInt64(objects.count),
       let resolved = resolver.resolve(Int(rootUID), depth: 0, mode: .buildRoot, in: self),
       resolved.nodes <= resolver.maxNodes, let root = resolved.value

@@ -47,7 +47,7 @@ struct SimpleArchiveResolver {
 
   /// An archived object's resolution so far, and, for a class object, the class it describes. Small: an
   /// array of them is made for every archive.
-  private struct Slot {
+  fileprivate struct Slot {
     var resolved: Resolved?
     var inProgress = false
     /// The class this object describes (its index in `classes`), once an instance named it in `$class`.
@@ -55,27 +55,49 @@ struct SimpleArchiveResolver {
   }
 
   /// A class, looked up once per archive: its name and what its instances resolve to.
-  private struct ArchiveClass {
+  fileprivate struct ArchiveClass {
     var name: String
     var role: Role
   }
 
   /// The Foundation value classes `KeyedArchiveResolver` makes plain values of; `instance` for the others.
-  private enum Role { case string, date, data, null, dictionary, set, array, instance }
+  fileprivate enum Role { case string, date, data, null, dictionary, set, array, instance }
 
+  /// The tables a resolver fills, kept for the next archive's (`ArchiveReadScratch`), empty between archives.
+  struct Storage {
+    fileprivate var slots: [Slot] = []
+    fileprivate var classes: [ArchiveClass] = []
+    fileprivate var fieldStack: [Field] = []
+  }
+
+  /// - Parameter storage: tables to fill (taken until `giveBack(to:)`), which keep their capacity.
   init(
     objects: BinaryPropertyListParser.ContainerSpan, limits: InputLimits,
-    pruning: (field: String, keys: [String])? = nil, names: [String] = []
+    pruning: (field: String, keys: [String])? = nil, names: [String] = [], reusing storage: inout Storage
   ) {
     self.objects = objects
     knownNames = names
     prunedField = pruning?.field
     prunedKeys = pruning?.keys ?? []
-    slots = Array(repeating: Slot(), count: objects.count)
+    slots = []
+    swap(&slots, &storage.slots)
+    swap(&classes, &storage.classes)
+    swap(&fieldStack, &storage.fieldStack)
+    slots.append(contentsOf: repeatElement(Slot(), count: objects.count))
     fieldStack.reserveCapacity(32)  // an ADAL item's root and the instance under it
     classes.reserveCapacity(8)  // an ADAL item's two classes and the Foundation ones its values use
     let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(objects.count, 1))
     maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
+  }
+
+  /// Empties the tables (what they hold of this archive is let go) and gives them back to `storage`.
+  mutating func giveBack(to storage: inout Storage) {
+    slots.removeAll(keepingCapacity: true)
+    classes.removeAll(keepingCapacity: true)
+    fieldStack.removeAll(keepingCapacity: true)
+    swap(&slots, &storage.slots)
+    swap(&classes, &storage.classes)
+    swap(&fieldStack, &storage.fieldStack)
   }
 
   /// The property list object of `$objects[uid]` (`uid` in range).
@@ -124,7 +146,8 @@ struct SimpleArchiveResolver {
   ) -> Resolved? {
     let building = mode != .check
     let base = fieldStack.count
-    defer { fieldStack.removeLast(fieldStack.count - base) }
+    // One at a time: `removeLast(_:)` goes through the generic `replaceSubrange`, a tenth of this function's cost.
+    defer { while fieldStack.count > base { fieldStack.removeLast() } }
     var objectClass: ArchiveClass?
     let size = parser.trailer.objectRefSize
     for position in 0..<fields.count {
@@ -268,7 +291,7 @@ struct SimpleArchiveResolver {
   }
 
   /// A coder key (its bytes in the input), resolved, and how it was written.
-  private struct Field {
+  fileprivate struct Field {
     enum Written { case reference, inline, list }
     var key: UnsafeRawBufferPointer
     var resolved: Resolved

@@ -117,6 +117,24 @@ import _Adal2MSALTestSupport
   }
 }
 
+/// `ReadMemo.shared` answers first from a few slots chosen by each string's length and end bytes: strings that
+/// share a slot but differ in between must each be given back as they were read.
+@Suite struct ReadMemoSlotTests {
+  @Test func stringsThatShareASlotStayApart() {
+    let first = "https://login.example.com/tenant-a/contoso"
+    let second = "https://login.example.com/tenant-b/contoso"
+    let (firstText, secondText) = (PropertyListString(ascii: Data(first.utf8)), PropertyListString(second))
+    #expect(RecentStrings.slot(firstText) == RecentStrings.slot(secondText))
+    let memo = ReadMemo()
+    for _ in 0..<2 {
+      #expect(memo.shared(firstText) == first)
+      #expect(memo.shared(secondText) == second)
+      #expect(memo.shared(PropertyListString(ascii: Data(second.utf8))) == second)
+      #expect(memo.shared(first) == first)
+    }
+  }
+}
+
 /// `ReadMemo` looks archived text up as the reader borrowed it from the input, but keeps text of its own: a
 /// dump's input pages are given back as its items are decoded, and a kept borrowed string would read them.
 @Suite struct ReadMemoBorrowedTextTests {

@@ -246,6 +246,26 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// One scratch reused from archive to archive (as a dump's reader reuses it from item to item), whole and
+  /// pruned, after archives that fail: each archive is read as a fresh read reads it.
+  @Test func aReusedScratchReadsEachArchiveAsAFreshReadDoes() throws {
+    var generator = SyntheticGenerator(seed: 12)
+    let synthetic = Data(SyntheticFormat.binaryPlist.encode(generator.dump(users: 6)))
+    var inputs = try Self.itemFixtures.map(Fixtures.data) + Self.archives(inDump: synthetic)
+    inputs += [try Fixtures.data("plist/archive-foundation.binary.plist"), Data("bplist00".utf8)]
+    inputs += inputs.reversed()
+    let reader = BinaryKeyedArchiveReader()
+    var scratch = ArchiveReadScratch()
+    for (position, input) in inputs.enumerated() {
+      for pruning in [nil, Self.pruning] {
+        let fresh = reader.read(input, pruning: pruning)
+        let reused = reader.read(input, pruning: pruning, reusing: &scratch)
+        #expect((fresh == nil) == (reused == nil), "input \(position)")
+        if let fresh, let reused { #expect(Self.same(fresh, reused), "input \(position)") }
+      }
+    }
+  }
+
   /// Other archives (Foundation collections, macOS blobs, non-archives): read the same, or left to the general path.
   @Test(arguments: [
     "plist/archive-foundation.binary.plist", "plist/all-types.binary.plist", "plist/top-array.binary.plist",
