@@ -9,34 +9,37 @@ enum KeychainRecordBuilder {
     _ attribute: (String) -> Any?, textEncoded: Bool, location: SourceLocation, limits: InputLimits
   ) -> (KeychainRecord, [Diagnostic]) {
     var diagnostics: [Diagnostic] = []
-    var record = KeychainRecord(
-      itemClass: KeychainAttributeValues.string(attribute("class")),
-      account: KeychainAttributeValues.string(attribute("acct")),
-      service: KeychainAttributeValues.string(attribute("svce")),
-      accessGroup: KeychainAttributeValues.string(attribute("agrp")),
-      type: KeychainAttributeValues.integer(attribute("type")),
-      created: KeychainAttributeValues.date(attribute("cdat")),
-      modified: KeychainAttributeValues.date(attribute("mdat")),
-      label: KeychainAttributeValues.string(attribute("labl")),
-      invisible: KeychainAttributeValues.bool(attribute("invi")), location: location)
+    var generic: Data?
     switch attribute("gena") {
-    case let bytes as Data: record.generic = bytes
-    case let text as String: record.generic = textEncoded ? genericFromText(text) : Data(text.utf8)
+    case let bytes as Data: generic = bytes
+    case let text as String: generic = textEncoded ? genericFromText(text) : Data(text.utf8)
     default: break
     }
-    let payload = attribute("v_Data") ?? attribute("data")
-    switch payload {
-    case let bytes as Data: record.data = bytes
+    var data: Data?
+    switch attribute("v_Data") ?? attribute("data") {
+    case let bytes as Data: data = bytes
     case let text as String:
       if let decoded = KeychainAttributeValues.base64(text) {
-        record.data = decoded
+        data = decoded
       } else {
         diagnostics.append(
           Diagnostic(.warning, code: "adal.value-undecodable", "v_Data is not base64; ignored", at: location))
       }
     default: break
     }
-    checkSize(&record, limits: limits, diagnostics: &diagnostics)
+    // Made once, whole: a record made first and then given its data was copied (a retain and a release of every
+    // field) twice per item.
+    let record = KeychainRecord(
+      itemClass: KeychainAttributeValues.string(attribute("class")),
+      account: KeychainAttributeValues.string(attribute("acct")),
+      service: KeychainAttributeValues.string(attribute("svce")), generic: generic,
+      accessGroup: KeychainAttributeValues.string(attribute("agrp")),
+      type: KeychainAttributeValues.integer(attribute("type")),
+      data: checkedSize(data, location: location, limits: limits, diagnostics: &diagnostics),
+      created: KeychainAttributeValues.date(attribute("cdat")),
+      modified: KeychainAttributeValues.date(attribute("mdat")),
+      label: KeychainAttributeValues.string(attribute("labl")),
+      invisible: KeychainAttributeValues.bool(attribute("invi")), location: location)
     return (record, diagnostics)
   }
 
@@ -67,7 +70,7 @@ enum KeychainRecordBuilder {
     if record.data == nil, let text = KeychainAttributeValues.string(item["data"]), !text.isEmpty {
       record.data = Data(text.utf8)
     }
-    checkSize(&record, limits: limits, diagnostics: &diagnostics)
+    record.data = checkedSize(record.data, location: location, limits: limits, diagnostics: &diagnostics)
     return (record, diagnostics)
   }
 
@@ -82,13 +85,15 @@ enum KeychainRecordBuilder {
     return decoded
   }
 
-  private static func checkSize(_ record: inout KeychainRecord, limits: InputLimits, diagnostics: inout [Diagnostic]) {
-    if let data = record.data, data.count > limits.maxStringBytes {
-      record.data = nil
-      diagnostics.append(
-        Diagnostic(
-          .error, code: "adal.limit", "v_Data is \(data.count) bytes, over the limit of \(limits.maxStringBytes)",
-          at: record.location))
-    }
+  /// `data`, or nil (with an error) when it is over the size limit.
+  private static func checkedSize(
+    _ data: Data?, location: SourceLocation, limits: InputLimits, diagnostics: inout [Diagnostic]
+  ) -> Data? {
+    guard let data, data.count > limits.maxStringBytes else { return data }
+    diagnostics.append(
+      Diagnostic(
+        .error, code: "adal.limit", "v_Data is \(data.count) bytes, over the limit of \(limits.maxStringBytes)",
+        at: location))
+    return nil
   }
 }

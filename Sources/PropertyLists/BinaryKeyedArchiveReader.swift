@@ -221,24 +221,37 @@ extension BinaryPropertyListParser {
       }
       return true
     case 0xC: return false
-    case 0x4, 0x5, 0x6: return checkedBefore || (try? checkBytes(span)) != nil
-    // An integer is read as `scalar(at:)` reads it, without the box its value would take.
-    case 0x1: return checkedBefore || (try? readInteger(at: span.offset)) != nil
-    default: return checkedBefore || (try? scalar(at: span.offset)) != nil
+    default: return checkedBefore || isValidScalar(span)
     }
   }
 
-  /// `validateTree` of a container's element, where a scalar checked before is only counted (which is all the
-  /// call would do for it): archives reference their keys and classes from every object.
+  /// `validateTree` of a container's element, with a scalar checked here (and only counted when it was checked
+  /// before): archives reference their keys and classes from every object, and most elements are scalars, for
+  /// which a call of `validateTree`, with the frame its containers need, was most of the walk's cost.
   func validateChild(
     _ index: Int, depth: Int, nodes: inout Int, reached: UnsafeMutableBufferPointer<Bool>, reachedCount: inout Int
   ) -> Bool {
-    guard reached[index], depth <= BinaryKeyedArchiveReader.maxContainerDepth, Self.isScalar(spans[index].marker)
-    else {
+    let span = spans[index]
+    guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, Self.isScalar(span.marker) else {
       return validateTree(index, depth: depth, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
+    }
+    if !reached[index] {
+      reached[index] = true
+      reachedCount += 1
+      guard isValidScalar(span) else { return false }
     }
     nodes += 1
     return nodes <= maxNodes
+  }
+
+  /// Checks a scalar object (not an array, a set or a dictionary) as `decodeScalar` would read it.
+  func isValidScalar(_ span: ObjectSpan) -> Bool {
+    switch span.marker >> 4 {
+    case 0x4, 0x5, 0x6: return (try? checkBytes(span)) != nil
+    // An integer is read as `scalar(at:)` reads it, without the box its value would take.
+    case 0x1: return (try? readInteger(at: span.offset)) != nil
+    default: return (try? scalar(at: span.offset)) != nil
+    }
   }
 
   /// Whether a marker is a scalar's (neither an array, a set nor a dictionary).
