@@ -103,7 +103,8 @@ public enum ADALKeychainAccount {
   /// ADAL's `normalizeUserId`: trimmed and lowercased; nil when blank.
   public static func normalize(_ userID: String?) -> String? {
     guard let trimmed = userID?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
-    return trimmed.lowercased()
+    // The string itself when it is lowercase already (as `acct` values are): `lowercased()` made a copy per item.
+    return trimmed.lowercasedSharingStorage()
   }
 
   /// The iOS `acct` for a user id: base64url of the normalized id, `""` for no user (ADAL 2.1+).

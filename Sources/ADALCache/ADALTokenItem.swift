@@ -106,7 +106,7 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
   }
 
   /// `userID` trimmed and lowercased (ADAL `normalizeUserId`): what `accountForUsername` matches on.
-  public var normalizedUserID: String? { userID?.lowercased() }
+  public var normalizedUserID: String? { userID?.lowercasedSharingStorage() }
 
   /// Whether `userID` is a displayable id (UPN, email, preferred_username): from the id token when there is
   /// one, else the archived flag.

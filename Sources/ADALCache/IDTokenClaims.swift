@@ -92,8 +92,8 @@ public struct IDTokenClaims: Sendable, Hashable {
   }
 
   /// `userID` trimmed and lowercased, as ADAL's `normalizeUserId` does: the form used for matching and for
-  /// the keychain `acct` attribute.
-  public var normalizedUserID: String? { userID?.lowercased() }
+  /// the keychain `acct` attribute. The string itself when it is lowercase already (read for every item).
+  public var normalizedUserID: String? { userID?.lowercasedSharingStorage() }
 
   public var oid: String? { string("oid") }
   public var tid: String? { string("tid") }
