@@ -1,6 +1,6 @@
+import Foundation
 import GRDB
 import MigrationEngine
-import PropertyLists
 
 /// Writes the provenance of the rows a run writes: one `provenance` row per entity row written, referring to
 /// it by table and id, with the input items it came from packed into `sources` (`ProvenanceSources`). Each
@@ -39,11 +39,15 @@ struct ProvenanceWriter {
     table: StoreTable, rowID: Int64, runID: Int64, action: String, sources: [PlanSource]
   ) throws {
     packed.removeAll()
-    for source in sources {
-      packed.append(
-        ProvenanceSources.Source(
-          fileID: try files.id(of: source.file), itemIndex: source.itemIndex, labelID: try labels.id(of: source.label))
-      )
+    // Each source read in place: a copy of each retained and released its file and label.
+    try sources.withUnsafeBufferPointer { sources in
+      guard let first = sources.baseAddress else { return }
+      for source in first..<first + sources.count {
+        packed.append(
+          ProvenanceSources.Source(
+            fileID: try files.id(of: source.pointee.file), itemIndex: source.pointee.itemIndex,
+            labelID: try labels.id(of: source.pointee.label)))
+      }
     }
     let row = insert.row(waiting, width: Self.width)
     row.bind(1, table.code)
@@ -69,16 +73,19 @@ struct ProvenanceWriter {
 /// A table of distinct texts (`provenance_files`, `provenance_labels`: `id`, and the text UNIQUE), each text
 /// inserted once and then known by id. A run names a few files and a few dozen labels, thousands of times.
 ///
-/// Texts are told apart by their exact scalars (`PropertyListString`), as SQLite's UNIQUE tells them apart by
+/// Texts are told apart by their exact scalars (their UTF-8 bytes), as SQLite's UNIQUE tells them apart by
 /// their bytes: under `String`'s equality, two files whose names spell "é" differently (two files on disk)
 /// shared one id, and the second file's rows were recorded under the first one's name.
 struct InternedTexts {
   private let db: Database
   private let insert: BoundStatement
   private let select: BoundStatement
-  private var ids: [PropertyListString: Int64] = [:]
+  /// The texts met, each with its id, by `String`: the texts of one entry are canonically equivalent, and told
+  /// apart by their bytes (`sameBytes`). (A dictionary of `PropertyListString` hashed and compared each text
+  /// through closures, a thousand instructions a source.)
+  private var ids: [String: [(text: String, id: Int64)]] = [:]
   /// The text asked for last and its id: consecutive rows mostly name the same file.
-  private var last: (text: PropertyListString, id: Int64)?
+  private var last: (text: String, id: Int64)?
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
@@ -89,28 +96,40 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
-    let exact = PropertyListString(text)
-    if let last, last.text == exact { return last.id }
-    let id = try ids[exact] ?? lookUp(text)
-    last = (exact, id)
+    if let last, Self.sameBytes(last.text, text) { return last.id }
+    let id: Int64
+    if let known = ids[text]?.first(where: { Self.sameBytes($0.text, text) }) {
+      id = known.id
+    } else {
+      id = try lookUp(text)
+      ids[text, default: []].append((text, id))
+    }
+    last = (text, id)
     return id
+  }
+
+  /// Whether two texts have the same UTF-8 bytes (the same scalars), as SQLite's UNIQUE compares them.
+  /// Not `withUTF8`, which is mutating: its copy of each text was a retain and a release of strings that the
+  /// report, rendered on the other core meanwhile, reads too (contended).
+  private static func sameBytes(_ one: String, _ other: String) -> Bool {
+    guard one.utf8.count == other.utf8.count else { return false }
+    let same = one.utf8.withContiguousStorageIfAvailable { left in
+      other.utf8.withContiguousStorageIfAvailable { right in
+        left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+      }
+    }
+    return (same ?? nil) ?? one.utf8.elementsEqual(other.utf8)
   }
 
   /// The id of a text this writer has not met yet: inserted, or the one an earlier run inserted.
   private mutating func lookUp(_ text: String) throws -> Int64 {
     insert.bind(1, text)
     try insert.run()
-    let id: Int64
-    if db.changesCount == 1 {
-      id = db.lastInsertedRowID
-    } else {
-      select.bind(1, text)
-      guard let existing = try select.firstInteger() else {
-        throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "an interned text was neither new nor found")
-      }
-      id = existing
+    if db.changesCount == 1 { return db.lastInsertedRowID }
+    select.bind(1, text)
+    guard let existing = try select.firstInteger() else {
+      throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "an interned text was neither new nor found")
     }
-    ids[PropertyListString(text)] = id
-    return id
+    return existing
   }
 }

@@ -166,8 +166,9 @@ private final class TableWriter {
   }
 }
 
-/// An entity table with its statements' SQL.
-struct StoreTable: Sendable {
+/// An entity table with its statements' SQL. A class: each row written names its table, and a copy of a struct
+/// retained and released each of its strings.
+final class StoreTable: Sendable {
   let name: String
   /// How `provenance.row_table` names the table.
   let code: Int64

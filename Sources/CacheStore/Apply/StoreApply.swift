@@ -120,16 +120,18 @@ extension CacheStore {
       let runID = summary.runID
       // A handful of distinct tallies: a list, where a dictionary hashed every entry's.
       var planned: [(tally: PlannedKind, count: Int)] = []
-      // Entries read in place (`MigrationPlan.forEachEntry`): each handed to a closure was copied.
+      // Entries read in place, through a pointer to each: the buffer's subscript copied the whole entry (its
+      // strings, boxes and sources retained and released) for every field read, and so did a closure.
       try plan.entries.withUnsafeBufferPointer { entries in
-        for index in entries.indices {
-          let tally = PlannedKind(action: entries[index].action, kind: entries[index].kind)
+        guard let first = entries.baseAddress else { return }
+        for entry in first..<first + entries.count {
+          let tally = PlannedKind(action: entry.pointee.action, kind: entry.pointee.kind)
           if let known = planned.firstIndex(where: { $0.tally == tally }) {
             planned[known].count += 1
           } else {
             planned.append((tally, 1))
           }
-          if tally.action.writes { try write(entries[index], runID: runID) }
+          if tally.action.writes { try write(entry, runID: runID) }
         }
       }
       for (tally, count) in planned {
@@ -144,8 +146,8 @@ extension CacheStore {
     }
 
     /// Writes one `add` or `update` entry and its provenance.
-    private mutating func write(_ entry: borrowing PlanEntry, runID: Int64) throws {
-      guard let entity = entry.entity, let canonicalKey = entry.canonicalKey else { return }
+    private mutating func write(_ entry: UnsafePointer<PlanEntry>, runID: Int64) throws {
+      guard let entity = entry.pointee.entity, let canonicalKey = entry.pointee.canonicalKey else { return }
       let key = HashedKey(canonicalKey)  // the entity's key, kept with it by the plan entry
       let action: PlanAction
       let written = try writer.upsert(entity, key: key)
@@ -160,7 +162,8 @@ extension CacheStore {
         summary.rowsUpdated += 1
         action = .update
       }
-      let sources = entry.sources.isEmpty ? [PlanSource(file: "-", label: entry.reasonCode)] : entry.sources
+      let sources =
+        entry.pointee.sources.isEmpty ? [PlanSource(file: "-", label: entry.pointee.reasonCode)] : entry.pointee.sources
       try provenance.record(
         table: StoreTable.of(entity.kind), rowID: written.rowID, runID: runID, action: action.rawValue,
         sources: sources)

@@ -8,13 +8,16 @@ import Adal2MSALSupport
 public enum KeyHash {
   /// The hash of `text` as SQLite stores it (the bits of the unsigned hash as a signed integer).
   public static func of(_ text: String) -> Int64 {
-    var text = text
-    let hash = text.withUTF8 { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-      return hash
-    }
+    // Not `withUTF8`, which is mutating: its copy of `text` was a retain and a release of a key that the report,
+    // rendered on the other core meanwhile, reads too (contended).
+    let hash = text.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(text.utf8)
     return Int64(bitPattern: hash)
+  }
+
+  private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    return hash
   }
 
   /// The hash of `text.lowercased()` (`home_account_hash`), without making the lowercased string when `text`
