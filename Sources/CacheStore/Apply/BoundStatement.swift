@@ -39,13 +39,20 @@ struct BoundStatement {
   func row(_ row: Int, width: Int) -> BoundStatement { BoundStatement(self, base: Int32(row * width)) }
 
   func bind(_ index: Int32, _ text: String?) {
-    guard var text else {
+    guard let text else {
       sqlite3_bind_null(handle, base + index)
       return
     }
-    text.withUTF8 { bytes in
-      _ = sqlite3_bind_text(handle, base + index, arena.copy(UnsafeRawBufferPointer(bytes)), Int32(bytes.count), nil)
+    // Not `withUTF8`, which is mutating: its copy of `text` was a retain and a release of an entity's string
+    // that the report, rendered on the other core meanwhile, reads too (contended).
+    if text.utf8.withContiguousStorageIfAvailable({ bindText(index, UnsafeRawBufferPointer($0)) }) == nil {
+      var text = text
+      text.withUTF8 { bindText(index, UnsafeRawBufferPointer($0)) }
     }
+  }
+
+  private func bindText(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+    sqlite3_bind_text(handle, base + index, arena.copy(bytes), Int32(bytes.count), nil)
   }
 
   func bind(_ index: Int32, _ number: Int64?) {
@@ -141,11 +148,14 @@ struct BoundStatement {
 
 /// The bytes bound to one statement's parameters until it runs: chunks of memory that are never moved while
 /// bound (a parameter keeps pointing at its bytes) and are reused once the statement has run.
+///
+/// Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`): one statement's
+/// arena is used by the one thread that binds and runs it, and the checks were half the cost of a copy.
 final class BindArena {
-  private var chunks: [UnsafeMutableRawBufferPointer] = []
+  @exclusivity(unchecked) private var chunks: [UnsafeMutableRawBufferPointer] = []
   /// The chunk being filled, and how much of it is used.
-  private var current = 0
-  private var used = 0
+  @exclusivity(unchecked) private var current = 0
+  @exclusivity(unchecked) private var used = 0
 
   deinit {
     for chunk in chunks { chunk.deallocate() }

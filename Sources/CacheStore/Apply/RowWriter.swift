@@ -77,7 +77,8 @@ struct RowWriter {
 /// key there is inserted without asking SQLite, where every other write looks the key's hash up first.
 ///
 /// A class: a struct's writes through `RowWriter`'s switch copied the whole writer (its statements, its sets) in
-/// and out for every row.
+/// and out for every row. Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`):
+/// it is used by the one thread that writes the transaction, and the checks came with every row.
 private final class TableWriter {
   let table: StoreTable
   let find: BoundStatement
@@ -85,14 +86,14 @@ private final class TableWriter {
   let insert: BoundStatement
   let replace: BoundStatement
   /// The key hashes of the rows bound to `insert` and not written yet.
-  var waiting: [Int64] = []
+  @exclusivity(unchecked) var waiting: [Int64] = []
   /// The id of the next new row: SQLite's for an AUTOINCREMENT table, one more than the largest id the table
   /// ever held.
-  var nextID: Int64
+  @exclusivity(unchecked) var nextID: Int64
   /// The key hashes written by this run, when the table held no row before it (else nil).
-  var written: Set<Int64>?
+  @exclusivity(unchecked) var written: Set<Int64>?
   /// The group names of the environments of the accounts written (`RowCodec.bind(_:key:to:environmentGroups:)`).
-  var environmentGroups: [PropertyListString: String] = [:]
+  @exclusivity(unchecked) var environmentGroups: [PropertyListString: String] = [:]
 
   /// New rows per `INSERT`: SQLite's work per statement (opening the table and its indexes, the AUTOINCREMENT
   /// counter, freeing the registers) is done once for them all.
