@@ -17,6 +17,14 @@ extension Array where Element == UInt8 {
       append(UInt8(ascii: "0") + UInt8(rest % 10))
       rest /= 10
     } while rest > 0
-    self[start...].reverse()
+    // Reversed in place: `self[start...].reverse()` copied the slice into a buffer of its own first (an
+    // allocation for every number, 120,000 in a 40,000-item report).
+    var low = start
+    var high = count - 1
+    while low < high {
+      swapAt(low, high)
+      low += 1
+      high -= 1
+    }
   }
 }
