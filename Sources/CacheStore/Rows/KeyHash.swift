@@ -8,8 +8,8 @@ import Adal2MSALSupport
 public enum KeyHash {
   /// The hash of `text` as SQLite stores it (the bits of the unsigned hash as a signed integer).
   public static func of(_ text: String) -> Int64 {
-    // Not `withUTF8`, which is mutating: its copy of `text` was a retain and a release of a key that the report,
-    // rendered on the other core meanwhile, reads too (contended).
+    // Not `withUTF8`, which is mutating: its copy of `text` was a retain and a release of a key (or a home account
+    // id) that the report, rendered on the other core meanwhile, reads too (contended).
     let hash = text.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(text.utf8)
     return Int64(bitPattern: hash)
   }
@@ -23,17 +23,21 @@ public enum KeyHash {
   /// The hash of `text.lowercased()` (`home_account_hash`), without making the lowercased string when `text`
   /// is ASCII, whose lowercase is each capital letter's small one.
   static func ofLowercased(_ text: String) -> Int64 {
-    var text = text
-    let hash = text.withUTF8 { bytes -> UInt64? in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes {
-        guard byte < 0x80 else { return nil }
-        hash = (hash ^ UInt64(byte.asciiLowercased)) &* 0x0000_0100_0000_01b3
-      }
-      return hash
-    }
-    guard let hash else { return of(text.lowercased()) }
+    // Not `withUTF8`, as in `of(_:)`.
+    guard
+      let hash = text.utf8.withContiguousStorageIfAvailable(fnv1aOfASCIILowercased) ?? fnv1aOfASCIILowercased(text.utf8)
+    else { return of(text.lowercased()) }
     return Int64(bitPattern: hash)
+  }
+
+  /// The hash of the bytes with each capital made small; nil when a byte is not ASCII.
+  private static func fnv1aOfASCIILowercased(_ bytes: some Sequence<UInt8>) -> UInt64? {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      guard byte < 0x80 else { return nil }
+      hash = (hash ^ UInt64(byte.asciiLowercased)) &* 0x0000_0100_0000_01b3
+    }
+    return hash
   }
 }
 
