@@ -145,4 +145,71 @@ import _Adal2MSALTestSupport
     #expect(made.map(\.entity) == expected.map(\.entity))
     #expect(made.map(\.sources) == expected.map(\.sources))
   }
+
+  /// A collector that remembers the app it noted last, noting that app again after a merge has added keys
+  /// (and grown its table), lists what a collector that only notes lists.
+  @Test func notingAnAppAgainAfterAMergeListsWhatNotingAloneLists() {
+    var whole = AppMetadataCollector()
+    var mixed = AppMetadataCollector(sourcesPerApp: 2)
+    var itemIndex = 0
+    func source() -> PlanSource {
+      itemIndex += 1
+      return PlanSource(file: "dump.plist", itemIndex: itemIndex, label: "ADAL MRRT")
+    }
+    let environment = "login.microsoftonline.com"
+    for round in 0..<200 {
+      let client = "client-\(round % 3)"
+      let (first, added, again) = (source(), source(), source())
+      whole.note(client: client, environment: environment, family: nil, source: first)
+      mixed.note(client: client, environment: environment, family: nil, source: first)
+      var other = AppMetadataCollector()
+      other.note(client: "new-\(round)", environment: environment, family: "1", source: added)
+      whole.note(client: "new-\(round)", environment: environment, family: "1", source: added)
+      mixed.merge(other)
+      whole.note(client: client, environment: environment, family: nil, source: again)
+      mixed.note(client: client, environment: environment, family: nil, source: again)
+    }
+    let (expected, made) = (whole.proposals(), mixed.proposals())
+    #expect(made.count == 203)
+    #expect(made.map(\.canonicalKey) == expected.map(\.canonicalKey))
+    #expect(made.map(\.entity) == expected.map(\.entity))
+    #expect(made.map(\.sources) == expected.map(\.sources))
+  }
+
+  /// Refresh token candidates of one kind and date are ranked by their tokens' fingerprints as texts, none
+  /// (the empty text) first, whatever order they come in.
+  @Test(arguments: [1, 2, 3])
+  func refreshTokenCandidatesRankByFingerprintText(seed: UInt64) throws {
+    var generator = SeededGenerator(seed: seed)
+    var clouds: [String: String] = [:]
+    var unknown: Set<String> = []
+    let date = Date(timeIntervalSince1970: 1_900_000_000)
+    var items = try (0..<60).map { index in
+      let token = Int.random(in: 0..<4, using: &generator)
+      // Access token items (no refresh token) rank with tombstones: both kinds are in the list.
+      let refreshToken: String? =
+        switch token {
+        case 0: nil
+        case 1: ADALTokenKind.tombstoneMarker
+        default: "rt-\(token)-\(index % 7)"
+        }
+      let item = try ItemFactory.item(
+        index: index, claims: nil, refreshToken: refreshToken,
+        accessToken: token == 0 ? "at-\(index)" : nil, resource: token == 0 ? "https://graph.microsoft.com" : nil,
+        expiresOn: date)
+      return try #require(SourcedItem(item, file: "items", clouds: &clouds, unknown: &unknown))
+    }
+    items.shuffle(using: &generator)
+    for index in items.indices { items[index].ordinal = index }
+    let ranked = RefreshTokenSelection.ordered(items)
+    let byText = items.sorted { lhs, rhs in
+      let (left, right) = (RefreshTokenSelection.rank(lhs.item.kind), RefreshTokenSelection.rank(rhs.item.kind))
+      if left != right { return left < right }
+      let (leftText, rightText) = (lhs.item.refreshToken?.fingerprint ?? "", rhs.item.refreshToken?.fingerprint ?? "")
+      if leftText != rightText { return leftText < rightText }
+      return lhs.ordinal < rhs.ordinal
+    }
+    #expect(items.contains { $0.item.refreshToken == nil })
+    #expect(ranked.map(\.ordinal) == byText.map(\.ordinal))
+  }
 }

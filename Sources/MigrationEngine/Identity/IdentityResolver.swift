@@ -22,7 +22,10 @@ struct IdentityResolver: Sendable {
   let existing: ExistingAccountIndex
 
   struct Outcome: Sendable, Equatable {
-    var resolved: [Int: ResolvedIdentity] = [:]
+    /// Each item's identity, by ordinal (nil for an item without one). An array, not a table: the planner
+    /// looks every item up, and a table's lookup hashed the ordinal and copied the identity out (a retain of
+    /// its strings), to read its rule.
+    var resolved: [ResolvedIdentity?] = []
     var unresolved: [Int: UnresolvedIdentity] = [:]
     var users: [PlanUser] = []
     var diagnostics: [Diagnostic] = []
@@ -37,14 +40,14 @@ struct IdentityResolver: Sendable {
   func resolve(_ items: [SourcedItem], minimumChunk: Int = 64) -> Outcome {
     let clusters = UserClusters.of(items)
     let pieces = clusters.orderedParallelMap(minimumChunk: minimumChunk) { cluster in
-      var piece = Outcome()
+      var piece = Piece()
       resolve(cluster: cluster.map { items[$0] }, into: &piece)
       return piece
     }
     var outcome = Outcome()
-    outcome.resolved.reserveCapacity(items.count)
+    outcome.resolved = Array(repeating: nil, count: (items.lazy.map(\.ordinal).max() ?? -1) + 1)
     for piece in pieces {
-      outcome.resolved.merge(piece.resolved) { $1 }
+      for (ordinal, identity) in piece.resolved { outcome.resolved[ordinal] = identity }
       outcome.unresolved.merge(piece.unresolved) { $1 }
       outcome.users += piece.users
       outcome.diagnostics += piece.diagnostics
@@ -53,7 +56,16 @@ struct IdentityResolver: Sendable {
     return outcome
   }
 
-  private func resolve(cluster: [SourcedItem], into outcome: inout Outcome) {
+  /// What one cluster resolved to: an `Outcome`'s parts, with its items' identities as a list (a cluster's
+  /// ordinals are few and spread over the whole run).
+  private struct Piece: Sendable {
+    var resolved: [(ordinal: Int, identity: ResolvedIdentity)] = []
+    var unresolved: [Int: UnresolvedIdentity] = [:]
+    var users: [PlanUser] = []
+    var diagnostics: [Diagnostic] = []
+  }
+
+  private func resolve(cluster: [SourcedItem], into outcome: inout Piece) {
     let newest = cluster.newest
     let cloud = cluster.first?.cloud ?? ""
     var names = Set<String>(minimumCapacity: cluster.count)
@@ -82,8 +94,8 @@ struct IdentityResolver: Sendable {
       outcome.resolved.reserveCapacity(outcome.resolved.count + cluster.count)
       for sourced in cluster {
         let rule = rules[sourced.ordinal] ?? .siblingItem
-        outcome.resolved[sourced.ordinal] = ResolvedIdentity(
-          homeAccountID: home, rule: rule, authorityType: authorityType)
+        outcome.resolved.append(
+          (sourced.ordinal, ResolvedIdentity(homeAccountID: home, rule: rule, authorityType: authorityType)))
       }
       user.homeAccountID = home
       user.rule = IdentityRule.allCases.first { rule in rules.values.contains(rule) } ?? .siblingItem

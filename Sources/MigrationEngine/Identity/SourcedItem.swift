@@ -20,7 +20,7 @@ struct SourcedItem: Sendable {
     let isADFS: Bool
     let tenant: String?
     let recency: Date
-    let refreshFingerprint: String
+    let refreshDigest: UInt64?
     let displayableUsername: String?
     let normalizedUsername: String?
     let oid: String?
@@ -36,13 +36,14 @@ struct SourcedItem: Sendable {
       self.cloud = cloud
       tenant = authority.tenant
       isADFS = authority.tenant?.lowercasedSharingStorage() == "adfs"
-      var recency: Date?
-      for case let date? in [item.expiresOn, item.cachedAt, item.source.modified]
-      where recency.map({ $0 < date }) ?? true {
-        recency = date
+      // Pairwise, not a loop over an array of the three: that array was an allocation per item.
+      func later(_ current: Date?, _ date: Date?) -> Date? {
+        guard let current else { return date }
+        guard let date else { return current }
+        return current < date ? date : current
       }
-      self.recency = recency ?? .distantPast
-      refreshFingerprint = item.refreshToken?.fingerprint ?? ""
+      self.recency = later(later(item.expiresOn, item.cachedAt), item.source.modified) ?? .distantPast
+      refreshDigest = item.refreshToken?.digestPrefix
       oid = item.idTokenClaims?.oid
       tid = item.idTokenClaims?.tid
       displayableUsername = SourcedItem.displayableUsername(item)
@@ -97,8 +98,10 @@ struct SourcedItem: Sendable {
   var isADFS: Bool { core.isADFS }
   /// The newest of the item's dates (`expiresOn`, `cachedAt`, the keychain `mdat`): "newest" for duplicates.
   var recency: Date { core.recency }
-  /// The refresh token's fingerprint (empty without one).
-  var refreshFingerprint: String { core.refreshFingerprint }
+  /// The refresh token's fingerprint as its digest prefix (nil without one), which orders and compares as the
+  /// fingerprint's text does (`sha256:` and its fixed-width hex; none, the empty text, first), without the
+  /// text: that was a string per item.
+  var refreshDigest: UInt64? { core.refreshDigest }
   /// The name shown as the account's username: a displayable claim (`preferred_username`, `upn`, `email`,
   /// `unique_name`, pain point 6), else the user id ADAL kept. Original case.
   var displayableUsername: String? { core.displayableUsername }
@@ -152,7 +155,8 @@ struct SourcedItem: Sendable {
   private var sortKey: [String] {
     let index = item.source.itemIndex.map { PlanOrder.sortable($0) } ?? "~"
     return [
-      file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "", refreshFingerprint,
+      file, index, item.kind.description, item.clientID, item.authority, item.resource ?? "",
+      item.refreshToken?.fingerprint ?? "",
       item.accessToken?.fingerprint ?? "", item.idToken?.fingerprint ?? "",
       item.expiresOn.map { String($0.timeIntervalSince1970) } ?? "",
     ]

@@ -205,8 +205,9 @@ private struct AccessTokenCandidate {
     if lhs.key != rhs.key { return lhs.key < rhs.key }
     let (left, right) = (lhs.token.expiresOn ?? .distantPast, rhs.token.expiresOn ?? .distantPast)
     if left != right { return left > right }
-    if lhs.token.secret.fingerprint != rhs.token.secret.fingerprint {
-      return lhs.token.secret.fingerprint < rhs.token.secret.fingerprint
+    // The digest prefixes order as the fingerprints' texts do (fixed-width hex), without making them.
+    if lhs.token.secret.digestPrefix != rhs.token.secret.digestPrefix {
+      return lhs.token.secret.digestPrefix < rhs.token.secret.digestPrefix
     }
     return lhs.item.ordinal < rhs.item.ordinal
   }
@@ -247,33 +248,49 @@ struct AppMetadataCollector: Sendable {
   }
 
   private var byKey: [String: App] = [:]
-  /// The key last made, with the client and environment it was made of: a user's notes nearly all name one
-  /// client in one environment, and each key made was a string or two.
-  private var lastKey: (client: String, environment: String, key: String)?
+  /// The app last noted, with the client and environment its key was made of: a user's notes nearly all name
+  /// one client in one environment, and each key made was a string or two, and each lookup a hash of it.
+  /// (An index stays valid until a key is added, and keys are added only where this is set again.)
+  private var last: (client: String, environment: String, index: [String: App].Index)?
+  /// The room an app's list of sources is made with (`init(sourcesPerApp:)`).
+  private let sourcesPerApp: Int
+
+  /// - Parameter sourcesPerApp: about how many sources each app will be noted with (a user's items): each
+  ///   list is then made once, not grown note by note (about 30,000 allocations at 40,000 items). At most 16
+  ///   are reserved: a user of many items and many apps would otherwise reserve their product.
+  init(sourcesPerApp: Int = 0) { self.sourcesPerApp = min(sourcesPerApp, 16) }
 
   /// Notes that `source` makes `client` migrate in `environment`. One source, not a list: a list of one was
   /// an allocation per migrating item.
   mutating func note(client: String, environment: String, family: String?, source: PlanSource) {
-    let key: String
+    let index: [String: App].Index
     // The same bytes make the same key (`==` would also accept canonically equivalent spellings).
-    if let last = lastKey, last.client.utf8.elementsEqual(client.utf8),
-      last.environment.utf8.elementsEqual(environment.utf8)
-    {
-      key = last.key
+    if let last, last.client.utf8.elementsEqual(client.utf8), last.environment.utf8.elementsEqual(environment.utf8) {
+      index = last.index
     } else {
-      key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
-      lastKey = (client, environment, key)
+      let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)
+      if let found = byKey.index(forKey: key) {
+        index = found
+      } else {
+        var sources: [PlanSource] = []
+        sources.reserveCapacity(sourcesPerApp)
+        byKey[key] = App(client: client, environment: environment, family: nil, sources: sources)
+        index = byKey.index(forKey: key)!
+      }
+      last = (client, environment, index)
     }
-    // Changed in place: one lookup of the key.
-    byKey[key, default: App(client: client, environment: environment, family: nil, sources: [])].note(
-      client: client, family: family, source: source)
+    byKey.values[index].note(client: client, family: family, source: source)
   }
 
   /// `other`'s apps under the keys it made for them: merging makes no key again.
   mutating func merge(_ other: AppMetadataCollector) {
+    last = nil  // a key added below moves the apps
     for (key, app) in other.byKey {
-      byKey[key, default: App(client: app.client, environment: app.environment, family: nil, sources: [])].note(
-        client: app.client, family: app.family, sources: app.sources)
+      guard let index = byKey.index(forKey: key) else {
+        byKey[key] = app  // what noting it into an empty app makes, with its list shared rather than copied
+        continue
+      }
+      byKey.values[index].note(client: app.client, family: app.family, sources: app.sources)
     }
   }
 

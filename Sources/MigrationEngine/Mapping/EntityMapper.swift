@@ -24,19 +24,26 @@ struct EntityMapper {
     var environment: String
     /// The best rule over the user's items (for entries that do not come from items).
     var rule: IdentityRule
-    /// The rule each item got, by ordinal.
-    var itemRules: [Int: IdentityRule]
+    /// Every item's identity, by ordinal (`IdentityResolver.Outcome.resolved`, shared by the groups): the rule
+    /// each item got. (A table of the group's rules was one more allocation, and a hash per item, per user.)
+    var resolved: [ResolvedIdentity?]
     /// The newest item's displayable username: every entity of the user records it.
     var username: String?
 
-    /// The rule an entity made from `items` records: the first, in PRODUCT.md order, that fired for them.
+    /// The rule an entity made from `items` (the group's) records: the first, in PRODUCT.md order, that fired
+    /// for them.
     func rule(of items: some Sequence<SourcedItem>) -> IdentityRule {
-      // A loop, not `compactMap(...).min`: that was an array per entity.
+      Self.firstRule(of: items, in: resolved) ?? rule
+    }
+
+    /// The first rule, in PRODUCT.md order, that `resolved` gives `items`; nil when it gives them none. A loop,
+    /// not `compactMap(...).min`: that was an array per entity.
+    static func firstRule(of items: some Sequence<SourcedItem>, in resolved: [ResolvedIdentity?]) -> IdentityRule? {
       var first: IdentityRule?
       for sourced in items {
-        if let rule = itemRules[sourced.ordinal], first.map({ rule.order < $0.order }) ?? true { first = rule }
+        if let rule = resolved[sourced.ordinal]?.rule, first.map({ rule.order < $0.order }) ?? true { first = rule }
       }
-      return first ?? rule
+      return first
     }
   }
 
@@ -96,7 +103,7 @@ struct EntityMapper {
   private func mapUser(_ group: UserGroup) -> (result: MappingResult, apps: AppMetadataCollector) {
     var result = MappingResult()
     var tokens = MappingResult()
-    var apps = AppMetadataCollector()
+    var apps = AppMetadataCollector(sourcesPerApp: group.items.count)
     let frtClients = mapRefreshTokens(group, into: &tokens, apps: &apps)
     mapAccessTokens(group, into: &tokens, apps: &apps)
     result.skips += tokens.skips
@@ -145,10 +152,7 @@ struct EntityMapper {
   /// The group of one user's items (`userMembers`): its identity (the newest item's), rules and environment.
   private func userGroup(_ members: [SourcedItem], _ identities: IdentityResolver.Outcome) -> UserGroup? {
     guard let newest = members.newest, let identity = identities.resolved[newest.ordinal] else { return nil }
-    var itemRules: [Int: IdentityRule] = [:]
-    itemRules.reserveCapacity(members.count)  // sized once: grown item by item, it was resized up to three times
-    for member in members { itemRules[member.ordinal] = identities.resolved[member.ordinal]?.rule }
-    let rule = itemRules.values.min { $0.order < $1.order } ?? identity.rule
+    let rule = UserGroup.firstRule(of: members, in: identities.resolved) ?? identity.rule
     // A new store and no MSAL inputs: no account to look up (the key is a lowercased copy per user).
     let aligned =
       existingAccounts.isEmpty
@@ -158,7 +162,7 @@ struct EntityMapper {
       }.map(\.environment).min()
     return UserGroup(
       identity: identity, items: members, environment: aligned ?? newest.environment, rule: rule,
-      itemRules: itemRules, username: newest.displayableUsername)
+      resolved: identities.resolved, username: newest.displayableUsername)
   }
 
   /// `sources` is any collection: an entity made from one item (a token) passes `CollectionOfOne(item)`, with no

@@ -36,7 +36,12 @@ struct RefreshTokenSelection {
       let (left, right) = (rank(lhs.item.kind), rank(rhs.item.kind))
       if left != right { return left < right }
       if lhs.recency != rhs.recency { return lhs.recency > rhs.recency }
-      if lhs.refreshFingerprint != rhs.refreshFingerprint { return lhs.refreshFingerprint < rhs.refreshFingerprint }
+      if lhs.refreshDigest != rhs.refreshDigest {
+        // As the fingerprints' texts order: none (the empty text) first.
+        guard let left = lhs.refreshDigest else { return true }
+        guard let right = rhs.refreshDigest else { return false }
+        return left < right
+      }
       return lhs.ordinal < rhs.ordinal
     }
   }
@@ -69,7 +74,7 @@ struct RefreshTokenSelection {
     let family = familyID(of: frt.item)
     // Lazily filtered: the newest is found without an array of the members.
     let members = siblings.lazy.filter { familyID(of: $0.item) == family && !isFamilyItem($0.item) }
-    if let same = members.filter({ $0.refreshFingerprint == frt.refreshFingerprint }).newest {
+    if let same = members.filter({ $0.refreshDigest == frt.refreshDigest }).newest {
       return same.item.clientID
     }
     return members.newest?.item.clientID ?? fallback

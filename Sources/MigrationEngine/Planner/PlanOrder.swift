@@ -48,11 +48,13 @@ extension PlanAction {
 
 enum PlanOrder {
   /// `users` sorted into plan order (`users(_:_:)`), each user's `UserOrder` made once rather than twice per
-  /// comparison (it lowercases the name).
+  /// comparison (it lowercases the name). The orders are compared in place: read from the array, each
+  /// comparison copied two of them (a retain and a release of each of their strings).
   static func sortedUsers(_ users: [PlanUser]) -> [PlanUser] {
     users.withUnsafeBufferPointer { buffer in
       let orders = buffer.indices.map { UserOrder(buffer[$0]) }
-      return buffer.indices.sorted { orders[$0] < orders[$1] }.map { buffer[$0] }
+      let sorted = orders.withUnsafeBufferPointer { orders in buffer.indices.sorted { orders[$0] < orders[$1] } }
+      return sorted.map { buffer[$0] }
     }
   }
 

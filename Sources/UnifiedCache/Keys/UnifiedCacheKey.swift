@@ -26,8 +26,20 @@ public enum UnifiedCacheKey {
       let ext = token.additionalFields["ext"].map { JSONText.compact($0) } ?? ""
       suffix.append(String(SecretFingerprint.of(ext).dropFirst("sha256:".count)))
     }
-    let target = normalizedScopes(token.target).joined(separator: " ")
-    return join([token.homeAccountID, token.environment, descriptor, token.clientID, token.realm, target] + suffix)
+    let components = [
+      token.homeAccountID, token.environment, descriptor, token.clientID, token.realm, keyTarget(token.target),
+    ]
+    return join(suffix.isEmpty ? components : components + suffix)
+  }
+
+  /// The target as a key holds it (`normalizedScopes`, joined with spaces), or as a key joins it: one ASCII
+  /// scope (most access tokens' `resource/.default`) is the target itself, which `join` lowercases as it
+  /// copies it (lowercased into a list, and joined into another string, it was three allocations a token).
+  private static func keyTarget(_ target: String) -> String {
+    let isOneASCIIScope = target.utf8.withContiguousStorageIfAvailable { bytes in
+      !bytes.isEmpty && !bytes.contains { $0 >= 0x80 || $0 == 0x20 || (0x09...0x0D).contains($0) }
+    }
+    return isOneASCIIScope == true ? target : normalizedScopes(target).joined(separator: " ")
   }
 
   /// `<home>-<env>-refreshtoken-<client_id>--`, or `<home>-<env>-refreshtoken-<family_id>--` for a family
