@@ -99,6 +99,44 @@ extension String {
     return pieces.map { self[utf8.index(base, offsetBy: $0.lowerBound)..<utf8.index(base, offsetBy: $0.upperBound)] }
   }
 
+  /// Whether the two strings have the same UTF-8 bytes (`==` also accepts canonically equivalent spellings),
+  /// compared as contiguous bytes: the UTF-8 views' generic `elementsEqual` stepped a byte at a time (4% of
+  /// a 40k-item planning's instructions, comparing a client id per note).
+  package func hasSameUTF8(as other: String) -> Bool {
+    let fast = utf8.withContiguousStorageIfAvailable { lhs in
+      other.utf8.withContiguousStorageIfAvailable { rhs in
+        lhs.count == rhs.count && (lhs.isEmpty || memcmp(lhs.baseAddress!, rhs.baseAddress!, lhs.count) == 0)
+      }
+    }
+    return (fast ?? nil) ?? utf8.elementsEqual(other.utf8)
+  }
+
+  /// Copies `bytes` to `target` with ASCII capitals made small, eight bytes at a time; false (the copy
+  /// unfinished) at the first byte that is not ASCII. `target` has room for `bytes.count`.
+  package static func copyLowercasingASCII(_ bytes: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>)
+    -> Bool
+  {
+    guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+    let out = UnsafeMutableRawPointer(target)
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      if word & 0x8080_8080_8080_8080 != 0 { return false }
+      // As in `isLowercaseASCII`: a byte's high bit is set in `capitals` when it is "A" to "Z"; shifted to
+      // 0x20, it makes that byte small.
+      let capitals = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+      out.storeBytes(of: word | (capitals >> 2), toByteOffset: offset, as: UInt64.self)
+      offset += 8
+    }
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      if byte >= 0x80 { return false }
+      target[offset] = byte.asciiLowercased
+      offset += 1
+    }
+    return true
+  }
+
   /// Whether every byte is ASCII, eight at a time.
   package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }

@@ -140,6 +140,50 @@ import _Adal2MSALTestSupport
 }
 
 extension StringFastPathTests {
+  /// `copyLowercasingASCII` copies ASCII as `lowercased()` (its oracle) makes it, a byte either side of the
+  /// capitals (or a capital) at every position of every length (eight bytes are copied at a time, and each
+  /// lane must see it), and stops at a byte that is not ASCII.
+  @Test func copiesLowercasingASCIIAsFoundationDoes() {
+    let lowercase = Array("abcdefghijklmnopqrstuvwxyz0123456789.-@".utf8)
+    let probes = Array("@AMZ[`az{\u{7F}".utf8)
+    var random = SeededGenerator(seed: 23)
+    for length in 1..<40 {
+      for position in 0..<length {
+        for probe in probes + [0xC3] {
+          var bytes = (0..<length).map { _ in lowercase.randomElement(using: &random)! }
+          bytes[position] = probe
+          var copy = [UInt8](repeating: 0, count: length)
+          let copied = bytes.withUnsafeBufferPointer { source in
+            copy.withUnsafeMutableBufferPointer { String.copyLowercasingASCII(source, to: $0.baseAddress!) }
+          }
+          guard probe < 0x80 else {
+            #expect(!copied, "\(bytes)")
+            continue
+          }
+          #expect(copied)
+          #expect(String(decoding: copy, as: UTF8.self) == String(decoding: bytes, as: UTF8.self).lowercased())
+        }
+      }
+    }
+  }
+
+  /// `hasSameUTF8(as:)` is byte equality: canonically equivalent spellings differ, small and large strings
+  /// and substrings' copies compare by their bytes.
+  @Test func sameUTF8IsByteEquality() {
+    let pairs: [(String, String, Bool)] = [
+      ("", "", true), ("a", "a", true), ("a", "b", false), ("ab", "a", false),
+      ("c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5f", "c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5f", true),
+      ("c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5f", "c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5F", false),
+      ("\u{E9}", "e\u{301}", false),
+      ("login.microsoftonline.com", String("xlogin.microsoftonline.com".dropFirst()), true),
+    ]
+    for (lhs, rhs, same) in pairs {
+      #expect(lhs.hasSameUTF8(as: rhs) == same, "\(lhs.debugDescription) \(rhs.debugDescription)")
+      #expect(rhs.hasSameUTF8(as: lhs) == same)
+    }
+    #expect("\u{E9}" == "e\u{301}")  // what `==` would have said
+  }
+
   /// `trimmedWhitespaceAndNewlines()` of a String (its ends read as bytes) must equal Foundation's
   /// `trimmingCharacters(in: .whitespacesAndNewlines)`, its oracle, whatever the ends are.
   @Test func trimsAsFoundationDoes() {

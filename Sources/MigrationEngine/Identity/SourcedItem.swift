@@ -56,7 +56,7 @@ struct SourcedItem: Sendable {
       planSource = PlanSource(file: file, itemIndex: item.source.itemIndex, label: label)
       archivedHomeAccountID = IdentityEvidence.archivedHomeAccountID(item)
       clientInfoHomeAccountID = IdentityEvidence.clientInfoHomeAccountID(item)
-      self.item = item
+      self.item = consume item
     }
   }
 
@@ -71,7 +71,7 @@ struct SourcedItem: Sendable {
   /// An item whose authority (`ADALAuthority(item.authority)`) and cloud (`cloud(of:clouds:unknown:)`) are
   /// known.
   init(_ item: consuming ADALTokenItem, file: String, authority: ADALAuthority, cloud: String) {
-    core = Core(item: item, file: file, authority: authority, cloud: cloud)
+    core = Core(item: consume item, file: file, authority: authority, cloud: cloud)
   }
 
   /// The cloud of `environment`, remembered in `clouds`; an environment in no known alias group is added to

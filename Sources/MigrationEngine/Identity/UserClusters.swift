@@ -72,7 +72,7 @@ enum UserClusters {
       if let archived { archivedHome = HashedKey("home|\(cloud)|\(archived)") }
       // Mostly the archived id again: the same bytes make the same key, which links nothing more.
       if let home = sourced.clientInfoHomeAccountID?.lowercasedSharingStorage(),
-        archived.map({ !$0.utf8.elementsEqual(home.utf8) }) ?? true
+        archived.map({ !$0.hasSameUTF8(as: home) }) ?? true
       {
         clientInfoHome = HashedKey("home|\(cloud)|\(home)")
       }

@@ -265,7 +265,7 @@ struct AppMetadataCollector: Sendable {
   mutating func note(client: String, environment: String, family: String?, source: PlanSource) {
     let index: [String: App].Index
     // The same bytes make the same key (`==` would also accept canonically equivalent spellings).
-    if let last, last.client.utf8.elementsEqual(client.utf8), last.environment.utf8.elementsEqual(environment.utf8) {
+    if let last, last.client.hasSameUTF8(as: client), last.environment.hasSameUTF8(as: environment) {
       index = last.index
     } else {
       let key = UnifiedCacheKey.appMetadata(environment: environment, clientID: client)

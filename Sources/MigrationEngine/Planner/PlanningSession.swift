@@ -268,7 +268,7 @@ private struct PendingItem: Sendable {
           reason: "the authority is not a URL with a host: no environment", sources: [source]))
     }
     let isTombstone = item.kind == .tombstone
-    let sourced = SourcedItem(item, file: pending.file, authority: authority, cloud: pending.cloud)
+    let sourced = SourcedItem(consume item, file: pending.file, authority: authority, cloud: pending.cloud)
     guard isTombstone else { return .sourced(sourced) }
     return .skip(
       .skip(
