@@ -52,8 +52,8 @@ package struct PlanningSession: Sendable {
       diagnostics += adal[position].diagnostics.map { $0.withFile(file) }
       // Moved out of the input, not copied: a copy of an item is a retain of each of its fields, and letting
       // the input go then released them all again. Taken from the end, each into its own slot.
-      var fileItems = adal[position].items
-      adal[position].items = []
+      var fileItems: [ADALTokenItem] = []
+      swap(&fileItems, &adal[position].items)  // no second reference, even for a moment: popped, not copied
       pending += repeatElement(nil, count: fileItems.count)
       var slot = pending.count
       while let item = fileItems.popLast() {
