@@ -122,6 +122,43 @@ import _Adal2MSALTestSupport
     #expect(UserClusters.of(items) == plain)
   }
 
+  /// One user whose items come in three spellings of two names, in turn: a name is lowercased once per run
+  /// of a spelling, and every other name (lowercased, once each) is listed besides the newest item's.
+  @Test func aUsersOtherNamesAreItsItemsNamesLowercased() throws {
+    let names = ["Erin@Contoso.com", "ERIN@contoso.com", "Erin.Smith@Contoso.com", "Erin@Contoso.com"]
+    var clouds: [String: String] = [:]
+    var unknown: Set<String> = []
+    var items = try names.enumerated().map { index, name in
+      let claims = ItemFactory.member(oid: "oid-1", tid: "tid", upn: name)
+      let item = try ItemFactory.item(
+        index: index, claims: claims, refreshToken: "rt-\(index)",
+        expiresOn: Date(timeIntervalSince1970: index == 2 ? 2_000 : 1_000))
+      return try #require(SourcedItem(item, file: "items", clouds: &clouds, unknown: &unknown))
+    }
+    for index in items.indices { items[index].ordinal = index }
+    let users = IdentityResolver(existing: ExistingAccountIndex([])).resolve(items).users
+    #expect(users.map(\.username) == ["Erin.Smith@Contoso.com"])
+    #expect(users.map(\.otherUsernames) == [["erin@contoso.com"]])
+  }
+
+  /// Items one after another with the same oid and home account id, in turn in two clouds (and one spelled
+  /// in capitals): a key made for the item before is taken only for the same cloud and id, so the clusters
+  /// are the items of each cloud.
+  @Test func itemsOfOneIdInTwoCloudsAreTwoUsers() throws {
+    let authorities = ["https://login.microsoftonline.com/common", "https://login.chinacloudapi.cn/common"]
+    var clouds: [String: String] = [:]
+    var unknown: Set<String> = []
+    var items = try (0..<6).map { index in
+      let claims = ItemFactory.member(oid: index == 4 ? "OID-1" : "oid-1", tid: "tid", upn: "user@contoso.com")
+      let item = try ItemFactory.item(
+        index: index, claims: claims, home: index == 5 ? "oid-2.tid" : "oid-1.tid",
+        authority: authorities[index % 2], refreshToken: "rt-\(index)")
+      return try #require(SourcedItem(item, file: "items", clouds: &clouds, unknown: &unknown))
+    }
+    for index in items.indices { items[index].ordinal = index }
+    #expect(UserClusters.of(items) == [[0, 2, 4], [1, 3, 5]])
+  }
+
   /// Collectors merged under the keys they made hold what one collector noting everything holds, and give
   /// their proposals in key order.
   @Test func mergedAppsAreTheAppsNotedInOne() {

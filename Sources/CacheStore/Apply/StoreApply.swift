@@ -147,10 +147,11 @@ extension CacheStore {
 
     /// Writes one `add` or `update` entry and its provenance.
     private mutating func write(_ entry: UnsafePointer<PlanEntry>, runID: Int64) throws {
-      guard let entity = entry.pointee.entity, let canonicalKey = entry.pointee.canonicalKey else { return }
+      // The entity read in its box, in place: `entry.entity` copied it out (a retain and release of each field).
+      guard let box = entry.pointee.entityBox, let canonicalKey = entry.pointee.canonicalKey else { return }
       let key = HashedKey(canonicalKey)  // the entity's key, kept with it by the plan entry
       let action: PlanAction
-      let written = try writer.upsert(entity, key: key)
+      let written = try writer.upsert(box.value, key: key)
       switch written.outcome {
       case .current:
         summary.rowsAlreadyCurrent += 1
@@ -165,7 +166,7 @@ extension CacheStore {
       let sources =
         entry.pointee.sources.isEmpty ? [PlanSource(file: "-", label: entry.pointee.reasonCode)] : entry.pointee.sources
       try provenance.record(
-        table: StoreTable.of(entity.kind), rowID: written.rowID, runID: runID, action: action.rawValue,
+        table: StoreTable.of(box.value.kind), rowID: written.rowID, runID: runID, action: action.rawValue,
         sources: sources)
     }
   }

@@ -68,12 +68,11 @@ struct IdentityResolver: Sendable {
   private func resolve(cluster: [SourcedItem], into outcome: inout Piece) {
     let newest = cluster.newest
     let cloud = cluster.first?.cloud ?? ""
+    var lowercaser = NameLowercaser()
     var names = Set<String>(minimumCapacity: cluster.count)
-    for sourced in cluster { if let name = sourced.normalizedUsername { names.insert(name) } }
+    for sourced in cluster { if let name = sourced.displayableUsername { names.insert(lowercaser(name)) } }
     let username = newest?.displayableUsername ?? cluster.compactMap(\.displayableUsername).sorted().first
-    // The newest item's name is lowercased already (`normalizedUsername`).
-    let lowercasedUsername =
-      newest?.displayableUsername != nil ? newest?.normalizedUsername : username?.lowercasedSharingStorage()
+    let lowercasedUsername = username.map { lowercaser($0) }
     let others = names.lazy.filter { $0 != lowercasedUsername }.sorted()
     var user = PlanUser(
       username: username, otherUsernames: others, cloud: cloud, status: .resolved, reasonCode: "identity.resolved",
@@ -135,7 +134,8 @@ struct IdentityResolver: Sendable {
     // Rule 3: an existing unified account with the user's name in this cloud.
     var byUsername: [Int: [String]] = [:]
     for sourced in cluster {
-      if let name = sourced.normalizedUsername {
+      if let displayable = sourced.displayableUsername {
+        let name = lowercaser(displayable)
         let homes = existing.homeAccountIDs(username: name, cloud: cloud)
         if !homes.isEmpty { byUsername[sourced.ordinal] = homes }
       }
@@ -243,5 +243,19 @@ struct IdentityResolver: Sendable {
     succeed(
       home, Self.rules(cluster, .derivedFromIDToken), "MSSTS",
       "derived: oid.tid from an id token that shows a member of its tenant (unverified)")
+  }
+}
+
+/// Lowercases the names of one user's items (what names are matched on), each run of one spelling once: a
+/// user's items mostly carry the same name, and a lowercasing per item was an allocation each (names are
+/// rarely all lowercase). Only the last spelling is kept, so a user of many names costs what it did.
+private struct NameLowercaser {
+  private var last: (name: String, lowercased: String)?
+
+  mutating func callAsFunction(_ name: String) -> String {
+    if let last, last.name.hasSameUTF8(as: name) { return last.lowercased }
+    let lowercased = name.lowercasedSharingStorage()
+    last = (name, lowercased)
+    return lowercased
   }
 }

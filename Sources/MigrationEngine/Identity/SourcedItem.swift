@@ -22,7 +22,6 @@ struct SourcedItem: Sendable {
     let recency: Date
     let refreshDigest: UInt64?
     let displayableUsername: String?
-    let normalizedUsername: String?
     let oid: String?
     let tid: String?
     let planSource: PlanSource
@@ -47,7 +46,6 @@ struct SourcedItem: Sendable {
       oid = item.idTokenClaims?.oid
       tid = item.idTokenClaims?.tid
       displayableUsername = SourcedItem.displayableUsername(item)
-      normalizedUsername = displayableUsername?.lowercasedSharingStorage()
       // One interpolation: appending the resource to a label made first was a second string per token.
       let label =
         if let resource = item.resource, item.accessToken != nil { "ADAL \(item.kind) \(resource)" } else {
@@ -105,8 +103,9 @@ struct SourcedItem: Sendable {
   /// The name shown as the account's username: a displayable claim (`preferred_username`, `upn`, `email`,
   /// `unique_name`, pain point 6), else the user id ADAL kept. Original case.
   var displayableUsername: String? { core.displayableUsername }
-  /// `displayableUsername` lowercased: what user names are matched on.
-  var normalizedUsername: String? { core.normalizedUsername }
+  /// `displayableUsername` lowercased: what user names are matched on. Made when asked (an allocation when the
+  /// name has capitals): the identity resolver lowercases a user's names once per spelling.
+  var normalizedUsername: String? { displayableUsername?.lowercasedSharingStorage() }
   /// What the item says about its home account id by itself (`IdentityEvidence`, rules 1 and 2), read once:
   /// user clusters and identity resolution both ask.
   var archivedHomeAccountID: String? { core.archivedHomeAccountID }

@@ -1,4 +1,5 @@
 import Adal2MSALSupport
+import Foundation
 
 /// Groups ADAL items into users, per cloud: items with the same `oid`, the same archived home account id or
 /// the same `client_info` are one user (pain points 12 and 17: one user across formats and UPN changes). An
@@ -8,7 +9,8 @@ enum UserClusters {
   /// Clusters of indices into `items`, each sorted, ordered by their first index.
   static func of(_ items: [SourcedItem]) -> [[Int]] {
     // Every item's keys, made and hashed on all cores: linking then hashes only their hashes.
-    let keys = items.orderedParallelMap(minimumChunk: 1_024) { IdKeys($0) }
+    let memos = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in LastKeys() }
+    let keys = items.orderedParallelMap(minimumChunk: 1_024, lanes: memos) { IdKeys($1, last: $0) }
     var sets = DisjointSets(count: items.count)
     var firstByKey: [HashedKey: Int] = [:]
     firstByKey.reserveCapacity(items.count)
@@ -23,7 +25,7 @@ enum UserClusters {
     releaseInBackground(consume keys)
     // Items without an oid: by user name, attached to the single oid-user of that name if there is one.
     // Names tie only such items: their keys are made when there is one (most runs have none).
-    if items.contains(where: { $0.oid == nil && $0.normalizedUsername != nil }) {
+    if items.contains(where: { $0.oid == nil && $0.displayableUsername != nil }) {
       let names = items.orderedParallelMap(minimumChunk: 1_024) { NameKeys($0) }
       // Per name, that user's root, or `nil` once a second one shows (a set per name was an allocation each).
       var oidRootByName: [HashedKey: Int?] = [:]
@@ -64,18 +66,40 @@ enum UserClusters {
     var archivedHome: HashedKey?
     var clientInfoHome: HashedKey?
 
-    init(_ sourced: SourcedItem) {
+    init(_ sourced: SourcedItem, last: LastKeys) {
       let cloud = sourced.cloud
       // Ids are nearly always lowercase already: then lowercasing them allocates nothing.
-      if let oid = sourced.oid { self.oid = HashedKey("oid|\(cloud)|\(oid.lowercasedSharingStorage())") }
+      if let oid = sourced.oid {
+        self.oid = last.oid.key("oid", cloud: cloud, id: oid.lowercasedSharingStorage())
+      }
       let archived = sourced.archivedHomeAccountID?.lowercasedSharingStorage()
-      if let archived { archivedHome = HashedKey("home|\(cloud)|\(archived)") }
+      if let archived { archivedHome = last.home.key("home", cloud: cloud, id: archived) }
       // Mostly the archived id again: the same bytes make the same key, which links nothing more.
       if let home = sourced.clientInfoHomeAccountID?.lowercasedSharingStorage(),
         archived.map({ !$0.hasSameUTF8(as: home) }) ?? true
       {
-        clientInfoHome = HashedKey("home|\(cloud)|\(home)")
+        clientInfoHome = last.home.key("home", cloud: cloud, id: home)
       }
+    }
+  }
+
+  /// One worker's last keys of each kind. A user's items mostly come one after another with the same ids:
+  /// an item whose cloud and id are the bytes of the last key's takes that key (its text is the same), rather
+  /// than a new string and its hash for every key of every item.
+  private final class LastKeys: @unchecked Sendable {  // mutable: a lane serves one worker at a time
+    var oid = LastKey()
+    var home = LastKey()
+  }
+
+  /// The last key made of one kind (`oid`, `home`): `kind|cloud|id`.
+  private struct LastKey {
+    private var last: (cloud: String, id: String, key: HashedKey)?
+
+    mutating func key(_ kind: String, cloud: String, id: String) -> HashedKey {
+      if let last, last.id.hasSameUTF8(as: id), last.cloud.hasSameUTF8(as: cloud) { return last.key }
+      let key = HashedKey("\(kind)|\(cloud)|\(id)")
+      last = (cloud, id, key)
+      return key
     }
   }
 

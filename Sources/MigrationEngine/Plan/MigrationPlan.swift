@@ -99,9 +99,10 @@ public struct PlanEntry: Sendable, Hashable {
     set { existingBox = newValue.map(EntityBox.init) }
   }
   // Entities are boxed: plans are sorted and grouped, and an entity inline made every copy of an entry
-  // dozens of reference counts (and the entry a kilobyte). Readable in the module, for report entries that read
-  // the fields when asked (a copy of an entity retains each of its strings).
-  private(set) var entityBox: EntityBox?
+  // dozens of reference counts (and the entry a kilobyte). Readable in the package, for report entries that read
+  // the fields when asked and the store's writer (a copy of an entity retains each of its strings; `entity` copies
+  // it out of the box, `entityBox?.value` is read in place).
+  package private(set) var entityBox: EntityBox?
   private(set) var existingBox: EntityBox?
   /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
   public var reasonCode: String
@@ -151,13 +152,13 @@ public struct PlanEntry: Sendable, Hashable {
 }
 
 /// An immutable, shared entity.
-final class EntityBox: Sendable, Hashable {
-  let value: AnyUnifiedEntity
+package final class EntityBox: Sendable, Hashable {
+  package let value: AnyUnifiedEntity
 
   init(_ value: AnyUnifiedEntity) { self.value = value }
 
-  static func == (lhs: EntityBox, rhs: EntityBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
-  func hash(into hasher: inout Hasher) { hasher.combine(value) }
+  package static func == (lhs: EntityBox, rhs: EntityBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+  package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// One input of a run, recorded with its digest so a run can be traced to exact bytes.

@@ -53,10 +53,11 @@ struct Reconciler {
     var last: (slot: Slot, entry: Int)?
     for index in order {
       let proposal = proposals[index]
+      // The planned entity is read in its box (`entity` copied it out: a retain and release of each field).
       if let (slot, entry) = last, slot.kind == proposal.kind, slot.key == proposal.canonicalKey,
-        let current = entries[entry].entity
+        let current = entries[entry].entityBox
       {
-        offer(proposal, against: current, plannedAt: entry, fromADAL: true)
+        offer(proposal, against: current.value, plannedAt: entry, fromADAL: true)
         continue
       }
       last = (Slot(kind: proposal.kind, key: proposal.canonicalKey), entries.count)
@@ -71,9 +72,9 @@ struct Reconciler {
     // Claimed before it is known to be free: a lookup, then an insertion, hashed the key twice. A slot
     // claimed already gets its entry back.
     let claimed = primary.updateValue(entries.count, forKey: slot)
-    if let index = claimed, let current = entries[index].entity {
+    if let index = claimed, let current = entries[index].entityBox {
       primary[slot] = index
-      offer(proposal, against: current, plannedAt: index, fromADAL: fromADAL)
+      offer(proposal, against: current.value, plannedAt: index, fromADAL: fromADAL)
       return
     }
     // A new store holds nothing to look up.
