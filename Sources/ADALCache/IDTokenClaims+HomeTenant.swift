@@ -69,8 +69,48 @@ extension IDTokenClaims {
       }
       let end = segmentEnd ?? bytes.count
       guard end > segmentStart else { return nil }
-      let segment = String(decoding: UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]), as: UTF8.self)
-      return .some(UUID(uuidString: segment) == nil ? nil : segment.lowercased())
+      let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<end])
+      guard isUUIDString(unreservedBytes: segment) else { return .some(nil) }
+      return .some(
+        String(unsafeUninitializedCapacity: segment.count) { lowered in
+          for (offset, byte) in segment.enumerated() {
+            lowered[offset] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+          }
+          return segment.count
+        })
+    }
+  }
+
+  /// Whether `UUID(uuidString:)` accepts these bytes, all of them unreserved (RFC 3986), checked by hand: on
+  /// Linux it runs `sscanf`, which was a large part of planning a large migration. Its format reads sixteen
+  /// `%2hhx` fields around four `-` and must end on the 36th byte, so each field is exactly two bytes: two
+  /// hex digits, `-` and a hex digit (a sign), or `0x`/`0X` (a hex prefix, the value 0). Signs other than `-`
+  /// and spaces before a field are accepted too, but none of them is an unreserved byte.
+  package static func isUUIDString(unreservedBytes bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.count == 36 else { return false }
+    var index = 0
+    while index < 36 {
+      if index == 8 || index == 13 || index == 18 || index == 23 {
+        guard bytes[index] == UInt8(ascii: "-") else { return false }
+        index += 1
+        continue
+      }
+      let (first, second) = (bytes[index], bytes[index + 1])
+      let isField =
+        (isHexDigit(first) || first == UInt8(ascii: "-")) && isHexDigit(second)
+        || (first == UInt8(ascii: "0") && (second | 0x20) == UInt8(ascii: "x"))
+      guard isField else { return false }
+      index += 2
+    }
+    return true
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+      UInt8(ascii: "A")...UInt8(ascii: "F"):
+      true
+    default: false
     }
   }
 

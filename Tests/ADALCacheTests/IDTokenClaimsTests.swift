@@ -164,6 +164,49 @@ struct IDTokenClaimsTests {
     }
   }
 
+  /// The hand check of a tenant's GUID shape accepts exactly what `UUID(uuidString:)` accepts (the oracle) of
+  /// unreserved bytes, its `sscanf` quirks too: every two-byte field of every byte pair from either side of each
+  /// class, each separator replaced, other lengths, and seeded GUID-like strings.
+  @Test func uuidShapeAsUUIDReadsIt() {
+    let guid = Array("0123abcd-4567-89AB-cdef-0123456789ab".utf8)
+    let alphabet = Array("09afAFgGzZxX-._~".utf8)
+    var candidates: [[UInt8]] = [guid, Array(guid.dropLast()), guid + [UInt8(ascii: "a")]]
+    for field in [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34] {
+      for first in alphabet {
+        for second in alphabet {
+          var candidate = guid
+          (candidate[field], candidate[field + 1]) = (first, second)
+          candidates.append(candidate)
+        }
+      }
+    }
+    for separator in [8, 13, 18, 23] {
+      for byte in alphabet {
+        var candidate = guid
+        candidate[separator] = byte
+        candidates.append(candidate)
+      }
+    }
+    var random = SeededGenerator(seed: 20)
+    for _ in 0..<3_000 {
+      candidates.append(
+        guid.map { byte in Int.random(in: 0..<6, using: &random) == 0 ? alphabet.randomElement(using: &random)! : byte }
+      )
+    }
+    var accepted = 0
+    for candidate in candidates {
+      let text = String(decoding: candidate, as: UTF8.self)
+      let expected = UUID(uuidString: text) != nil
+      accepted += expected ? 1 : 0
+      let found = candidate.withUnsafeBufferPointer { IDTokenClaims.isUUIDString(unreservedBytes: $0) }
+      #expect(found == expected, "\(text)")
+    }
+    #expect(accepted > 500)  // both answers are reached
+    let quirky = "https://sts.windows.net/0x23ab-d-4567-89AB-cdef-0X23456789ab/"
+    #expect(IDTokenClaims.aadIssuerTenant(quirky) == IDTokenClaims.aadIssuerTenantParsingURL(quirky))
+    #expect(IDTokenClaims.aadIssuerTenant(quirky) == "0x23ab-d-4567-89ab-cdef-0x23456789ab")
+  }
+
   @Test func malformedTokensThrowWithoutTheToken() {
     #expect(throws: IDTokenClaimsError.notBase64URL(segment: 1)) { try IDTokenClaims(rawIDToken: "eyJhIjoxfQ.@@@.sig") }
     #expect(throws: IDTokenClaimsError.notJSONObject(segment: 0)) {
