@@ -34,6 +34,8 @@ public struct IDTokenClaims: Sendable, Hashable {
   public let userIDClaim: String?
   /// Whether the user id is meant for display (a UPN, email or preferred_username, not `sub`/`oid`).
   public let isDisplayable: Bool
+  /// The claims planning reads of every item, found and trimmed once (`Frequent`).
+  private let frequent: Frequent
 
   /// Parses a raw id token. Throws when no part decodes to a JSON object, or when a header or payload part
   /// is not base64url JSON. The error never contains the token.
@@ -64,7 +66,8 @@ public struct IDTokenClaims: Sendable, Hashable {
     self.isJWT = isJWT
     self.segmentCount = segmentCount
     claims = merged.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }
-    let derived = IDTokenClaims.deriveUserID(merged)
+    frequent = Frequent(merged)
+    let derived = IDTokenClaims.deriveUserID(merged, frequent)
     flavor = derived.flavor
     userID = derived.userID
     userIDClaim = derived.claim
@@ -95,19 +98,19 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// the keychain `acct` attribute. The string itself when it is lowercase already (read for every item).
   public var normalizedUserID: String? { userID?.lowercasedSharingStorage() }
 
-  public var oid: String? { string("oid") }
-  public var tid: String? { string("tid") }
-  public var sub: String? { string("sub") }
-  public var idp: String? { string("idp") }
-  public var iss: String? { string("iss") }
+  public var oid: String? { frequent.oid }
+  public var tid: String? { frequent.tid }
+  public var sub: String? { frequent.sub }
+  public var idp: String? { frequent.idp }
+  public var iss: String? { frequent.iss }
   public var name: String? { string("name") }
   public var givenName: String? { string("given_name") }
   public var familyName: String? { string("family_name") }
-  public var ver: String? { string("ver") }
-  public var upn: String? { string("upn") }
-  public var email: String? { string("email") }
-  public var preferredUsername: String? { string("preferred_username") }
-  public var uniqueName: String? { string("unique_name") }
+  public var ver: String? { frequent.ver }
+  public var upn: String? { frequent.upn }
+  public var email: String? { frequent.email }
+  public var preferredUsername: String? { frequent.preferredUsername }
+  public var uniqueName: String? { frequent.uniqueName }
 
   /// CORE's `uniqueId` (MSAL's localAccountId): `oid`, else `sub`, lowercased.
   public var uniqueID: String? { (oid ?? sub)?.lowercased() }
@@ -117,28 +120,58 @@ public struct IDTokenClaims: Sendable, Hashable {
     return trimmed.isEmpty ? nil : trimmed
   }
 
-  private static func deriveUserID(_ claims: [String: ADALValue]) -> (
+  private static func deriveUserID(_ claims: [String: ADALValue], _ frequent: Frequent) -> (
     flavor: Flavor, userID: String?, claim: String?, displayable: Bool
   ) {
-    func value(_ key: String) -> String? { claims[key]?.stringValue.flatMap(nonBlank) }
-    let version = value("ver")
+    let version = frequent.ver
     let flavor: Flavor =
       if version == "1.0" { .v1 } else if version == "2.0" {
         .v2
-      } else if value("upn") != nil
-        || value("unique_name") != nil
+      } else if frequent.upn != nil
+        || frequent.uniqueName != nil
       { .v1 } else { .unversioned }
-    let order: [(claim: String, displayable: Bool)] =
+    let order: [(claim: String, value: String?, displayable: Bool)] =
       switch flavor {
       case .v1:
-        [("upn", true), ("email", true), ("sub", false), ("oid", false), ("unique_name", true), ("altsecid", false)]
-      case .v2: [("preferred_username", true), ("sub", false)]
-      case .unversioned: [("sub", false)]
+        [
+          ("upn", frequent.upn, true), ("email", frequent.email, true), ("sub", frequent.sub, false),
+          ("oid", frequent.oid, false), ("unique_name", frequent.uniqueName, true),
+          ("altsecid", claims["altsecid"]?.stringValue.flatMap(nonBlank), false),
+        ]
+      case .v2: [("preferred_username", frequent.preferredUsername, true), ("sub", frequent.sub, false)]
+      case .unversioned: [("sub", frequent.sub, false)]
       }
     for candidate in order {
-      if let found = value(candidate.claim) { return (flavor, found, candidate.claim, candidate.displayable) }
+      if let found = candidate.value { return (flavor, found, candidate.claim, candidate.displayable) }
     }
     return (flavor, nil, nil, false)
+  }
+
+  /// The claims planning reads of every item (several for each), each non-blank and trimmed as `string(_:)`
+  /// gives it: looked up once per token, where a binary search of string comparisons and a trim for each read
+  /// were most of the claims' cost to planning. One object for all the items that share a token
+  /// (`ReadMemo.claims(for:)`), so each item holds a reference, not ten strings.
+  private final class Frequent: Sendable, Hashable {
+    let oid: String?, tid: String?, sub: String?, idp: String?, iss: String?, ver: String?
+    let upn: String?, email: String?, preferredUsername: String?, uniqueName: String?
+
+    init(_ claims: [String: ADALValue]) {
+      func value(_ key: String) -> String? { claims[key]?.stringValue.flatMap(IDTokenClaims.nonBlank) }
+      oid = value("oid")
+      tid = value("tid")
+      sub = value("sub")
+      idp = value("idp")
+      iss = value("iss")
+      ver = value("ver")
+      upn = value("upn")
+      email = value("email")
+      preferredUsername = value("preferred_username")
+      uniqueName = value("unique_name")
+    }
+
+    /// Always equal: every value is derived from `claims`, which the claims' own equality compares.
+    static func == (lhs: Frequent, rhs: Frequent) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
   }
 }
 

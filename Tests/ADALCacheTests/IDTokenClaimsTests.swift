@@ -47,6 +47,24 @@ struct IDTokenClaimsTests {
     #expect(parsed.string("e\u{301}") == "value 10")
   }
 
+  /// The claims kept found (`oid`, `tid`…) give what `string(_:)` gives of their names: trimmed, blank as absent.
+  @Test func namedClaimsAreTheirStrings() throws {
+    let names = ["oid", "tid", "sub", "idp", "iss", "ver", "upn", "email", "preferred_username", "unique_name"]
+    var payload: [String: Any] = [:]
+    for (index, name) in names.enumerated() { payload[name] = index == 7 ? " \n" : " value \(index)\t" }
+    let parsed = try claims(payload)
+    let read: [String?] = [
+      parsed.oid, parsed.tid, parsed.sub, parsed.idp, parsed.iss, parsed.ver, parsed.upn, parsed.email,
+      parsed.preferredUsername, parsed.uniqueName,
+    ]
+    for (index, name) in names.enumerated() {
+      #expect(read[index] == parsed.string(name), "\(name)")
+      #expect(read[index] == (index == 7 ? nil : "value \(index)"), "\(name)")
+    }
+    let none = try claims(["name": "n"])
+    #expect(none.oid == nil && none.upn == nil && none.preferredUsername == nil)
+  }
+
   @Test func bareSinglePayloadIsAccepted() throws {
     let parsed = try IDTokenClaims(rawIDToken: Self.segment(["upn": "u@x.com"]))
     #expect(!parsed.isJWT)
