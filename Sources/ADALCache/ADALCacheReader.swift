@@ -91,7 +91,10 @@ public struct ADALCacheReader: Sendable {
     if let pages {
       var ranges: [Range<Int>] = []
       ranges.reserveCapacity(parsed.records.count * 2)
-      for record in parsed.records { KeychainItemRouter.appendBorrowedRanges(of: record, in: pages, to: &ranges) }
+      for index in parsed.records.indices {  // the two fields, not a copy of each record
+        KeychainItemRouter.appendBorrowedRanges(
+          data: parsed.records[index].data, generic: parsed.records[index].generic, in: pages, to: &ranges)
+      }
       pages.hold(ranges)
       pages.releaseUnheld()
     }

@@ -14,25 +14,37 @@ struct KeychainItemRouter {
     // One memo per core, each used by one decoding thread at a time: a memo shared by all of them had them
     // queue at its lock for a tenth of the read. Equal strings are shared within a memo (one copy per core).
     let memos = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in ReadMemo() }
-    // Sized once: grown by doubling, the array kept up to twice the slots it needed for the rest of the run.
-    result.items.reserveCapacity(records.reduce(0) { $0 + ($1.isADALItem ? 1 : 0) })
+    // Which records are ADAL items, asked once: each ask of an element of the array copied the record (a retain
+    // and a release of every field). Sized once: grown by doubling, the array kept up to twice the slots it
+    // needed for the rest of the run.
+    let isADALItem = records.map(\.isADALItem)
+    result.items.reserveCapacity(isADALItem.reduce(0) { $0 + ($1 ? 1 : 0) })
     // Decoding an item is most of a large dump's read and needs nothing from the others: decoded on all cores,
     // a batch at a time (so that the decoded batch, held beside the result until it is taken, stays small),
     // then taken in the records' order: the result is the same as one core's.
     //
     // Records are read in place, by index, and each decoded item is moved into the result: a batch copied out
     // of `records`, and items copied out of the decoded batch, were each a retain and a release of every field.
+    // Only what a step reads is taken of a record (its borrowed data, a record that is not an ADAL item).
     for batchStart in stride(from: 0, to: records.count, by: Self.batchSize) {
       let batch = Array(batchStart..<min(records.count, batchStart + Self.batchSize))
       var decoded = batch.orderedParallelMap(minimumChunk: 128, lanes: memos) {
         memo, index -> Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>? in
-        guard records[index].isADALItem else { return nil }
+        guard isADALItem[index] else { return nil }
         return Result { () throws(ADALItemError) in try decodeADAL(records[index], memo: memo) }
       }
-      for (offset, index) in batch.enumerated() { take(records[index], decoded[offset].take(), into: &result) }
+      for (offset, index) in batch.enumerated() {
+        if let outcome = decoded[offset].take() {
+          take(outcome, into: &result)
+        } else {
+          takeOther(records[index], into: &result)
+        }
+      }
       if let pages {
         var ranges: [Range<Int>] = []
-        for index in batch { Self.appendBorrowedRanges(of: records[index], in: pages, to: &ranges) }
+        for index in batch {
+          Self.appendBorrowedRanges(data: records[index].data, generic: records[index].generic, in: pages, to: &ranges)
+        }
         pages.release(ranges)
       }
     }
@@ -52,11 +64,11 @@ struct KeychainItemRouter {
     }
   }
 
-  /// Adds where `record`'s data values borrow the input's bytes (what its decoding reads of the input) to
-  /// `ranges`: one array for all records, where an array each was two allocations per item.
-  static func appendBorrowedRanges(of record: KeychainRecord, in pages: InputPages, to ranges: inout [Range<Int>]) {
-    if let range = record.data.flatMap(pages.range(of:)) { ranges.append(range) }
-    if let range = record.generic.flatMap(pages.range(of:)) { ranges.append(range) }
+  /// Adds where a record's data values (`data`, `generic`) borrow the input's bytes (what its decoding reads of
+  /// the input) to `ranges`: one array for all records, where an array each was two allocations per item.
+  static func appendBorrowedRanges(data: Data?, generic: Data?, in pages: InputPages, to ranges: inout [Range<Int>]) {
+    if let range = data.flatMap(pages.range(of:)) { ranges.append(range) }
+    if let range = generic.flatMap(pages.range(of:)) { ranges.append(range) }
   }
 
   /// How many records are decoded at once: the input's pages go back a batch at a time, and until the first
@@ -65,21 +77,23 @@ struct KeychainItemRouter {
   /// both cores busy (128 records a chunk).
   static let batchSize = 1024
 
-  /// Sorts one record into the result, with its decoded item when it is an ADAL item.
+  /// Puts an ADAL item's decoded item, or why it could not be decoded, into the result.
   private func take(
-    _ record: KeychainRecord,
-    _ outcome: consuming Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>?,
+    _ outcome: consuming Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>,
     into result: inout ADALReadResult
   ) {
-    if let outcome = consume outcome {
-      switch consume outcome {
-      case .success(let (item, diagnostics)):
-        result.items.append(consume item)
-        result.diagnostics += consume diagnostics
-      case .failure(let error):
-        result.diagnostics.append(error.diagnostic)
-      }
-    } else if record.isWipeMarker {
+    switch consume outcome {
+    case .success(let (item, diagnostics)):
+      result.items.append(consume item)
+      result.diagnostics += consume diagnostics
+    case .failure(let error):
+      result.diagnostics.append(error.diagnostic)
+    }
+  }
+
+  /// Sorts a record that is not an ADAL item into the result.
+  private func takeOther(_ record: KeychainRecord, into result: inout ADALReadResult) {
+    if record.isWipeMarker {
       let marker = wipeMarker(record)
       result.wipeMarkers.append(marker)
       let detail = [
