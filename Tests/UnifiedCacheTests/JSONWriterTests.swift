@@ -87,6 +87,18 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// Indents past the writer's literal run of spaces (64) come from its grown buffer: the same layout.
+  @Test func deepNestingKeepsTheReferenceLayout() {
+    var sample: JSONValue = .array([.string("deepest"), .number("1")])
+    for level in 0..<40 {
+      sample = level % 2 == 0 ? .object(JSONObject([JSONMember("k\(level)", sample)])) : .array([sample, .null])
+    }
+    for indent in [2, 4] {
+      #expect(
+        Array(JSONText.pretty(sample, indent: indent).utf8) == Array(Reference.text(sample, indent: indent).utf8))
+    }
+  }
+
   @Test func partsWrittenApartAppendAsOneValue() {
     let elements: [JSONValue] = [.object(["a": .array([.string("x\n"), .object([:])])]), .array([]), .number("1")]
     let whole: JSONValue = .object(["list": .array(elements), "after": .bool(true)])

@@ -128,13 +128,16 @@ struct TextLines {
     var empty = true
     var lineStart = 0
     var wordStart = 0
+    // Measured at the first break, once: a source list breaks four times or more, each time after `rest`.
+    var restWidth: Int?
     while wordStart <= utf8.count {
       let end = Self.firstSpace(in: utf8, from: wordStart)
       if !empty, currentWidth + 1 + (end - wordStart) > width {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<wordStart - 1]))
         endLine()
         bytes.appendUTF8(rest)
-        currentWidth = Self.visibleCount(rest)  // only when a line breaks
+        if restWidth == nil { restWidth = Self.visibleCount(rest) }
+        currentWidth = restWidth ?? 0
         empty = true
         lineStart = wordStart
       }

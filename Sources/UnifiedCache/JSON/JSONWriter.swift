@@ -10,8 +10,13 @@ public struct JSONWriter: Sendable {
   private let indent: Int?
   /// The level of the first value, when it will be appended inside another writer's output.
   private let baseLevel: Int
-  /// How many values each open container holds so far, innermost last.
+  /// How many values each open container but the innermost holds so far, innermost last.
   private var openCounts: [Int] = []
+  /// How many values the innermost open container holds so far: kept apart from `openCounts`, as every element
+  /// reads and bumps it (through the array, a uniqueness check and a bounds check each time).
+  private var innermostCount = 0
+  /// How many containers are open.
+  private var openDepth = 0
   /// A key was just written: the next value follows it on the same line.
   private var afterKey = false
   /// A newline and enough spaces for the deepest level so far: each indent is a prefix of it.
@@ -31,7 +36,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// The level of the next value: what a writer for a part appended here (`append(valueBytes:)`) starts at.
-  public var depth: Int { baseLevel + openCounts.count }
+  public var depth: Int { baseLevel + openDepth }
 
   /// The text so far.
   public var text: String {
@@ -127,11 +132,16 @@ public struct JSONWriter: Sendable {
   private mutating func open(_ bracket: UInt8) {
     startValue()
     bytes.append(bracket)
-    openCounts.append(0)
+    if openDepth > 0 { openCounts.append(innermostCount) }
+    innermostCount = 0
+    openDepth += 1
   }
 
   private mutating func close(_ bracket: UInt8) {
-    let count = openCounts.removeLast()
+    precondition(openDepth > 0, "JSONWriter: a container closed that was never opened")
+    let count = innermostCount
+    openDepth -= 1
+    if openDepth > 0 { innermostCount = openCounts.removeLast() }
     if count > 0 { newline(level: depth) }
     bytes.append(bracket)
   }
@@ -147,19 +157,29 @@ public struct JSONWriter: Sendable {
 
   /// A comma after the previous element of the open container, and the element's line.
   private mutating func startElement() {
-    guard !openCounts.isEmpty else { return }
-    if openCounts[openCounts.count - 1] > 0 { bytes.append(0x2C) }
-    openCounts[openCounts.count - 1] += 1
+    guard openDepth > 0 else { return }
+    if innermostCount > 0 { bytes.append(0x2C) }
+    innermostCount += 1
     newline(level: depth)
   }
 
   private mutating func newline(level: Int) {
     guard let indent else { return }
     let length = 1 + indent * level
+    if length <= Self.newlineRun.utf8CodeUnitCount {
+      // From a literal, in place: a slice of `newlineAndSpaces` was a retain, a release and a generic copy for
+      // every line of a report.
+      return Self.newlineRun.withUTF8Buffer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<length])) }
+    }
     if newlineAndSpaces.count < length {
       newlineAndSpaces += repeatElement(0x20, count: length - newlineAndSpaces.count)
     }
     bytes.append(contentsOf: newlineAndSpaces[..<length])
+  }
+
+  /// A newline and 64 spaces: the lines of every level up to 32 (at 2 spaces), with no storage to retain.
+  private static var newlineRun: StaticString {
+    "\n                                                                "
   }
 
   /// A JSON string literal: `"`, `\` and control characters escaped, everything else as its UTF-8 bytes.
