@@ -56,7 +56,7 @@ struct EntrySummary {
       labelled(", secret ", .secret, to: &out)
     case .accessToken?:
       labelled("realm ", .realm, to: &out)
-      out.appendUTF8(", expires ")
+      out.appendLiteral(", expires ")
       if let expires = values.expirySeconds.map(Double.init) ?? value(.expiresOn).flatMap(Double.init) {
         ReportDate.write(Date(timeIntervalSince1970: expires), to: &out)
       } else {
@@ -85,14 +85,14 @@ struct EntrySummary {
   }
 
   /// `label`, then the field's value (or "-").
-  private func labelled(_ label: String, _ field: EntityFields.SummaryField, to out: inout [UInt8]) {
-    out.appendUTF8(label)
+  private func labelled(_ label: StaticString, _ field: EntityFields.SummaryField, to out: inout [UInt8]) {
+    out.appendLiteral(label)
     self.field(field, to: &out)
   }
 
   private func family(to out: inout [UInt8]) {
     guard let family = value(.familyID) else { return }
-    out.appendUTF8(", family ")
+    out.appendLiteral(", family ")
     out.appendUTF8(family)
   }
 }

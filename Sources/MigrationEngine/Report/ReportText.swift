@@ -83,10 +83,10 @@ extension MigrationReport {
       // Written straight into the section's bytes: the facts as an array of String pairs, and their labels
       // padded and joined per user, were most of the allocations of a section.
       out.line {
-        $0.appendUTF8("User ")
+        $0.appendLiteral("User ")
         $0.appendUTF8(users[index].username ?? "(no username)")
         guard !users[index].otherUsernames.isEmpty else { return }
-        $0.appendUTF8(" (also ")
+        $0.appendLiteral(" (also ")
         Self.write(users[index].otherUsernames, to: &$0)
         $0.append(UInt8(ascii: ")"))
       }
@@ -106,7 +106,7 @@ extension MigrationReport {
           case .status:
             text.appendUTF8(users[index].status.rawValue)
             if !users[index].reason.isEmpty {
-              text.appendUTF8(": ")
+              text.appendLiteral(": ")
               text.appendUTF8(users[index].reason)
             }
           case .homeAccountID: text.appendUTF8(users[index].homeAccountID ?? "")
@@ -146,7 +146,7 @@ extension MigrationReport {
   /// Appends `names` joined by ", " as UTF-8.
   private static func write(_ names: [String], to text: inout [UInt8]) {
     for index in names.indices {
-      if index > 0 { text.appendUTF8(", ") }
+      if index > 0 { text.appendLiteral(", ") }
       text.appendUTF8(names[index])
     }
   }
@@ -187,7 +187,7 @@ extension MigrationReport {
           rest: Self.attentionIndent
         ) {
           $0.appendUTF8(entries[index].username ?? "-")
-          $0.appendUTF8(": ")
+          $0.appendLiteral(": ")
           Self.writeReason(entries[index].reason, code: entries[index].reasonCode, to: &$0)
         }
       }
@@ -204,18 +204,24 @@ extension MigrationReport {
   /// Appends `reason [code]` as UTF-8 (no String made per entry).
   private static func writeReason(_ reason: String, code: String, to text: inout [UInt8]) {
     text.appendUTF8(reason)
-    text.appendUTF8(" [")
+    text.appendLiteral(" [")
     text.appendUTF8(code)
     text.append(UInt8(ascii: "]"))
   }
 
   /// Appends at most `limit` sources, then how many more (the JSON report lists them all), as UTF-8.
-  static func writeSourceList(_ sources: [PlanSource], separator: String, limit: Int = 8, to text: inout [UInt8]) {
+  static func writeSourceList(
+    _ sources: [PlanSource], separator: StaticString, limit: Int = 8, to text: inout [UInt8]
+  ) {
     for index in sources.indices.prefix(limit) {
-      if index > 0 { text.appendUTF8(separator) }
+      if index > 0 { text.appendLiteral(separator) }
       sources[index].write(to: &text)
     }
-    if sources.count > limit { text.appendUTF8("\(separator)and \(sources.count - limit) more") }
+    guard sources.count > limit else { return }
+    text.appendLiteral(separator)
+    text.appendLiteral("and ")
+    text.appendDecimal(sources.count - limit)
+    text.appendLiteral(" more")
   }
 
   // The action and kind columns, padded once rather than for every entry.

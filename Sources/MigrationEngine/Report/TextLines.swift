@@ -93,19 +93,22 @@ struct TextLines {
     bytes.appendUTF8(first)
     let textStart = bytes.count
     write(&bytes)
-    let fits = bytes.withUnsafeBufferPointer { all in
-      let text = UnsafeBufferPointer(rebasing: all[textStart...])
-      return Self.isPlain(text) && Self.visibleCount(first) + text.count <= width
-    }
-    if fits { return endLine() }
+    let firstWidth = Self.visibleCount(first)
+    let plain = bytes.withUnsafeBufferPointer { Self.isPlain(UnsafeBufferPointer(rebasing: $0[textStart...])) }
+    if plain, firstWidth + (bytes.count - textStart) <= width { return endLine() }
     var text = scratch
     scratch = []
     text.removeAll(keepingCapacity: true)
     text.reserveCapacity(256)  // the lines that wrap are 120 to 250 bytes: made once, not grown
     text.append(contentsOf: bytes[textStart...])
-    bytes.removeSubrange(lineStart...)
-    let plain = text.withUnsafeBufferPointer { wrappedPlain($0, first: first, rest: rest, width: width) }
-    if !plain { wrappedByCharacters(String(decoding: text, as: UTF8.self), first: first, rest: rest, width: width) }
+    if plain {
+      // `first` stays where it was written; the text is known plain and too long for one line.
+      bytes.removeSubrange(textStart...)
+      text.withUnsafeBufferPointer { wrapWords($0, firstWidth: firstWidth, rest: rest, width: width) }
+    } else {
+      bytes.removeSubrange(lineStart...)
+      wrappedByCharacters(String(decoding: text, as: UTF8.self), first: first, rest: rest, width: width)
+    }
     scratch = text
   }
 
@@ -115,14 +118,22 @@ struct TextLines {
     _ utf8: UnsafeBufferPointer<UInt8>, first: String, rest: String, width: Int
   ) -> Bool {
     guard Self.isPlain(utf8) else { return false }
-    var currentWidth = Self.visibleCount(first)
+    let firstWidth = Self.visibleCount(first)
     bytes.appendUTF8(first)
-    if currentWidth + utf8.count <= width {
+    if firstWidth + utf8.count <= width {
       // Fits on the first line: word by word would give the same bytes.
       bytes.append(contentsOf: utf8)
       endLine()
       return true
     }
+    wrapWords(utf8, firstWidth: firstWidth, rest: rest, width: width)
+    return true
+  }
+
+  /// The word wrapping of `wrappedPlain`, after `first` (`firstWidth` columns) has been written: ASCII text
+  /// without escapes, a byte a column.
+  private mutating func wrapWords(_ utf8: UnsafeBufferPointer<UInt8>, firstWidth: Int, rest: String, width: Int) {
+    var currentWidth = firstWidth
     // A line's words are its run of the text (one space between words, as they are separated there): each
     // line is copied whole once its end is known, not word by word.
     var empty = true
@@ -147,7 +158,6 @@ struct TextLines {
     }
     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart...]))
     endLine()
-    return true
   }
 
   /// The index of the first space at or after `start`, or the end. Eight bytes at a time: the lines that

@@ -7,6 +7,18 @@ extension Array where Element == UInt8 {
     if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
   }
 
+  /// Appends a literal's bytes: the labels and separators of a report's lines, several per entry. A literal
+  /// lends its bytes with no storage to retain, and a short one is appended byte by byte (a copy cost more).
+  mutating func appendLiteral(_ text: StaticString) {
+    text.withUTF8Buffer { utf8 in
+      guard utf8.count > 4 else {
+        for byte in utf8 { append(byte) }
+        return
+      }
+      append(contentsOf: utf8)
+    }
+  }
+
   /// Appends `value` in decimal, as `String(value)` spells it: sources' item indexes, one per line of a report
   /// with thousands of them, without making a string of each.
   mutating func appendDecimal(_ value: Int) {
