@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// Evidence in an id token that the user's home tenant is not the tenant that issued it (a B2B guest).
@@ -74,7 +75,7 @@ extension IDTokenClaims {
       return .some(
         String(unsafeUninitializedCapacity: segment.count) { lowered in
           for (offset, byte) in segment.enumerated() {
-            lowered[offset] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            lowered[offset] = byte.asciiLowercased
           }
           return segment.count
         })

@@ -1,4 +1,4 @@
-import Foundation
+import Adal2MSALSupport
 import GRDB
 import MigrationEngine
 
@@ -81,7 +81,7 @@ struct InternedTexts {
   private let insert: BoundStatement
   private let select: BoundStatement
   /// The texts met, each with its id, by `String`: the texts of one entry are canonically equivalent, and told
-  /// apart by their bytes (`sameBytes`). (A dictionary of `PropertyListString` hashed and compared each text
+  /// apart by their bytes (`hasSameUTF8(as:)`). (A dictionary of `PropertyListString` hashed and compared each text
   /// through closures, a thousand instructions a source.)
   private var ids: [String: [(text: String, id: Int64)]] = [:]
   /// The text asked for last and its id: consecutive rows mostly name the same file.
@@ -96,9 +96,9 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
-    if let last, Self.sameBytes(last.text, text) { return last.id }
+    if let last, last.text.hasSameUTF8(as: text) { return last.id }
     let id: Int64
-    if let known = ids[text]?.first(where: { Self.sameBytes($0.text, text) }) {
+    if let known = ids[text]?.first(where: { $0.text.hasSameUTF8(as: text) }) {
       id = known.id
     } else {
       id = try lookUp(text)
@@ -106,19 +106,6 @@ struct InternedTexts {
     }
     last = (text, id)
     return id
-  }
-
-  /// Whether two texts have the same UTF-8 bytes (the same scalars), as SQLite's UNIQUE compares them.
-  /// Not `withUTF8`, which is mutating: its copy of each text was a retain and a release of strings that the
-  /// report, rendered on the other core meanwhile, reads too (contended).
-  private static func sameBytes(_ one: String, _ other: String) -> Bool {
-    guard one.utf8.count == other.utf8.count else { return false }
-    let same = one.utf8.withContiguousStorageIfAvailable { left in
-      other.utf8.withContiguousStorageIfAvailable { right in
-        left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-      }
-    }
-    return (same ?? nil) ?? one.utf8.elementsEqual(other.utf8)
   }
 
   /// The id of a text this writer has not met yet: inserted, or the one an earlier run inserted.
