@@ -116,6 +116,9 @@ struct PartedMigration {
         return try Self.write(part, rows: &rows, progress: progress, body)
       }
       try Self.write(part, rows: &rows, progress: progress) { try Self.add($0, to: &spool, whileWriting: body) }
+      // Freed here, a written part (millions of objects at 40,000 items) held the next part, or the rest's write
+      // and the commit, up on one core for a tenth of a second.
+      releaseInBackground(consume part)
     }
     verdict.add(rest)
     accounting.add(rest)
@@ -145,6 +148,7 @@ struct PartedMigration {
         for part in held {
           try Self.write(part, rows: &rows, progress: progress) { try Self.add($0, to: &spool, whileWriting: body) }
         }
+        releaseInBackground(consume held)  // as a part written as it is planned
       }
     }
     rowsWritten = rows
