@@ -184,8 +184,9 @@ extension StringFastPathTests {
     #expect("\u{E9}" == "e\u{301}")  // what `==` would have said
   }
 
-  /// `trimmedWhitespaceAndNewlines()` of a String (its ends read as bytes) must equal Foundation's
-  /// `trimmingCharacters(in: .whitespacesAndNewlines)`, its oracle, whatever the ends are.
+  /// `trimmedWhitespaceAndNewlines()` and `trimmedWhitespace()` of a String (their ends read as bytes) must
+  /// equal Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)` and `(in: .whitespaces)`, their
+  /// oracles, whatever the ends are.
   @Test func trimsAsFoundationDoes() {
     let ends: [String] = [
       "", "a", "Z", "~", " ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1F}", "\u{7F}", "\u{85}",
@@ -197,6 +198,9 @@ extension StringFastPathTests {
           let text = head + middle + tail
           #expect(
             text.trimmedWhitespaceAndNewlines() == text.trimmingCharacters(in: .whitespacesAndNewlines),
+            "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+          #expect(
+            text.trimmedWhitespace() == text.trimmingCharacters(in: .whitespaces),
             "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
       }
