@@ -228,11 +228,17 @@ extension BinaryPropertyListParser {
   }
 
   /// Reads the object reference at `position` (already bounds-checked) and checks it against the object count.
+  ///
+  /// Inlined, with the error made out of line: the walks call it for every reference of every archive.
+  @inline(__always)
   func reference(at position: Int) throws(PropertyListError) -> Int {
     let ref = Self.readUnsigned(bytes, at: position, size: trailer.objectRefSize)
-    guard ref < UInt64(trailer.objectCount) else {
-      throw .at(offset: position, "object reference \(ref) out of range (\(trailer.objectCount) objects)")
-    }
+    guard ref < UInt64(trailer.objectCount) else { throw referenceError(ref, at: position) }
     return Int(ref)
+  }
+
+  @inline(never)
+  private func referenceError(_ ref: UInt64, at position: Int) -> PropertyListError {
+    .at(offset: position, "object reference \(ref) out of range (\(trailer.objectCount) objects)")
   }
 }
