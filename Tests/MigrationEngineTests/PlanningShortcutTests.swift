@@ -27,6 +27,31 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// Each item's authority and cloud remembered per text (`ItemAuthorities`) are what parsing its text and
+  /// looking its environment up give: for texts repeated one after another and apart, text that is no
+  /// authority (the empty text too, which it starts from), and hosts in no known alias group (each noted).
+  @Test func authoritiesRememberedPerTextAreTheParsedOnes() {
+    let texts = [
+      "", "https://login.microsoftonline.com/common", "https://login.microsoftonline.com/common",
+      "https://login.chinacloudapi.cn/tenant", "https://login.microsoftonline.com/common", "not an authority",
+      "https://login.microsoftonline.com/common", "https://sts.contoso.com/adfs",
+      "https://login.chinacloudapi.cn/tenant", "https://sts.contoso.com:8443/adfs", "not an authority",
+      "https://sts.contoso.com/adfs",
+    ]
+    var remembered = ItemAuthorities()
+    var clouds: [String: String] = [:]
+    var unknown: Set<String> = []
+    for text in texts {
+      let (authority, cloud) = remembered.resolve(text)
+      let parsed = ADALAuthority(text)
+      let parsedCloud = parsed.map { SourcedItem.cloud(of: $0.environment, clouds: &clouds, unknown: &unknown) }
+      #expect(authority == parsed, "\(text)")
+      #expect(cloud == (parsedCloud ?? ""), "\(text)")
+    }
+    #expect(remembered.unknownEnvironments == unknown)
+    #expect(unknown == ["sts.contoso.com", "sts.contoso.com:8443"])
+  }
+
   @Test(arguments: [MigrationOptions.Preference.existing, .adal])
   func offeringInSlotOrderIsOfferingOneAtATime(_ prefer: MigrationOptions.Preference) {
     let proposals = Self.proposals(seed: 11)

@@ -42,8 +42,7 @@ package struct PlanningSession: Sendable {
     var skips: [PlanEntry] = []
     var diagnostics: [Diagnostic] = []
     var items: [SourcedItem] = []
-    var clouds: [String: String] = [:]
-    var unknownEnvironments: Set<String> = []
+    var authorities = ItemAuthorities()
     // Each item's authority and cloud (looked up in tables, so here), then the rest of it on all cores.
     var pending: [PendingItem?] = []
     pending.reserveCapacity(adal.reduce(0) { $0 + $1.items.count })
@@ -58,11 +57,8 @@ package struct PlanningSession: Sendable {
       var slot = pending.count
       while let item = fileItems.popLast() {
         slot -= 1
-        let authority = ADALAuthority(item.authority)
-        let cloud = authority.map {
-          SourcedItem.cloud(of: $0.environment, clouds: &clouds, unknown: &unknownEnvironments)
-        }
-        pending[slot] = PendingItem(item: item, file: file, authority: authority, cloud: cloud ?? "")
+        let (authority, cloud) = authorities.resolve(item.authority)
+        pending[slot] = PendingItem(item: item, file: file, authority: authority, cloud: cloud)
       }
     }
     adal = []  // the items live on in `pending` only, so that dropping those frees them
@@ -80,7 +76,7 @@ package struct PlanningSession: Sendable {
     made = []  // every slot is empty now: its 40,000 slots of an item's size (at 40k items) go before planning
     items = SourcedItem.sortedInPlanOrder(items)
     for index in items.indices { items[index].ordinal = index }
-    if !unknownEnvironments.isEmpty { noteUnknownEnvironments(items, unknownEnvironments) }
+    if !authorities.unknownEnvironments.isEmpty { noteUnknownEnvironments(items, authorities.unknownEnvironments) }
 
     let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
     let identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
@@ -262,6 +258,45 @@ package struct PlanningSession: Sendable {
       out[key] = min(out[key] ?? name, name)
     }
     return out
+  }
+}
+
+/// Each item's authority and cloud, parsed and looked up once per distinct authority text of a part: a dump
+/// holds few (one per tenant and cloud its users sign in to), and per item `ADALAuthority(_:)` went
+/// through the table all threads share (a lock and a hash) and the cloud through a second hash, on the one
+/// core that feeds the rest of planning.
+struct ItemAuthorities {
+  typealias Resolved = (authority: ADALAuthority?, cloud: String)
+  /// As many texts as `ADALAuthority`'s own table keeps: beyond that (hostile input, a distinct authority per
+  /// item) each text is looked up there as before.
+  static let capacity = 4_096
+
+  /// The environments of the texts seen that are in no known alias group.
+  private(set) var unknownEnvironments: Set<String> = []
+  private var clouds: [String: String] = [:]
+  private var known: [String: Resolved] = [:]
+  /// The text before and what it resolved to: an item's neighbours in a dump often share its authority, and
+  /// comparing texts is cheaper than hashing one. Not optional (binding an optional pair copied it, a retain
+  /// of each string): before any text, the empty text, which is no authority.
+  private var lastText = ""
+  private var lastResolved: Resolved = (nil, "")
+
+  /// The authority of `text` (nil when it is not a URL with a host) and its cloud (empty without authority).
+  mutating func resolve(_ text: String) -> Resolved {
+    if text == lastText { return lastResolved }
+    let resolved = known[text] ?? parse(text)
+    (lastText, lastResolved) = (text, resolved)
+    return resolved
+  }
+
+  private mutating func parse(_ text: String) -> Resolved {
+    let authority = ADALAuthority(text)
+    let cloud = authority.map {
+      SourcedItem.cloud(of: $0.environment, clouds: &clouds, unknown: &unknownEnvironments)
+    }
+    let resolved = (authority, cloud ?? "")
+    if known.count < Self.capacity { known[text] = resolved }
+    return resolved
   }
 }
 
