@@ -52,6 +52,9 @@ struct IdentityResolver: Sendable {
       outcome.users += piece.users
       outcome.diagnostics += piece.diagnostics
     }
+    // Let go on another core: freed here, the pieces released every user and identity they held, on the core
+    // that goes on to map them (about 14M instructions at 40k items).
+    releaseInBackground(consume pieces)
     outcome.clusters = clusters
     return outcome
   }
