@@ -72,7 +72,7 @@ import _Adal2MSALTestSupport
   }
 
   /// Bytes are escaped as the String version escapes the same text (its oracle), wherever in the text a
-  /// character that needs an escape (or one that nearly does) stands: the scan reads eight bytes at a time,
+  /// character that needs an escape (or one that nearly does) stands: the scan reads sixteen bytes at a time,
   /// and each lane must see it.
   @Test func bytesAreEscapedAsTheTextIsAtEveryPosition() {
     let probes = [
@@ -88,6 +88,23 @@ import _Adal2MSALTestSupport
           let bytes = TerminalText.escaped(bytes: Array(text.utf8), keepingColors: false)
           #expect(
             String(decoding: bytes, as: UTF8.self) == TerminalText.escaped(text), "\(length) \(position) \(probe)")
+        }
+      }
+    }
+  }
+
+  /// A line feed or tab (kept as they are) in the same sixteen bytes as a character that needs an escape
+  /// does not hide it: the scan leaves line feeds out of its test, and every line of a report ends with one.
+  @Test func controlCharactersBesideLineFeedsAndTabsAreEscaped() {
+    for length in 2..<40 {
+      for position in 0..<length {
+        for kept in ["\n", "\t"] {
+          var parts = (0..<length).map { String(UnicodeScalar(UInt8(0x61 + $0 % 26))) }
+          parts[position] = "\u{1B}"
+          parts[(position + 5) % length] = kept
+          let text = parts.joined()
+          let bytes = TerminalText.escaped(bytes: Array(text.utf8), keepingColors: false)
+          #expect(String(decoding: bytes, as: UTF8.self) == TerminalText.escaped(text), "\(length) \(position)")
         }
       }
     }
