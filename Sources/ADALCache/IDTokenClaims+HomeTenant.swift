@@ -74,9 +74,8 @@ extension IDTokenClaims {
       guard isUUIDString(unreservedBytes: segment) else { return .some(nil) }
       return .some(
         String(unsafeUninitializedCapacity: segment.count) { lowered in
-          for (offset, byte) in segment.enumerated() {
-            lowered[offset] = byte.asciiLowercased
-          }
+          // Always whole: a GUID's bytes are ASCII (`isUUIDString`).
+          _ = String.copyLowercasingASCII(segment, to: lowered.baseAddress!)
           return segment.count
         })
     }

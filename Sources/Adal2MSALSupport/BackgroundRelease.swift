@@ -8,17 +8,22 @@ import Dispatch
 /// Pass the last reference (`releaseInBackground(consume report)`); a value still referenced elsewhere is
 /// simply released here, as it would be anyway.
 package func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
-  let box = ReleaseBox(value)
-  // The closure holds the box, so the value goes when the closure empties it on the background thread, whether
+  let box = Handoff(value)
+  // The closure holds the box, so the value goes when the closure takes it on the background thread, whether
   // or not this function has returned by then.
-  DispatchQueue.global(qos: .utility).async { box.release() }
+  DispatchQueue.global(qos: .utility).async { _ = box.take() }
 }
 
-/// Holds a value until `release()`; touched only by the one closure that releases it (hence `@unchecked`).
-private final class ReleaseBox<Value: Sendable>: @unchecked Sendable {
+/// A value handed to the one closure that takes it, so that the closure holds its only reference: a value
+/// captured by a closure stays referenced by the closure's context (an array sorted there was copied on write,
+/// and a value to free there was freed by whoever let the closure go).
+package final class Handoff<Value: Sendable>: @unchecked Sendable {  // `value`: taken once, by one closure
   private var value: Value?
 
-  init(_ value: consuming Value) { self.value = value }
+  package init(_ value: consuming Value) { self.value = value }
 
-  func release() { value = nil }
+  package func take() -> Value {
+    guard let value = value.take() else { preconditionFailure("a handoff is taken once") }
+    return value
+  }
 }

@@ -330,19 +330,6 @@ private struct PendingItem: Sendable {
   }
 }
 
-/// A value handed to the one closure that takes it, so that the closure holds its only reference: an array
-/// captured by a closure that sorts it was copied on write (the closure's context held a second reference).
-private final class Handoff<Value: Sendable>: @unchecked Sendable {  // `value`: taken once, by one closure
-  private var value: Value?
-
-  init(_ value: consuming Value) { self.value = value }
-
-  func take() -> Value {
-    guard let value = value.take() else { preconditionFailure("a handoff is taken once") }
-    return value
-  }
-}
-
 /// What `PendingItem.made` makes of an item.
 private enum MadeItem: Sendable {
   case sourced(SourcedItem)
