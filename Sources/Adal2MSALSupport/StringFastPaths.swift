@@ -143,10 +143,21 @@ extension String {
     return true
   }
 
-  /// Whether every byte is ASCII, eight at a time.
+  /// Whether every byte is ASCII, thirty-two at a time, then eight.
   package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
     var offset = 0
+    // Four words joined before one test: the tokens checked here are kilobytes of ASCII each, and a branch per
+    // word was most of the loop.
+    while offset + 32 <= bytes.count {
+      let joined =
+        base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        | base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+        | base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
+        | base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+      if joined & 0x8080_8080_8080_8080 != 0 { return false }
+      offset += 32
+    }
     while offset + 8 <= bytes.count {
       if base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
       offset += 8

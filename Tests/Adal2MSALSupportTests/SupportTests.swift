@@ -207,6 +207,23 @@ extension StringFastPathTests {
     }
   }
 
+  /// `isASCII` finds a byte of 0x80 or more wherever it sits (in a 32-byte run, an 8-byte word or the tail)
+  /// in buffers of every length around those steps, and accepts the same buffers all ASCII.
+  @Test func findsANonASCIIByteAnywhere() {
+    for length in 0...80 {
+      var bytes = (0..<length).map { UInt8(0x20 + $0 % 0x5F) }
+      #expect(bytes.withUnsafeBufferPointer { String.isASCII($0) }, "length \(length)")
+      for position in 0..<length {
+        for high: UInt8 in [0x80, 0xFF] {
+          let kept = bytes[position]
+          bytes[position] = high
+          #expect(!bytes.withUnsafeBufferPointer { String.isASCII($0) }, "length \(length), 0x\(high) at \(position)")
+          bytes[position] = kept
+        }
+      }
+    }
+  }
+
   /// `splitting(ascii:)` must equal `split(separator:)` by characters (its oracle), either way about empty pieces.
   @Test func splitsAsCharactersDo() {
     let fixed = [
