@@ -6,8 +6,10 @@ import UnifiedCache
 /// other fields), written as UTF-8 from the entry's parts.
 ///
 /// The parts are passed, not the entry: the text report reads entries through a pointer, and a method on the
-/// entry made the compiler copy all of it (every string retained and released) for each call.
-struct EntrySummary {
+/// entry made the compiler copy all of it (every string retained and released) for each call. Noncopyable: the
+/// closure that writes the detail line borrows it, where it had copied it (its strings retained and released
+/// again) for every entry.
+struct EntrySummary: ~Copyable {
   var kind: UnifiedEntityKind?
   var reasonCode: String
   var sources: [PlanSource]

@@ -52,6 +52,12 @@ public struct MigrationReport: Sendable {
     /// The report entry of `entries[index]`, read in place (a copy of a plan entry retains every field it holds);
     /// its key as `library` will store it, else the canonical key.
     init(_ entries: [PlanEntry], at index: Int, redact: Redactor, library: MSALLibrary? = nil) {
+      // Through a buffer pointer: through the array, the compiler copied the whole plan entry to read its last
+      // fields.
+      self = entries.withUnsafeBufferPointer { Entry($0, at: index, redact: redact, library: library) }
+    }
+
+    private init(_ entries: UnsafeBufferPointer<PlanEntry>, at index: Int, redact: Redactor, library: MSALLibrary?) {
       action = entries[index].action
       kind = entries[index].kind
       if let library, let entity = entries[index].entityBox?.value {
