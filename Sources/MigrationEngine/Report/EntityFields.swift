@@ -165,6 +165,19 @@ enum EntityFields {
   }
 }
 
+extension EntityBox {
+  // Methods, so that the entity is read in place: passed on from a reference held in a local (`box.value`), it
+  // was copied (every field retained, then released) for each entry of a report.
+
+  /// `EntityFields.forEach` of the boxed entity.
+  func forEachField(_ body: (String, String) -> Void) { EntityFields.forEach(of: value, body) }
+
+  /// `EntityFields.summaryValues` of the boxed entity.
+  func summaryValues(_ transform: ((String) -> String)?) -> SummaryValues {
+    EntityFields.summaryValues(of: value, transform)
+  }
+}
+
 /// The values of the fields a report entry's summary shows, by `EntityFields.SummaryField`, in fixed slots
 /// (an array of them per entry was an allocation, and its strings retained and released, per entry).
 struct SummaryValues {

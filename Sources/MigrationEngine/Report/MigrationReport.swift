@@ -229,14 +229,14 @@ private struct FieldOrigin: Sendable {
   /// `fields(existing:)` one by one, without the list.
   func forEachField(existing: Bool, _ body: (String, String) -> Void) {
     guard let box = existing ? boxes.existing : boxes.entity else { return }
-    EntityFields.forEach(of: box.value) { body($0, redact($1)) }
+    box.forEachField { body($0, redact($1)) }
   }
 
   /// The summary's fields of the entity (`EntityFields.summaryValues`), as `fields(existing: false)` lists them.
   func summaryValues() -> SummaryValues {
     guard let box = boxes.entity else { return SummaryValues() }
     // Without a transform when nothing is redacted: the fingerprint and the expiry stay numbers.
-    return EntityFields.summaryValues(of: box.value, redact.isIdentity ? nil : { redact($0) })
+    return box.summaryValues(redact.isIdentity ? nil : { redact($0) })
   }
 }
 
