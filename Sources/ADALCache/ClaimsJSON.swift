@@ -3,14 +3,18 @@ import Foundation
 /// How a part of an id token is read as JSON claims: the object's members as `ADALValue`s, or nil when the part
 /// is not a JSON object. Members merge into the claims in order, a later one replacing an equal key's value.
 package enum ClaimsJSON {
-  /// `flatMembers`, else `generalMembers`.
-  static func members(_ data: Data) -> [(key: String, value: ADALValue)]? {
-    flatMembers(data) ?? generalMembers(data)
+  /// Appends the members of the object `bytes` hold to `members` (`flatMembers`, else `generalMembers`); false,
+  /// with `members` as it was, when they are not a JSON object. Every part of an id token appends to one array.
+  static func members(_ bytes: UnsafeRawBufferPointer, appendingTo members: inout [ADALValueEntry]) -> Bool {
+    if appendFlatMembers(bytes, to: &members) { return true }
+    guard let general = generalMembers(Data(bytes)) else { return false }
+    members += general
+    return true
   }
 
   /// With the project's JSON parser (`ADALJSON.object`), each member converted by `ADALValue(json:)`.
-  package static func generalMembers(_ data: Data) -> [(key: String, value: ADALValue)]? {
-    ADALJSON.object(data)?.members.map { ($0.key, ADALValue(json: $0.value)) }
+  package static func generalMembers(_ data: Data) -> [ADALValueEntry]? {
+    ADALJSON.object(data)?.members.map { ADALValueEntry(key: $0.key, value: ADALValue(json: $0.value)) }
   }
 
   /// Straight from the bytes, when the part is a flat JSON object: members whose values are strings without
@@ -20,12 +24,21 @@ package enum ClaimsJSON {
   /// included), they merge into what `generalMembers` merge into (`ClaimsJSONTests` compares them). Building the
   /// general parser's value tree and member index, then converting it, was most of the time spent on each id
   /// token.
-  package static func flatMembers(_ data: Data) -> [(key: String, value: ADALValue)]? {
-    guard data.count <= maxFlatBytes else { return nil }
-    return data.withUnsafeBytes { bytes in
-      var scanner = Scanner(bytes: bytes)
-      return scanner.object()
+  package static func flatMembers(_ data: Data) -> [ADALValueEntry]? {
+    var members: [ADALValueEntry] = []
+    return data.withUnsafeBytes { appendFlatMembers($0, to: &members) } ? members : nil
+  }
+
+  /// `flatMembers` of `bytes` appended to `members`; false, with `members` as it was, when it gives nil.
+  private static func appendFlatMembers(_ bytes: UnsafeRawBufferPointer, to members: inout [ADALValueEntry]) -> Bool {
+    guard bytes.count <= maxFlatBytes else { return false }
+    let count = members.count
+    var scanner = Scanner(bytes: bytes)
+    guard scanner.object(appendingTo: &members) else {
+      members.removeSubrange(count...)
+      return false
     }
+    return true
   }
 
   /// Larger parts take the general path, whose limits they could reach.
@@ -39,30 +52,28 @@ package enum ClaimsJSON {
 
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    /// The whole input as one object, with nothing but whitespace around it.
-    mutating func object() -> [(key: String, value: ADALValue)]? {
+    /// The whole input as one object, with nothing but whitespace around it, its members appended to `members`
+    /// (some of them also when it is not one).
+    mutating func object(appendingTo members: inout [ADALValueEntry]) -> Bool {
       skipWhitespace()
-      guard take(UInt8(ascii: "{")) else { return nil }
-      var members: [(key: String, value: ADALValue)] = []
-      // A header's members fit, a payload's take one growth: grown from empty, an id token's parts took ten.
-      members.reserveCapacity(16)
+      guard take(UInt8(ascii: "{")) else { return false }
       skipWhitespace()
       if !take(UInt8(ascii: "}")) {
         while true {
           skipWhitespace()
-          guard let key = string() else { return nil }
+          guard let key = string() else { return false }
           skipWhitespace()
-          guard take(UInt8(ascii: ":")) else { return nil }
+          guard take(UInt8(ascii: ":")) else { return false }
           skipWhitespace()
-          guard let value = value() else { return nil }
-          members.append((key, value))
+          guard let value = value() else { return false }
+          members.append(ADALValueEntry(key: key, value: value))
           skipWhitespace()
           if take(UInt8(ascii: "}")) { break }
-          guard take(UInt8(ascii: ",")) else { return nil }
+          guard take(UInt8(ascii: ",")) else { return false }
         }
       }
       skipWhitespace()
-      return index == bytes.count ? members : nil
+      return index == bytes.count
     }
 
     mutating func value() -> ADALValue? {
@@ -94,16 +105,22 @@ package enum ClaimsJSON {
       }
     }
 
-    /// A string without escapes or control characters.
+    /// A string without escapes or control characters. ASCII (every key and nearly every value) needs no
+    /// validation: made with `String(decoding:)`, which gives the same string for valid UTF-8, where the generic
+    /// `String(validating:)` cost about a thousand instructions a string.
     mutating func string() -> String? {
       guard take(UInt8(ascii: "\"")) else { return nil }
       let start = index
+      var bits: UInt8 = 0
       while let byte = current {
         if byte == UInt8(ascii: "\"") {
           defer { index += 1 }
-          return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+          let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+          guard bits >= 0x80 else { return String(decoding: text.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
+          return String(validating: text, as: UTF8.self)
         }
         guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
+        bits |= byte
         index += 1
       }
       return nil

@@ -40,58 +40,107 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// Parses a raw id token. Throws when no part decodes to a JSON object, or when a header or payload part
   /// is not base64url JSON. The error never contains the token.
   public init(rawIDToken: String) throws(IDTokenClaimsError) {
-    let parts = rawIDToken.splitting(ascii: ".", omittingEmptySubsequences: false).map(String.init)
-    let segmentCount = parts.count
+    var text = rawIDToken
+    let parts = Self.parts(of: text)
     let isJWT = parts.count == 3
-    let claimParts = isJWT ? Array(parts.prefix(2)) : parts
-    var merged: [String: ADALValue] = [:]
-    for (index, part) in claimParts.enumerated() where !part.isEmpty {
-      guard let bytes = Base64URL.decode(part) else { throw .notBase64URL(segment: index) }
-      guard let members = ClaimsJSON.members(bytes) else { throw .notJSONObject(segment: index) }
-      merged.reserveCapacity(merged.count + members.count)  // grown a member at a time, it was resized five times
-      for member in members { merged[member.key] = member.value }
-    }
-    guard !merged.isEmpty else { throw .empty }
-    self.init(merged, isJWT: isJWT, segmentCount: segmentCount)
+    let claimParts = isJWT ? parts[..<2] : parts[...]
+    let members = try text.withUTF8 { Self.members(of: $0, parts: claimParts) }.get()
+    guard !members.isEmpty else { throw .empty }
+    self.init(sortedClaims: Self.merged(members), isJWT: isJWT, segmentCount: parts.count)
   }
 
   /// Claims that a reader rebuilt from what a cache kept of an id token (ADAL Python and Node store `oid`,
   /// `tenantId`, `identityProvider`… as fields, never the token): no raw token exists, so `isJWT` is false and
   /// nothing is written as an IdToken from them.
   public init(keptClaims: [String: ADALValue]) {
-    self.init(keptClaims, isJWT: false, segmentCount: 0)
+    self.init(
+      sortedClaims: keptClaims.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) },
+      isJWT: false, segmentCount: 0)
   }
 
-  private init(_ merged: [String: ADALValue], isJWT: Bool, segmentCount: Int) {
+  private init(sortedClaims: [ADALValueEntry], isJWT: Bool, segmentCount: Int) {
     self.isJWT = isJWT
     self.segmentCount = segmentCount
-    claims = merged.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }
-    frequent = Frequent(merged)
-    let derived = IDTokenClaims.deriveUserID(merged, frequent)
+    claims = sortedClaims
+    frequent = Frequent(sortedClaims)
+    let derived = IDTokenClaims.deriveUserID(sortedClaims, frequent)
     flavor = derived.flavor
     userID = derived.userID
     userIDClaim = derived.claim
     isDisplayable = derived.displayable
   }
 
-  /// The claim's value if it is a non-blank string, trimmed.
-  public func string(_ claim: String) -> String? {
-    guard let index = index(of: claim) else { return nil }
-    return claims[index].value.stringValue.flatMap(IDTokenClaims.nonBlank)
+  /// The UTF-8 offsets of the token's `.`-separated parts, empty ones included. An ASCII token (every real one)
+  /// is split on its bytes; any other is split on characters, as a `.` with a combining mark is no separator.
+  private static func parts(of token: String) -> [Range<Int>] {
+    let start = token.utf8.startIndex
+    return token.splitting(ascii: ".", omittingEmptySubsequences: false).map { part in
+      token.utf8.distance(from: start, to: part.startIndex)..<token.utf8.distance(from: start, to: part.endIndex)
+    }
   }
 
+  /// Every member of each non-empty part of `token` in `parts`, in order, or why a part cannot be read. The parts
+  /// are decoded into one buffer: a String, an array and a `Data` of each part were most of a token's allocations.
+  private static func members(
+    of token: UnsafeBufferPointer<UInt8>, parts: ArraySlice<Range<Int>>
+  ) -> Result<[ADALValueEntry], IDTokenClaimsError> {
+    let longest = parts.lazy.map(\.count).max() ?? 0
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.maxDecodedCount(longest)) { buffer in
+      var members: [ADALValueEntry] = []
+      members.reserveCapacity(32)  // a header's and a payload's members, as id tokens hold them
+      for (index, part) in parts.enumerated() where !part.isEmpty {
+        guard let count = Base64URL.decode(UnsafeBufferPointer(rebasing: token[part]), into: buffer) else {
+          return .failure(.notBase64URL(segment: index))
+        }
+        guard ClaimsJSON.members(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), appendingTo: &members)
+        else {
+          return .failure(.notJSONObject(segment: index))
+        }
+      }
+      return .success(members)
+    }
+  }
+
+  /// `members` merged as a dictionary merges them, sorted by key: of equal keys (`==`, canonical equivalence), the
+  /// first one's key and the last one's value. Sorted once, in place (the sort is stable, so equal keys stay in
+  /// their order), where a dictionary was built, sorted and mapped for every token.
+  package static func merged(_ members: [ADALValueEntry]) -> [ADALValueEntry] {
+    var members = members
+    members.sort { $0.key < $1.key }
+    return [ADALValueEntry](unsafeUninitializedCapacity: members.count) { merged, count in
+      count = 0
+      for member in members {
+        if count > 0, merged[count - 1].key == member.key {
+          merged[count - 1].value = member.value
+        } else {
+          (merged.baseAddress! + count).initialize(to: member)
+          count += 1
+        }
+      }
+    }
+  }
+
+  /// The claim's value if it is a non-blank string, trimmed.
+  public func string(_ claim: String) -> String? { Self.string(claim, in: claims) }
+
   /// Any claim's value.
-  public subscript(claim: String) -> ADALValue? { index(of: claim).map { claims[$0].value } }
+  public subscript(claim: String) -> ADALValue? { Self.index(of: claim, in: claims).map { claims[$0].value } }
 
   /// Where `claim` is in `claims`, by binary search (`claims` is sorted by key, and its keys are distinct), read by
   /// index: the planner reads several claims of every item, and a scan compared each key it passed.
-  private func index(of claim: String) -> Int? {
+  private static func index(of claim: String, in claims: [ADALValueEntry]) -> Int? {
     var (low, high) = (0, claims.count)
     while low < high {
       let middle = (low + high) / 2
       if claims[middle].key < claim { low = middle + 1 } else { high = middle }
     }
     return low < claims.count && claims[low].key == claim ? low : nil
+  }
+
+  /// The claim's value in `claims` if it is a non-blank string, trimmed.
+  private static func string(_ claim: String, in claims: [ADALValueEntry]) -> String? {
+    guard let index = index(of: claim, in: claims) else { return nil }
+    return claims[index].value.stringValue.flatMap(nonBlank)
   }
 
   /// `userID` trimmed and lowercased, as ADAL's `normalizeUserId` does: the form used for matching and for
@@ -120,7 +169,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     return trimmed.isEmpty ? nil : trimmed
   }
 
-  private static func deriveUserID(_ claims: [String: ADALValue], _ frequent: Frequent) -> (
+  private static func deriveUserID(_ claims: [ADALValueEntry], _ frequent: Frequent) -> (
     flavor: Flavor, userID: String?, claim: String?, displayable: Bool
   ) {
     let version = frequent.ver
@@ -136,7 +185,7 @@ public struct IDTokenClaims: Sendable, Hashable {
         [
           ("upn", frequent.upn, true), ("email", frequent.email, true), ("sub", frequent.sub, false),
           ("oid", frequent.oid, false), ("unique_name", frequent.uniqueName, true),
-          ("altsecid", claims["altsecid"]?.stringValue.flatMap(nonBlank), false),
+          ("altsecid", string("altsecid", in: claims), false),
         ]
       case .v2: [("preferred_username", frequent.preferredUsername, true), ("sub", frequent.sub, false)]
       case .unversioned: [("sub", frequent.sub, false)]
@@ -155,8 +204,8 @@ public struct IDTokenClaims: Sendable, Hashable {
     let oid: String?, tid: String?, sub: String?, idp: String?, iss: String?, ver: String?
     let upn: String?, email: String?, preferredUsername: String?, uniqueName: String?
 
-    init(_ claims: [String: ADALValue]) {
-      func value(_ key: String) -> String? { claims[key]?.stringValue.flatMap(IDTokenClaims.nonBlank) }
+    init(_ claims: [ADALValueEntry]) {
+      func value(_ key: String) -> String? { IDTokenClaims.string(key, in: claims) }
       oid = value("oid")
       tid = value("tid")
       sub = value("sub")

@@ -29,8 +29,26 @@ package enum Base64URL {
   }
 
   private static func decode(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
-    var decoded = [UInt8]()
-    decoded.reserveCapacity(text.count / 4 * 3 + 2)
+    var decodes = true
+    let decoded = [UInt8](unsafeUninitializedCapacity: maxDecodedCount(text.count)) { buffer, count in
+      if let written = decode(text, into: buffer) { count = written } else { decodes = false }
+    }
+    return decodes ? Data(decoded) : nil
+  }
+
+  /// The most bytes `decode(_:into:)` writes for `count` characters.
+  package static func maxDecodedCount(_ count: Int) -> Int { count / 4 * 3 + 2 }
+
+  /// `decode(_:)` into `output` (at least `maxDecodedCount(text.count)` bytes): the number of bytes written, or nil.
+  /// For callers that decode many parts into one buffer of their own (each id token's header and payload).
+  package static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int?
+  {
+    precondition(output.count >= maxDecodedCount(text.count))
+    var written = 0
+    func append(_ bits: UInt32) {
+      output[written] = UInt8(truncatingIfNeeded: bits)
+      written += 1
+    }
     var bits: UInt32 = 0
     var pending = 0
     for byte in text {
@@ -40,21 +58,21 @@ package enum Base64URL {
       bits = bits << 6 | UInt32(value)
       pending += 1
       if pending == 4 {
-        decoded.append(UInt8(truncatingIfNeeded: bits >> 16))
-        decoded.append(UInt8(truncatingIfNeeded: bits >> 8))
-        decoded.append(UInt8(truncatingIfNeeded: bits))
+        append(bits >> 16)
+        append(bits >> 8)
+        append(bits)
         (bits, pending) = (0, 0)
       }
     }
     switch pending {
     case 1: return nil
-    case 2: decoded.append(UInt8(truncatingIfNeeded: bits >> 4))
+    case 2: append(bits >> 4)
     case 3:
-      decoded.append(UInt8(truncatingIfNeeded: bits >> 10))
-      decoded.append(UInt8(truncatingIfNeeded: bits >> 2))
+      append(bits >> 10)
+      append(bits >> 2)
     default: break
     }
-    return Data(decoded)
+    return written
   }
 
   private static let (skipped, invalid): (UInt8, UInt8) = (0xFE, 0xFF)

@@ -7,7 +7,7 @@ import Testing
 @Suite("id token claims JSON")
 struct ClaimsJSONTests {
   /// Members merged as `IDTokenClaims` merges them, sorted by key.
-  static func merged(_ members: [(key: String, value: ADALValue)]) -> [ADALValueEntry] {
+  static func merged(_ members: [ADALValueEntry]) -> [ADALValueEntry] {
     var claims: [String: ADALValue] = [:]
     for member in members { claims[member.key] = member.value }
     return claims.sorted { $0.key < $1.key }.map { ADALValueEntry(key: $0.key, value: $0.value) }

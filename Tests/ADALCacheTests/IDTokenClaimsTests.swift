@@ -247,6 +247,67 @@ struct IDTokenClaimsTests {
   /// Where the sixteen two-byte fields of a GUID's text start.
   private static let guidFieldStarts = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
 
+  /// Parts merge in order, a later member replacing an equal key's value: the payload's over the header's, a
+  /// later member of one part over an earlier one, and every part of a token that is not three parts long.
+  @Test func laterMembersWin() throws {
+    let header = Base64URL.encode(#"{"typ":"JWT","sub":"header","alg":"none"}"#)
+    let payload = Base64URL.encode(#"{"sub":"first","ver":"2.0","sub":"payload"}"#)
+    let jwt = try IDTokenClaims(rawIDToken: header + "." + payload + ".c2ln")
+    #expect(jwt.sub == "payload")
+    #expect(jwt.claims.map(\.key) == ["alg", "sub", "typ", "ver"])
+    let fourParts = try IDTokenClaims(
+      rawIDToken: header + "." + payload + "." + Base64URL.encode(#"{"sub":"third"}"#) + ".")
+    #expect(!fourParts.isJWT && fourParts.segmentCount == 4)
+    #expect(fourParts.sub == "third")
+    let twoParts = try IDTokenClaims(rawIDToken: payload + "." + header)
+    #expect(twoParts.segmentCount == 2 && twoParts.sub == "header")
+  }
+
+  /// Empty parts are skipped (a token of only empty parts holds no claims), and the signature of a three-part
+  /// token is not read; a part's error names its index among the parts.
+  @Test func emptyPartsAndSegments() throws {
+    let payload = Base64URL.encode(#"{"sub":"s"}"#)
+    for token in ["." + payload + ".", "." + payload + ".@@@", payload + "..", ".." + payload + "."] {
+      let parsed = try IDTokenClaims(rawIDToken: token)
+      #expect(parsed.sub == "s", "\(token)")
+      #expect(parsed.segmentCount == token.filter { $0 == "." }.count + 1)
+    }
+    #expect(throws: IDTokenClaimsError.empty) { try IDTokenClaims(rawIDToken: "") }
+    #expect(throws: IDTokenClaimsError.empty) { try IDTokenClaims(rawIDToken: "...") }
+    #expect(throws: IDTokenClaimsError.empty) { try IDTokenClaims(rawIDToken: Base64URL.encode("{}") + "..") }
+    #expect(throws: IDTokenClaimsError.notBase64URL(segment: 3)) { try IDTokenClaims(rawIDToken: "...@@@") }
+    #expect(throws: IDTokenClaimsError.notJSONObject(segment: 2)) {
+      try IDTokenClaims(rawIDToken: payload + ".." + Base64URL.encode("[]") + ".")
+    }
+  }
+
+  /// A token that is not ASCII is split on characters, where a `.` followed by a combining mark is one character
+  /// and no separator: such a token is one part, and the error is the whole token's.
+  @Test func nonASCIITokensSplitOnCharacters() {
+    let payload = Base64URL.encode(#"{"sub":"s"}"#)
+    #expect(throws: IDTokenClaimsError.notBase64URL(segment: 0)) { try IDTokenClaims(rawIDToken: payload + ".\u{301}") }
+    #expect(throws: IDTokenClaimsError.notBase64URL(segment: 1)) { try IDTokenClaims(rawIDToken: payload + ".é") }
+  }
+
+  /// `merged` gives what a dictionary merge sorted by key gives (the oracle): of equal keys the first one's key
+  /// (its own bytes, of canonically equivalent spellings) and the last one's value, for seeded member lists
+  /// full of repeated keys.
+  @Test func mergedIsADictionaryMerge() {
+    let keys = ["a", "b", "sub", "oid", "e\u{301}", "\u{E9}", "", "zz", "preferred_username"]
+    var random = SeededGenerator(seed: 22)
+    for _ in 0..<500 {
+      let members = (0..<Int.random(in: 0..<24, using: &random)).map { index in
+        ADALValueEntry(key: keys.randomElement(using: &random)!, value: .integer(Int64(index)))
+      }
+      var dictionary: [String: ADALValue] = [:]
+      for member in members { dictionary[member.key] = member.value }
+      let expected = dictionary.sorted { $0.key < $1.key }
+      let merged = IDTokenClaims.merged(members)
+      #expect(merged.map(\.value) == expected.map(\.value))
+      #expect(merged.map { Array($0.key.utf8) } == expected.map { Array($0.key.utf8) })
+    }
+  }
+
   @Test func malformedTokensThrowWithoutTheToken() {
     #expect(throws: IDTokenClaimsError.notBase64URL(segment: 1)) { try IDTokenClaims(rawIDToken: "eyJhIjoxfQ.@@@.sig") }
     #expect(throws: IDTokenClaimsError.notJSONObject(segment: 0)) {
