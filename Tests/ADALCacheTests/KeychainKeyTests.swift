@@ -1,6 +1,7 @@
 import ADALCache
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 /// Test vectors published in IdentityCore `MSIDLegacyCacheKeyTests.m` (spec §1.2), both directions.
 @Suite("Keychain attribute codec")
@@ -85,5 +86,28 @@ struct KeychainKeyTests {
     #expect(throws: ADALKeychainKeyError.undecodable(component: "clientId")) {
       try ADALKeychainService.decode("MSOpenTech.ADAL.1|YQ|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Y")
     }
+  }
+
+  /// `isNilKey` answers what `caseInsensitiveCompare` (its oracle) answers: the NIL-GUID in seeded mixes of
+  /// case, with bytes replaced by others (ASCII, controls, spaces, non-ASCII look-alikes), shorter and longer.
+  @Test func nilKeyInAnyCaseAsFoundationComparesIt() {
+    let key = Array(ADALKeychainService.nilKey)
+    let others: [Character] = ["a", "C", "0", "-", "_", " ", "\u{0}", "\n", "\u{212A}", "é", "\u{FF23}", "\u{301}"]
+    var random = SeededGenerator(seed: 22)
+    var candidates = ["", String(key.dropLast()), String(key) + "0", " " + String(key)]
+    for _ in 0..<2_000 {
+      var characters = key.map { Bool.random(using: &random) ? Character($0.lowercased()) : $0 }
+      if Int.random(in: 0..<3, using: &random) == 0 {
+        characters[Int.random(in: 0..<characters.count, using: &random)] = others.randomElement(using: &random)!
+      }
+      candidates.append(String(characters))
+    }
+    var matches = 0
+    for candidate in candidates {
+      let expected = candidate.caseInsensitiveCompare(ADALKeychainService.nilKey) == .orderedSame
+      matches += expected ? 1 : 0
+      #expect(ADALKeychainService.isNilKey(candidate) == expected, "\(candidate.debugDescription)")
+    }
+    #expect(matches > 1_000)  // both answers are reached
   }
 }
