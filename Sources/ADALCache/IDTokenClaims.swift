@@ -21,21 +21,23 @@ public struct IDTokenClaims: Sendable, Hashable {
   }
 
   /// Every claim, header and payload merged, sorted by key.
-  public let claims: [ADALValueEntry]
+  public var claims: [ADALValueEntry] { storage.claims }
   /// True when the raw token had exactly three `.`-separated parts (header, payload, signature).
-  public let isJWT: Bool
+  public var isJWT: Bool { storage.isJWT }
   /// The number of `.`-separated parts of the raw token.
-  public let segmentCount: Int
+  public var segmentCount: Int { storage.segmentCount }
 
-  public let flavor: Flavor
+  public var flavor: Flavor { storage.flavor }
   /// The user id as the claims give it, trimmed, original case kept (for display).
-  public let userID: String?
+  public var userID: String? { storage.userID }
   /// The claim the user id came from (`upn`, `preferred_username`, `sub`, …).
-  public let userIDClaim: String?
+  public var userIDClaim: String? { storage.userIDClaim }
   /// Whether the user id is meant for display (a UPN, email or preferred_username, not `sub`/`oid`).
-  public let isDisplayable: Bool
-  /// The claims planning reads of every item, found and trimmed once (`Frequent`).
-  private let frequent: Frequent
+  public var isDisplayable: Bool { storage.isDisplayable }
+
+  /// Everything above, in one object that copies share: the read's memo, every item of the token and the
+  /// planner's entries each hold the claims, and a copy of them as fields retained five references.
+  private let storage: Storage
 
   /// Parses a raw id token. Throws when no part decodes to a JSON object, or when a header or payload part
   /// is not base64url JSON. The error never contains the token.
@@ -59,15 +61,50 @@ public struct IDTokenClaims: Sendable, Hashable {
   }
 
   private init(sortedClaims: [ADALValueEntry], isJWT: Bool, segmentCount: Int) {
-    self.isJWT = isJWT
-    self.segmentCount = segmentCount
-    claims = sortedClaims
-    frequent = Frequent(sortedClaims)
-    let derived = IDTokenClaims.deriveUserID(sortedClaims, frequent)
-    flavor = derived.flavor
-    userID = derived.userID
-    userIDClaim = derived.claim
-    isDisplayable = derived.displayable
+    storage = Storage(claims: sortedClaims, isJWT: isJWT, segmentCount: segmentCount)
+  }
+
+  /// Equal when every field is (the claims planning reads are derived from `claims`): copies of one parse
+  /// share their storage, and are equal without comparing.
+  public static func == (lhs: IDTokenClaims, rhs: IDTokenClaims) -> Bool {
+    lhs.storage === rhs.storage
+      || (lhs.claims == rhs.claims && lhs.isJWT == rhs.isJWT && lhs.segmentCount == rhs.segmentCount
+        && lhs.flavor == rhs.flavor && lhs.userID == rhs.userID && lhs.userIDClaim == rhs.userIDClaim
+        && lhs.isDisplayable == rhs.isDisplayable)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(claims)
+    hasher.combine(isJWT)
+    hasher.combine(segmentCount)
+    hasher.combine(flavor)
+    hasher.combine(userID)
+    hasher.combine(userIDClaim)
+    hasher.combine(isDisplayable)
+  }
+
+  /// The claims, what the token's shape was, the user id derived from them, and the claims planning reads.
+  private final class Storage: Sendable {
+    let claims: [ADALValueEntry]
+    let isJWT: Bool
+    let segmentCount: Int
+    let flavor: Flavor
+    let userID: String?
+    let userIDClaim: String?
+    let isDisplayable: Bool
+    let frequent: Frequent
+
+    init(claims: [ADALValueEntry], isJWT: Bool, segmentCount: Int) {
+      self.claims = claims
+      self.isJWT = isJWT
+      self.segmentCount = segmentCount
+      frequent = Frequent(claims)
+      let derived = IDTokenClaims.deriveUserID(claims, frequent)
+      flavor = derived.flavor
+      userID = derived.userID
+      userIDClaim = derived.claim
+      isDisplayable = derived.displayable
+    }
   }
 
   /// The UTF-8 offsets of the token's `.`-separated parts, empty ones included. An ASCII token (every real one)
@@ -147,19 +184,19 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// the keychain `acct` attribute. The string itself when it is lowercase already (read for every item).
   public var normalizedUserID: String? { userID?.lowercasedSharingStorage() }
 
-  public var oid: String? { frequent.oid }
-  public var tid: String? { frequent.tid }
-  public var sub: String? { frequent.sub }
-  public var idp: String? { frequent.idp }
-  public var iss: String? { frequent.iss }
+  public var oid: String? { storage.frequent.oid }
+  public var tid: String? { storage.frequent.tid }
+  public var sub: String? { storage.frequent.sub }
+  public var idp: String? { storage.frequent.idp }
+  public var iss: String? { storage.frequent.iss }
   public var name: String? { string("name") }
   public var givenName: String? { string("given_name") }
   public var familyName: String? { string("family_name") }
-  public var ver: String? { frequent.ver }
-  public var upn: String? { frequent.upn }
-  public var email: String? { frequent.email }
-  public var preferredUsername: String? { frequent.preferredUsername }
-  public var uniqueName: String? { frequent.uniqueName }
+  public var ver: String? { storage.frequent.ver }
+  public var upn: String? { storage.frequent.upn }
+  public var email: String? { storage.frequent.email }
+  public var preferredUsername: String? { storage.frequent.preferredUsername }
+  public var uniqueName: String? { storage.frequent.uniqueName }
 
   /// CORE's `uniqueId` (MSAL's localAccountId): `oid`, else `sub`, lowercased.
   public var uniqueID: String? { (oid ?? sub)?.lowercased() }
@@ -198,9 +235,8 @@ public struct IDTokenClaims: Sendable, Hashable {
 
   /// The claims planning reads of every item (several for each), each non-blank and trimmed as `string(_:)`
   /// gives it: looked up once per token, where a binary search of string comparisons and a trim for each read
-  /// were most of the claims' cost to planning. One object for all the items that share a token
-  /// (`ReadMemo.claims(for:)`), so each item holds a reference, not ten strings.
-  private final class Frequent: Sendable, Hashable {
+  /// were most of the claims' cost to planning.
+  private struct Frequent: Sendable {
     let oid: String?, tid: String?, sub: String?, idp: String?, iss: String?, ver: String?
     let upn: String?, email: String?, preferredUsername: String?, uniqueName: String?
 
@@ -217,10 +253,6 @@ public struct IDTokenClaims: Sendable, Hashable {
       preferredUsername = value("preferred_username")
       uniqueName = value("unique_name")
     }
-
-    /// Always equal: every value is derived from `claims`, which the claims' own equality compares.
-    static func == (lhs: Frequent, rhs: Frequent) -> Bool { true }
-    func hash(into hasher: inout Hasher) {}
   }
 }
 
