@@ -51,11 +51,14 @@ struct EntityMapper {
   /// the user is mapped (see below).
   func map(_ items: consuming [SourcedItem], identities: IdentityResolver.Outcome) -> MappingResult {
     var result = MappingResult()
-    for user in identities.users where user.status != .resolved {
+    // Read in place: a `for` over the users copied each (a retain of each of its fields).
+    for index in identities.users.indices where identities.users[index].status != .resolved {
+      let status = identities.users[index].status
       result.skips.append(
         PlanEntry(
-          action: user.status == .conflict ? .conflict : .skip, reasonCode: user.reasonCode, reason: user.reason,
-          sources: user.sources, username: user.username))
+          action: status == .conflict ? .conflict : .skip, reasonCode: identities.users[index].reasonCode,
+          reason: identities.users[index].reason, sources: identities.users[index].sources,
+          username: identities.users[index].username))
     }
     // Users map independently (a group only appends to its own result, and app metadata merges
     // commutatively), so groups are mapped on all cores and their results joined in group order: the same
@@ -72,25 +75,37 @@ struct EntityMapper {
       var batch: [[SourcedItem]?] = groups[range].map { $0 }
       for index in range { groups[index] = [] }
       // Each group is made and let go by the worker that maps it: its items are freed on all cores.
-      parts += batch.orderedParallelMapTaking(minimumChunk: 64) { members in
+      var mapped = batch.orderedParallelMapTaking(minimumChunk: 64) {
+        members -> (result: MappingResult, apps: AppMetadataCollector) in
         userGroup(members, identities).map(mapUser) ?? (MappingResult(), AppMetadataCollector())
       }
+      parts.appendMoving(&mapped)
     }
-    // The apps are merged on the other core while this one joins the proposals.
-    let apps = BackgroundValue { [apps = parts.map(\.apps)] in
+    // The apps are merged on the other core while this one joins the proposals; moved out of the parts (a copy
+    // of each retained its table, released again with the parts).
+    var partApps: [AppMetadataCollector] = []
+    partApps.reserveCapacity(parts.count)
+    for index in parts.indices {
+      var apps = AppMetadataCollector()
+      swap(&apps, &parts[index].apps)
+      partApps.append(apps)
+    }
+    let apps = BackgroundValue { [partApps = Handoff(consume partApps)] in
+      let partApps = partApps.take()
       var merged = AppMetadataCollector()
-      for part in apps { merged.merge(part) }
+      for index in partApps.indices { merged.merge(partApps[index]) }
       return merged
     }
-    // Joined into an array sized once (grown by doubling, the proposals were there up to three times over at
-    // the planner's peak). The parts are let go on another core: freed here, each part's arrays released every
-    // proposal and skip they held, on the core that goes on to reconcile (about 29M instructions at 40k items).
-    // Holding them until then costs a reference per proposal.
+    // Joined into arrays sized once (grown by doubling, the proposals were there up to three times over at
+    // the planner's peak), the parts' elements moved, not copied: a copy of a skip retained each of its fields,
+    // and letting the parts go released them all again, on the core that goes on to reconcile. The emptied
+    // parts are let go on another core.
     result.proposals.reserveCapacity(parts.reduce(0) { $0 + $1.result.proposals.count })
-    for index in parts.indices {  // read in place: a copy of each part retained and released all its arrays
-      result.proposals += parts[index].result.proposals
-      result.skips += parts[index].result.skips
-      result.diagnostics += parts[index].result.diagnostics
+    result.skips.reserveCapacity(result.skips.count + parts.reduce(0) { $0 + $1.result.skips.count })
+    for index in parts.indices {
+      result.proposals.appendMoving(&parts[index].result.proposals)
+      result.skips.appendMoving(&parts[index].result.skips)
+      result.diagnostics.appendMoving(&parts[index].result.diagnostics)
     }
     releaseInBackground(consume parts)
     result.apps = apps.value

@@ -47,17 +47,18 @@ extension PlanAction {
 }
 
 enum PlanOrder {
-  /// `users` sorted into plan order (`users(_:_:)`), each user's `UserOrder` made once rather than twice per
+  /// Sorts `users` into plan order (`users(_:_:)`), each user's `UserOrder` made once rather than twice per
   /// comparison (it lowercases the name). The orders are compared in place: read from the array, each
-  /// comparison copied two of them (a retain and a release of each of their strings).
-  static func sortedUsers(_ users: [PlanUser]) -> [PlanUser] {
-    users.withUnsafeBufferPointer { buffer in
+  /// comparison copied two of them (a retain and a release of each of their strings). The users are then
+  /// moved into their places (`permute`): a sorted copy retained each of their fields.
+  static func sortUsers(_ users: inout [PlanUser]) {
+    let order = users.withUnsafeBufferPointer { buffer in
       let orders = buffer.indices.map { UserOrder(buffer[$0]) }
-      let sorted = orders.withUnsafeBufferPointer { orders in
+      return orders.withUnsafeBufferPointer { orders in
         buffer.indices.sorted { UserOrder.precedes(orders.baseAddress! + $0, orders.baseAddress! + $1) }
       }
-      return sorted.map { buffer[$0] }
     }
+    permute(&users, into: order)
   }
 
   /// Two arrays sorted by `areInIncreasingOrder` as one sorted array (on ties, `lhs`'s element first).

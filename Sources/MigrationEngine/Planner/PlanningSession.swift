@@ -79,35 +79,41 @@ package struct PlanningSession: Sendable {
     if !authorities.unknownEnvironments.isEmpty { noteUnknownEnvironments(items, authorities.unknownEnvironments) }
 
     let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
-    let identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
+    var identities = IdentityResolver(existing: ExistingAccountIndex(knownAccounts)).resolve(items)
     diagnostics += identities.diagnostics
     var mapping = EntityMapper(options: options, now: plannedAt, existingAccounts: knownAccounts)
       .map(consume items, identities: identities)  // frees the items as it maps them
     diagnostics += mapping.diagnostics
     apps.merge(mapping.apps)
+    // The users are taken out (the only reference to them then, sorted in place) and the rest of the
+    // identities let go on another core: an identity per item and a list per user, freed on this one before.
+    var planUsers: [PlanUser] = []
+    swap(&planUsers, &identities.users)
+    releaseInBackground(consume identities)
 
     // The users are put in plan order on the other core while this one reconciles and sorts the entries.
-    let users = BackgroundValue { [users = identities.users] in
+    let users = BackgroundValue { [planUsers = Handoff(consume planUsers)] in
       // Most users' sources are sorted: then the list is not copied (a `map` copied every user).
-      var users = users
+      var users = planUsers.take()
       for index in users.indices where !users[index].sources.isSorted(by: PlanSource.precedes) {
         users[index].sources.sort(by: PlanSource.precedes)
       }
-      return PlanOrder.sortedUsers(users)
+      PlanOrder.sortUsers(&users)
+      return users
     }
     // The skips are put in plan order on the other core while this one reconciles: the entries are then two
     // runs in order, which the plan's sort (a stable sort that finds runs) joins in one pass, where sorting
     // 14,500 skips (at 40k items) was most of the sort at the serial end of planning. The plan's sort makes the
-    // same order either way.
-    skips += mapping.skips
-    mapping.skips = []
+    // same order either way. Moved, here and back (`appendMoving`), never copied: a copy of an entry retained
+    // each of its fields, and the copies' originals were freed on this core.
+    skips.appendMoving(&mapping.skips)
     let skipCount = skips.count
     let unsorted = Handoff(consume skips)
     let sortedSkips = BackgroundValue {
       var skips = unsorted.take()
       Self.sortSources(&skips)
       PlanOrder.sortEntries(&skips)
-      return skips
+      return Handoff(consume skips)
     }
     var reconciler = Reconciler(store: store, prefer: options.prefer)
     reconciler.reserveCapacity(mapping.proposals.count + skipCount)
@@ -124,7 +130,8 @@ package struct PlanningSession: Sendable {
 
     // Built in place: each concatenation and `map` was one more copy of every entry.
     var entries = (consume reconciler).entries
-    entries += sortedSkips.value
+    var skipsInOrder = sortedSkips.value.take()
+    entries.appendMoving(&skipsInOrder)
     return plan(entries: &entries, diagnostics: diagnostics, inputs: [], users: { users.value })
   }
 
@@ -146,7 +153,7 @@ package struct PlanningSession: Sendable {
     return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: { [] })
   }
 
-  /// - Parameter users: the plan's users, in plan order (`PlanOrder.sortedUsers`), asked for last.
+  /// - Parameter users: the plan's users, in plan order (`PlanOrder.sortUsers`), asked for last.
   private func plan(
     entries: inout [PlanEntry], diagnostics: [Diagnostic], inputs: [PlanInput], users: () -> [PlanUser]
   ) -> MigrationPlan {
