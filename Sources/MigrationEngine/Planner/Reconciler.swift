@@ -154,10 +154,11 @@ struct Reconciler {
     _ proposal: Proposal, action: PlanAction, entity: AnyUnifiedEntity? = nil, existing: AnyUnifiedEntity? = nil,
     code: String, reason: String
   ) {
-    // The proposal's own entity keeps its box: the entry shares it rather than boxing a copy.
+    // The proposal's own entity keeps its box: the entry shares it rather than boxing a copy. Its kind is the
+    // proposal's: left to the entry, it was read from the entity, copied out of its box (a retain of each field).
     entries.append(
       PlanEntry(
-        action: action, canonicalKey: proposal.canonicalKey,
+        action: action, kind: proposal.kind, canonicalKey: proposal.canonicalKey,
         entityBox: entity.map(EntityBox.init) ?? proposal.entityBox,
         existingBox: existing.map(EntityBox.init), reasonCode: code, reason: reason,
         sources: proposal.sources, identityRule: proposal.rule, username: proposal.username,

@@ -14,6 +14,6 @@ extension Array {
     }
     reserveCapacity(count + other.count)
     other.withUnsafeMutableBufferPointer { $0.reverse() }
-    while let element = other.popLast() { append(element) }
+    while let element = other.popLast() { append(consume element) }
   }
 }
