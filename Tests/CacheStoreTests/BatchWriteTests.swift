@@ -90,6 +90,21 @@ import _Adal2MSALTestSupport
     #expect(try StoreTestSupport.counts(store) == StoreTestSupport.Counts())
   }
 
+  /// An absent field is not bound at all (`BoundStatement`): it is NULL in its row also where the same
+  /// parameter of the previous batch held a value.
+  @Test func anAbsentFieldIsNullAfterABatchThatHadIt() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    var tokens = Self.tokens(70)
+    for index in tokens.indices where (index / TableWriter.batchSize).isMultiple(of: 2) {
+      tokens[index].familyID = "1"
+    }
+    try store.apply(Self.plan(tokens))
+    let families = try store.queue.read { db in
+      try DatabaseValue.fetchAll(db, sql: "SELECT family_id FROM credentials ORDER BY id")
+    }
+    #expect(families == tokens.map { $0.familyID.map { $0.databaseValue } ?? .null })
+  }
+
   /// Texts longer than an arena chunk, between short ones, are bound whole.
   @Test func textsLongerThanAChunkRoundTrip() throws {
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())

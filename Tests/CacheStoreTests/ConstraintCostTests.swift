@@ -35,7 +35,7 @@ import _Adal2MSALTestSupport
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
     try store.queue.read { db in
       for table in [StoreTable.accounts, .credentials, .appMetadata] {
-        let nulls = StatementArguments(Array(repeating: DatabaseValue.null, count: 32 * table.width + 1))
+        let nulls = StatementArguments(Array(repeating: DatabaseValue.null, count: 32 * table.width))
         let opcodes = try Row.fetchAll(db, sql: "EXPLAIN " + table.insertSQL(rows: 32), arguments: nulls)
           .map { $0["opcode"] as String }
         #expect(opcodes.contains("Insert"), "\(table.name)")

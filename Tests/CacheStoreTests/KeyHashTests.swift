@@ -13,6 +13,16 @@ import _Adal2MSALTestSupport
   @Test func theHashIsFNV1a64() {
     #expect(KeyHash.of("") == Int64(bitPattern: 0xcbf2_9ce4_8422_2325))
     #expect(KeyHash.of("a") == Int64(bitPattern: 0xaf63_dc4c_8601_ec8c))
+    #expect(KeyHash.of("foobar") == Int64(bitPattern: 0x8594_4171_f739_67e8))
+  }
+
+  /// A key longer than the eight bytes `KeyHash` reads at a time, with a tail of three: each byte is folded in
+  /// in order (the value computed byte by byte, outside Swift).
+  @Test func aLongKeyHasTheHashOfItsBytesInOrder() {
+    let key = "uid.utid-login.microsoftonline.com-refreshtoken-client-id--"
+    #expect(key.utf8.count == 59)
+    #expect(KeyHash.of(key) == Int64(bitPattern: 0x2fe2_dc43_a1f6_3b92))
+    #expect(KeyHash.ofLowercased(key.uppercased()) == KeyHash.of(key))
   }
 
   /// Every row given the hash of one key (as keys that collide would have): that key still finds its own row

@@ -130,3 +130,20 @@ import _Adal2MSALTestSupport
     #expect(files == 2)
   }
 }
+
+/// `TextMemo`, which remembers the ids of files and labels and the groups of environments, by exact text.
+@Suite struct TextMemoTests {
+  /// Many texts, some canonically equivalent and some sharing a prefix, asked for in turn and again: each gets
+  /// the value remembered for it, however many the memo holds.
+  @Test func everyTextGetsItsOwnValue() {
+    let texts = (0..<300).flatMap { ["label \($0) caf\u{E9}", "label \($0) cafe\u{301}"] }
+    var memo = TextMemo<Int>()
+    for (index, text) in texts.enumerated() {
+      #expect(memo.value(of: text) == nil)
+      memo.remember(index, for: text)
+      #expect(memo.value(of: text) == index)
+    }
+    for (index, text) in texts.enumerated().reversed() { #expect(memo.value(of: text) == index) }
+    #expect(memo.value(of: "label 300 caf\u{E9}") == nil)
+  }
+}

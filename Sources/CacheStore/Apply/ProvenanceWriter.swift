@@ -27,8 +27,7 @@ struct ProvenanceWriter {
     insert = try BoundStatement(
       db,
       sql: """
-        INSERT OR IGNORE INTO provenance (row_table, row_id, run_id, seq, action, sources)
-        SELECT * FROM (VALUES \(rows)) LIMIT ?
+        INSERT OR IGNORE INTO provenance (row_table, row_id, run_id, seq, action, sources) VALUES \(rows)
         """)
     files = try InternedTexts(db: db, table: "provenance_files", column: "file")
     labels = try InternedTexts(db: db, table: "provenance_labels", column: "label")
@@ -61,10 +60,10 @@ struct ProvenanceWriter {
     if waiting == Self.batchSize { try finish() }
   }
 
-  /// Writes the rows bound so far.
+  /// Writes the rows bound so far. In a batch that is not full, the rows left are NULL in every column: `OR
+  /// IGNORE` skips them (`RowWriter`'s `flush()`).
   mutating func finish() throws {
     guard waiting > 0 else { return }
-    insert.bind(Int32(Self.batchSize * Self.width + 1), Int64(waiting))
     try insert.run(rows: waiting)
     waiting = 0
   }
@@ -80,12 +79,8 @@ struct InternedTexts {
   private let db: Database
   private let insert: BoundStatement
   private let select: BoundStatement
-  /// The texts met, each with its id, by `String`: the texts of one entry are canonically equivalent, and told
-  /// apart by their bytes (`hasSameUTF8(as:)`). (A dictionary of `PropertyListString` hashed and compared each text
-  /// through closures, a thousand instructions a source.)
-  private var ids: [String: [(text: String, id: Int64)]] = [:]
-  /// The text asked for last and its id: consecutive rows mostly name the same file.
-  private var last: (text: String, id: Int64)?
+  /// The texts met, each with its id.
+  private var ids = TextMemo<Int64>()
 
   init(db: Database, table: String, column: String) throws {
     self.db = db
@@ -96,20 +91,14 @@ struct InternedTexts {
 
   /// The id of `text`, inserted when new.
   mutating func id(of text: String) throws -> Int64 {
-    if let last, last.text.hasSameUTF8(as: text) { return last.id }
-    let id: Int64
-    if let known = ids[text]?.first(where: { $0.text.hasSameUTF8(as: text) }) {
-      id = known.id
-    } else {
-      id = try lookUp(text)
-      ids[text, default: []].append((text, id))
-    }
-    last = (text, id)
+    if let id = ids.value(of: text) { return id }
+    let id = try lookUp(text)
+    ids.remember(id, for: text)
     return id
   }
 
   /// The id of a text this writer has not met yet: inserted, or the one an earlier run inserted.
-  private mutating func lookUp(_ text: String) throws -> Int64 {
+  private func lookUp(_ text: String) throws -> Int64 {
     insert.bind(1, text)
     try insert.run()
     if db.changesCount == 1 { return db.lastInsertedRowID }

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import PropertyLists
 import UnifiedCache
 
 /// Writes entities inside one transaction, each table with its own statements prepared once and bound straight
@@ -79,10 +78,10 @@ struct RowWriter {
 /// A class: a struct's writes through `RowWriter`'s switch copied the whole writer (its statements, its sets) in
 /// and out for every row. Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`):
 /// it is used by the one thread that writes the transaction, and the checks came with every row.
-private final class TableWriter {
+final class TableWriter {
   let table: StoreTable
   let find: BoundStatement
-  /// An insert of up to `batchSize` rows (`StoreTable.insertSQL(rows:)`), each new row bound to it as it comes.
+  /// An insert of `batchSize` rows (`StoreTable.insertSQL(rows:)`), each new row bound to it as it comes.
   let insert: BoundStatement
   let replace: BoundStatement
   /// The key hashes of the rows bound to `insert` and not written yet.
@@ -93,7 +92,7 @@ private final class TableWriter {
   /// The key hashes written by this run, when the table held no row before it (else nil).
   @exclusivity(unchecked) var written: Set<Int64>?
   /// The group names of the environments of the accounts written (`RowCodec.bind(_:key:to:environmentGroups:)`).
-  @exclusivity(unchecked) var environmentGroups: [PropertyListString: String] = [:]
+  @exclusivity(unchecked) var environmentGroups = TextMemo<String>()
 
   /// New rows per `INSERT`: SQLite's work per statement (opening the table and its indexes, the AUTOINCREMENT
   /// counter, freeing the registers) is done once for them all.
@@ -145,10 +144,13 @@ private final class TableWriter {
     return RowWriter.Written(outcome: .inserted, rowID: id)
   }
 
-  /// Writes the new rows bound so far.
+  /// Writes the new rows bound so far. In a batch that is not full, every row left has the id of the batch's
+  /// first row and NULL in every column: `OR IGNORE` skips it (a NULL in a NOT NULL column, a taken id), and
+  /// AUTOINCREMENT does not count it, as it would a NULL id.
   func flush() throws {
     guard !waiting.isEmpty else { return }
-    insert.bind(Int32(Self.batchSize * table.width + 1), Int64(waiting.count))
+    let firstID = nextID - Int64(waiting.count)
+    for row in waiting.count..<Self.batchSize { insert.row(row, width: table.width).bind(table.idParameter, firstID) }
     try insert.run(rows: waiting.count)
     waiting.removeAll(keepingCapacity: true)
   }
@@ -191,12 +193,13 @@ final class StoreTable: Sendable {
     selectSQL = "SELECT * FROM \(name) WHERE key_hash = ? AND (key = ? OR key IS NULL)"
   }
 
-  /// An insert of the first N of `rows` rows of every column and, last, `id`; N is the parameter after the
-  /// rows' (`LIMIT`), so that the rows bound so far are written by the same statement however many they are.
-  /// `OR IGNORE` (checked by `BoundStatement.run(rows:)`), see there.
+  /// An insert of `rows` rows of every column and, last, `id`. `OR IGNORE` (checked by
+  /// `BoundStatement.run(rows:)`), see there; a batch of fewer rows is written by the same statement
+  /// (`TableWriter.flush()`). Not `INSERT ... SELECT * FROM (VALUES ...) LIMIT ?`, which writes any number of rows
+  /// through a second co-routine, copying every value of every row once more.
   func insertSQL(rows: Int) -> String {
-    "INSERT OR IGNORE INTO \(name) (\(columnList)) SELECT * FROM (VALUES "
-      + Array(repeating: rowMarks, count: rows).joined(separator: ", ") + ") LIMIT ?"
+    "INSERT OR IGNORE INTO \(name) (\(columnList)) VALUES "
+      + Array(repeating: rowMarks, count: rows).joined(separator: ", ")
   }
 
   /// An insert that replaces the row of the same `id` (a write of a key the table holds).

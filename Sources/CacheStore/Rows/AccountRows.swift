@@ -1,5 +1,4 @@
 import GRDB
-import PropertyLists
 import UnifiedCache
 
 /// The `accounts` table.
@@ -16,7 +15,7 @@ extension RowCodec {
   /// 11,000 instructions, for a handful of distinct environments in a run).
   func bind(
     _ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement,
-    environmentGroups: inout [PropertyListString: String]
+    environmentGroups: inout TextMemo<String>
   ) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
@@ -31,14 +30,13 @@ extension RowCodec {
     parameter += Int32(Self.accountTextFields.count)
     next(Self.jsonText(account.additionalFields))
     next(Self.normalizedUsername(account.username))
+    // By the exact text: two spellings of a host are two environments, each with its own group.
     let group: String
-    // Keyed by the exact text: two spellings of a host are two environments, each with its own group.
-    let environment = PropertyListString(account.environment)
-    if let known = environmentGroups[environment] {
+    if let known = environmentGroups.value(of: account.environment) {
       group = known
     } else {
       group = EnvironmentAliases.group(forHost: account.environment).name
-      environmentGroups[environment] = group
+      environmentGroups.remember(group, for: account.environment)
     }
     next(group)
     next(Self.normalizedHomeAccountID(account.homeAccountID))
