@@ -16,8 +16,8 @@ import _Adal2MSALTestSupport
     #expect(KeyHash.of("foobar") == Int64(bitPattern: 0x8594_4171_f739_67e8))
   }
 
-  /// A key longer than the eight bytes `KeyHash` reads at a time, with a tail of three: each byte is folded in
-  /// in order (the value computed byte by byte, outside Swift).
+  /// A key of many bytes, and its capitals lowercased through a buffer (`ofLowercased`): FNV-1a 64 of its bytes
+  /// in order, as computed outside Swift.
   @Test func aLongKeyHasTheHashOfItsBytesInOrder() {
     let key = "uid.utid-login.microsoftonline.com-refreshtoken-client-id--"
     #expect(key.utf8.count == 59)
@@ -95,5 +95,25 @@ import _Adal2MSALTestSupport
     #expect(row["refresh_on"] as DatabaseValue == .null)
     #expect(row["expires_on"] as DatabaseValue == Int64(1_700_003_600).databaseValue)
     #expect(row["cached_at"] as DatabaseValue == 1_700_000_000.5.databaseValue)
+  }
+}
+
+/// `KeyHashSet`, the key hashes a run wrote to a table that was empty before it.
+@Suite struct KeyHashSetTests {
+  /// Hashes that share their low bits (one slot), 0, negative ones and thousands more than the first slots
+  /// hold: each is found once inserted, and none that was not.
+  @Test func everyInsertedHashIsFoundAndNoOther() {
+    let inserted =
+      (0..<3000).map { Int64($0) << 20 } + (1...3000).map { -Int64($0) &* Int64(bitPattern: 0x9E37_79B9_7F4A_7C15) }
+    var set = KeyHashSet()
+    for (index, hash) in inserted.enumerated() {
+      #expect(!set.contains(hash))
+      set.insert(hash)
+      set.insert(hash)
+      #expect(set.contains(hash))
+      if index.isMultiple(of: 500) { #expect(inserted[..<index].allSatisfy(set.contains)) }
+    }
+    #expect(inserted.allSatisfy(set.contains))
+    #expect(!set.contains(1) && !set.contains(Int64.min) && !set.contains((3000 as Int64) << 20))
   }
 }

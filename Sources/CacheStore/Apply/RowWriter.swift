@@ -90,7 +90,7 @@ final class TableWriter {
   /// ever held.
   @exclusivity(unchecked) var nextID: Int64
   /// The key hashes written by this run, when the table held no row before it (else nil).
-  @exclusivity(unchecked) var written: Set<Int64>?
+  @exclusivity(unchecked) var written: KeyHashSet?
   /// The group names of the environments of the accounts written (`RowCodec.bind(_:key:to:environmentGroups:)`).
   @exclusivity(unchecked) var environmentGroups = TextMemo<String>()
 
@@ -112,7 +112,7 @@ final class TableWriter {
             COALESCE((SELECT max(id) FROM \(table.name)), 0)) + 1
           """, arguments: [table.name]) ?? 1
     let isEmpty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table.name))") ?? false
-    written = isEmpty ? [] : nil
+    written = isEmpty ? KeyHashSet() : nil
   }
 
   func upsert(

@@ -10,39 +10,12 @@ public enum KeyHash {
   public static func of(_ text: String) -> Int64 {
     // Not `withUTF8`, which is mutating: its copy of `text` was a retain and a release of a key (or a home account
     // id) that the report, rendered on the other core meanwhile, reads too (contended).
-    let hash =
-      text.utf8.withContiguousStorageIfAvailable { fnv1a(UnsafeRawBufferPointer($0)) }
-      ?? fnv1a(text.utf8)
+    let hash = text.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(text.utf8)
     return Int64(bitPattern: hash)
   }
 
   private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325
   private static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-  /// FNV-1a of contiguous bytes, read eight at a time: each byte is still folded in on its own, in order, and
-  /// the loop loads, counts and branches once per eight bytes (a key is 100-250 bytes, hashed for every row
-  /// written).
-  private static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash = basis
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      hash = (hash ^ (word & 0xff)) &* prime
-      hash = (hash ^ (word >> 8 & 0xff)) &* prime
-      hash = (hash ^ (word >> 16 & 0xff)) &* prime
-      hash = (hash ^ (word >> 24 & 0xff)) &* prime
-      hash = (hash ^ (word >> 32 & 0xff)) &* prime
-      hash = (hash ^ (word >> 40 & 0xff)) &* prime
-      hash = (hash ^ (word >> 48 & 0xff)) &* prime
-      hash = (hash ^ (word >> 56)) &* prime
-      offset += 8
-    }
-    while offset < bytes.count {
-      hash = (hash ^ UInt64(bytes[offset])) &* prime
-      offset += 1
-    }
-    return hash
-  }
 
   private static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
     var hash = basis
@@ -59,7 +32,7 @@ public enum KeyHash {
       withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { buffer -> UInt64? in
         guard let target = buffer.baseAddress else { return basis }
         guard String.copyLowercasingASCII(bytes, to: target) else { return nil }
-        return fnv1a(UnsafeRawBufferPointer(buffer))
+        return fnv1a(UnsafeBufferPointer(buffer))
       }
     }
     guard let hash = hash ?? nil else { return of(text.lowercased()) }
