@@ -92,7 +92,9 @@ import Testing
       var viaBytes = TextLines()
       // Twice, so that the reused scratch buffer is exercised.
       for _ in 0..<2 {
-        viaBytes.wrapped(first: "  from: ", rest: "        ", width: 60) { $0.append(contentsOf: text.utf8) }
+        viaBytes.wrapped(first: LinePrefix("  from: "), rest: LinePrefix("        "), width: 60) {
+          $0.append(contentsOf: text.utf8)
+        }
       }
       #expect(viaBytes.text == viaString.text + viaString.text, "text: \(text)")
     }
@@ -115,7 +117,7 @@ import Testing
       let width = 20 + next(100)
       var lines = TextLines()
       lines.line("before  ")
-      lines.wrapped(first: first, rest: rest, width: width) { $0.append(contentsOf: text.utf8) }
+      lines.wrapped(first: LinePrefix(first), rest: LinePrefix(rest), width: width) { $0.append(contentsOf: text.utf8) }
       let expected = "before\n" + Self.referenceWrap(text, first: first, rest: rest, width: width)
       #expect(lines.text == expected, "width \(width), text: \(text)")
     }

@@ -100,8 +100,9 @@ extension MigrationReport {
       }
       var width = 0
       for fact in Fact.allCases where shows(fact) { width = max(width, fact.label.utf8.count) }
+      let rest = LinePrefix(spaces(width + 6))
       for fact in Fact.allCases where shows(fact) {
-        out.wrapped(first: fact.prefix(width: width), rest: spaces(width + 6)) { text in
+        out.wrapped(first: fact.prefix(width: width), rest: rest) { text in
           switch fact {
           case .status:
             text.appendUTF8(users[index].status.rawValue)
@@ -137,10 +138,12 @@ extension MigrationReport {
     }
 
     /// `label` indented and padded to `width` columns, then two spaces: made once for each width.
-    func prefix(width: Int) -> String { Self.prefixes[rawValue][width] }
+    func prefix(width: Int) -> LinePrefix { Self.prefixes[rawValue][width] }
 
     private static let widest = allCases.map(\.label.utf8.count).max() ?? 0
-    private static let prefixes = allCases.map { fact in (0...widest).map { "  " + pad(fact.label, $0) + "  " } }
+    private static let prefixes = allCases.map { fact in
+      (0...widest).map { LinePrefix("  " + pad(fact.label, $0) + "  ") }
+    }
   }
 
   /// Appends `names` joined by ", " as UTF-8.
@@ -161,7 +164,7 @@ extension MigrationReport {
           fields: entries[index].fieldReader)
         out.line {
           // The line starts as its entry's line in "Skipped and conflicts" does: action and kind.
-          $0.appendUTF8(Self.entryPrefix(entries[index].action, entries[index].kind, colorize))
+          $0.append(contentsOf: Self.entryPrefix(entries[index].action, entries[index].kind, colorize).bytes)
           summary.writeHeadline(to: &$0)
         }
         if summary.hasDetail {
@@ -194,12 +197,12 @@ extension MigrationReport {
     }
   }
 
-  private static let entryIndent = spaces(13)
-  private static let whyIndent = entryIndent + "why:  "
-  private static let keyIndent = entryIndent + "key:  "
-  private static let fromIndent = entryIndent + "from: "
-  private static let continuationIndent = entryIndent + "      "
-  private static let attentionIndent = spaces(27)
+  private static let entryIndent = LinePrefix(spaces(13))
+  private static let whyIndent = LinePrefix(spaces(13) + "why:  ")
+  private static let keyIndent = LinePrefix(spaces(13) + "key:  ")
+  private static let fromIndent = LinePrefix(spaces(13) + "from: ")
+  private static let continuationIndent = LinePrefix(spaces(19))
+  private static let attentionIndent = LinePrefix(spaces(27))
 
   /// Appends `reason [code]` as UTF-8 (no String made per entry).
   private static func writeReason(_ reason: String, code: String, to text: inout [UInt8]) {
@@ -236,8 +239,9 @@ extension MigrationReport {
 
   /// The start of an entry's line, and of its line in "Skipped and conflicts": its action (coloured with
   /// `colorize`) and kind, padded.
-  private static func entryPrefix(_ action: PlanAction, _ kind: UnifiedEntityKind?, _ colorize: Bool) -> String {
-    entryPrefixes[colorize ? 1 : 0][actions.firstIndex(of: action) ?? 0][kindPosition(kind)]
+  private static func entryPrefix(_ action: PlanAction, _ kind: UnifiedEntityKind?, _ colorize: Bool) -> LinePrefix {
+    let row = (colorize ? actions.count : 0) + (actions.firstIndex(of: action) ?? 0)
+    return entryPrefixes[row * paddedKinds.count + kindPosition(kind)]
   }
 
   // Made once for each action (and kind), plain and coloured, rather than for every entry.
@@ -256,8 +260,10 @@ extension MigrationReport {
       return "\u{1B}[\(code)m\(word)\u{1B}[0m"
     }
   }
-  private static let entryPrefixes = actionWords.map { words in
-    words.map { word in paddedKinds.map { "  \(word) \($0) " } }
+  /// One table, by colour, action and kind: a lookup is one index (nested arrays were three, each
+  /// retained and released).
+  private static let entryPrefixes = actionWords.joined().flatMap { word in
+    paddedKinds.map { LinePrefix("  \(word) \($0) ") }
   }
 }
 

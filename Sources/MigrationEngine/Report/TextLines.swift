@@ -78,24 +78,21 @@ struct TextLines {
 
   /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
   mutating func wrapped(_ text: String, first: String, rest: String, width: Int = 118) {
-    var text = text
-    let plain = text.withUTF8 { wrappedPlain($0, first: first, rest: rest, width: width) }
-    if !plain { wrappedByCharacters(text, first: first, rest: rest, width: width) }
+    wrapped(first: LinePrefix(first), rest: LinePrefix(rest), width: width) { $0.appendUTF8(text) }
   }
 
   /// `wrapped` of the text that `write` appends to a byte buffer, without making a String of it.
   mutating func wrapped(
-    first: String, rest: String, width: Int = 118, _ write: (inout [UInt8]) -> Void
+    first: LinePrefix, rest: LinePrefix, width: Int = 118, _ write: (inout [UInt8]) -> Void
   ) {
     // Written in place after `first`: nearly every line is plain and fits, and is then done as it stands
-    // (`wrappedPlain` gives the same bytes). Only a line to wrap is moved aside and wrapped from there.
+    // (`wrapWords` gives the same bytes). Only a line to wrap is moved aside and wrapped from there.
     let lineStart = bytes.count
-    bytes.appendUTF8(first)
+    bytes.append(contentsOf: first.bytes)
     let textStart = bytes.count
     write(&bytes)
-    let firstWidth = Self.visibleCount(first)
     let plain = bytes.withUnsafeBufferPointer { Self.isPlain(UnsafeBufferPointer(rebasing: $0[textStart...])) }
-    if plain, firstWidth + (bytes.count - textStart) <= width { return endLine() }
+    if plain, first.width + (bytes.count - textStart) <= width { return endLine() }
     var text = scratch
     scratch = []
     text.removeAll(keepingCapacity: true)
@@ -104,7 +101,7 @@ struct TextLines {
     if plain {
       // `first` stays where it was written; the text is known plain and too long for one line.
       bytes.removeSubrange(textStart...)
-      text.withUnsafeBufferPointer { wrapWords($0, firstWidth: firstWidth, rest: rest, width: width) }
+      text.withUnsafeBufferPointer { wrapWords($0, firstWidth: first.width, rest: rest, width: width) }
     } else {
       bytes.removeSubrange(lineStart...)
       wrappedByCharacters(String(decoding: text, as: UTF8.self), first: first, rest: rest, width: width)
@@ -112,43 +109,24 @@ struct TextLines {
     scratch = text
   }
 
-  /// Wraps ASCII text without escapes (nearly all) on its bytes, where a byte is a column. Returns false,
-  /// having written nothing, for anything else, which is wrapped by characters.
-  private mutating func wrappedPlain(
-    _ utf8: UnsafeBufferPointer<UInt8>, first: String, rest: String, width: Int
-  ) -> Bool {
-    guard Self.isPlain(utf8) else { return false }
-    let firstWidth = Self.visibleCount(first)
-    bytes.appendUTF8(first)
-    if firstWidth + utf8.count <= width {
-      // Fits on the first line: word by word would give the same bytes.
-      bytes.append(contentsOf: utf8)
-      endLine()
-      return true
-    }
-    wrapWords(utf8, firstWidth: firstWidth, rest: rest, width: width)
-    return true
-  }
-
-  /// The word wrapping of `wrappedPlain`, after `first` (`firstWidth` columns) has been written: ASCII text
-  /// without escapes, a byte a column.
-  private mutating func wrapWords(_ utf8: UnsafeBufferPointer<UInt8>, firstWidth: Int, rest: String, width: Int) {
+  /// Word-wraps `utf8`, after `first` (`firstWidth` columns) has been written: ASCII text without escapes,
+  /// a byte a column.
+  private mutating func wrapWords(
+    _ utf8: UnsafeBufferPointer<UInt8>, firstWidth: Int, rest: LinePrefix, width: Int
+  ) {
     var currentWidth = firstWidth
     // A line's words are its run of the text (one space between words, as they are separated there): each
     // line is copied whole once its end is known, not word by word.
     var empty = true
     var lineStart = 0
     var wordStart = 0
-    // Measured at the first break, once: a source list breaks four times or more, each time after `rest`.
-    var restWidth: Int?
     while wordStart <= utf8.count {
       let end = Self.firstSpace(in: utf8, from: wordStart)
       if !empty, currentWidth + 1 + (end - wordStart) > width {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<wordStart - 1]))
         endLine()
-        bytes.appendUTF8(rest)
-        if restWidth == nil { restWidth = Self.visibleCount(rest) }
-        currentWidth = restWidth ?? 0
+        bytes.append(contentsOf: rest.bytes)
+        currentWidth = rest.width
         empty = true
         lineStart = wordStart
       }
@@ -182,17 +160,16 @@ struct TextLines {
   }
 
   /// `wrapped` for text with non-ASCII characters or escapes, where columns are characters a terminal shows.
-  private mutating func wrappedByCharacters(_ text: String, first: String, rest: String, width: Int) {
-    var current = first
-    var currentWidth = Self.visibleCount(first)
-    let restWidth = Self.visibleCount(rest)
+  private mutating func wrappedByCharacters(_ text: String, first: LinePrefix, rest: LinePrefix, width: Int) {
+    var current = first.text
+    var currentWidth = first.width
     var empty = true
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
       let wordWidth = Self.visibleCount(word)
       if !empty, currentWidth + 1 + wordWidth > width {
         line(current)
-        current = rest
-        currentWidth = restWidth
+        current = rest.text
+        currentWidth = rest.width
         empty = true
       }
       if !empty {
@@ -262,4 +239,20 @@ struct TextLines {
     }
     return count
   }
+}
+
+/// The start of a line (an indent, or a label padded to its column), with its bytes and the columns it takes
+/// found once: reports start several lines an entry with the same few, and measured them every time.
+struct LinePrefix: Sendable {
+  let bytes: [UInt8]
+  /// The columns a terminal shows (`TextLines.visibleCount`).
+  let width: Int
+
+  init(_ text: String) {
+    bytes = Array(text.utf8)
+    width = TextLines.visibleCount(text)
+  }
+
+  /// The prefix as a String, for the rare line wrapped by characters.
+  var text: String { String(decoding: bytes, as: UTF8.self) }
 }
