@@ -70,7 +70,7 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
       text.append(UInt8(ascii: "#"))
       text.appendDecimal(itemIndex)
     }
-    text.appendUTF8(" (")
+    text.appendLiteral(" (")
     text.appendUTF8(label)
     text.append(UInt8(ascii: ")"))
   }
