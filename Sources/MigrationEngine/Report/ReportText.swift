@@ -100,9 +100,8 @@ extension MigrationReport {
       }
       var width = 0
       for fact in Fact.allCases where shows(fact) { width = max(width, fact.label.utf8.count) }
-      let rest = LinePrefix(spaces(width + 6))
       for fact in Fact.allCases where shows(fact) {
-        out.wrapped(first: fact.prefix(width: width), rest: rest) { text in
+        out.wrapped(first: fact.prefix(width: width), rest: Fact.continuation(width: width)) { text in
           switch fact {
           case .status:
             text.appendUTF8(users[index].status.rawValue)
@@ -140,10 +139,14 @@ extension MigrationReport {
     /// `label` indented and padded to `width` columns, then two spaces: made once for each width.
     func prefix(width: Int) -> LinePrefix { Self.prefixes[rawValue][width] }
 
+    /// The indent of a fact's wrapped lines, under its value, when labels are `width` wide.
+    static func continuation(width: Int) -> LinePrefix { continuations[width] }
+
     private static let widest = allCases.map(\.label.utf8.count).max() ?? 0
     private static let prefixes = allCases.map { fact in
       (0...widest).map { LinePrefix("  " + pad(fact.label, $0) + "  ") }
     }
+    private static let continuations = (0...widest).map { LinePrefix(spaces($0 + 6)) }
   }
 
   /// Appends `names` joined by ", " as UTF-8.

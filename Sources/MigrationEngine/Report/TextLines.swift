@@ -123,9 +123,18 @@ struct TextLines {
     while wordStart <= utf8.count {
       let end = Self.firstSpace(in: utf8, from: wordStart)
       if !empty, currentWidth + 1 + (end - wordStart) > width {
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<wordStart - 1]))
-        endLine()
-        bytes.append(contentsOf: rest.bytes)
+        // The line's trailing spaces are dropped from its run, so that the newline and `rest` go in as one
+        // piece (a source list breaks three times or more). A run of nothing but spaces is trimmed as any
+        // line is, into what was written before it.
+        var lineEnd = wordStart - 1
+        while lineEnd > lineStart, utf8[lineEnd - 1] == UInt8(ascii: " ") { lineEnd -= 1 }
+        if lineEnd > lineStart {
+          bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<lineEnd]))
+          bytes.append(contentsOf: rest.lineBreak)
+        } else {
+          endLine()
+          bytes.append(contentsOf: rest.bytes)
+        }
         currentWidth = rest.width
         empty = true
         lineStart = wordStart
@@ -248,9 +257,13 @@ struct LinePrefix: Sendable {
   /// The columns a terminal shows (`TextLines.visibleCount`).
   let width: Int
 
+  /// A newline, then `bytes`: where a wrapped line breaks.
+  let lineBreak: [UInt8]
+
   init(_ text: String) {
     bytes = Array(text.utf8)
     width = TextLines.visibleCount(text)
+    lineBreak = [UInt8(ascii: "\n")] + bytes
   }
 
   /// The prefix as a String, for the rare line wrapped by characters.
