@@ -77,33 +77,54 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
 
   /// A `svce` value decoded once per read: items of one authority, resource and client share it.
   func service(_ service: String) -> Result<ADALKeychainService, ADALKeychainKeyError> {
-    remembered(service, in: \.services) { service in
-      Result { () throws(ADALKeychainKeyError) in try ADALKeychainService.decode(service) }
+    lock.withLock {
+      remembered(service, in: &services, recent: &recentServices) { service in
+        Result { () throws(ADALKeychainKeyError) in try ADALKeychainService.decode(service) }
+      }
     }
   }
 
   /// An `acct` value decoded once per read: a user's items share it.
   func account(_ account: String) -> ADALKeychainAccount.Decoded {
-    remembered(account, in: \.accounts, ADALKeychainAccount.decode)
+    lock.withLock { remembered(account, in: &accounts, recent: &recentAccounts, ADALKeychainAccount.decode) }
   }
 
   /// `KeyConsistency.canonicalAuthority` once per read for each authority.
   func canonicalAuthority(_ authority: String) -> String {
-    remembered(authority, in: \.authorities, KeyConsistency.canonicalAuthority)
+    lock.withLock {
+      remembered(authority, in: &authorities, recent: &recentAuthorities, KeyConsistency.canonicalAuthority)
+    }
   }
 
+  /// `table`'s value for `text`, made by `make` when the read has not seen it. Looked for first in `recent` by
+  /// comparing bytes, as `shared(_:)` does: hashing a `svce` or `acct` of a hundred bytes for each item was most of
+  /// what remembering cost. With the lock.
   private func remembered<Value>(
-    _ text: String, in table: ReferenceWritableKeyPath<ReadMemo, [PropertyListString: Value]>,
+    _ text: String, in table: inout [PropertyListString: Value], recent: inout RecentSlots<Value>,
     _ make: (String) -> Value
   ) -> Value {
     let key = PropertyListString(text)
-    lock.lock()
-    defer { lock.unlock() }
-    if let known = self[keyPath: table][key] { return known }
-    let value = make(text)
-    self[keyPath: table][key] = value
+    var slot = 0
+    var hit: Value?
+    key.withUTF8Bytes { bytes in
+      slot = RecentSlots<Value>.slot(bytes)
+      hit = recent.entry(at: slot, matching: bytes)?.value
+    }
+    if let hit { return hit }
+    let value: Value
+    if let known = table[key] {
+      value = known
+    } else {
+      value = make(text)
+      table[key] = value
+    }
+    recent.keep(text, value, at: slot)
     return value
   }
+
+  private var recentServices = RecentSlots<Result<ADALKeychainService, ADALKeychainKeyError>>()
+  private var recentAccounts = RecentSlots<ADALKeychainAccount.Decoded>()
+  private var recentAuthorities = RecentSlots<String>()
 
   /// The first equal string this read kept, or `value`, kept from now on. Strings of up to 15 UTF-8 bytes
   /// are stored inline, with nothing to share.
@@ -115,8 +136,13 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     guard text.utf8Count > 15 else { return text.value }
     lock.lock()
     defer { lock.unlock() }
-    let slot = RecentStrings.slot(text)
-    if let recent = recentStrings.string(at: slot, equalTo: text) { return recent }
+    var slot = 0
+    var recent: String?
+    text.withUTF8Bytes { bytes in
+      slot = RecentSlots<Void>.slot(bytes)
+      recent = recentStrings.entry(at: slot, matching: bytes)?.text
+    }
+    if let recent { return recent }
     let key = HashedText(text)
     let value: String
     if let kept = strings.firstIndex(of: key) {
@@ -126,12 +152,12 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
       value = text.value
       strings.insert(key.keeping(value))
     }
-    recentStrings.keep(value, at: slot)
+    recentStrings.keep(value, (), at: slot)
     return value
   }
 
   /// The strings `shared(_:)` gave last, by slot: most calls are answered by comparing one kept string's bytes.
-  private var recentStrings = RecentStrings()
+  private var recentStrings = RecentSlots<Void>()
 
   /// The binary archive reader's tables, reused by this memo's thread from item to item (outside the lock,
   /// which only ever one thread takes).
@@ -162,24 +188,45 @@ struct HashedText: Hashable {
   func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
-/// Strings kept in a few slots chosen by a cheap mix of each one's length and end bytes, in front of a hash table:
-/// an item's shared strings (its service, account, access group, authority, client id, user) nearly all repeat
-/// recent items', and hashing each in full (SipHash over every byte) was most of the cost of sharing them. A
-/// string is only ever answered by a kept string with the same scalars; a miss falls back to the table, so
-/// strings that share a slot cost a comparison more, never a wrong answer.
-struct RecentStrings {
-  private var kept = [String?](repeating: nil, count: 1 << Self.slotBits)
+/// Texts (and what was made of them) kept in a few slots chosen by a cheap mix of each one's length and a few of
+/// its bytes, in front of a hash table: an item's shared strings (its service, account, access group, authority,
+/// client id, user) nearly all repeat recent items', and hashing each in full (SipHash over every byte) was most
+/// of the cost of sharing them. A text is only ever answered by a kept text with the same bytes (the same
+/// scalars); a miss falls back to the table, so texts that share a slot cost a comparison more, never a wrong
+/// answer.
+struct RecentSlots<Value> {
+  private var kept = [(text: String, value: Value)?](repeating: nil, count: 1 << Self.slotBits)
 
-  private static let slotBits = 8
+  private static var slotBits: Int { 8 }
 
-  /// The slot of `text`.
-  static func slot(_ text: PropertyListString) -> Int { Int(truncatingIfNeeded: text.endsMix >> (64 - slotBits)) }
+  /// The slot of a text with these UTF-8 bytes: its length and its first, middle and last eight bytes mixed (the
+  /// middle tells apart `svce` values of one client that differ only in their resource). Texts under eight
+  /// bytes share slot 0.
+  static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard bytes.count >= 8, let base = bytes.baseAddress else { return 0 }
+    let head = base.loadUnaligned(as: UInt64.self)
+    let middle = base.loadUnaligned(fromByteOffset: (bytes.count - 8) / 2, as: UInt64.self)
+    let tail = base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+    let mix = (head ^ (middle &<< 3) ^ (tail &<< 1) ^ UInt64(bytes.count)) &* 0x9E37_79B9_7F4A_7C15
+    return Int(truncatingIfNeeded: mix >> (64 - slotBits))
+  }
 
-  /// The string kept in `slot` when it is `text`'s scalars.
-  func string(at slot: Int, equalTo text: PropertyListString) -> String? {
-    guard let candidate = kept[slot], text.hasSameScalars(as: candidate) else { return nil }
+  /// The entry kept in `slot` when its text has these UTF-8 bytes.
+  func entry(at slot: Int, matching bytes: UnsafeRawBufferPointer) -> (text: String, value: Value)? {
+    guard let candidate = kept[slot], Self.string(candidate.text, hasBytes: bytes) else { return nil }
     return candidate
   }
 
-  mutating func keep(_ string: String, at slot: Int) { kept[slot] = string }
+  /// Whether `string`'s UTF-8 is `bytes`, compared in place (a kept string is native, hence contiguous).
+  private static func string(_ string: String, hasBytes bytes: UnsafeRawBufferPointer) -> Bool {
+    guard string.utf8.count == bytes.count else { return false }
+    func same(_ kept: UnsafeBufferPointer<UInt8>) -> Bool {
+      bytes.isEmpty || memcmp(kept.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+    }
+    if let result = string.utf8.withContiguousStorageIfAvailable(same) { return result }
+    var copy = string
+    return copy.withUTF8(same)
+  }
+
+  mutating func keep(_ text: String, _ value: Value, at slot: Int) { kept[slot] = (text, value) }
 }

@@ -86,6 +86,10 @@ public struct PropertyListString: Sendable {
     withUTF8 { bytes in bytes.starts(with: prefix.utf8) }
   }
 
+  /// `withUTF8(_:)` for callers in other modules: not generic, so that they do not reach the bytes through
+  /// unspecialized generic code (which cost several times the comparison of a short string's bytes).
+  package func withUTF8Bytes(_ body: (UnsafeRawBufferPointer) -> Void) { withUTF8(body) }
+
   /// Calls `body` with the text's UTF-8 bytes: in place for native and ASCII strings, decoded for UTF-16.
   func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     switch storage {
@@ -101,26 +105,6 @@ public struct PropertyListString: Sendable {
     case .utf16BigEndian:
       var string = value
       return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-    }
-  }
-}
-
-extension PropertyListString {
-  /// Whether the text is `string`'s scalars: its UTF-8 bytes compared in place (non-generic, so that a caller
-  /// in another module does not reach the bytes through unspecialized generic code).
-  package func hasSameScalars(as string: String) -> Bool {
-    if let known = knownUTF8Count, known != string.utf8.count { return false }
-    return self == PropertyListString(string)
-  }
-
-  /// A mix of the UTF-8 length and the first and last eight bytes, for choosing a slot of a small cache (not a
-  /// hash: texts that differ only in their middle mix alike). 0 for texts under eight bytes.
-  package var endsMix: UInt64 {
-    withUTF8 { bytes in
-      guard bytes.count >= 8, let base = bytes.baseAddress else { return 0 }
-      let head = base.loadUnaligned(as: UInt64.self)
-      let tail = base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
-      return (head ^ (tail &<< 1) ^ UInt64(bytes.count)) &* 0x9E37_79B9_7F4A_7C15
     }
   }
 }

@@ -117,20 +117,40 @@ import _Adal2MSALTestSupport
   }
 }
 
-/// `ReadMemo.shared` answers first from a few slots chosen by each string's length and end bytes: strings that
+/// `ReadMemo` answers first from a few slots chosen by each string's length and a few of its bytes: strings that
 /// share a slot but differ in between must each be given back as they were read.
 @Suite struct ReadMemoSlotTests {
   @Test func stringsThatShareASlotStayApart() {
     let first = "https://login.example.com/tenant-a/contoso"
     let second = "https://login.example.com/tenant-b/contoso"
     let (firstText, secondText) = (PropertyListString(ascii: Data(first.utf8)), PropertyListString(second))
-    #expect(RecentStrings.slot(firstText) == RecentStrings.slot(secondText))
+    #expect(firstText.withUTF8(RecentSlots<Void>.slot) == secondText.withUTF8(RecentSlots<Void>.slot))
     let memo = ReadMemo()
     for _ in 0..<2 {
       #expect(memo.shared(firstText) == first)
       #expect(memo.shared(secondText) == second)
       #expect(memo.shared(PropertyListString(ascii: Data(second.utf8))) == second)
       #expect(memo.shared(first) == first)
+    }
+  }
+
+  /// The keychain attributes a memo decodes once per read are looked for in slots the same way.
+  @Test func attributesThatShareASlotStayApart() {
+    let authorities = ["https://login.example.com/tenant-a/contoso", "https://login.example.com/tenant-b/contoso"]
+    let accounts = ["account-alpha-shared-middle-part-end", "account-bravo-shared-middle-part-end"]
+    for pair in [authorities, accounts] {
+      #expect(
+        PropertyListString(pair[0]).withUTF8(RecentSlots<Void>.slot)
+          == PropertyListString(pair[1]).withUTF8(RecentSlots<Void>.slot))
+    }
+    let memo = ReadMemo()
+    for _ in 0..<2 {
+      for authority in authorities {
+        #expect(memo.canonicalAuthority(authority) == KeyConsistency.canonicalAuthority(authority))
+      }
+      for account in accounts {
+        #expect(memo.account(account) == ADALKeychainAccount.decode(account))
+      }
     }
   }
 }
