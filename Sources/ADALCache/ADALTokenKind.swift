@@ -46,8 +46,8 @@ public enum ADALTokenKind: Sendable, Hashable, Codable, CustomStringConvertible 
     let hasAT = !(accessToken ?? "").isEmpty
     let hasRT = !(refreshToken ?? "").isEmpty
     if refreshToken == tombstoneMarker { return .tombstone }
-    let lowerClient = clientID.lowercased()
-    if hasRT, lowerClient.hasPrefix("foci-") {
+    // Lowercased only when there is a refresh token (a family refresh token needs one): a copy per item.
+    if hasRT, clientID.lowercased().hasPrefix("foci-") {
       let suffix = String(clientID.dropFirst("foci-".count))
       let family = familyID.flatMap { $0.isEmpty ? nil : $0 } ?? (suffix.isEmpty ? "1" : suffix)
       return .familyRefreshToken(familyID: family)
