@@ -104,13 +104,8 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     _ make: (String) -> Value
   ) -> Value {
     let key = PropertyListString(text)
-    var slot = 0
-    var hit: Value?
-    key.withUTF8Bytes { bytes in
-      slot = RecentSlots<Value>.slot(bytes)
-      hit = recent.entry(at: slot, matching: bytes)?.value
-    }
-    if let hit { return hit }
+    let (slot, hit) = recent.find(key)
+    if let hit { return hit.value }
     let value: Value
     if let known = table[key] {
       value = known
@@ -136,13 +131,8 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     guard text.utf8Count > 15 else { return text.value }
     lock.lock()
     defer { lock.unlock() }
-    var slot = 0
-    var recent: String?
-    text.withUTF8Bytes { bytes in
-      slot = RecentSlots<Void>.slot(bytes)
-      recent = recentStrings.entry(at: slot, matching: bytes)?.text
-    }
-    if let recent { return recent }
+    let (slot, recent) = recentStrings.find(text)
+    if let recent { return recent.text }
     let key = HashedText(text)
     let value: String
     if let kept = strings.firstIndex(of: key) {
@@ -209,6 +199,17 @@ struct RecentSlots<Value> {
     let tail = base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
     let mix = (head ^ (middle &<< 3) ^ (tail &<< 1) ^ UInt64(bytes.count)) &* 0x9E37_79B9_7F4A_7C15
     return Int(truncatingIfNeeded: mix >> (64 - slotBits))
+  }
+
+  /// The slot of `text`, and the entry kept there when it is `text`'s (the same UTF-8 bytes).
+  func find(_ text: PropertyListString) -> (slot: Int, entry: (text: String, value: Value)?) {
+    var found: (slot: Int, entry: (text: String, value: Value)?) = (0, nil)
+    // Through `withUTF8Bytes`, not the generic `withUTF8`: called across modules, that one was not specialized.
+    text.withUTF8Bytes { bytes in
+      let slot = Self.slot(bytes)
+      found = (slot, entry(at: slot, matching: bytes))
+    }
+    return found
   }
 
   /// The entry kept in `slot` when its text has these UTF-8 bytes.
