@@ -200,11 +200,13 @@ extension MigrationReport {
     }
   }
 
-  private static let entryIndent = LinePrefix(spaces(13))
-  private static let whyIndent = LinePrefix(spaces(13) + "why:  ")
-  private static let keyIndent = LinePrefix(spaces(13) + "key:  ")
-  private static let fromIndent = LinePrefix(spaces(13) + "from: ")
-  private static let continuationIndent = LinePrefix(spaces(19))
+  /// An entry's lines start under its action; its labelled lines' values, and their wrapped lines, line up.
+  private static let entryIndentText = spaces(13)
+  private static let entryIndent = LinePrefix(entryIndentText)
+  private static let whyIndent = LinePrefix(entryIndentText + "why:  ")
+  private static let keyIndent = LinePrefix(entryIndentText + "key:  ")
+  private static let fromIndent = LinePrefix(entryIndentText + "from: ")
+  private static let continuationIndent = LinePrefix(entryIndentText + "      ")
   private static let attentionIndent = LinePrefix(spaces(27))
 
   /// Appends `reason [code]` as UTF-8 (no String made per entry).
