@@ -45,6 +45,14 @@ public struct ADALArchivedItemDecoder: Sendable {
     guard case .object(let object) = root else {
       throw ADALItemError("the archive's root is a \(root.kindName), not an ADAL cache item", source: source)
     }
+    return try decode(object: object, source: source, keychainUserID: keychainUserID)
+  }
+
+  /// `decode(_:source:keychainUserID:)` of a root object, built (`ArchivedObject`) or read in place
+  /// (`InPlaceObject`).
+  func decode<Object: ArchivedItemObject>(
+    object: Object, source: ADALItemSource, keychainUserID: String?
+  ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     guard Self.itemClassNames.contains(object.className) else {
       throw ADALItemError("the archive's root class is \(object.className), not an ADAL cache item", source: source)
     }
@@ -111,9 +119,11 @@ public struct ADALArchivedItemDecoder: Sendable {
     var claims: IDTokenClaims?
   }
 
-  private func decodeUserInformation(_ value: ArchiveValue, fields: inout FieldReader) -> UserInformation {
+  private func decodeUserInformation<Object: ArchivedItemObject>(
+    _ value: Object.Value, fields: inout FieldReader<Object>
+  ) -> UserInformation {
     if value.isNull { return UserInformation() }
-    guard case .object(let info) = value, Self.userInformationClassNames.contains(info.className) else {
+    guard let info = value.objectValue, Self.userInformationClassNames.contains(info.className) else {
       fields.warn("userInformation", "is a \(value.kindName), not ADUserInformation")
       return UserInformation()
     }
@@ -146,14 +156,14 @@ public struct ADALArchivedItemDecoder: Sendable {
 }
 
 /// Typed access to an archived object's coder keys; a key of the wrong type becomes a warning.
-struct FieldReader {
-  let object: ArchivedObject
+struct FieldReader<Object: ArchivedItemObject> {
+  let object: Object
   let location: SourceLocation
   let path: String
   let memo: ReadMemo?
   var diagnostics: [Diagnostic] = []
 
-  init(object: ArchivedObject, location: SourceLocation, path: String, memo: ReadMemo? = nil) {
+  init(object: Object, location: SourceLocation, path: String, memo: ReadMemo? = nil) {
     self.object = object
     self.location = location
     self.path = path
@@ -166,7 +176,7 @@ struct FieldReader {
     diagnostics.append(Diagnostic(.warning, code: code, "\(key) \(problem); ignored", at: place))
   }
 
-  private mutating func typed<T>(_ key: String, _ expected: String, _ convert: (ArchiveValue) -> T?) -> T? {
+  private mutating func typed<T>(_ key: String, _ expected: String, _ convert: (Object.Value) -> T?) -> T? {
     guard let value = object[key], !value.isNull else { return nil }
     if let converted = convert(value) { return converted }
     warn(key, "is a \(value.kindName), expected \(expected)")
@@ -176,16 +186,58 @@ struct FieldReader {
   /// A string field; `shared` (for values many items repeat: authorities, client ids, users) stores equal
   /// values of this read once.
   mutating func string(_ key: String, shared: Bool = true) -> String? {
-    guard shared, let memo else { return typed(key, "a string", ADALArchiveValues.string) }
+    guard shared, let memo else { return text(key)?.value }
     return text(key).map(memo.shared)
   }
   /// A string field as archived, not decoded (see `PropertyListString`), for what is looked up before it is
   /// decoded.
-  mutating func text(_ key: String) -> PropertyListString? { typed(key, "a string", ADALArchiveValues.text) }
+  mutating func text(_ key: String) -> PropertyListString? { typed(key, "a string") { $0.itemText } }
   mutating func date(_ key: String) -> Date? { typed(key, "a date") { $0.dateValue } }
   mutating func data(_ key: String) -> Data? { typed(key, "data") { $0.dataValue } }
   mutating func bool(_ key: String) -> Bool? { typed(key, "a boolean") { $0.boolValue } }
   mutating func dictionary(_ key: String) -> [ADALValueEntry]? {
     typed(key, "a dictionary") { $0.dictionaryEntries.map { ADALArchiveValues.plainEntries($0) } }
   }
+}
+
+/// An archived object as the item decoder reads it: built (`ArchivedObject`) or read in place (`InPlaceObject`).
+protocol ArchivedItemObject {
+  associatedtype Value: ArchivedItemValue where Value.Object == Self
+  var className: String { get }
+  /// The value of a coder key; nil when the key is absent.
+  subscript(key: String) -> Value? { get }
+}
+
+/// A coder key's value as the item decoder reads it: `ArchiveValue`'s accessors.
+protocol ArchivedItemValue {
+  associatedtype Object: ArchivedItemObject where Object.Value == Self
+  var isNull: Bool { get }
+  /// The class name for objects, or the Foundation class family for values (for messages).
+  var kindName: String { get }
+  /// A string, or the `NS.string` of an instance of a string class the archive does not make a string
+  /// (`ADALArchiveValues.text`).
+  var itemText: PropertyListString? { get }
+  var dateValue: Date? { get }
+  var dataValue: Data? { get }
+  var boolValue: Bool? { get }
+  var objectValue: Object? { get }
+  var dictionaryEntries: [ArchiveDictionaryEntry]? { get }
+}
+
+extension ArchivedObject: ArchivedItemObject {}
+
+extension ArchiveValue: ArchivedItemValue {
+  var itemText: PropertyListString? { ADALArchiveValues.text(self) }
+}
+
+extension InPlaceObject: ArchivedItemObject {}
+
+extension InPlaceValue: ArchivedItemValue {
+  var itemText: PropertyListString? {
+    if let text { return text }
+    guard let object = objectValue, object.className.hasSuffix("String") else { return nil }
+    return object["NS.string"]?.text
+  }
+
+  var dictionaryEntries: [ArchiveDictionaryEntry]? { isDictionary ? archiveValue.dictionaryEntries : nil }
 }

@@ -134,10 +134,9 @@ struct KeychainItemRouter {
       account: record.account.map(memo.shared), accessGroup: record.accessGroup.map(memo.shared),
       created: record.created, modified: record.modified)
     guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
-    let archive = try ArchiveLoader(limits: limits).load(data, source: source, reusing: &memo.archiveScratch)
     let keychainUser = record.account.map(memo.account)
-    let (item, itemDiagnostics) = try ADALArchivedItemDecoder(memo: memo).decode(
-      archive.root, source: source, keychainUserID: keychainUser?.userID.map(memo.shared))
+    let (item, itemDiagnostics) = try ArchiveLoader(limits: limits).decode(
+      data, source: source, keychainUserID: keychainUser?.userID.map(memo.shared), memo: memo)
     source = item.source
     var diagnostics = itemDiagnostics
     diagnostics += KeyConsistency.checkService(record.service, against: item, memo: memo)
@@ -182,6 +181,25 @@ struct ArchiveLoader {
   func load(_ data: Data, source: ADALItemSource) throws(ADALItemError) -> KeyedArchive {
     var scratch = ArchiveReadScratch()
     return try load(data, source: source, reusing: &scratch)
+  }
+
+  /// The ADAL item `data` archives (`ADALArchivedItemDecoder`), read in place where it can be
+  /// (`BinaryKeyedArchiveReader.readInPlace`: most items), else built by `load(_:source:reusing:)` first. Either
+  /// way the item and its warnings are the same.
+  func decode(
+    _ data: Data, source: ADALItemSource, keychainUserID: String?, memo: ReadMemo
+  ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
+    let decoder = ADALArchivedItemDecoder(memo: memo)
+    let inPlace = BinaryKeyedArchiveReader(limits: limits, names: Self.names).readInPlace(
+      data, reusing: &memo.archiveScratch
+    ) { root in
+      Result { () throws(ADALItemError) in
+        try decoder.decode(object: root, source: source, keychainUserID: keychainUserID)
+      }
+    }
+    if let inPlace { return try inPlace.get() }
+    let archive = try load(data, source: source, reusing: &memo.archiveScratch)
+    return try decoder.decode(archive.root, source: source, keychainUserID: keychainUserID)
   }
 
   /// `load(_:source:)` with the binary reader's tables kept in `scratch` for the next item

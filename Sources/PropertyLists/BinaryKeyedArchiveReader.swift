@@ -40,25 +40,38 @@ public struct BinaryKeyedArchiveReader: Sendable {
   package func read(
     _ data: Data, pruning: (field: String, keys: [String])? = nil, reusing scratch: inout ArchiveReadScratch
   ) -> KeyedArchive? {
-    guard data.count <= limits.maxInputBytes, limits.maxDepth >= Self.minimumDepthLimit,
-      data.starts(with: Self.magic)
-    else { return nil }
+    withCheckedObjects(data, reusing: &scratch) { parser, scratch in
+      parser.readSimpleKeyedArchive(pruning: pruning, names: names, reusing: &scratch.resolver)
+    }
+  }
+
+  /// Calls `body` with a parser of `data` whose objects were found and checked (`findAndCheckObjects`); nil when
+  /// `data` is not a binary property list within the limits, or one whose objects fail those checks.
+  func withCheckedObjects<Result>(
+    _ data: Data, reusing scratch: inout ArchiveReadScratch,
+    _ body: (BinaryPropertyListParser, inout ArchiveReadScratch) -> Result?
+  ) -> Result? {
+    guard data.count <= limits.maxInputBytes, limits.maxDepth >= Self.minimumDepthLimit else { return nil }
     return data.withUnsafeBytes { raw in
-      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false)
+      // The magic compared in one load (the generic `starts(with:)` cost as much as reading the trailer).
+      guard raw.count >= 8, raw.loadUnaligned(as: UInt64.self) == Self.magic,
+        var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false)
       else { return nil }
       // Taken out of `scratch` while the parser holds it, and given back once the parser lets it go: the one
       // reference left, so that the next archive fills it in place.
       var spans: [ObjectSpan] = []
       swap(&spans, &scratch.spans)
       defer { scratch.spans = spans }
-      guard parser.objectSpans(into: &spans) else { return nil }
+      guard parser.findAndCheckObjects(into: &spans) else { return nil }
       parser.spans = spans
-      defer { parser.spans = [] }
-      return parser.readSimpleKeyedArchive(pruning: pruning, names: names, reusing: &scratch.resolver)
+      spans = []
+      defer { spans = parser.spans }
+      return body(parser, &scratch)
     }
   }
 
-  private static let magic: [UInt8] = Array("bplist00".utf8)
+  /// `bplist00`, as the eight bytes load.
+  private static let magic = Array("bplist00".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
   /// Nesting this path accepts, in property list containers and in archived objects; deeper inputs take the
   /// general path. Far below any depth limit it accepts (`minimumDepthLimit`), so that no depth check of the
   /// general readers can fail where this path succeeds.
@@ -74,45 +87,104 @@ public struct BinaryKeyedArchiveReader: Sendable {
 package struct ArchiveReadScratch {
   var spans: [ObjectSpan] = []
   var resolver = SimpleArchiveResolver.Storage()
+  var inPlace = InPlaceArchive.Storage()
 
   package init() {}
 }
 
 /// An object's place in a binary property list: its marker and the marker's offset, and for data, strings and
-/// containers the payload's start and count (nil when the count cannot be read).
+/// containers the payload's start and count (nil when the count cannot be read); and whether it passed the checks
+/// made of it where it is reached (`findAndCheckObjects`).
 struct ObjectSpan {
   var offset: Int
   var marker: UInt8
+  var isReadable: Bool
   var payload: BinaryPropertyListParser.ContainerSpan?
 }
 
 extension BinaryPropertyListParser {
   /// Every object's place, read once for the walks below, which look objects up many times (keys and classes
-  /// are referenced from every archived object), into `spans` (emptied first). False where `objectOffset` fails
-  /// on any object: the walks would fail then too (`validateTree` on an object it reaches, `countReferences` on
-  /// the others).
-  func objectSpans(into spans: inout [ObjectSpan]) -> Bool {
+  /// are referenced from every archived object), into `spans` (emptied first), each object checked as it is
+  /// found: its bytes are read once, while they are in the cache, not again by a walk of the tree.
+  ///
+  /// False for what the general reader refuses whether the object is reached or not (`countReferences`): an
+  /// offset outside the object area, a container whose count cannot be read or whose references run past the
+  /// area or name no object. A scalar that cannot be read is only marked (`isReadable`): the general reader
+  /// never reads one that nothing reaches, and `checkReached` refuses one that is reached.
+  func findAndCheckObjects(into spans: inout [ObjectSpan]) -> Bool {
     // The offset table read in one loop (`objectOffset` for each entry was a third of the time taken here).
     let entrySize = trailer.offsetIntSize
-    let areaEnd = UInt64(trailer.offsetTableStart)
-    var entry = trailer.offsetTableStart
+    let referenceSize = trailer.objectRefSize
+    let objectCount = UInt64(trailer.objectCount)
+    let areaEnd = trailer.offsetTableStart
+    let maxStringBytes = limits.maxStringBytes
+    /// Whether `count` bytes from `start` lie in the object area (`requireBytes`).
+    func inArea(_ start: Int, _ count: Int) -> Bool {
+      let (end, overflow) = start.addingReportingOverflow(count)
+      return !overflow && end <= areaEnd
+    }
+    var entry = areaEnd
     spans.removeAll(keepingCapacity: true)
     spans.reserveCapacity(trailer.objectCount)
     for _ in 0..<trailer.objectCount {
       let value = Self.readUnsigned(bytes, at: entry, size: entrySize)
       entry += entrySize
-      guard value >= UInt64(BinaryPropertyListTrailer.headerSize), value < areaEnd else { return false }
+      guard value >= UInt64(BinaryPropertyListTrailer.headerSize), value < UInt64(areaEnd) else { return false }
       let offset = Int(value)
       let marker = bytes[offset]
-      var payload: ContainerSpan?
-      switch marker >> 4 {
-      case 0x4, 0x5, 0x6, 0xA, 0xC, 0xD:
-        if let (count, start) = try? readCount(at: offset, low: Int(marker & 0x0F)) {
-          payload = ContainerSpan(start: start, count: count)
-        }
-      default: break
+      let low = Int(marker & 0x0F)
+      var span = ObjectSpan(offset: offset, marker: marker, isReadable: false, payload: nil)
+      // What `readCount` gives: a count in the marker (most objects), or the integer object after it.
+      var counted: (count: Int, start: Int)? {
+        low == 0xF ? try? readCount(at: offset, low: low) : (low, offset + 1)
       }
-      spans.append(ObjectSpan(offset: offset, marker: marker, payload: payload))
+      switch marker >> 4 {
+      case 0xA, 0xC, 0xD:
+        guard let (count, start) = counted else { return false }
+        let (references, overflow) = count.multipliedReportingOverflow(by: marker >> 4 == 0xD ? 2 : 1)
+        let (size, sizeOverflow) = references.multipliedReportingOverflow(by: referenceSize)
+        guard !overflow, !sizeOverflow, inArea(start, size) else { return false }
+        guard Self.referencesNameObjects(bytes, from: start, count: references, size: referenceSize, below: objectCount)
+        else { return false }
+        span.payload = ContainerSpan(start: start, count: count)
+        span.isReadable = true
+      case 0x5:
+        // ASCII strings (keys, classes, tokens) are most objects and most bytes: checked here as `checkBytes` does.
+        guard let (count, start) = counted else { break }
+        span.payload = ContainerSpan(start: start, count: count)
+        span.isReadable =
+          count <= maxStringBytes && inArea(start, count)
+          && String.isASCII(
+            UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]).assumingMemoryBound(
+              to: UInt8.self))
+      case 0x4, 0x6:
+        guard let (count, start) = counted else { break }
+        span.payload = ContainerSpan(start: start, count: count)
+        span.isReadable = (try? checkBytes(span)) != nil
+      // An integer is read as `scalar(at:)` reads it, without the box its value would take.
+      case 0x1: span.isReadable = (try? readInteger(at: offset)) != nil
+      // A UID of up to eight bytes (a third of an archive's objects) is readable where its bytes are in the area.
+      case 0x8 where low < 8: span.isReadable = inArea(offset + 1, low + 1)
+      default: span.isReadable = (try? scalar(at: offset)) != nil
+      }
+      spans.append(span)
+    }
+    return true
+  }
+
+  /// Whether each of `count` references of `size` bytes from `start` (in the object area) is below `objectCount`.
+  private static func referencesNameObjects(
+    _ bytes: UnsafeRawBufferPointer, from start: Int, count: Int, size: Int, below objectCount: UInt64
+  ) -> Bool {
+    // One-byte references (archives of fewer than 256 objects) compared without the loader's switch.
+    if size == 1 {
+      for position in start..<(start + count) where UInt64(bytes[position]) >= objectCount { return false }
+      return true
+    }
+    var position = start
+    for _ in 0..<count {
+      guard readUnsigned(bytes, at: position, size: size) < objectCount else { return false }
+      position += size
     }
     return true
   }
@@ -123,36 +195,32 @@ extension BinaryPropertyListParser {
     pruning: (field: String, keys: [String])? = nil, names: [String] = [],
     reusing storage: inout SimpleArchiveResolver.Storage
   ) -> KeyedArchive? {
-    // What the binary reader checks on everything reachable from the top object, and on every container: the
-    // reachable ones are checked by `validateTree`, so the others only when some object was not reached.
+    guard let (objects, rootUID) = checkedArchive() else { return nil }
+    var resolver = SimpleArchiveResolver(
+      objects: objects, limits: limits, pruning: pruning, names: names, reusing: &storage)
+    defer { resolver.giveBack(to: &storage) }
+    guard let resolved = resolver.resolve(rootUID, depth: 0, mode: .buildRoot, in: self),
+      resolved.nodes <= resolver.maxNodes, let root = resolved.value
+    else { return nil }
+    return KeyedArchive(top: [("root", root)], root: root, rootClassName: resolver.rootClassName)
+  }
+
+  /// The property list checked as the general reader checks it (what it checks on every container was checked
+  /// as the objects were found, `findAndCheckObjects`; what it checks on everything reachable from the top object
+  /// is checked here), and the keyed archive's `$objects` and root UID (in range), when its top is of the shape
+  /// `BinaryKeyedArchiveReader` reads.
+  func checkedArchive() -> (objects: ContainerSpan, rootUID: Int)? {
     var nodes = 0
-    var reachedCount = 0
-    // On the stack where it fits (Swift allocates large ones on the heap): an archive is read per keychain item.
-    let valid = withUnsafeTemporaryAllocation(of: Bool.self, capacity: trailer.objectCount) { reached in
-      reached.initialize(repeating: false)
-      return validateTree(trailer.topObject, depth: 0, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
-    }
-    guard valid else { return nil }
-    if reachedCount < trailer.objectCount {
-      var counting = self
-      counting.referenceCounts = Array(repeating: 0, count: trailer.objectCount)
-      guard (try? counting.countReferences()) != nil else { return nil }
-    }
+    guard checkReached(trailer.topObject, depth: 0, nodes: &nodes) else { return nil }
     guard let top = dictionary(trailer.topObject),
       let archiver = top.value(for: "$archiver", in: self), isASCIIString(archiver, equalTo: "NSKeyedArchiver"),
       let version = top.value(for: "$version", in: self), integer(version) == 100_000,
       let objectsIndex = top.value(for: "$objects", in: self), let objects = array(objectsIndex),
       let topEntriesIndex = top.value(for: "$top", in: self), let topEntries = dictionary(topEntriesIndex),
-      topEntries.count == 1, let rootIndex = topEntries.value(for: "root", in: self), let rootUID = uid(rootIndex)
+      topEntries.count == 1, let rootIndex = topEntries.value(for: "root", in: self), let rootUID = uid(rootIndex),
+      rootUID < UInt64(objects.count)
     else { return nil }
-    var resolver = SimpleArchiveResolver(
-      objects: objects, limits: limits, pruning: pruning, names: names, reusing: &storage)
-    defer { resolver.giveBack(to: &storage) }
-    guard rootUID < UInt64(objects.count),
-      let resolved = resolver.resolve(Int(rootUID), depth: 0, mode: .buildRoot, in: self),
-      resolved.nodes <= resolver.maxNodes, let root = resolved.value
-    else { return nil }
-    return KeyedArchive(top: [("root", root)], root: root, rootClassName: resolver.rootClassName)
+    return (objects, Int(rootUID))
   }
 
   // MARK: The property list
@@ -176,88 +244,61 @@ extension BinaryPropertyListParser {
 
   /// Checks what `readTree` would (markers, strings, lengths, references, string keys, the blow-up limit) on
   /// the tree under `index`, and more: nesting up to `maxContainerDepth` (so no cycle either), no sets, dictionary
-  /// keys distinct ASCII strings. The objects it reached are marked in `reached` and counted in `reachedCount`.
-  func validateTree(
-    _ index: Int, depth: Int, nodes: inout Int, reached: UnsafeMutableBufferPointer<Bool>, reachedCount: inout Int
-  ) -> Bool {
+  /// keys distinct ASCII strings. Every object's own checks were made as it was found (`findAndCheckObjects`):
+  /// this walk only reads their outcome, counts the nodes and goes down the containers.
+  func checkReached(_ index: Int, depth: Int, nodes: inout Int) -> Bool {
     guard depth <= BinaryKeyedArchiveReader.maxContainerDepth else { return false }
-    let span = spans[index]
-    let marker = span.marker
-    // A scalar reached before passed its checks then (any failure ends the walk): archives reference their
-    // keys and classes from every object.
-    let checkedBefore = reached[index]
-    if !checkedBefore {
-      reached[index] = true
-      reachedCount += 1
-    }
     nodes += 1
     guard nodes <= maxNodes else { return false }
-    switch marker >> 4 {
-    case 0xA, 0xD:
-      guard let (start, count) = span.payload.map({ ($0.start, $0.count) }) else { return false }
-      let isDictionary = marker >> 4 == 0xD
-      guard count <= (isDictionary ? BinaryKeyedArchiveReader.maxKeys : Int.max / 16) else { return false }
-      let references = isDictionary ? count * 2 : count
-      guard (try? requireBytes(start, references * trailer.objectRefSize, "container")) != nil else { return false }
-      if isDictionary {
-        // On the stack: a keychain dump has a dictionary per archived object.
-        let distinct = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { keys in
-          for position in 0..<count {
-            guard let keyIndex = try? reference(at: start + position * trailer.objectRefSize),
-              validateChild(keyIndex, depth: depth + 1, nodes: &nodes, reached: reached, reachedCount: &reachedCount),
-              let key = asciiBytes(keyIndex),
-              !keys[..<position].contains(where: { Self.equalBytes($0, key) })
-            else { return false }
-            keys.initializeElement(at: position, to: key)
+    let span = spans[index]
+    guard span.isReadable else { return false }
+    let high = span.marker >> 4
+    guard high == 0xA || high == 0xD, let payload = span.payload else { return high != 0xC }
+    let isDictionary = high == 0xD
+    let count = payload.count
+    guard count <= (isDictionary ? BinaryKeyedArchiveReader.maxKeys : Int.max / 16) else { return false }
+    let size = trailer.objectRefSize
+    var position = payload.start
+    if isDictionary {
+      // On the stack: a keychain dump has a dictionary per archived object. Each key with a tag of its length
+      // and end bytes, so that the pairwise comparison reads the bytes of keys that share a tag only.
+      let distinct = withUnsafeTemporaryAllocation(of: (UInt32, UnsafeRawBufferPointer).self, capacity: count) {
+        keys in
+        for slot in 0..<count {
+          // References were checked to name objects as the objects were found.
+          let keyIndex = Int(Self.readUnsigned(bytes, at: position, size: size))
+          position += size
+          guard checkChild(keyIndex, depth: depth + 1, nodes: &nodes), let key = asciiBytes(keyIndex) else {
+            return false
           }
-          return true
+          let tag = Self.keyTag(key)
+          guard !keys[..<slot].contains(where: { $0.0 == tag && Self.equalBytes($0.1, key) }) else { return false }
+          keys.initializeElement(at: slot, to: (tag, key))
         }
-        guard distinct else { return false }
+        return true
       }
-      for position in (isDictionary ? count : 0)..<references {
-        guard let child = try? reference(at: start + position * trailer.objectRefSize),
-          validateChild(child, depth: depth + 1, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
-        else { return false }
-      }
-      return true
-    case 0xC: return false
-    default: return checkedBefore || isValidScalar(span)
+      guard distinct else { return false }
     }
+    for _ in 0..<count {
+      let child = Int(Self.readUnsigned(bytes, at: position, size: size))
+      position += size
+      guard checkChild(child, depth: depth + 1, nodes: &nodes) else { return false }
+    }
+    return true
   }
 
-  /// `validateTree` of a container's element, with a scalar checked here (and only counted when it was checked
-  /// before): archives reference their keys and classes from every object, and most elements are scalars, for
-  /// which a call of `validateTree`, with the frame its containers need, was most of the walk's cost.
-  func validateChild(
-    _ index: Int, depth: Int, nodes: inout Int, reached: UnsafeMutableBufferPointer<Bool>, reachedCount: inout Int
-  ) -> Bool {
+  /// `checkReached` of a container's element, with a scalar checked here: most elements are scalars (keys,
+  /// classes, strings), for which a call of `checkReached`, with the frame its containers need, cost more than
+  /// the check.
+  @inline(__always)
+  func checkChild(_ index: Int, depth: Int, nodes: inout Int) -> Bool {
     let span = spans[index]
-    guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, Self.isScalar(span.marker) else {
-      return validateTree(index, depth: depth, nodes: &nodes, reached: reached, reachedCount: &reachedCount)
-    }
-    if !reached[index] {
-      reached[index] = true
-      reachedCount += 1
-      guard isValidScalar(span) else { return false }
+    let high = span.marker >> 4
+    guard depth <= BinaryKeyedArchiveReader.maxContainerDepth, high != 0xA, high != 0xC, high != 0xD else {
+      return checkReached(index, depth: depth, nodes: &nodes)
     }
     nodes += 1
-    return nodes <= maxNodes
-  }
-
-  /// Checks a scalar object (not an array, a set or a dictionary) as `decodeScalar` would read it.
-  func isValidScalar(_ span: ObjectSpan) -> Bool {
-    switch span.marker >> 4 {
-    case 0x4, 0x5, 0x6: return (try? checkBytes(span)) != nil
-    // An integer is read as `scalar(at:)` reads it, without the box its value would take.
-    case 0x1: return (try? readInteger(at: span.offset)) != nil
-    default: return (try? scalar(at: span.offset)) != nil
-    }
-  }
-
-  /// Whether a marker is a scalar's (neither an array, a set nor a dictionary).
-  static func isScalar(_ marker: UInt8) -> Bool {
-    let high = marker >> 4
-    return high != 0xA && high != 0xC && high != 0xD
+    return nodes <= maxNodes && span.isReadable
   }
 
   /// Checks a data or string object as `decodeScalar` does, without making its value (copying data and
@@ -283,6 +324,12 @@ extension BinaryPropertyListParser {
     }
   }
 
+  /// A dictionary key's length and first and last bytes, packed: keys with different tags differ.
+  static func keyTag(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    guard let first = bytes.first, let last = bytes.last else { return 0 }
+    return UInt32(truncatingIfNeeded: bytes.count) << 16 | UInt32(first) << 8 | UInt32(last)
+  }
+
   /// Whether two byte runs are equal (`elementsEqual` compared them a byte at a time, through iterators).
   static func equalBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
     guard lhs.count == rhs.count else { return false }
@@ -305,7 +352,7 @@ extension BinaryPropertyListParser {
   func dictionary(_ index: Int) -> ContainerSpan? { container(index, marker: 0xD) }
   func array(_ index: Int) -> ContainerSpan? { container(index, marker: 0xA) }
 
-  /// The bytes of an ASCII string object (validated by `validateTree`).
+  /// The bytes of an ASCII string object (checked by `findAndCheckObjects`).
   func asciiBytes(_ index: Int) -> UnsafeRawBufferPointer? {
     guard let span = container(index, marker: 0x5) else { return nil }
     return UnsafeRawBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)])
@@ -318,7 +365,11 @@ extension BinaryPropertyListParser {
 
   func uid(_ index: Int) -> UInt64? {
     let span = spans[index]
-    guard span.marker >> 4 == 0x8, case .uid(let value)? = try? scalar(at: span.offset) else { return nil }
+    guard span.marker >> 4 == 0x8 else { return nil }
+    // One of up to eight bytes is its bytes, once checked (`findAndCheckObjects`).
+    let size = Int(span.marker & 0x0F) + 1
+    if size <= 8, span.isReadable { return Self.readUnsigned(bytes, at: span.offset + 1, size: size) }
+    guard case .uid(let value)? = try? scalar(at: span.offset) else { return nil }
     return value
   }
 
@@ -330,7 +381,7 @@ extension BinaryPropertyListParser {
 
   /// What `index` is, for the resolver: a UID, a flat array's element objects, a dictionary, or a scalar: its
   /// kind, and its value when `values` (without, the object is not decoded again: only for objects
-  /// `validateTree` checked).
+  /// `checkReached` passed).
   enum Shallow {
     case uid(UInt64)
     case array(ContainerSpan)

@@ -66,7 +66,7 @@ struct BinaryPropertyListParser {
   /// Integer boxes, small containers and key tables shared between values.
   var sharing: BinaryValueSharing
   let maxNodes: Int
-  /// Each object's place, read once (`objectSpans`): filled for `readSimpleKeyedArchive` only.
+  /// Each object's place, read once (`findAndCheckObjects`): filled for `readSimpleKeyedArchive` only.
   var spans: [ObjectSpan] = []
 
   /// - Parameter buildsTree: false for a caller that only walks the objects (`readSimpleKeyedArchive`): the

@@ -5,12 +5,12 @@ import Foundation
 /// `BinaryKeyedArchiveReader` handles; nil for anything else.
 ///
 /// A value is built, or only checked (under a pruned coder key): a check makes every test a build makes, on the
-/// kind of each value in place of the value, and counts the same nodes. It reads only objects `validateTree`
+/// kind of each value in place of the value, and counts the same nodes. It reads only objects `checkReached`
 /// has checked, so a value only checked is not decoded again, and coder keys are compared as bytes: a key
 /// becomes a `String` only in an object that is built.
 struct SimpleArchiveResolver {
   /// `$objects`: the references to the property list object of each archived object (all checked by
-  /// `validateTree`), read where they are needed: an array of them was an allocation per archive.
+  /// `checkReached`), read where they are needed: an array of them was an allocation per archive.
   let objects: BinaryPropertyListParser.ContainerSpan
   let maxNodes: Int
   /// The root's coder key whose object has keys pruned, and those keys (`BinaryKeyedArchiveReader.read`).
@@ -55,13 +55,13 @@ struct SimpleArchiveResolver {
   }
 
   /// A class, looked up once per archive: its name and what its instances resolve to.
-  fileprivate struct ArchiveClass {
+  struct ArchiveClass {
     var name: String
     var role: Role
   }
 
   /// The Foundation value classes `KeyedArchiveResolver` makes plain values of; `instance` for the others.
-  fileprivate enum Role { case string, date, data, null, dictionary, set, array, instance }
+  enum Role { case string, date, data, null, dictionary, set, array, instance }
 
   /// The tables a resolver fills, kept for the next archive's (`ArchiveReadScratch`), empty between archives.
   struct Storage {
@@ -319,11 +319,13 @@ struct SimpleArchiveResolver {
     return found
   }
 
+  private func string(_ bytes: UnsafeRawBufferPointer) -> String { Self.name(bytes, knownNames: knownNames) }
+
   /// A class name or coder key: the string of `knownNames` or of the Foundation value classes that `bytes`
   /// spell, if any, when made anew it would be allocated (over 15 bytes): an allocation for each archive
   /// naming it (an ADAL item names two classes and three such keys).
-  private func string(_ bytes: UnsafeRawBufferPointer) -> String {
-    guard bytes.count > 15, let known = Self.knownName(bytes, among: knownNames) else {
+  static func name(_ bytes: UnsafeRawBufferPointer, knownNames: [String]) -> String {
+    guard bytes.count > 15, let known = knownName(bytes, among: knownNames) else {
       return String(decoding: bytes, as: UTF8.self)
     }
     return known
@@ -342,9 +344,11 @@ struct SimpleArchiveResolver {
   /// The names of `foundationRoles`, for `knownName`.
   private static let foundationNames = Array(foundationRoles.keys)
 
-  private static func role(of className: String) -> Role {
-    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookup.
-    guard className.utf8.starts(with: "NS".utf8) else { return .instance }
+  static func role(of className: String) -> Role {
+    // Every Foundation value class is named NS…: the others (an ADAL item's own classes) skip the lookup. Read
+    // with an iterator: the generic `starts(with:)` cost as much as the lookup.
+    var bytes = className.utf8.makeIterator()
+    guard bytes.next() == UInt8(ascii: "N"), bytes.next() == UInt8(ascii: "S") else { return .instance }
     return foundationRoles[className] ?? .instance
   }
 
@@ -377,7 +381,7 @@ struct SimpleArchiveResolver {
   }
 
   /// A scalar as the general resolver converts it (UIDs are handled by the caller).
-  private static func plain(_ value: PropertyListValue) -> ArchiveValue {
+  static func plain(_ value: PropertyListValue) -> ArchiveValue {
     switch value {
     case .null: .null
     case .bool(let flag): .bool(flag)

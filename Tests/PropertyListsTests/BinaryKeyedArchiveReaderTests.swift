@@ -333,6 +333,8 @@ struct HandWrittenArchive {
   mutating func uid(_ value: Int) -> BinaryPlistWriter.Ref { writer.uid(value) }
   mutating func integer(_ value: Int64) -> BinaryPlistWriter.Ref { writer.integer(value) }
   mutating func real(_ value: Double) -> BinaryPlistWriter.Ref { writer.real(value) }
+  mutating func bool(_ value: Bool) -> BinaryPlistWriter.Ref { writer.bool(value) }
+  mutating func data(_ bytes: [UInt8]) -> BinaryPlistWriter.Ref { writer.data(bytes) }
   mutating func array(_ elements: [BinaryPlistWriter.Ref]) -> BinaryPlistWriter.Ref { writer.array(elements) }
 
   mutating func strings(_ texts: [String]) -> [BinaryPlistWriter.Ref] { texts.map { writer.string($0) } }
