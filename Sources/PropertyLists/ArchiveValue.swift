@@ -125,8 +125,28 @@ extension ArchiveValue {
     dictionaryEntries?.compactMap { entry in entry.key.stringValue.map { ($0, entry.value) } }
   }
   /// The class name for objects, or the Foundation class family for values (for messages).
-  public var kindName: String {
+  public var kindName: String { Self.name(of: kind) { objectValue?.className ?? "" } }
+
+  /// What the value is (`SimpleArchiveResolver.Kind`).
+  var kind: SimpleArchiveResolver.Kind {
     switch self {
+    case .null: .null
+    case .bool: .bool
+    case .integer: .integer
+    case .real: .real
+    case .string: .string
+    case .data: .data
+    case .date: .date
+    case .array: .array
+    case .set: .set
+    case .dictionary: .dictionary
+    case .object: .object
+    }
+  }
+
+  /// `kindName` of a value of `kind` (an object's being its class name).
+  static func name(of kind: SimpleArchiveResolver.Kind, className: () -> String) -> String {
+    switch kind {
     case .null: "$null"
     case .bool: "boolean"
     case .integer: "integer"
@@ -137,7 +157,7 @@ extension ArchiveValue {
     case .array: "NSArray"
     case .set: "NSSet"
     case .dictionary: "NSDictionary"
-    case .object(let object): object.className
+    case .object: className()
     }
   }
 }

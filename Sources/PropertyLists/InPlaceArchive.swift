@@ -411,21 +411,7 @@ package struct InPlaceValue {
   package var isDictionary: Bool { kind == .dictionary }
 
   /// `ArchiveValue.kindName`.
-  package var kindName: String {
-    switch kind {
-    case .null: "$null"
-    case .bool: "boolean"
-    case .integer: "integer"
-    case .real: "real"
-    case .string: "string"
-    case .data: "data"
-    case .date: "NSDate"
-    case .array: "NSArray"
-    case .set: "NSSet"
-    case .dictionary: "NSDictionary"
-    case .object: objectValue?.className ?? ""
-    }
-  }
+  package var kindName: String { ArchiveValue.name(of: kind) { objectValue?.className ?? "" } }
 
   /// Whether the value is an instance (of a Foundation value class or another), not a scalar.
   private var isInstance: Bool { span.marker >> 4 == 0xD }

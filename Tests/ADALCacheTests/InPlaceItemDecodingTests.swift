@@ -171,17 +171,9 @@ import _Adal2MSALTestSupport
   /// Seeded byte mutations of an item: decoded alike wherever it is read in place.
   @Test func mutatedItemsDecodeAlike() throws {
     let original = try Fixtures.data("adal/archive-e3-broker-session.bplist")
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(bound))
-    }
     var read = 0
-    for _ in 0..<800 {
-      var bytes = [UInt8](original)
-      let position = next(bytes.count)
-      bytes[position] ^= UInt8(1 << next(8))
-      if Self.check(Data(bytes), "mutated at \(position)") { read += 1 }
+    for (position, mutated) in seededMutations(of: original, count: 800, seed: 0x9E37_79B9_7F4A_7C15).enumerated() {
+      if Self.check(mutated, "mutation \(position)") { read += 1 }
     }
     #expect(read > 0)
   }

@@ -266,37 +266,36 @@ import _Adal2MSALTestSupport
     }
   }
 
-  /// Other archives (Foundation collections, macOS blobs, non-archives): read the same, or left to the general path.
-  @Test(arguments: [
+  /// Archives that are not ADAL items (Foundation collections, macOS blobs) and inputs that are not archives.
+  static let otherInputs = [
     "plist/archive-foundation.binary.plist", "plist/all-types.binary.plist", "plist/top-array.binary.plist",
     "adal/macos-blob.bplist", "adal/macos-blob-version2.bplist", "adal/dump-multiuser.bplist",
-  ])
+  ]
+
+  /// Other inputs: read the same, or left to the general path.
+  @Test(arguments: otherInputs)
   func otherInputsAreReadTheSameOrNotAtAll(file: String) throws {
     Self.check(try Fixtures.data(file), "\(file)")
   }
 
+  static let mutatedInputs = ["adal/archive-e3-frt.bplist", "adal-objc/adal_v1_backcompat_item.bplist"]
+
+  /// Expects `check` of 1,500 seeded mutations of `file` to read some and refuse some.
+  static func expectSomeReadAndSomeRefused(
+    mutating file: String, seed: UInt64, _ check: (Data, Comment) -> Bool
+  ) throws {
+    let outcomes = seededMutations(of: try Fixtures.data(file), count: 1500, seed: seed).map {
+      check($0, "\(file), mutated")
+    }
+    #expect(outcomes.contains(true))
+    #expect(outcomes.contains(false))
+  }
+
   /// Seeded byte mutations of archives: the direct reader never gives an archive the general readers refuse
   /// or read differently, and never crashes.
-  @Test(arguments: ["adal/archive-e3-frt.bplist", "adal-objc/adal_v1_backcompat_item.bplist"])
+  @Test(arguments: mutatedInputs)
   func mutatedArchivesAreReadTheSameOrNotAtAll(file: String) throws {
-    let original = try Fixtures.data(file)
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(bound))
-    }
-    var read = 0
-    var refused = 0
-    for _ in 0..<1500 {
-      var bytes = [UInt8](original)
-      for _ in 0...next(2) {
-        let position = next(bytes.count)
-        if next(2) == 0 { bytes[position] = UInt8(next(256)) } else { bytes[position] ^= UInt8(1 << next(8)) }
-      }
-      if Self.check(Data(bytes), "\(file), mutated") { read += 1 } else { refused += 1 }
-    }
-    #expect(read > 0)
-    #expect(refused > 0)
+    try Self.expectSomeReadAndSomeRefused(mutating: file, seed: 0x9E37_79B9_7F4A_7C15) { Self.check($0, $1) }
   }
 
   /// The node limit counts what the general readers count, keys and classes every archived object references
