@@ -84,8 +84,7 @@ struct BinaryPropertyListParser {
     referenceCounts = Array(repeating: 0, count: tableSize)
     inProgress = Array(repeating: false, count: tableSize)
     sharing = BinaryValueSharing(objectCount: tableSize)
-    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: trailer.objectCount)
-    maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
+    maxNodes = limits.maxExpandedNodes(objectCount: trailer.objectCount)
   }
 
   static func readTrailer(

@@ -75,9 +75,7 @@ package final class InPlaceArchive {
     swap(&classes, &storage.classes)
     swap(&keys, &storage.keys)
     facts.append(contentsOf: repeatElement(Fact(), count: objects.count))
-    let (expansion, overflow) = parser.limits.maxExpansionFactor.multipliedReportingOverflow(
-      by: max(objects.count, 1))
-    maxNodes = min(parser.limits.maxObjects, overflow ? Int.max : expansion)
+    maxNodes = parser.limits.maxExpandedNodes(objectCount: objects.count)
   }
 
   fileprivate func giveBack(to storage: inout Storage) {

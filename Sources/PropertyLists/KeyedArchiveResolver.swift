@@ -19,8 +19,7 @@ struct KeyedArchiveResolver {
     nodeCounts = Array(repeating: 0, count: objects.count)
     heights = Array(repeating: 0, count: objects.count)
     inProgress = Array(repeating: false, count: objects.count)
-    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(objects.count, 1))
-    maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
+    maxNodes = limits.maxExpandedNodes(objectCount: objects.count)
   }
 
   private func fail(_ owner: Int?, _ message: String) -> PropertyListError {

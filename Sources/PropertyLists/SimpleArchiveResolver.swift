@@ -86,8 +86,7 @@ struct SimpleArchiveResolver {
     slots.append(contentsOf: repeatElement(Slot(), count: objects.count))
     fieldStack.reserveCapacity(32)  // an ADAL item's root and the instance under it
     classes.reserveCapacity(8)  // an ADAL item's two classes and the Foundation ones its values use
-    let (expansion, overflow) = limits.maxExpansionFactor.multipliedReportingOverflow(by: max(objects.count, 1))
-    maxNodes = min(limits.maxObjects, overflow ? Int.max : expansion)
+    maxNodes = limits.maxExpandedNodes(objectCount: objects.count)
   }
 
   /// Empties the tables (what they hold of this archive is let go) and gives them back to `storage`.

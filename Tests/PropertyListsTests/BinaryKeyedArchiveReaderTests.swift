@@ -221,6 +221,22 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// The item archives of the multi-user fixture dump and of a generated 40-user dump (made with
+  /// `syntheticSeed`), each named by its dump and position; each dump is expected to hold more than five.
+  static func itemArchivesOfDumps(syntheticSeed: UInt64) throws -> [(place: String, archive: Data)] {
+    var generator = SyntheticGenerator(seed: syntheticSeed)
+    let synthetic = Data(SyntheticFormat.binaryPlist.encode(generator.dump(users: 40)))
+    var named: [(place: String, archive: Data)] = []
+    for (name, dump) in [
+      ("dump-multiuser.bplist", try Fixtures.data("adal/dump-multiuser.bplist")), ("synthetic", synthetic),
+    ] {
+      let archives = try archives(inDump: dump)
+      #expect(archives.count > 5)
+      named += archives.enumerated().map { ("\(name) item \($0.offset)", $0.element) }
+    }
+    return named
+  }
+
   static let itemFixtures = [
     "adal/archive-e1-at.bplist", "adal/archive-e1-mrrt.bplist", "adal/archive-e3-broker-session.bplist",
     "adal/archive-e3-frt.bplist", "adal/archive-e3-tombstone.bplist", "adal/archive-e4-at.bplist",
@@ -233,16 +249,8 @@ import _Adal2MSALTestSupport
   }
 
   @Test func everyItemOfDumpsIsReadAsTheGeneralReadersReadIt() throws {
-    var generator = SyntheticGenerator(seed: 11)
-    let synthetic = Data(SyntheticFormat.binaryPlist.encode(generator.dump(users: 40)))
-    for (name, dump) in [
-      ("dump-multiuser.bplist", try Fixtures.data("adal/dump-multiuser.bplist")), ("synthetic", synthetic),
-    ] {
-      let archives = try Self.archives(inDump: dump)
-      #expect(archives.count > 5)
-      for (position, archive) in archives.enumerated() {
-        #expect(Self.check(archive, "\(name) item \(position)"))
-      }
+    for (place, archive) in try Self.itemArchivesOfDumps(syntheticSeed: 11) {
+      #expect(Self.check(archive, "\(place)"))
     }
   }
 

@@ -63,18 +63,10 @@ import _Adal2MSALTestSupport
   }
 
   @Test func everyItemOfDumpsIsReadInPlace() throws {
-    var generator = SyntheticGenerator(seed: 13)
-    let synthetic = Data(SyntheticFormat.binaryPlist.encode(generator.dump(users: 40)))
-    for (name, dump) in [
-      ("dump-multiuser.bplist", try Fixtures.data("adal/dump-multiuser.bplist")), ("synthetic", synthetic),
-    ] {
-      let archives = try BinaryKeyedArchiveReaderTests.archives(inDump: dump)
-      #expect(archives.count > 5)
-      for (position, archive) in archives.enumerated() {
-        // The wipe marker's root is a dictionary, not an instance: not read in place.
-        let isInstance = BinaryKeyedArchiveReader().read(archive)?.root.objectValue != nil
-        #expect(Self.check(archive, "\(name) item \(position)") == isInstance)
-      }
+    for (place, archive) in try BinaryKeyedArchiveReaderTests.itemArchivesOfDumps(syntheticSeed: 13) {
+      // The wipe marker's root is a dictionary, not an instance: not read in place.
+      let isInstance = BinaryKeyedArchiveReader().read(archive)?.root.objectValue != nil
+      #expect(Self.check(archive, "\(place)") == isInstance)
     }
   }
 
