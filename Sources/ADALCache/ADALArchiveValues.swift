@@ -4,18 +4,7 @@ import PropertyLists
 /// Conversions from resolved archive values to the plain values `ADALTokenItem` keeps.
 enum ADALArchiveValues {
   /// A string, from a plain string or defensively from an unresolved `NSString`/`NSMutableString` object.
-  static func string(_ value: ArchiveValue) -> String? { text(value)?.value }
-
-  /// `string(_:)`, not decoded.
-  static func text(_ value: ArchiveValue) -> PropertyListString? {
-    switch value {
-    case .string(let text): return text
-    case .object(let object) where object.className.hasSuffix("String"):
-      if case .string(let text)? = object["NS.string"] { return text }
-      return nil
-    default: return nil
-    }
-  }
+  static func string(_ value: ArchiveValue) -> String? { value.itemText?.value }
 
   /// Plain value for `additionalServer`, `additionalClient`, `tombstone`, `allClaims` entries.
   static func plain(_ value: ArchiveValue, depth: Int = 0) -> ADALValue {

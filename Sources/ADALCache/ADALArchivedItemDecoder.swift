@@ -214,9 +214,8 @@ protocol ArchivedItemValue {
   var isNull: Bool { get }
   /// The class name for objects, or the Foundation class family for values (for messages).
   var kindName: String { get }
-  /// A string, or the `NS.string` of an instance of a string class the archive does not make a string
-  /// (`ADALArchiveValues.text`).
-  var itemText: PropertyListString? { get }
+  /// The value's text when it is a string (not decoded).
+  var plainText: PropertyListString? { get }
   var dateValue: Date? { get }
   var dataValue: Data? { get }
   var boolValue: Bool? { get }
@@ -224,20 +223,29 @@ protocol ArchivedItemValue {
   var dictionaryEntries: [ArchiveDictionaryEntry]? { get }
 }
 
+extension ArchivedItemValue {
+  /// A string, or defensively the `NS.string` of an instance of a string class (`NSString`, `NSMutableString`)
+  /// the archive does not make a string: not decoded.
+  var itemText: PropertyListString? {
+    if let plainText { return plainText }
+    guard let object = objectValue, object.className.hasSuffix("String") else { return nil }
+    return object["NS.string"]?.plainText
+  }
+}
+
 extension ArchivedObject: ArchivedItemObject {}
 
 extension ArchiveValue: ArchivedItemValue {
-  var itemText: PropertyListString? { ADALArchiveValues.text(self) }
+  var plainText: PropertyListString? {
+    guard case .string(let text) = self else { return nil }
+    return text
+  }
 }
 
 extension InPlaceObject: ArchivedItemObject {}
 
 extension InPlaceValue: ArchivedItemValue {
-  var itemText: PropertyListString? {
-    if let text { return text }
-    guard let object = objectValue, object.className.hasSuffix("String") else { return nil }
-    return object["NS.string"]?.text
-  }
+  var plainText: PropertyListString? { text }
 
   var dictionaryEntries: [ArchiveDictionaryEntry]? { isDictionary ? archiveValue.dictionaryEntries : nil }
 }

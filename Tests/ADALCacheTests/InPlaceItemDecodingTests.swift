@@ -83,6 +83,27 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// A string archived as an instance of a string class the archive does not make a string (a subclass of
+  /// `NSString`) is read as its `NS.string`, both ways; an instance of another class is not a string. The two
+  /// readers share this rule (`ArchivedItemValue.itemText`), so comparing them cannot catch it being lost.
+  @Test func stringObjectsOfOtherClassesAreReadAsTheirText() throws {
+    let data = Self.item([
+      Self.authority, Self.clientID,
+      ArchiveField(
+        "refreshToken", .object(className: "MyLocalizedString", fields: [ArchiveField("NS.string", .string("RT"))])),
+      ArchiveField("resource", .object(className: "MyResource", fields: [ArchiveField("NS.string", .string("R"))])),
+    ])
+    for memo in [nil, ReadMemo()] {
+      let built = try Self.built(data, memo: memo).get()
+      let inPlace = try #require(Self.inPlace(data, memo: memo)).get()
+      for decoded in [built, inPlace] {
+        #expect(decoded.item.refreshToken == ADALSecret("RT"))
+        #expect(decoded.item.resource == nil)
+        #expect(decoded.diagnostics.map(\.message) == ["resource is a MyResource, expected a string; ignored"])
+      }
+    }
+  }
+
   /// Fields of the wrong type (warnings), values of every kind in the dictionaries, strings as string objects of
   /// other classes, user information of every shape, and items that cannot be read (errors).
   @Test func fieldsOfEveryShapeDecodeAlike() throws {
