@@ -12,7 +12,9 @@ import PackageDescription
 
 let package = Package(
   name: "adal2msal",
-  platforms: [.macOS(.v13)],
+  // macOS 15: the property-list readers keep 128-bit integers as `Int128`, and validate UTF-8 with
+  // `String(validating:as:)`; both are in the standard library from macOS 15 on.
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "Adal2MSAL", targets: ["Adal2MSAL"]),
     // The binary keeps the tool's name; the target's differs from the library's by more than case (a Mac's

@@ -16,7 +16,7 @@ let targets = [
 
 let package = Package(
   name: "adal2msal-fuzz",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v15)],
   products: targets.map { .executable(name: $0, targets: [$0]) },
   dependencies: [.package(path: "..")],
   targets: [.target(name: "FuzzDriver")]

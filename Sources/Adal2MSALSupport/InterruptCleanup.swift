@@ -73,7 +73,8 @@ package enum InterruptCleanup {
   }
 }
 
-/// A value behind a lock (Foundation's `NSLock`; `Mutex` needs macOS 15).
+/// A value behind a lock: Foundation's `NSLock`, which `lockForever` can keep taken (`Mutex` gives its lock back
+/// when `withLock` returns).
 final class Locked<Value>: @unchecked Sendable {
   private var value: Value
   private let lock = NSLock()
