@@ -53,7 +53,7 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
   /// Whether `text` is `nilKey` in any case (`caseInsensitiveCompare`). Printable ASCII (every real `acct` and
   /// `svce` part) is compared on its bytes, where the two are equal exactly when their lowercase bytes are:
   /// through Foundation each compare cost about 7,500 instructions, once for every `acct` and `svce` of a read.
-  package static func isNilKey(_ text: String) -> Bool {
+  package static func isNilKey(_ text: some StringProtocol) -> Bool {
     let isPrintableASCII = text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     guard isPrintableASCII else { return text.caseInsensitiveCompare(nilKey) == .orderedSame }
     return text.utf8.count == nilKey.utf8.count
@@ -62,13 +62,14 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
 
   /// Parses a `svce` value. Throws `ADALKeychainKeyError` naming the part that is wrong.
   public static func decode(_ service: String) throws(ADALKeychainKeyError) -> ADALKeychainService {
-    let parts = service.splitting(ascii: "|", omittingEmptySubsequences: false).map(String.init)
+    // Decoded from the substrings: a string of each part was an allocation for each but the shortest.
+    let parts = service.splitting(ascii: "|", omittingEmptySubsequences: false)
     guard parts.count == 4 || parts.count == 5 else { throw .wrongComponentCount(parts.count) }
     var applicationIdentifier: String?
     if parts[0] != libraryString {
       let brokerPrefix = libraryString + "-"
       guard parts[0].hasPrefix(brokerPrefix) else { throw .notADALService }
-      guard let appID = Base64URL.decodeString(String(parts[0].dropFirst(brokerPrefix.count))) else {
+      guard let appID = Base64URL.decodeString(parts[0].dropFirst(brokerPrefix.count)) else {
         throw .undecodable(component: "applicationIdentifier")
       }
       applicationIdentifier = appID
@@ -86,7 +87,7 @@ public struct ADALKeychainService: Sendable, Hashable, Codable, CustomStringConv
     }
     return ADALKeychainService(
       authority: authority, resource: resource, clientID: clientID, applicationIdentifier: applicationIdentifier,
-      appKey: parts.count == 5 ? parts[4] : nil)
+      appKey: parts.count == 5 ? String(parts[4]) : nil)
   }
 }
 

@@ -105,8 +105,12 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
       ?? keychainUserID.flatMap(IDTokenClaims.nonBlank)
   }
 
-  /// `userID` trimmed and lowercased (ADAL `normalizeUserId`): what `accountForUsername` matches on.
-  public var normalizedUserID: String? { userID?.lowercasedSharingStorage() }
+  /// `userID` trimmed and lowercased (ADAL `normalizeUserId`): what `accountForUsername` matches on. The id
+  /// token's is made once per token and shared by its items.
+  public var normalizedUserID: String? {
+    if let claimsUserID = idTokenClaims?.normalizedUserID { return claimsUserID }
+    return userID?.lowercasedSharingStorage()
+  }
 
   /// Whether `userID` is a displayable id (UPN, email, preferred_username): from the id token when there is
   /// one, else the archived flag.

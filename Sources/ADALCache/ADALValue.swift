@@ -4,7 +4,7 @@ import Foundation
 /// claims hold once the archive classes are gone.
 ///
 /// Encodes to JSON naturally (dates as ISO 8601 strings, data as base64) for `inspect --format json`.
-public indirect enum ADALValue: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum ADALValue: Sendable, Hashable, Codable, CustomStringConvertible {
   case null
   case bool(Bool)
   case integer(Int64)

@@ -92,6 +92,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     let userID: String?
     let userIDClaim: String?
     let isDisplayable: Bool
+    let normalizedUserID: String?
     let frequent: Frequent
 
     init(claims: [ADALValueEntry], isJWT: Bool, segmentCount: Int) {
@@ -104,6 +105,7 @@ public struct IDTokenClaims: Sendable, Hashable {
       userID = derived.userID
       userIDClaim = derived.claim
       isDisplayable = derived.displayable
+      normalizedUserID = derived.userID?.lowercasedSharingStorage()
     }
   }
 
@@ -181,8 +183,9 @@ public struct IDTokenClaims: Sendable, Hashable {
   }
 
   /// `userID` trimmed and lowercased, as ADAL's `normalizeUserId` does: the form used for matching and for
-  /// the keychain `acct` attribute. The string itself when it is lowercase already (read for every item).
-  public var normalizedUserID: String? { userID?.lowercasedSharingStorage() }
+  /// the keychain `acct` attribute. Made once per parse: every item of the token and its user's grouping,
+  /// sorting and report read it, and a UPN with capitals was lowercased into a new string each time.
+  public var normalizedUserID: String? { storage.normalizedUserID }
 
   public var oid: String? { storage.frequent.oid }
   public var tid: String? { storage.frequent.tid }

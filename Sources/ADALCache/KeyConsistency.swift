@@ -23,7 +23,11 @@ enum KeyConsistency {
     keyAuthority: String?, keyResource: String?, keyClientID: String?, item: ADALTokenItem, keyName: String,
     memo: ReadMemo? = nil
   ) -> [Diagnostic] {
-    let canonical = memo?.canonicalAuthority ?? canonicalAuthority
+    // A function, not `memo?.canonicalAuthority ?? canonicalAuthority`: that bound the memo into a closure
+    // allocated for every item.
+    func canonical(_ authority: String) -> String {
+      memo.map { $0.canonicalAuthority(authority) } ?? canonicalAuthority(authority)
+    }
     var diagnostics: [Diagnostic] = []
     func report(_ field: String, _ keyValue: String, _ itemValue: String) {
       diagnostics.append(

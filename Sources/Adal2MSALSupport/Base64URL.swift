@@ -25,15 +25,21 @@ package enum Base64URL {
   /// Table-driven on the UTF-8 bytes: every id token and keychain attribute goes through here, and rewriting
   /// them for Foundation's decoder cost about 100 instructions a character.
   package static func decode(_ text: String) -> Data? {
-    text.utf8.withContiguousStorageIfAvailable(decode) ?? Array(text.utf8).withUnsafeBufferPointer(decode)
+    withDecoded(text[...]) { Data(buffer: $0) }
   }
 
-  private static func decode(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
-    var decodes = true
-    let decoded = [UInt8](unsafeUninitializedCapacity: maxDecodedCount(text.count)) { buffer, count in
-      if let written = decode(text, into: buffer) { count = written } else { decodes = false }
+  /// `text` decoded into a temporary buffer and handed to `body`, or nil when it does not decode: the result is
+  /// made once from the decoded bytes (an array, then a `Data` copied from it, then a string copied from that
+  /// were three allocations for each keychain attribute decoded).
+  private static func withDecoded<Result>(
+    _ text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Result?
+  ) -> Result? {
+    var text = text
+    return text.withUTF8 { bytes in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxDecodedCount(bytes.count)) { buffer in
+        decode(bytes, into: buffer).flatMap { body(UnsafeBufferPointer(rebasing: buffer[..<$0])) }
+      }
     }
-    return decodes ? Data(decoded) : nil
   }
 
   /// The most bytes `decode(_:into:)` writes for `count` characters.
@@ -89,8 +95,15 @@ package enum Base64URL {
     return table
   }()
 
-  /// Decodes to a UTF-8 string, or nil.
-  package static func decodeString(_ text: String) -> String? {
-    decode(text).flatMap { String(data: $0, encoding: .utf8) }
+  /// Decodes to a UTF-8 string, or nil when the bytes are not UTF-8. A leading byte order mark is dropped, as
+  /// Foundation's `String(data:encoding:)` drops it.
+  package static func decodeString(_ text: String) -> String? { decodeString(text[...]) }
+
+  package static func decodeString(_ text: Substring) -> String? {
+    withDecoded(text) { bytes in
+      let startsWithByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+      return String(
+        validating: startsWithByteOrderMark ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes, as: UTF8.self)
+    }
   }
 }

@@ -22,8 +22,10 @@ package enum SecretFingerprint {
 
   package static func digestPrefix(of secret: Data) -> UInt64 { digestPrefix(of: SHA256.hash(data: secret)) }
 
+  /// Read from the digest's bytes in place: iterating the digest as a sequence copied it into an array of its
+  /// own, an allocation for each secret of a read.
   private static func digestPrefix(of digest: SHA256.Digest) -> UInt64 {
-    digest.prefix(length / 2).reduce(0) { ($0 << 8) | UInt64($1) }
+    digest.withUnsafeBytes { bytes in bytes.prefix(length / 2).reduce(0) { ($0 << 8) | UInt64($1) } }
   }
 
   /// `sha256:` and the hex digits of a `digestPrefix`.

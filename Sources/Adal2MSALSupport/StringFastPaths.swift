@@ -84,29 +84,43 @@ extension String {
   /// `split` (about 90 instructions a byte on an id token): the separators are found on the contiguous bytes.
   package func splitting(ascii separator: Unicode.Scalar, omittingEmptySubsequences: Bool = true) -> [Substring] {
     let target = UInt8(truncatingIfNeeded: separator.value)
-    let pieces: [Range<Int>]? =
+    let pieces: [Substring]? =
       separator.isASCII
-      ? utf8.withContiguousStorageIfAvailable { bytes -> [Range<Int>]? in
+      ? utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
         guard Self.isASCII(bytes) else { return nil }
-        var pieces: [Range<Int>] = []
-        var start = 0
-        while true {
-          // `memchr` finds the next separator several bytes at a time: stepping a byte at a time was most of the
-          // cost of splitting an id token (a kilobyte and more, two separators).
-          let found = start < bytes.count ? memchr(bytes.baseAddress! + start, Int32(target), bytes.count - start) : nil
-          let position = found.map { UnsafeRawPointer(bytes.baseAddress!).distance(to: $0) } ?? bytes.count
-          if !omittingEmptySubsequences || position > start { pieces.append(start..<position) }
-          guard found != nil else { return pieces }
-          start = position + 1
+        // Counted first, so that the result is made at its size: grown piece by piece, and then mapped from
+        // offsets to substrings, it took three or four allocations for a keychain service or an id token.
+        var count = 0
+        Self.forEachPiece(of: bytes, at: target, omittingEmptySubsequences) { _ in count += 1 }
+        var pieces: [Substring] = []
+        pieces.reserveCapacity(count)
+        // ASCII: a byte offset is a character boundary, and the UTF-8 view offsets in constant time.
+        let base = utf8.startIndex
+        Self.forEachPiece(of: bytes, at: target, omittingEmptySubsequences) { piece in
+          pieces.append(
+            self[utf8.index(base, offsetBy: piece.lowerBound)..<utf8.index(base, offsetBy: piece.upperBound)])
         }
+        return pieces
       } ?? nil
       : nil
-    guard let pieces else {
-      return split(separator: Character(separator), omittingEmptySubsequences: omittingEmptySubsequences)
+    return pieces ?? split(separator: Character(separator), omittingEmptySubsequences: omittingEmptySubsequences)
+  }
+
+  /// The byte offsets of each piece of `bytes` between `separator`s, in order. `memchr` finds the next separator
+  /// several bytes at a time: stepping a byte at a time was most of the cost of splitting an id token (a kilobyte
+  /// and more, two separators).
+  private static func forEachPiece(
+    of bytes: UnsafeBufferPointer<UInt8>, at separator: UInt8, _ omittingEmptySubsequences: Bool,
+    _ body: (Range<Int>) -> Void
+  ) {
+    var start = 0
+    while true {
+      let found = start < bytes.count ? memchr(bytes.baseAddress! + start, Int32(separator), bytes.count - start) : nil
+      let position = found.map { UnsafeRawPointer(bytes.baseAddress!).distance(to: $0) } ?? bytes.count
+      if !omittingEmptySubsequences || position > start { body(start..<position) }
+      guard found != nil else { return }
+      start = position + 1
     }
-    // ASCII: a byte offset is a character boundary, and the UTF-8 view offsets in constant time.
-    let base = utf8.startIndex
-    return pieces.map { self[utf8.index(base, offsetBy: $0.lowerBound)..<utf8.index(base, offsetBy: $0.upperBound)] }
   }
 
   /// Whether the two strings have the same UTF-8 bytes (`==` also accepts canonically equivalent spellings),

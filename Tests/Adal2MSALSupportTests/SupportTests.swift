@@ -63,6 +63,27 @@ import _Adal2MSALTestSupport
       #expect(Base64URL.decode(data.base64EncodedString()) == data)
     }
   }
+
+  /// Foundation's `String(data:encoding: .utf8)` is the oracle for which bytes are text: invalid UTF-8 (overlong
+  /// forms, surrogates, cut sequences) is nil, NUL is text, and a leading byte order mark is dropped.
+  @Test func decodesTextAsFoundationDoes() {
+    var cases: [[UInt8]] = [
+      [], [0xEF, 0xBB, 0xBF], [0xEF, 0xBB, 0xBF, 0x41], [0x41, 0xEF, 0xBB, 0xBF], [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF],
+      [0x41, 0x00, 0x42], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x80], [0xFF],
+      Array("https://login.microsoftonline.com/common".utf8), Array("ré".utf8),
+    ]
+    var random = SeededGenerator(seed: 8)
+    let pieces: [[UInt8]] = [
+      [0x61], [0xC3, 0xA9], [0xEF, 0xBB, 0xBF], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xE2, 0x82], [0x00],
+    ]
+    for _ in 0..<2_000 {
+      cases.append((0..<Int.random(in: 0..<8, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! })
+    }
+    for bytes in cases {
+      let expected = String(data: Data(bytes), encoding: .utf8)
+      #expect(Base64URL.decodeString(Base64URL.encode(Data(bytes))) == expected, "\(bytes)")
+    }
+  }
 }
 
 @Suite struct CivilTimeTests {
