@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Style checks that need no build: paths that would collide on a case-insensitive file system (macOS's default),
-# and swift-format's lint with the repository's .swift-format (the toolchain ships swift-format). To fix what the
+# Checks that need no build: paths that would collide on a case-insensitive file system (macOS's default), standard-
+# library API newer than the macOS that Package.swift names (a Mac's compiler refuses it; Linux's does not), and
+# swift-format's lint with the repository's .swift-format (the toolchain ships swift-format). To fix what the
 # lint reports: swift-format format -i -r Sources Tests Package.swift
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/check-paths.sh
+python3 scripts/check-platform-api.py
 swift-format lint --strict --recursive --parallel Sources Tests Package.swift
 echo "lint: swift-format found nothing to change"
