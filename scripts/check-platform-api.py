@@ -8,12 +8,14 @@ Tests and Fuzz for the types, and the initializers by their first label (`String
 that macOS.
 
 It is a text check, not the compiler's: it finds names, not overloads, and does not see Foundation, whose Linux
-build ships no interface. Usage: check-platform-api.py [--macos VERSION] (default: the version Package.swift names).
+build ships no interface. On macOS it skips (the compiler checks there); elsewhere, finding no interfaces is an
+error, not a pass. Usage: check-platform-api.py [--macos VERSION] (default: the version Package.swift names).
 """
 
+import json
 import pathlib
 import re
-import shutil
+import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -34,17 +36,16 @@ def declared_platform():
 
 
 def interfaces():
-    swift = shutil.which("swift")
-    if not swift:
+    """The module interfaces of the toolchain that `swift` runs (asked of the compiler, so that a shim such as
+    swiftly's finds the real one), or none where there is no Swift or no Linux toolchain."""
+    try:
+        info = json.loads(subprocess.run(["swift", "-print-target-info"], capture_output=True, check=True).stdout)
+    except (OSError, subprocess.CalledProcessError, ValueError):
         return []
-    lib = pathlib.Path(swift).resolve().parent.parent / "lib"
     found = []
-    for module in MODULES:
-        for folder in ("swift/linux", "swift_static/linux"):
-            interface = sorted((lib / folder / f"{module}.swiftmodule").glob("*.swiftinterface"))
-            if interface:
-                found += interface
-                break
+    for folder in info.get("paths", {}).get("runtimeLibraryImportPaths", []):
+        for module in MODULES:
+            found += sorted(pathlib.Path(folder, f"{module}.swiftmodule").glob("*.swiftinterface"))
     return found
 
 
@@ -117,8 +118,10 @@ def main(arguments):
         platform = (int(major), int(minor or 0))
     paths = interfaces()
     if not paths:
-        print("check-platform-api: no Linux module interfaces here (on a Mac the compiler checks availability)")
-        return 0
+        if sys.platform == "darwin":
+            print("check-platform-api: skipped on macOS, where the compiler checks availability itself")
+            return 0
+        sys.exit("check-platform-api: found no module interfaces of the Swift toolchain (`swift -print-target-info`)")
     types, inits = newer_api(paths, platform)
     if not types:
         sys.exit("check-platform-api: read no availability from the interfaces; the check would pass blindly")
