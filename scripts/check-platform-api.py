@@ -12,6 +12,7 @@ build ships no interface. On macOS it skips (the compiler checks there); elsewhe
 error, not a pass. Usage: check-platform-api.py [--macos VERSION] (default: the version Package.swift names).
 """
 
+import argparse
 import json
 import pathlib
 import re
@@ -112,9 +113,12 @@ def uses(types, inits):
 
 
 def main(arguments):
+    parser = argparse.ArgumentParser(description="Standard-library API newer than the declared macOS.")
+    parser.add_argument("--macos", metavar="VERSION", help="check against this macOS, not Package.swift's (e.g. 14)")
+    options = parser.parse_args(arguments)
     platform = declared_platform()
-    if arguments[:1] == ["--macos"] and len(arguments) == 2:
-        major, _, minor = arguments[1].partition(".")
+    if options.macos:
+        major, _, minor = options.macos.partition(".")
         platform = (int(major), int(minor or 0))
     paths = interfaces()
     if not paths:

@@ -107,10 +107,7 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
 
   /// `userID` trimmed and lowercased (ADAL `normalizeUserId`): what `accountForUsername` matches on. The id
   /// token's is made once per token and shared by its items.
-  public var normalizedUserID: String? {
-    if let claimsUserID = idTokenClaims?.normalizedUserID { return claimsUserID }
-    return userID?.lowercasedSharingStorage()
-  }
+  public var normalizedUserID: String? { idTokenClaims?.normalizedUserID ?? userID?.lowercasedSharingStorage() }
 
   /// Whether `userID` is a displayable id (UPN, email, preferred_username): from the id token when there is
   /// one, else the archived flag.
