@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// Parses the date spellings keychain dumps use, by hand (dumps hold two dates per item, and
@@ -6,7 +7,7 @@ import Foundation
 /// `2019-06-07T10:11:12.5+02:00`, and `2019-06-07 10:11:12` (taken as UTC).
 enum DumpDateParser {
   static func parse(_ text: String) -> Date? {
-    var reader = Reader(bytes: Array(text.utf8))
+    var reader = DigitScanner(text)
     reader.skipSpaces()
     guard let year = reader.number(4), reader.take("-"), let month = reader.number(2), reader.take("-"),
       let day = reader.number(2), reader.take("T") || reader.take(" ") || reader.take("t"),
@@ -37,58 +38,8 @@ enum DumpDateParser {
     }
     reader.skipSpaces()
     guard reader.atEnd else { return nil }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilTime.daysSince1970(year: year, month: month, day: day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
     return Date(timeIntervalSince1970: Double(seconds) + fraction)
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  private struct Reader {
-    let bytes: [UInt8]
-    var position = 0
-
-    var atEnd: Bool { position == bytes.count }
-
-    mutating func take(_ character: Unicode.Scalar) -> Bool {
-      guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
-      position += 1
-      return true
-    }
-
-    mutating func digit() -> Int? {
-      guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else {
-        return nil
-      }
-      defer { position += 1 }
-      return Int(bytes[position] - UInt8(ascii: "0"))
-    }
-
-    mutating func number(_ width: Int) -> Int? {
-      var value = 0
-      for _ in 0..<width {
-        guard let digit = digit() else { return nil }
-        value = value * 10 + digit
-      }
-      return value
-    }
-
-    mutating func sign() -> Int? {
-      if take("+") { return 1 }
-      if take("-") { return -1 }
-      return nil
-    }
-
-    mutating func skipSpaces() {
-      while position < bytes.count, bytes[position] == UInt8(ascii: " ") { position += 1 }
-    }
   }
 }

@@ -68,3 +68,64 @@ extension CivilTime {
     }
   }
 }
+
+extension CivilTime {
+  /// Days from 1970-01-01 to `year`-`month`-`day` (negative before it), proleptic Gregorian: the inverse of the
+  /// date `init(secondsSince1970:)` finds.
+  package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    let shiftedYear = month <= 2 ? year - 1 : year  // years that start in March, so that the leap day ends them
+    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+    let yearOfEra = shiftedYear - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The days of `month` (1 to 12) in `year`.
+  package static func dayCount(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// The moment an ISO 8601 date and time with its offset names, in seconds since 1970: `2026-11-21T10:00:00Z`,
+  /// `2026-11-21T11:00:00.25+01:00` (the offset also as `+0100` or `+01`). Strict, where a formatter is lenient:
+  /// every field of two digits (the year of four), a day the month has, hours 00 to 23, `T` and `Z` as capitals, an
+  /// offset below 24 hours, and nothing after it; nil for any other text. A pinned clock read from a typo would
+  /// change every expiry decision of a run.
+  package static func secondsSince1970(iso8601 text: String) -> Double? {
+    var scanner = DigitScanner(text)
+    guard let year = scanner.number(4), scanner.take("-"), let month = scanner.number(2),
+      scanner.take("-"), let day = scanner.number(2), scanner.take("T"), let hour = scanner.number(2),
+      scanner.take(":"), let minute = scanner.number(2), scanner.take(":"),
+      let second = scanner.number(2), (1...12).contains(month),
+      (1...dayCount(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+    else { return nil }
+    var fraction = 0.0
+    if scanner.take(".") {
+      var scale = 0.1
+      guard let first = scanner.digit() else { return nil }
+      fraction = Double(first) * scale
+      while let digit = scanner.digit() {
+        scale /= 10
+        fraction += Double(digit) * scale
+      }
+    }
+    var offset = 0
+    if !scanner.take("Z") {
+      guard let sign = scanner.sign(), let hours = scanner.number(2), hours < 24 else { return nil }
+      var minutes = 0
+      if !scanner.atEnd {
+        _ = scanner.take(":")
+        guard let value = scanner.number(2), value < 60 else { return nil }
+        minutes = value
+      }
+      offset = sign * (hours * 3_600 + minutes * 60)
+    }
+    guard scanner.atEnd else { return nil }
+    let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+    return Double(seconds - offset) + fraction
+  }
+}

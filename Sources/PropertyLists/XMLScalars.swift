@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// Text-to-value conversions of the XML property list format: `<integer>`, `<real>`, `<date>`, `<data>`.
@@ -77,28 +78,11 @@ enum XMLScalars {
     }
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second < 61
+      (1...12).contains(month), day >= 1, day <= CivilTime.dayCount(month: month, year: year), hour < 24, minute < 60,
+      second < 61
     else { return nil }
-    let days = daysFromCivil(year, month, day)
+    let days = CivilTime.daysSince1970(year: year, month: month, day: day)
     return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
-  }
-
-  private static func daysInMonth(_ year: Int, _ month: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-  private static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
   }
 
   /// Base64 with any whitespace and line breaks; padding may be omitted.

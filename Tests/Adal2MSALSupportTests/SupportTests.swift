@@ -106,6 +106,75 @@ import _Adal2MSALTestSupport
   }
 }
 
+@Suite struct CivilTimeReadingTests {
+  /// Moments either side of 1970 and across leap rules, and seeded ones from year 1843 to 2223.
+  static let moments: [Int] = {
+    var random = SeededGenerator(seed: 3339)
+    let fixed = [0, -1, -86_400, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800, 253_402_214_399]
+    return fixed + (0..<2_000).map { _ in Int.random(in: -4_000_000_000...8_000_000_000, using: &random) }
+  }()
+
+  @Test func daysSince1970IsTheInverseOfTheCivilDate() {
+    for seconds in Self.moments {
+      let time = CivilTime(secondsSince1970: seconds)
+      let days = CivilTime.daysSince1970(year: time.year, month: time.month, day: time.day)
+      #expect(days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second == seconds, "\(seconds)")
+      #expect((1...CivilTime.dayCount(month: time.month, year: time.year)).contains(time.day), "\(seconds)")
+    }
+  }
+
+  /// Against Foundation's ISO 8601 parser, the oracle: every offset spelling, with and without fractions.
+  @Test func readsISO8601AsFoundationDoes() throws {
+    var random = SeededGenerator(seed: 8601)
+    for seconds in Self.moments {
+      // The offsets time zones have (Foundation refuses those beyond 18 hours that the grammar allows).
+      let offset = Int.random(in: -(12 * 60)...(14 * 60), using: &random) * 60
+      let local = CivilTime(secondsSince1970: seconds + offset).iso8601.dropLast()  // the offset's wall clock
+      let sign = offset < 0 ? "-" : "+"
+      let (hours, minutes) = (abs(offset) / 3_600, abs(offset) % 3_600 / 60)
+      func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+      let fraction = [
+        "", ".5", ".25", ".125", "." + String(Int.random(in: 0...999_999, using: &random)).leftPadded(to: 6),
+      ].randomElement(using: &random)!
+      var spellings = ["\(local)\(fraction)\(sign)\(twoDigits(hours)):\(twoDigits(minutes))"]
+      spellings.append("\(local)\(fraction)\(sign)\(twoDigits(hours))\(twoDigits(minutes))")
+      if offset == 0 { spellings.append("\(local)\(fraction)Z") }
+      if minutes == 0 { spellings.append("\(local)\(fraction)\(sign)\(twoDigits(hours))") }
+      for text in spellings {
+        let expected = try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: !fraction.isEmpty))
+        let read = try #require(CivilTime.secondsSince1970(iso8601: text), "\(text)")
+        #expect(abs(read - expected.timeIntervalSince1970) < 1e-6, "\(text)")
+        #expect(abs(read - Double(seconds)) < 1, "\(text)")
+      }
+    }
+  }
+
+  /// What a formatter reads leniently and a pinned clock must not: each of these Foundation's
+  /// `ISO8601DateFormatter` turns into some moment.
+  @Test(arguments: [
+    "2026-11-21T10:00:00Zjunk", "2026-02-30T10:00:00Z", "2026-11-21T24:00:00Z", "2026-1-2T3:4:5Z",
+    "2026-11-21T10:00:00 Z", "2026-11-21T10:00:00GMT", "2026-11-21T10:00:00+25:00",
+  ])
+  func refusesWhatAFormatterReadsLeniently(text: String) {
+    #expect(ISO8601DateFormatter().date(from: text) != nil)
+    #expect(CivilTime.secondsSince1970(iso8601: text) == nil)
+  }
+
+  @Test(arguments: [
+    "", "2026-11-21", "2026-11-21T10:00:00", "2026-11-21T10:00Z", "2026-11-21t10:00:00z", "2026-11-21 10:00:00Z",
+    "2026-13-01T00:00:00Z", "2026-11-21T10:60:00Z", "2026-11-21T10:00:60Z", "2026-11-21T10:00:00.Z",
+    "2026-11-21T10:00:00+01:", "2026-11-21T10:00:00+01:60", "2026-11-21T10:00:00+1", "+2026-11-21T10:00:00Z",
+    "2026-11-21T10:00:00Z ",
+  ])
+  func refusesWhatIsNotAMoment(text: String) {
+    #expect(CivilTime.secondsSince1970(iso8601: text) == nil)
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
 @Suite struct SecretFingerprintTests {
   @Test func isAShortPrefixOfTheSHA256() {
     // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad (FIPS 180-2 vector)

@@ -62,7 +62,8 @@ struct PlanningOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Pin the clock for expiry decisions: ISO 8601 (2026-11-21T10:00:00Z) or epoch seconds.", valueName: "time"))
+      "Pin the clock for expiry decisions: ISO 8601 with its offset (2026-11-21T10:00:00Z, "
+        + "2026-11-21T11:00:00+01:00), read strictly, or epoch seconds.", valueName: "time"))
   var now: String?
 
   @Option(
@@ -77,7 +78,9 @@ struct PlanningOptions: ParsableArguments {
     var clock = MigrationClock.system
     if let now {
       guard let date = Self.parseTime(now) else {
-        throw ValidationError("--now: '\(now)' is neither ISO 8601 (2026-11-21T10:00:00Z) nor epoch seconds")
+        throw ValidationError(
+          "--now: '\(now)' is neither ISO 8601 with its offset (2026-11-21T10:00:00Z, 2026-11-21T11:00:00+01:00) "
+            + "nor epoch seconds")
       }
       clock = .fixed(date)
     }
@@ -86,12 +89,10 @@ struct PlanningOptions: ParsableArguments {
       redactUsernames: redactUsernames, targetLibrary: library)
   }
 
+  /// Epoch seconds, or ISO 8601 with its offset, strictly (`CivilTime.secondsSince1970(iso8601:)`).
   static func parseTime(_ text: String) -> Date? {
     if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-    let formatter = ISO8601DateFormatter()
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)
+    return CivilTime.secondsSince1970(iso8601: text).map(Date.init(timeIntervalSince1970:))
   }
 }
 
