@@ -149,14 +149,13 @@ import _Adal2MSALTestSupport
     }
   }
 
-  /// What a formatter reads leniently and a pinned clock must not: each of these Foundation's
-  /// `ISO8601DateFormatter` turns into some moment.
+  /// What a formatter reads leniently and a pinned clock must not: `--now` used Foundation's `ISO8601DateFormatter`,
+  /// which on Linux turned each of these into some moment (not checked here: Apple's may read them otherwise).
   @Test(arguments: [
     "2026-11-21T10:00:00Zjunk", "2026-02-30T10:00:00Z", "2026-11-21T24:00:00Z", "2026-1-2T3:4:5Z",
     "2026-11-21T10:00:00 Z", "2026-11-21T10:00:00GMT", "2026-11-21T10:00:00+25:00",
   ])
   func refusesWhatAFormatterReadsLeniently(text: String) {
-    #expect(ISO8601DateFormatter().date(from: text) != nil)
     #expect(CivilTime.secondsSince1970(iso8601: text) == nil)
   }
 
