@@ -17,14 +17,8 @@ enum DumpDateParser {
     else { return nil }
     var fraction = 0.0
     if reader.take(".") || reader.take(",") {
-      var scale = 0.1
-      var digits = 0
-      while let digit = reader.digit() {
-        fraction += Double(digit) * scale
-        scale /= 10
-        digits += 1
-      }
-      guard digits > 0 else { return nil }
+      guard let digits = reader.fraction() else { return nil }
+      fraction = digits
     }
     reader.skipSpaces()
     var offset = 0

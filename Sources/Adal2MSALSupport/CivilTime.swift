@@ -105,13 +105,8 @@ extension CivilTime {
     else { return nil }
     var fraction = 0.0
     if scanner.take(".") {
-      var scale = 0.1
-      guard let first = scanner.digit() else { return nil }
-      fraction = Double(first) * scale
-      while let digit = scanner.digit() {
-        scale /= 10
-        fraction += Double(digit) * scale
-      }
+      guard let digits = scanner.fraction() else { return nil }
+      fraction = digits
     }
     var offset = 0
     if !scanner.take("Z") {

@@ -33,6 +33,18 @@ package struct DigitScanner {
     return value
   }
 
+  /// The digits that come next as a fraction (`25` as 0.25), nil when no digit comes.
+  package mutating func fraction() -> Double? {
+    guard var digit = digit() else { return nil }
+    var (fraction, scale) = (0.0, 0.1)
+    while true {
+      fraction += Double(digit) * scale
+      scale /= 10
+      guard let next = self.digit() else { return fraction }
+      digit = next
+    }
+  }
+
   /// 1 for a `+`, -1 for a `-` (consumed), else nil.
   package mutating func sign() -> Int? {
     if take("+") { return 1 }
