@@ -10,6 +10,7 @@ extension CacheStore {
   public func contents() throws(CacheStoreError) -> UnifiedCacheContents {
     try read { db, codec in
       var contents = UnifiedCacheContents()
+      try Self.reserveCapacity(in: &contents, db: db)
       try Self.upsertRows(of: .accounts, into: &contents, db: db) { row throws(CacheStoreError) in
         .account(try codec.account(from: row))
       }
@@ -27,6 +28,23 @@ extension CacheStore {
         }
       }
       return contents
+    }
+  }
+
+  /// Sizes each section for the rows the store holds of its kind, so that reading a large store does not
+  /// rehash every section as it grows (a sixth of reading the 40k-item dump's store).
+  private static func reserveCapacity(in contents: inout UnifiedCacheContents, db: Database) throws {
+    contents.accounts.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0)
+    contents.appMetadata.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM app_metadata") ?? 0)
+    let kinds = try Row.fetchAll(db, sql: "SELECT credential_kind, count(*) FROM credentials GROUP BY credential_kind")
+    for row in kinds {
+      let count: Int = row[1]
+      switch String.fromDatabaseValue(row[0]).flatMap(UnifiedEntityKind.init(rawValue:)) {
+      case .accessToken?: contents.accessTokens.reserveCapacity(count)
+      case .refreshToken?: contents.refreshTokens.reserveCapacity(count)
+      case .idToken?: contents.idTokens.reserveCapacity(count)
+      default: continue
+      }
     }
   }
 

@@ -52,16 +52,43 @@ import _Adal2MSALTestSupport
     #expect(unknown == ["sts.contoso.com", "sts.contoso.com:8443"])
   }
 
-  @Test(arguments: [MigrationOptions.Preference.existing, .adal])
-  func offeringInSlotOrderIsOfferingOneAtATime(_ prefer: MigrationOptions.Preference) {
+  /// A target holding the refresh tokens of half the clients the proposals name: each with one of their
+  /// secrets and family ids, some with the client id in another case.
+  private static func target(seed: UInt64) -> UnifiedCacheContents {
+    var generator = SeededGenerator(seed: seed)
+    var contents = UnifiedCacheContents()
+    for client in 0..<6 {
+      let token = UnifiedRefreshToken(
+        homeAccountID: "uid.utid", environment: "login.microsoftonline.com",
+        clientID: client % 3 == 0 ? "Client-\(client)" : "client-\(client)",
+        secret: UnifiedSecret("rt-\(Int.random(in: 0..<3, using: &generator))"),
+        familyID: Bool.random(using: &generator) ? "1" : nil)
+      contents.upsert(.refreshToken(token))
+    }
+    return contents
+  }
+
+  @Test(arguments: [MigrationOptions.Preference.existing, .adal], [false, true])
+  func offeringInSlotOrderIsOfferingOneAtATime(_ prefer: MigrationOptions.Preference, storeHoldsKeys: Bool) {
     let proposals = Self.proposals(seed: 11)
+    let store = storeHoldsKeys ? Self.target(seed: 5) : UnifiedCacheContents()
     let order = proposals.indices.sorted { (proposals[$0].canonicalKey, $0) < (proposals[$1].canonicalKey, $1) }
-    var shortcut = Reconciler(store: [:], prefer: prefer)
+    var shortcut = Reconciler(store: store, prefer: prefer)
     shortcut.offer(proposals, inSlotOrder: order)
-    var plain = Reconciler(store: [:], prefer: prefer)
+    var plain = Reconciler(store: store, prefer: prefer)
     for index in order { plain.offer(proposals[index], fromADAL: true) }
     #expect(shortcut.entries.count < proposals.count)  // repeated keys met each other
     #expect(shortcut.entries == plain.entries)
+    // What the store holds was compared: every action a target gives, each at least once.
+    let actions = Set(shortcut.entries.map(\.action))
+    let expected: Set<PlanAction> =
+      switch (storeHoldsKeys, prefer) {
+      case (false, .existing): [.add, .conflict]
+      case (false, .adal): [.add]
+      case (true, .existing): [.add, .unchanged, .conflict]
+      case (true, .adal): [.add, .update]
+      }
+    #expect(expected.isSubset(of: actions), "\(actions)")
   }
 
   /// Entries tied on kind and key, or on everything but the entity, ordered by `PlanOrder.entries` as by the

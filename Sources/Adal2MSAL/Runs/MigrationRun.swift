@@ -86,7 +86,13 @@ public struct MigrationRun: Sendable {
   public func run(progress: RunProgressHandler? = nil) async throws -> MigrationOutcome {
     let startedAt = options.startedAt ?? Date()
     let pipeline = MigrationPipeline(options: options.migration, limits: options.limits)
-    // Inputs first: a bad input fails the run before the target is touched.
+    let dryRun = options.dryRun || store == nil
+    let sealing = options.sealing
+    // A dry run's target, which it only reads and never locks, is read beside the inputs (a core waited for it
+    // otherwise: 0.35 s of the 40k-item dump's dry run against the store it made). Its errors are thrown after
+    // the inputs', as when it was read after them.
+    let dryRunTarget = dryRun ? store.flatMap { Self.readInBackground($0, sealing: sealing) } : nil
+    // Inputs first: a bad input fails the run before the target is written to.
     var fileRead: (@Sendable (String) -> Void)?
     if progress != nil {
       let reading = ReadingProgress(paths: adal + msal, handler: progress)
@@ -95,25 +101,25 @@ public struct MigrationRun: Sendable {
     }
     var index = try await pipeline.index(
       adal: adal, msal: msal, keepingAtMost: options.planWholeUpTo, progress: fileRead)
-    let dryRun = options.dryRun || store == nil
     // One writer at a time, from before the store is read until the run has committed or cleaned up.
     var lock: StoreWriteLock?
     if let store, !dryRun {
       lock = try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
     }
     defer { lock?.release() }
-    let sealing = options.sealing
     var existed = false
     var target: CacheStore?
-    if let store {
+    var existing = UnifiedCacheContents()
+    if let dryRunTarget {
+      (target, existing) = try dryRunTarget.value.get()
+      existed = target != nil
+    } else if let store {
       existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
-      // A dry run opens an existing target read-only and never creates one.
       if existed {
-        target = try CacheStore.open(
-          path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+        target = try CacheStore.open(path: store, options: CacheStoreOptions(sealing: sealing))
+        existing = try target?.contents() ?? existing
       }
     }
-    let existing = try target?.contents() ?? UnifiedCacheContents()
     index.partition(existing: existing, maxItems: options.itemsPerPart)
     let report = ReportWriting(
       destination: options.report, format: options.reportFormat, colorize: options.colorizeReport)
@@ -170,6 +176,20 @@ public struct MigrationRun: Sendable {
         store: store, sealing: sealing, adal: adal, limits: options.limits)
     }
     return outcome
+  }
+
+  /// A dry run's target, opened read-only and read on another thread: nil and nothing when it does not exist
+  /// (a dry run never creates one).
+  private static func readInBackground(
+    _ store: String, sealing: SecretSealing?
+  ) -> BackgroundValue<Result<(CacheStore?, UnifiedCacheContents), CacheStoreError>> {
+    BackgroundValue {
+      guard FileManager.default.fileExists(atPath: store) else { return .success((nil, UnifiedCacheContents())) }
+      return Result { () throws(CacheStoreError) in
+        let target = try CacheStore.open(path: store, options: .reading(sealing: sealing))
+        return (target, try target.contents())
+      }
+    }
   }
 
   /// Renames a staged report into place; it is no longer to be discarded.

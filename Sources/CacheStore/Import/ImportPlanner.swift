@@ -44,7 +44,7 @@ public struct ImportPlan: Sendable {
       unknown.mergeUnknownSections(result.contents.unknownSections)
     }
     let entries = incoming.values.map { item in
-      let current = existing.entity(kind: item.entity.kind, key: item.entity.canonicalKey)
+      let current = existing[item.entity.kind, item.entity.canonicalKey]
       let action: PlanAction = current == nil ? .add : (current == item.entity ? .unchanged : .update)
       return PlanEntry(
         action: action, entity: item.entity, existing: current, reasonCode: "import.\(action.rawValue)",
@@ -61,19 +61,6 @@ public struct ImportPlan: Sendable {
     case .add: "not in the store"
     case .update: "the store holds other fields under this key"
     default: "the store already holds exactly this entity"
-    }
-  }
-}
-
-extension UnifiedCacheContents {
-  /// The entity of `kind` under `key`, or nil.
-  func entity(kind: UnifiedEntityKind, key: String) -> AnyUnifiedEntity? {
-    switch kind {
-    case .account: accounts[key].map(AnyUnifiedEntity.account)
-    case .accessToken: accessTokens[key].map(AnyUnifiedEntity.accessToken)
-    case .refreshToken: refreshTokens[key].map(AnyUnifiedEntity.refreshToken)
-    case .idToken: idTokens[key].map(AnyUnifiedEntity.idToken)
-    case .appMetadata: appMetadata[key].map(AnyUnifiedEntity.appMetadata)
     }
   }
 }

@@ -64,7 +64,8 @@ enum EntityMerge {
 
   /// `new`, unless it equals `old` but for case: then `old`, so merging never rewrites an identifier's case.
   private static func keepingCase(_ new: String, _ old: String) -> String {
-    new.lowercased() == old.lowercased() ? old : new
+    // Equal spellings, the common case, need no lowercased copies.
+    new == old || new.lowercased() == old.lowercased() ? old : new
   }
 
   private static func keepingCase(_ new: String?, _ old: String?) -> String? {

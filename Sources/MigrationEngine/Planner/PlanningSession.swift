@@ -15,7 +15,8 @@ package struct PlanningSession: Sendable {
   /// The clock reading every part decides expiry against (read once per run).
   package let plannedAt: Date
   private let existing: UnifiedCacheContents
-  private let store: [Reconciler.Slot: AnyUnifiedEntity]
+  /// The target's accounts in key order, listed once for every part.
+  private let existingAccounts: [UnifiedAccount]
   private var apps = AppMetadataCollector()
   /// The first item (in plan order) per host in no known alias group.
   private var unknownHosts: [String: SourceLocation] = [:]
@@ -26,7 +27,7 @@ package struct PlanningSession: Sendable {
     self.options = options
     self.plannedAt = options.clock.now
     self.existing = existing
-    self.store = Reconciler.table(of: existing)
+    existingAccounts = existing.accounts.entities
   }
 
   /// Whether a part plans `entity` (an MSAL input's): the entities of an account, which name its home account
@@ -115,7 +116,7 @@ package struct PlanningSession: Sendable {
       PlanOrder.sortEntries(&skips)
       return Handoff(consume skips)
     }
-    var reconciler = Reconciler(store: store, prefer: options.prefer)
+    var reconciler = Reconciler(store: existing, prefer: options.prefer)
     reconciler.reserveCapacity(mapping.proposals.count + skipCount)
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, where: Self.isPlannedWithAccount)
     // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
@@ -146,7 +147,7 @@ package struct PlanningSession: Sendable {
       }
     }
     let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
-    var reconciler = Reconciler(store: store, prefer: options.prefer)
+    var reconciler = Reconciler(store: existing, prefer: options.prefer)
     Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
     Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
     var entries = (consume reconciler).entries
@@ -196,7 +197,7 @@ package struct PlanningSession: Sendable {
   private func known(_ msal: [MSALInput], diagnostics: inout [Diagnostic]) -> ([MSALInput], [UnifiedAccount]) {
     let inputs = msal.sorted { $0.file < $1.file }
     for input in inputs { diagnostics += input.diagnostics.map { $0.withFile(input.file) } }
-    return (inputs, existing.accounts.entities + inputs.flatMap { $0.contents.accounts.entities })
+    return (inputs, existingAccounts + inputs.flatMap { $0.contents.accounts.entities })
   }
 
   /// Keeps, per unknown host, the first item in plan order over all parts (parts hold different files, so

@@ -20,6 +20,9 @@ public struct UnifiedSection<Entity: UnifiedEntity>: Sendable, Hashable, Sequenc
   /// The entity with this canonical key.
   public subscript(key: String) -> Entity? { byKey[key] }
 
+  /// Makes room for `count` entities, so that filling a section of known size does not rehash it as it grows.
+  public mutating func reserveCapacity(_ count: Int) { byKey.reserveCapacity(count) }
+
   /// Inserts the entity, or replaces the one with the same canonical key; returns the replaced one.
   @discardableResult
   public mutating func upsert(_ entity: Entity) -> Entity? {
@@ -62,6 +65,18 @@ public struct UnifiedCacheContents: Sendable, Hashable, CustomStringConvertible 
     accessTokens.map(AnyUnifiedEntity.accessToken) + refreshTokens.map(AnyUnifiedEntity.refreshToken)
       + idTokens.map(AnyUnifiedEntity.idToken) + accounts.map(AnyUnifiedEntity.account)
       + appMetadata.map(AnyUnifiedEntity.appMetadata)
+  }
+
+  /// The entity of this kind with this canonical key: one lookup in its section, without listing any section
+  /// (`allEntities` sorts each section's keys).
+  public subscript(kind: UnifiedEntityKind, key: String) -> AnyUnifiedEntity? {
+    switch kind {
+    case .account: accounts[key].map(AnyUnifiedEntity.account)
+    case .accessToken: accessTokens[key].map(AnyUnifiedEntity.accessToken)
+    case .refreshToken: refreshTokens[key].map(AnyUnifiedEntity.refreshToken)
+    case .idToken: idTokens[key].map(AnyUnifiedEntity.idToken)
+    case .appMetadata: appMetadata[key].map(AnyUnifiedEntity.appMetadata)
+    }
   }
 
   /// Adds an entity of any kind, replacing one with the same canonical key; returns the replaced one.
