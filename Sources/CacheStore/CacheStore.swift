@@ -22,14 +22,21 @@ public struct CacheStore: Sendable {
   let isNew: Bool
   /// How long a writer waits for another process (`CacheStoreOptions.busyTimeout`).
   let busyTimeout: TimeInterval
+  /// Whether SQLite was told the file never changes (`StoreFile.readOnlyURI`): this connection sees no commit
+  /// made after it opened.
+  let isImmutable: Bool
 
-  private init(path: String, queue: DatabaseQueue, sealing: SecretSealing?, isNew: Bool, busyTimeout: TimeInterval) {
+  private init(
+    path: String, queue: DatabaseQueue, sealing: SecretSealing?, isNew: Bool, busyTimeout: TimeInterval,
+    isImmutable: Bool
+  ) {
     self.path = path
     self.queue = queue
     self.isEncrypted = sealing != nil
     self.codec = RowCodec(sealing: sealing, file: path)
     self.isNew = isNew
     self.busyTimeout = busyTimeout
+    self.isImmutable = isImmutable
   }
 
   /// Opens the store at `path`, creating it (mode 0600) and its schema when needed, and checks the key against
@@ -74,11 +81,11 @@ public struct CacheStore: Sendable {
     let store: CacheStore
     do {
       store = try OpeningRace.retrying(for: options.busyTimeout) {
-        let queue = try StoreFile.withOwnerOnlyUmask {
-          try DatabaseQueue(path: options.readOnly ? StoreFile.readOnlyURI(path) : path, configuration: configuration)
-        }
+        let location = options.readOnly ? StoreFile.readOnlyURI(path) : path
+        let queue = try StoreFile.withOwnerOnlyUmask { try DatabaseQueue(path: location, configuration: configuration) }
         let store = CacheStore(
-          path: path, queue: queue, sealing: options.sealing, isNew: isNew, busyTimeout: options.busyTimeout)
+          path: path, queue: queue, sealing: options.sealing, isNew: isNew, busyTimeout: options.busyTimeout,
+          isImmutable: location != path)
         if options.readOnly {
           try store.checkSchemaIsCurrent()
         } else {

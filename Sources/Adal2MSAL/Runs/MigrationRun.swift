@@ -88,10 +88,11 @@ public struct MigrationRun: Sendable {
     let pipeline = MigrationPipeline(options: options.migration, limits: options.limits)
     let dryRun = options.dryRun || store == nil
     let sealing = options.sealing
-    // A dry run's target, which it only reads and never locks, is read beside the inputs (a core waited for it
-    // otherwise: 0.35 s of the 40k-item dump's dry run against the store it made). Its errors are thrown after
-    // the inputs', as when it was read after them.
-    let dryRunTarget = dryRun ? store.flatMap { Self.readInBackground($0, sealing: sealing) } : nil
+    // The target is read beside the inputs, read-only (a core waited for it otherwise: 0.35 s of the 40k-item
+    // dump's runs against the store they made). A dry run, which never locks it, plans against that read, its
+    // errors thrown after the inputs'. A writing run keeps the read only when nothing was committed to the store
+    // between it and the lock (`CheckedContents.isCurrent`), and otherwise reads the store under the lock.
+    let targetRead = store.flatMap { Self.readInBackground($0, sealing: sealing) }
     // Inputs first: a bad input fails the run before the target is written to.
     var fileRead: (@Sendable (String) -> Void)?
     if progress != nil {
@@ -110,14 +111,16 @@ public struct MigrationRun: Sendable {
     var existed = false
     var target: CacheStore?
     var existing = UnifiedCacheContents()
-    if let dryRunTarget {
-      (target, existing) = try dryRunTarget.value.get()
-      existed = target != nil
-    } else if let store {
+    if dryRun, let targetRead, let read = try targetRead.value.get() {
+      (target, existing, existed) = (read.store, read.contents, true)
+    } else if let store, !dryRun {
       existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
       if existed {
-        target = try CacheStore.open(path: store, options: CacheStoreOptions(sealing: sealing))
-        existing = try target?.contents() ?? existing
+        // Asked before the store is opened to write, which creates the -wal file that an unchanged store lacks.
+        let current = (try? targetRead?.value.get()).flatMap { $0?.isCurrent == true ? $0 : nil }
+        let writable = try CacheStore.open(path: store, options: CacheStoreOptions(sealing: sealing))
+        existing = try current?.contents ?? writable.contents()
+        target = writable
       }
     }
     index.partition(existing: existing, maxItems: options.itemsPerPart)
@@ -178,17 +181,14 @@ public struct MigrationRun: Sendable {
     return outcome
   }
 
-  /// A dry run's target, opened read-only and read on another thread: nil and nothing when it does not exist
-  /// (a dry run never creates one).
+  /// The target, opened read-only and read whole on another thread: nil when it does not exist (a dry run
+  /// never creates one).
   private static func readInBackground(
     _ store: String, sealing: SecretSealing?
-  ) -> BackgroundValue<Result<(CacheStore?, UnifiedCacheContents), CacheStoreError>> {
+  ) -> BackgroundValue<Result<CheckedContents?, CacheStoreError>> {
     BackgroundValue {
-      guard FileManager.default.fileExists(atPath: store) else { return .success((nil, UnifiedCacheContents())) }
-      return Result { () throws(CacheStoreError) in
-        let target = try CacheStore.open(path: store, options: .reading(sealing: sealing))
-        return (target, try target.contents())
-      }
+      guard FileManager.default.fileExists(atPath: store) else { return .success(nil) }
+      return Result { () throws(CacheStoreError) in try CheckedContents(path: store, sealing: sealing) }
     }
   }
 
