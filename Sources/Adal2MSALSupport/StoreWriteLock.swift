@@ -6,9 +6,10 @@ import Foundation
   import Darwin
 #endif
 
-/// One writing run at a time for a store: held from before a run looks at the store (whether it exists, what
-/// it holds) until the run has committed or cleaned up, so that a second run plans against what the first
-/// committed and never mistakes the first run's new file for its own.
+/// One writing run at a time for a store: held from before a run decides what the store holds (whether it
+/// exists, and its contents: read under the lock, or read before it and found unchanged since) until the run
+/// has committed or cleaned up, so that a second run plans against what the first committed and never mistakes
+/// the first run's new file for its own.
 ///
 /// SQLite's own locks cover one transaction, not a run's read-plan-write, and not the creation of a new
 /// file; this lock covers both. It is an advisory `flock` on the store's directory (SQLite never takes that

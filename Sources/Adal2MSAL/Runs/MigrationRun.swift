@@ -102,7 +102,7 @@ public struct MigrationRun: Sendable {
     }
     var index = try await pipeline.index(
       adal: adal, msal: msal, keepingAtMost: options.planWholeUpTo, progress: fileRead)
-    // One writer at a time, from before the store is read until the run has committed or cleaned up.
+    // One writer at a time, from before the store is opened to write until the run has committed or cleaned up.
     var lock: StoreWriteLock?
     if let store, !dryRun {
       lock = try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }

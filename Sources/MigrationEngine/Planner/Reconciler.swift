@@ -9,8 +9,8 @@ struct Reconciler {
   private(set) var entries: [PlanEntry] = []
   /// The entry that decides each kind and key (add, update or unchanged).
   private var primary: [Slot: Int] = [:]
-  /// The target's entities, looked up by kind and key in place (a table of its own was a copy of every
-  /// entity, made while the other core waited: 0.3 s of a re-run over the 40k-item dump).
+  /// The target's entities, looked up by kind and key in their own sections: a table of them would copy every
+  /// entity while the other core waits (0.3 s of CPU for the store of the 40k-item dump).
   private let store: UnifiedCacheContents
   /// Whether the target holds no entity, so that nothing need be looked up in it.
   private let storeIsEmpty: Bool
