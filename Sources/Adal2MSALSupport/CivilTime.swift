@@ -90,6 +90,27 @@ extension CivilTime {
     }
   }
 
+  /// The largest distance from 1970, in seconds, of a moment this tool reads as epoch seconds (about 31,000
+  /// years): the integer conversions of a date stay safe, and a report can write every such date.
+  package static let epochSecondsLimit: Int64 = 1_000_000_000_000
+
+  /// Epoch seconds as decimal text: digits, an optional sign before them and an optional fraction after a point
+  /// (`1763719200`, `-86400`, `1763719200.5`), within `epochSecondsLimit`; nil for anything else (`1e9`, `0x10`,
+  /// spaces, `nan`). The epoch reading of `--now`, as strict as its ISO 8601 one.
+  package static func secondsSince1970(decimal text: String) -> Double? {
+    var scanner = DigitScanner(text)
+    _ = scanner.sign()
+    guard scanner.digit() != nil else { return nil }
+    while scanner.digit() != nil {}
+    if scanner.take(".") {
+      guard scanner.digit() != nil else { return nil }
+      while scanner.digit() != nil {}
+    }
+    // The grammar checked, `Double` reads the value (correctly rounded, as a fraction summed digit by digit is not).
+    guard scanner.atEnd, let seconds = Double(text), seconds.magnitude <= Double(epochSecondsLimit) else { return nil }
+    return seconds
+  }
+
   /// The moment an ISO 8601 date and time with its offset names, in seconds since 1970: `2026-11-21T10:00:00Z`,
   /// `2026-11-21T11:00:00.25+01:00` (the offset also as `+0100` or `+01`). Strict, where a formatter is lenient:
   /// every field of two digits (the year of four), a day the month has, hours 00 to 23, `T` and `Z` as capitals, an

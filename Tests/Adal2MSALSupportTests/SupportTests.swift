@@ -168,6 +168,28 @@ import _Adal2MSALTestSupport
   func refusesWhatIsNotAMoment(text: String) {
     #expect(CivilTime.secondsSince1970(iso8601: text) == nil)
   }
+
+  /// Epoch seconds as decimal text read as `Double(_:)` reads it, within 10^12 s of 1970 either way.
+  @Test func readsDecimalEpochSecondsAsDoubleDoes() {
+    var random = SeededGenerator(seed: 1970)
+    let texts =
+      ["0", "-0", "+5", "1763719200", "-86400", "1763719200.5", "0.25", "1000000000000", "-1000000000000", "007"]
+      + Self.moments.map { "\($0).\(Int.random(in: 0...999_999, using: &random))" } + Self.moments.map(String.init)
+    for text in texts {
+      let seconds = CivilTime.secondsSince1970(decimal: text)
+      #expect(seconds != nil && seconds == Double(text), "\(text)")
+    }
+  }
+
+  /// What `Double(_:)` reads and a pinned clock must not: exponents, hexadecimal, non-finite values, moments a
+  /// report cannot write (`1e300` was shown as the year 506713), and text around the number.
+  @Test(arguments: [
+    "1e9", "1.5e9", "0x10", "1e300", "nan", "inf", "-infinity", "1000000000000.5", "1000000000001", "-1000000000001",
+    "99999999999999999999", "", "-", "+", ".5", "5.", " 5", "5 ", "1_000", "--5", "5s", "١٢٣",
+  ])
+  func refusesWhatIsNotDecimalEpochSeconds(text: String) {
+    #expect(CivilTime.secondsSince1970(decimal: text) == nil)
+  }
 }
 
 extension String {

@@ -208,14 +208,14 @@ import _Adal2MSALTestSupport
   @Test func nowIsReadStrictly() throws {
     let dir = try Fixtures.temporaryDirectory()
     var reports: [String] = []
-    for now in ["2026-11-21T10:00:00Z", "2026-11-21T11:00:00+01:00", "2026-11-21T05:30:00-0430"] {
+    for now in ["2026-11-21T10:00:00Z", "2026-11-21T11:00:00+01:00", "2026-11-21T05:30:00-0430", "1795255200"] {
       let report = dir.appendingPathComponent("report-\(reports.count).txt").path
       let run = try adal2msal(["migrate", "--adal", Self.dump, "--dry-run", "--now", now, "--report", report, "-q"])
       #expect(run.exitCode != 64, "\(run.stderr)")
       reports.append(try String(contentsOfFile: report, encoding: .utf8))
     }
-    #expect(reports.count == 3 && Set(reports).count == 1)
-    for now in ["2026-11-21T10:00:00Zjunk", "2026-02-30T10:00:00Z", "2026-11-21T10:00:00"] {
+    #expect(reports.count == 4 && Set(reports).count == 1)
+    for now in ["2026-11-21T10:00:00Zjunk", "2026-02-30T10:00:00Z", "2026-11-21T10:00:00", "1e300", "0x10"] {
       let run = try adal2msal(["migrate", "--adal", Self.dump, "--dry-run", "--now", now])
       #expect(run.exitCode == 64 && run.stderr.contains("--now: '\(now)' is neither ISO 8601"), "\(run.stderr)")
       #expect(run.stdout.isEmpty)

@@ -80,7 +80,7 @@ struct PlanningOptions: ParsableArguments {
       guard let date = Self.parseTime(now) else {
         throw ValidationError(
           "--now: '\(now)' is neither ISO 8601 with its offset (2026-11-21T10:00:00Z, 2026-11-21T11:00:00+01:00) "
-            + "nor epoch seconds")
+            + "nor epoch seconds (decimal digits, within 10^12 s of 1970)")
       }
       clock = .fixed(date)
     }
@@ -89,10 +89,11 @@ struct PlanningOptions: ParsableArguments {
       redactUsernames: redactUsernames, targetLibrary: library)
   }
 
-  /// Epoch seconds, or ISO 8601 with its offset, strictly (`CivilTime.secondsSince1970(iso8601:)`).
+  /// Epoch seconds or ISO 8601 with its offset, each read strictly (`CivilTime.secondsSince1970(decimal:)` and
+  /// `(iso8601:)`).
   static func parseTime(_ text: String) -> Date? {
-    if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-    return CivilTime.secondsSince1970(iso8601: text).map(Date.init(timeIntervalSince1970:))
+    (CivilTime.secondsSince1970(decimal: text) ?? CivilTime.secondsSince1970(iso8601: text))
+      .map(Date.init(timeIntervalSince1970:))
   }
 }
 

@@ -107,11 +107,11 @@ struct FieldReader {
 
   static func epoch(_ text: String) -> Date? {
     if let whole = Int64(text) {
-      guard whole.magnitude <= 1_000_000_000_000 else { return nil }
+      guard whole.magnitude <= CivilTime.epochSecondsLimit else { return nil }
       return Date(timeIntervalSince1970: TimeInterval(whole))
     }
     guard text.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }), let seconds = Double(text),
-      seconds.isFinite, seconds.magnitude <= 1e12
+      seconds.isFinite, seconds.magnitude <= Double(CivilTime.epochSecondsLimit)
     else { return nil }
     return Date(timeIntervalSince1970: seconds.rounded(.down))
   }
