@@ -92,7 +92,7 @@ public struct MigrationRun: Sendable {
     // dump's runs against the store they made). A dry run, which never locks it, plans against that read, its
     // errors thrown after the inputs'. A writing run keeps the read only when nothing was committed to the store
     // between it and the lock (`CheckedContents.isCurrent`), and otherwise reads the store under the lock.
-    let targetRead = store.flatMap { Self.readInBackground($0, sealing: sealing) }
+    var targetRead = store.flatMap { Self.readInBackground($0, sealing: sealing) }
     // Inputs first: a bad input fails the run before the target is written to.
     var fileRead: (@Sendable (String) -> Void)?
     if progress != nil {
@@ -123,6 +123,7 @@ public struct MigrationRun: Sendable {
         target = writable
       }
     }
+    targetRead = nil  // a stale read's contents and its read-only connection go before the run plans
     index.partition(existing: existing, maxItems: options.itemsPerPart)
     let report = ReportWriting(
       destination: options.report, format: options.reportFormat, colorize: options.colorizeReport)

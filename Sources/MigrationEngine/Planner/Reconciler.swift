@@ -12,8 +12,6 @@ struct Reconciler {
   /// The target's entities, looked up by kind and key in their own sections: a table of them would copy every
   /// entity while the other core waits (0.3 s of CPU for the store of the 40k-item dump).
   private let store: UnifiedCacheContents
-  /// Whether the target holds no entity, so that nothing need be looked up in it.
-  private let storeIsEmpty: Bool
   /// Whether `offer(_:inSlotOrder:)` took the path that leaves `primary` unfilled.
   private var sealed = false
 
@@ -28,9 +26,6 @@ struct Reconciler {
   init(store: UnifiedCacheContents, prefer: MigrationOptions.Preference) {
     self.prefer = prefer
     self.store = store
-    storeIsEmpty =
-      store.accounts.isEmpty && store.accessTokens.isEmpty && store.refreshTokens.isEmpty && store.idTokens.isEmpty
-      && store.appMetadata.isEmpty
   }
 
   /// Makes room for `count` entries in all, so that the entries appended after the reconciled ones (the
@@ -87,7 +82,7 @@ struct Reconciler {
   /// conflict entry plans nothing: the slot stays as it was).
   private mutating func offerAgainstStore(_ proposal: Proposal, claimed: Int?) -> Int? {
     // A new store holds nothing to look up.
-    guard !storeIsEmpty, let old = store[proposal.kind, proposal.canonicalKey] else {
+    guard store.holdsEntities, let old = store[proposal.kind, proposal.canonicalKey] else {
       append(proposal, action: .add, code: proposal.reasonCode, reason: proposal.reason)
       return entries.count - 1
     }
@@ -144,7 +139,7 @@ struct Reconciler {
         return
       }
       let merged = EntityMerge.merged(proposal.entity, over: current)
-      let base = storeIsEmpty ? nil : store[merged.kind, merged.canonicalKey]
+      let base = store[merged.kind, merged.canonicalKey]
       var entry = entries[index]
       entry.entity = merged
       entry.sources = Self.union(entry.sources, proposal.sources)

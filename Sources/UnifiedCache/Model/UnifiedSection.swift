@@ -92,9 +92,11 @@ public struct UnifiedCacheContents: Sendable, Hashable, CustomStringConvertible 
   }
 
   /// Whether the cache holds no entity and no unknown section.
-  public var isEmpty: Bool {
-    accounts.isEmpty && accessTokens.isEmpty && refreshTokens.isEmpty && idTokens.isEmpty && appMetadata.isEmpty
-      && unknownSections.isEmpty
+  public var isEmpty: Bool { !holdsEntities && unknownSections.isEmpty }
+
+  /// Whether any of the five sections holds an entity.
+  public var holdsEntities: Bool {
+    !(accounts.isEmpty && accessTokens.isEmpty && refreshTokens.isEmpty && idTokens.isEmpty && appMetadata.isEmpty)
   }
 
   public var description: String {
