@@ -68,13 +68,16 @@ import _Adal2MSALTestSupport
     return contents
   }
 
-  @Test(arguments: [MigrationOptions.Preference.existing, .adal], [false, true])
-  func offeringInSlotOrderIsOfferingOneAtATime(_ prefer: MigrationOptions.Preference, storeHoldsKeys: Bool) {
+  /// Offered in one run and cut into several, each run offered on a core of its own.
+  @Test(arguments: [MigrationOptions.Preference.existing, .adal], [(false, 1), (true, 1), (false, 3), (true, 4)])
+  func offeringInSlotOrderIsOfferingOneAtATime(_ prefer: MigrationOptions.Preference, cases: (Bool, Int)) {
+    let (storeHoldsKeys, runs) = cases
     let proposals = Self.proposals(seed: 11)
     let store = storeHoldsKeys ? Self.target(seed: 5) : UnifiedCacheContents()
     let order = proposals.indices.sorted { (proposals[$0].canonicalKey, $0) < (proposals[$1].canonicalKey, $1) }
+    #expect((Reconciler.slotRuns(of: order, in: proposals, count: runs).count > 1) == (runs > 1))
     var shortcut = Reconciler(store: store, prefer: prefer)
-    shortcut.offer(proposals, inSlotOrder: order)
+    shortcut.offer(proposals, inSlotOrder: order, runs: runs)
     var plain = Reconciler(store: store, prefer: prefer)
     for index in order { plain.offer(proposals[index], fromADAL: true) }
     #expect(shortcut.entries.count < proposals.count)  // repeated keys met each other
@@ -89,6 +92,27 @@ import _Adal2MSALTestSupport
       case (true, .adal): [.add, .update]
       }
     #expect(expected.isSubset(of: actions), "\(actions)")
+  }
+
+  /// The runs an order is cut into cover it in order, end between two slots, and are no more than asked
+  /// for: fewer when slots are long (one slot is one run), one when asked for one.
+  @Test(arguments: [1, 2, 3, 7, 40])
+  func runsInSlotOrderAreWholeSlots(count: Int) {
+    let proposals = Self.proposals(seed: 11)
+    let order = proposals.indices.sorted { (proposals[$0].canonicalKey, $0) < (proposals[$1].canonicalKey, $1) }
+    let runs = Reconciler.slotRuns(of: order, in: proposals, count: count)
+    let slots = Set(proposals.map(\.canonicalKey)).count
+    #expect(runs.count <= min(count, slots))
+    #expect(count == 1 ? runs.count == 1 : runs.count > 1)
+    #expect(runs.first?.lowerBound == 0)
+    #expect(runs.last?.upperBound == order.count)
+    for (before, after) in zip(runs, runs.dropFirst()) {
+      #expect(before.upperBound == after.lowerBound)
+      #expect(!before.isEmpty)
+      #expect(proposals[order[before.upperBound - 1]].canonicalKey != proposals[order[after.lowerBound]].canonicalKey)
+    }
+    let oneSlot = Array(proposals.indices.filter { proposals[$0].canonicalKey == proposals[0].canonicalKey })
+    #expect(Reconciler.slotRuns(of: oneSlot, in: proposals, count: count) == [0..<oneSlot.count])
   }
 
   /// Entries tied on kind and key, or on everything but the entity, ordered by `PlanOrder.entries` as by the
