@@ -128,10 +128,11 @@ public struct MigrationRun: Sendable {
     let report = ReportWriting(
       destination: options.report, format: options.reportFormat, colorize: options.colorizeReport)
     var run = PartedMigration(
-      pipeline: pipeline, index: consume index, existing: existing, itemsPerPart: options.itemsPerPart,
+      pipeline: pipeline, index: consume index, existing: consume existing, itemsPerPart: options.itemsPerPart,
       report: report, progress: progress)
     guard let store, !dryRun else {
       let rest = try run.plan(onlyPart: .held) { _ in }
+      run.releaseTarget()
       try run.writeReport(rest)
       return run.outcome(strict: options.strict)
     }
@@ -155,6 +156,7 @@ public struct MigrationRun: Sendable {
           let planned = try run.plan(onlyPart: report.file != nil ? .heldUntilStaged : .renderedWhileWritten) {
             try writer.write($0)
           }
+          run.releaseTarget()
           if report.file != nil { staged = run.stageReport(planned) } else { rest = planned }
           try run.writeHeldPart { try writer.write($0) }
           try writer.write(planned)
