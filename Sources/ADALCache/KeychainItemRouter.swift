@@ -48,6 +48,8 @@ struct KeychainItemRouter {
         pages.release(ranges)
       }
     }
+    // The memos' tables go on another core (the items keep the strings they share).
+    releaseInBackground(consume memos)
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
         Diagnostic(

@@ -49,7 +49,10 @@ import _Adal2MSALTestSupport
     }
     #expect(result.items.count == 14)
     // The input's data values are borrowed while the dump is read (`PropertyListReader.borrowsData`); none
-    // may outlive it in what the read returns.
+    // may outlive it in what the read returns. The read lets go of its records on another core
+    // (`releaseInBackground`), so the input goes once they have: a part kept by the result keeps it for good.
+    let deadline = Date().addingTimeInterval(10)
+    while !freed.isSet, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
     #expect(freed.isSet)
   }
 }

@@ -94,6 +94,8 @@ struct EntityMapper {
       let partApps = partApps.take()
       var merged = AppMetadataCollector()
       for index in partApps.indices { merged.merge(partApps[index]) }
+      // Freed apart from the merge, which the planner waits for (freed here, 10 ms of the 40k-item plan's one core).
+      releaseInBackground(consume partApps)
       return merged
     }
     // Joined into arrays sized once (grown by doubling, the proposals were there up to three times over at
