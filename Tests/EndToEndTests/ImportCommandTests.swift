@@ -20,5 +20,10 @@ import _Adal2MSALTestSupport
     #expect(real["added"] as? Int == 5 && real["runID"] as? Int == 1)
     let again = try summary([])
     #expect(again["added"] as? Int == 0 && again["unchanged"] as? Int == 5)
+    // A dry run against the store plans against what it holds, and leaves it as it was.
+    let stored = try Data(contentsOf: URL(fileURLWithPath: store))
+    let dryAgain = try summary(["--dry-run"])
+    #expect(dryAgain["added"] as? Int == 0 && dryAgain["unchanged"] as? Int == 5)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == stored)
   }
 }
