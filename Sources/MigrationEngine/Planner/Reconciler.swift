@@ -54,8 +54,8 @@ struct Reconciler {
       return
     }
     sealed = true
-    let cores = order.count < Self.minimumRun * 2 ? 1 : ProcessInfo.processInfo.activeProcessorCount
-    let runs = Self.slotRuns(of: order, in: proposals, count: runCount ?? cores)
+    let onePerCore = order.count < Self.minimumRun * 2 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+    let runs = Self.slotRuns(of: order, in: proposals, count: runCount ?? onePerCore)
     guard runs.count > 1 else { return offerRun(proposals, order[...]) }
     let (store, prefer) = (store, prefer)
     var parts = runs.orderedParallelMap(minimumChunk: 1) { run -> [PlanEntry] in
