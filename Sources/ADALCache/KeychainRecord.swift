@@ -57,13 +57,16 @@ public struct KeychainRecord: Sendable, Hashable {
   /// The wipe marker's `gena` (`Microsoft.ADAL.WipeAll.1`) and `acct` (`TokenWipe`).
   public static let wipeGeneric = "Microsoft.ADAL.WipeAll.1"
   public static let wipeAccount = "TokenWipe"
+  /// The `gena` of an ADAL item, as bytes.
+  static let adalGeneric = Data(ADALKeychainService.libraryString.utf8)
 
   /// Whether `gena` is `MSOpenTech.ADAL.1`, or, for a dump that left `gena` out, `svce` is an ADAL key
   /// (`MSOpenTech.ADAL.1|…`): the selection rule for ADAL items. Such an item that cannot be read is an
   /// unreadable ADAL item, not another app's item.
   public var isADALItem: Bool {
-    // Compared as bytes first: the string of every item's `gena` was an allocation, twice per item.
-    if let generic, generic.elementsEqual(ADALKeychainService.libraryString.utf8) { return true }
+    // Compared as bytes first: the string of every item's `gena` was an allocation, twice per item. Compared
+    // as `Data` (one `memcmp`), not element by element, which copied the bytes into an iterator's buffer.
+    if let generic, generic == Self.adalGeneric { return true }
     if let generic = genericString { return generic == ADALKeychainService.libraryString }
     return generic == nil && !isWipeMarker && (service?.hasPrefix(ADALKeychainService.libraryString + "|") ?? false)
   }
