@@ -116,7 +116,7 @@ enum PlanOrder {
   /// From `parallelFrom` entries, each half is sorted on its own core and the halves merged (the first half's
   /// entry first on ties): the order of one stable sort.
   static func sortEntries(_ entries: inout [PlanEntry], parallelFrom: Int = 4_096) {
-    let order = entries.withUnsafeBufferPointer { buffer in
+    let (order, keys) = entries.withUnsafeBufferPointer { buffer in
       let keys = buffer.indices.map { index in
         EntryKey(
           kind: buffer[index].kind?.planOrder ?? 9, key: buffer[index].canonicalKey ?? "",
@@ -125,7 +125,7 @@ enum PlanOrder {
       // Read by both halves' sorts, never written while they run; the keys in place (taken from the array,
       // each comparison copied two of them).
       nonisolated(unsafe) let entries = buffer
-      return keys.withUnsafeBufferPointer { keyBuffer in
+      let order = keys.withUnsafeBufferPointer { keyBuffer in
         nonisolated(unsafe) let keys = keyBuffer
         let precedes: @Sendable (Int, Int) -> Bool = { left, right in
           switch keys[left].compare(keys[right]) {
@@ -140,7 +140,11 @@ enum PlanOrder {
         }
         return merge(halves[0], halves[1], by: precedes)
       }
+      return (order, keys)
     }
+    // The keys (a key and a source per entry) go on another core: freed here, they held the serial end of
+    // planning up by several milliseconds at 60,000 entries.
+    releaseInBackground(consume keys)
     permute(&entries, into: order)
   }
 
