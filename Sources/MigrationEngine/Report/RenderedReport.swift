@@ -71,12 +71,22 @@ struct UserBatches {
   let size: Int
 
   /// `transform` of each index below `count`, on all cores a batch at a time, each batch's results handed to
-  /// `body` in order (and let go after it).
+  /// `body` in order (and let go after it). The next batch is made while `body` takes one: `body` writes the
+  /// text out, on one core, and the other core waited for it at every batch.
   func forEach<Result: Sendable>(
-    _ count: Int, _ transform: @Sendable (Int) -> Result, _ body: ([Result]) throws -> Void
+    _ count: Int, _ transform: @escaping @Sendable (Int) -> Result, _ body: ([Result]) throws -> Void
   ) rethrows {
-    for start in stride(from: 0, to: count, by: max(1, size)) {
-      try body(Array(start..<min(count, start + max(1, size))).orderedParallelMap(transform))
+    let size = max(1, size)
+    let batch = { @Sendable (start: Int) in Array(start..<min(count, start + size)).orderedParallelMap(transform) }
+    var next = count > 0 ? BackgroundValue { batch(0) } : nil
+    // A batch still being made when `body` throws is waited for, so that no work outlives the call.
+    defer { _ = next?.value }
+    var start = 0
+    while let made = next {
+      let results = made.value
+      start += size
+      next = start < count ? BackgroundValue { [start] in batch(start) } : nil
+      try body(results)
     }
   }
 }
