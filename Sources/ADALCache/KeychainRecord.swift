@@ -57,19 +57,28 @@ public struct KeychainRecord: Sendable, Hashable {
   /// The wipe marker's `gena` (`Microsoft.ADAL.WipeAll.1`) and `acct` (`TokenWipe`).
   public static let wipeGeneric = "Microsoft.ADAL.WipeAll.1"
   public static let wipeAccount = "TokenWipe"
-  /// The `gena` of an ADAL item, as bytes.
-  static let adalGeneric = Data(ADALKeychainService.libraryString.utf8)
 
   /// Whether `gena` is `MSOpenTech.ADAL.1`, or, for a dump that left `gena` out, `svce` is an ADAL key
   /// (`MSOpenTech.ADAL.1|…`): the selection rule for ADAL items. Such an item that cannot be read is an
   /// unreadable ADAL item, not another app's item.
   public var isADALItem: Bool {
-    // Compared as bytes first: the string of every item's `gena` was an allocation, twice per item. Compared
-    // as `Data` (one `memcmp`), not element by element, which copied the bytes into an iterator's buffer.
-    if let generic, generic == Self.adalGeneric { return true }
+    // Compared as bytes first: the string of every item's `gena` was an allocation, twice per item.
+    if let generic, Self.isADALGeneric(generic) { return true }
     if let generic = genericString { return generic == ADALKeychainService.libraryString }
     return generic == nil && !isWipeMarker && (service?.hasPrefix(ADALKeychainService.libraryString + "|") ?? false)
   }
+
+  /// Whether `bytes` are `MSOpenTech.ADAL.1` in UTF-8, compared in place: one `memcmp` with the literal's own
+  /// bytes. Element by element, each compare copied the bytes into an iterator's buffer; a `Data` of the literal
+  /// kept in a static was reported as a leak by the fuzzers' leak checker.
+  private static func isADALGeneric(_ bytes: Data) -> Bool {
+    let literal = ADALKeychainService.libraryString.utf8
+    return literal.withContiguousStorageIfAvailable { expected in
+      bytes.count == expected.count
+        && bytes.withUnsafeBytes { memcmp($0.baseAddress!, expected.baseAddress!, expected.count) == 0 }
+    } ?? bytes.elementsEqual(literal)
+  }
+
   /// Whether this is ADAL's "wipe all" marker.
   public var isWipeMarker: Bool { genericString == Self.wipeGeneric || account == Self.wipeAccount }
 }

@@ -37,13 +37,13 @@ package func pipelinedMap<Lane: Sendable, Result: Sendable>(
         switch state.nextStep() {
         case .take(let first, var finished):
           for offset in finished.indices { take(chunk(first + offset), &finished[offset]) }
-          state.finishedTaking(through: first + finished.count)
+          state.took(through: first + finished.count)
         case .transform(let index):
           let range = chunk(index)
           var results: [Result] = []
           results.reserveCapacity(range.count)
           for position in range { results.append(transform(lanes[lane], position)) }
-          state.finished(index, results)
+          state.transformed(index, results)
         case .done:
           return
         }
@@ -105,12 +105,12 @@ private final class PipelineState<Result>: @unchecked Sendable {  // every var g
     }
   }
 
-  func finished(_ index: Int, _ results: consuming [Result]) {
+  func transformed(_ index: Int, _ results: consuming [Result]) {
     condition.withLock { finished[index] = results }
     condition.broadcast()
   }
 
-  func finishedTaking(through end: Int) {
+  func took(through end: Int) {
     condition.withLock {
       taking = false
       notTaken = end
