@@ -48,4 +48,32 @@ import Testing
       }
     }
   }
+
+  /// The next batch is made while one is written out. When writing fails, the batch being made is waited for:
+  /// no work of the call goes on after it has thrown, and nothing is made after the batch that was under way.
+  @Test func aFailedWriteLeavesNoBatchBeingMade() {
+    struct WriteFailed: Error {}
+    let made = Counter()
+    #expect(throws: WriteFailed.self) {
+      try UserBatches(size: 4).forEach(
+        40,
+        { index in
+          usleep(5_000)  // so that the next batch is still being made when the first write fails
+          made.add()
+          return index
+        }
+      ) { _ in throw WriteFailed() }
+    }
+    let atReturn = made.value
+    usleep(100_000)
+    #expect(made.value == atReturn)
+    #expect(atReturn == 8, "the first batch and the one made beside its write")
+  }
+
+  private final class Counter: @unchecked Sendable {  // `count` guarded by `lock`
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+  }
 }
