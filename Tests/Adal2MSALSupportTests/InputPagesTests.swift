@@ -79,7 +79,7 @@ import _Adal2MSALTestSupport
 
   @Test func waitsBeforeTheFirstPageGoes() throws {
     let (_, _, pages) = try input(pages: 2)
-    let waited = Counter()
+    let waited = LockedCounter()
     pages.waitBeforeReleasing { waited.add() }
     pages.hold([0..<1])
     #expect(waited.value == 0)
@@ -88,11 +88,4 @@ import _Adal2MSALTestSupport
     pages.release([0..<1])
     #expect(waited.value == 1)  // once only
   }
-}
-
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  var value: Int { lock.withLock { count } }
-  func add() { lock.withLock { count += 1 } }
 }

@@ -4,25 +4,9 @@ import Testing
 
 /// `orderedParallelMap(minimumChunk:lanes:_:)`: what a read's decoding threads use to keep one memo each.
 @Suite struct OrderedParallelMapLanesTests {
-  /// Lane state that notices a second worker: held for the whole transform, so that two workers in one lane at
-  /// once find it taken.
-  private final class Lane: @unchecked Sendable {  // `overlaps` and `uses` guarded by `lock`'s own lock
-    let lock = NSLock()
-    private let counts = NSLock()
-    private var overlaps = 0
-    private var uses = 0
-
-    func enter() -> Bool {
-      let entered = lock.try()
-      counts.withLock { if entered { uses += 1 } else { overlaps += 1 } }
-      return entered
-    }
-    var figures: (uses: Int, overlaps: Int) { counts.withLock { (uses, overlaps) } }
-  }
-
   @Test(arguments: [0, 1, 63, 1_000, 10_007])
   func isMapInOrder(count: Int) {
-    let lanes = (0..<3).map { _ in Lane() }
+    let lanes = (0..<3).map { _ in LaneProbe() }
     let elements = Array(0..<count)
     let results = elements.orderedParallelMap(minimumChunk: 16, lanes: lanes) { lane, element in
       if lane.enter() { lane.lock.unlock() }
@@ -37,7 +21,7 @@ import Testing
   /// stays in its lane long enough for a second worker to find it taken.
   @Test(arguments: [1, 2, 5])
   func aLaneServesOneWorkerAtATime(laneCount: Int) {
-    let lanes = (0..<laneCount).map { _ in Lane() }
+    let lanes = (0..<laneCount).map { _ in LaneProbe() }
     let elements = Array(0..<2_000)
     _ = elements.orderedParallelMap(minimumChunk: 8, lanes: lanes) { lane, element in
       guard lane.enter() else { return element }

@@ -39,23 +39,9 @@ import Testing
     }
   }
 
-  /// Lane state that notices a second worker in it at once.
-  private final class Lane: @unchecked Sendable {
-    let lock = NSLock()
-    private let counts = NSLock()
-    private var overlaps = 0
-
-    func enter() -> Bool {
-      let entered = lock.try()
-      if !entered { counts.withLock { overlaps += 1 } }
-      return entered
-    }
-    var overlapCount: Int { counts.withLock { overlaps } }
-  }
-
   @Test(arguments: [(0, 8, 3), (1, 8, 3), (7, 8, 1), (1_000, 16, 4), (10_007, 64, 8), (5_000, 1, 2)])
   func takesEveryResultOnceInOrder(count: Int, chunkSize: Int, window: Int) {
-    let lanes = (0..<3).map { _ in Lane() }
+    let lanes = (0..<3).map { _ in LaneProbe() }
     var results: [Int] = []
     var chunks: [Range<Int>] = []
     pipelinedMap(count: count, chunkSize: chunkSize, window: window, lanes: lanes) { lane, index in
@@ -70,7 +56,7 @@ import Testing
     #expect(results == (0..<count).map { $0 * 3 + 1 })
     #expect(chunks.allSatisfy { $0.count <= chunkSize && !$0.isEmpty })
     #expect(chunks.map(\.lowerBound) == Array(stride(from: 0, to: count, by: chunkSize)))
-    #expect(lanes.map(\.overlapCount) == [0, 0, 0])
+    #expect(lanes.map(\.figures.overlaps) == [0, 0, 0])
   }
 
   /// The taker runs alone, and no more than `window` chunks are transformed ahead of the one taken next, however
@@ -78,7 +64,7 @@ import Testing
   @Test(arguments: [1, 2, 4])
   func takesOneAtATimeWithinTheWindow(window: Int) {
     let chunkSize = 10
-    let lanes = (0..<4).map { _ in Lane() }
+    let lanes = (0..<4).map { _ in LaneProbe() }
     let record = Record()
     pipelinedMap(count: 2_000, chunkSize: chunkSize, window: window, lanes: lanes) { lane, index in
       if index % chunkSize == chunkSize - 1 { record.transformed() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 @testable import MigrationEngine
 
@@ -53,7 +54,7 @@ import Testing
   /// no work of the call goes on after it has thrown, and nothing is made after the batch that was under way.
   @Test func aFailedWriteLeavesNoBatchBeingMade() {
     struct WriteFailed: Error {}
-    let made = Counter()
+    let made = LockedCounter()
     #expect(throws: WriteFailed.self) {
       try UserBatches(size: 4).forEach(
         40,
@@ -68,12 +69,5 @@ import Testing
     usleep(100_000)
     #expect(made.value == atReturn)
     #expect(atReturn == 8, "the first batch and the one made beside its write")
-  }
-
-  private final class Counter: @unchecked Sendable {  // `count` guarded by `lock`
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
   }
 }
