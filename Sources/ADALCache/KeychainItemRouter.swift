@@ -19,8 +19,10 @@ struct KeychainItemRouter {
     // needed for the rest of the run. Asked on all cores, of the records in place: each ask is the first touch
     // of the record's `gena` bytes, 12 ms on one core at 40,000 records, where the other core waited.
     let isADALItem = records.withUnsafeBufferPointer { buffer in
-      nonisolated(unsafe) let buffer = buffer
-      return Array(buffer.indices).orderedParallelMap(minimumChunk: 4_096) { buffer[$0].isADALItem }
+      nonisolated(unsafe) let records = buffer.baseAddress
+      return Array(buffer.indices).orderedParallelMap(minimumChunk: 4_096) {
+        KeychainRecord.isADALItem(at: records! + $0)
+      }
     }
     result.items.reserveCapacity(isADALItem.reduce(0) { $0 + ($1 ? 1 : 0) })
     // Decoding an item is most of a large dump's read and needs nothing from the others: decoded on all cores,
@@ -30,27 +32,33 @@ struct KeychainItemRouter {
     // Records are read in place, by index, and each decoded item is moved into the result: a batch copied out
     // of `records`, and items copied out of the decoded batch, were each a retain and a release of every field.
     // Only what a step reads is taken of a record (its borrowed data, a record that is not an ADAL item).
+    //
+    // The records are read through a pointer: through the array or a buffer pointer, each read of a record (to
+    // decode it, or for its borrowed ranges) copied the whole record, a retain and a release of every field.
     typealias Outcome = Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>
     withUnsafeMutablePointer(to: &result) { output in
-      pipelinedMap(count: records.count, chunkSize: Self.chunkSize, window: Self.window, lanes: memos) {
-        memo, index -> Outcome? in
-        guard isADALItem[index] else { return nil }
-        return Result { () throws(ADALItemError) in try decodeADAL(records[index], memo: memo) }
-      } takeInOrder: { chunk, decoded in
-        for (offset, index) in chunk.enumerated() {
-          if let outcome = decoded[offset].take() {
-            take(outcome, into: &output.pointee)
-          } else {
-            takeOther(records[index], into: &output.pointee)
+      records.withUnsafeBufferPointer { buffer in
+        nonisolated(unsafe) let records = buffer.baseAddress!
+        pipelinedMap(count: buffer.count, chunkSize: Self.chunkSize, window: Self.window, lanes: memos) {
+          memo, index -> Outcome? in
+          guard isADALItem[index] else { return nil }
+          return Result { () throws(ADALItemError) in try decodeADAL(records + index, memo: memo) }
+        } takeInOrder: { chunk, decoded in
+          for (offset, index) in chunk.enumerated() {
+            if let outcome = decoded[offset].take() {
+              take(outcome, into: &output.pointee)
+            } else {
+              takeOther(records[index], into: &output.pointee)
+            }
           }
-        }
-        if let pages {
-          var ranges: [Range<Int>] = []
-          for index in chunk {
-            Self.appendBorrowedRanges(
-              data: records[index].data, generic: records[index].generic, in: pages, to: &ranges)
+          if let pages {
+            var ranges: [Range<Int>] = []
+            for index in chunk {
+              Self.appendBorrowedRanges(
+                data: records[index].data, generic: records[index].generic, in: pages, to: &ranges)
+            }
+            pages.release(ranges)
           }
-          pages.release(ranges)
         }
       }
     }
@@ -134,29 +142,31 @@ struct KeychainItemRouter {
     }
   }
 
-  private func decodeADAL(_ record: KeychainRecord, memo: ReadMemo) throws(ADALItemError) -> (
-    ADALTokenItem, [Diagnostic]
-  ) {
+  /// The ADAL item of the record at `record`, whose fields are read one by one in place (see `route`).
+  private func decodeADAL(
+    _ record: UnsafePointer<KeychainRecord>, memo: ReadMemo
+  ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     // The attributes repeat across items (a user's account, the access group, a service per resource).
-    var source = ADALItemSource(
-      file: record.location.file ?? file, itemIndex: record.location.itemIndex,
-      service: record.service.map(memo.shared),
-      account: record.account.map(memo.shared), accessGroup: record.accessGroup.map(memo.shared),
-      created: record.created, modified: record.modified)
-    guard let data = record.data, !data.isEmpty else { throw ADALItemError("the item has no v_Data", source: source) }
-    let keychainUser = record.account.map(memo.account)
+    let source = ADALItemSource(
+      file: record.pointee.location.file ?? file, itemIndex: record.pointee.location.itemIndex,
+      service: record.pointee.service.map(memo.shared),
+      account: record.pointee.account.map(memo.shared), accessGroup: record.pointee.accessGroup.map(memo.shared),
+      created: record.pointee.created, modified: record.pointee.modified)
+    guard let data = record.pointee.data, !data.isEmpty else {
+      throw ADALItemError("the item has no v_Data", source: source)
+    }
+    let keychainUser = record.pointee.account.map(memo.account)
     let (item, itemDiagnostics) = try ArchiveLoader(limits: limits).decode(
       data, source: source, keychainUserID: keychainUser?.userID.map(memo.shared), memo: memo)
-    source = item.source
     var diagnostics = itemDiagnostics
-    diagnostics += KeyConsistency.checkService(record.service, against: item, memo: memo)
+    diagnostics += KeyConsistency.checkService(record.pointee.service, against: item, memo: memo)
     if let acctUser = keychainUser?.userID, let claimsUser = item.idTokenClaims?.normalizedUserID,
       ADALKeychainAccount.normalize(acctUser) != claimsUser
     {
       diagnostics.append(
         Diagnostic(
           .note, code: "adal.account-mismatch",
-          "acct names user \(acctUser) but the id token's user is \(claimsUser)", at: source.location))
+          "acct names user \(acctUser) but the id token's user is \(claimsUser)", at: item.source.location))
     }
     return (item, diagnostics)
   }

@@ -68,6 +68,13 @@ public struct KeychainRecord: Sendable, Hashable {
     return generic == nil && !isWipeMarker && (service?.hasPrefix(ADALKeychainService.libraryString + "|") ?? false)
   }
 
+  /// `isADALItem` of the record at `record`, reading only its `gena` when that decides: a record read whole
+  /// through a pointer (or an array) is copied, a retain and a release of every field.
+  static func isADALItem(at record: UnsafePointer<KeychainRecord>) -> Bool {
+    if let generic = record.pointee.generic, isADALGeneric(generic) { return true }
+    return record.pointee.isADALItem
+  }
+
   /// Whether `bytes` are `MSOpenTech.ADAL.1` in UTF-8, compared in place: one `memcmp` with the literal's own
   /// bytes. Element by element, each compare copied the bytes into an iterator's buffer; a `Data` of the literal
   /// kept in a static was reported as a leak by the fuzzers' leak checker.
