@@ -7,6 +7,14 @@ import Foundation
 /// Fields keep the archive's values (original case). The keychain attributes, which ADAL lowercased, are in
 /// `source`. Secrets are `ADALSecret`s: `description` and `debugDescription` show fingerprints only.
 public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+  // `kind` and `source` are declared first so that the memberwise initializer (`init(kind:source:authority:…)`)
+  // differs from the public one, which makes the item through it: made by an initializer of its own, the item was
+  // built in memory and then copied out of it (a retain and a release of each field, every item; docs/benchmarks.md,
+  // "Counting calls"), where the memberwise initializer builds it in place.
+  /// What the item holds.
+  public var kind: ADALTokenKind
+  /// Where it came from.
+  public var source: ADALItemSource
   /// The archived `authority`, original case (`https://login.microsoftonline.com/common`).
   public var authority: String
   /// `authority`'s host (lowercased, `:port` if non-default); nil if the authority is not a URL.
@@ -56,47 +64,6 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
   public var additionalClient: [ADALValueEntry]
   /// The `tombstone` dictionary of ADAL 2.1–2.5 tombstones (`bundleId`, …).
   public var tombstoneInfo: [ADALValueEntry]?
-  /// What the item holds.
-  public var kind: ADALTokenKind
-  /// Where it came from.
-  public var source: ADALItemSource
-
-  public init(
-    authority: String, resource: String? = nil, clientID: String, familyID: String? = nil,
-    accessToken: ADALSecret? = nil, accessTokenType: String? = nil, refreshToken: ADALSecret? = nil,
-    expiresOn: Date? = nil, cachedAt: Date? = nil, extendedExpiresOn: Date? = nil, speInfo: String? = nil,
-    homeAccountID: String? = nil, enrollmentID: String? = nil, applicationIdentifier: String? = nil,
-    sessionKey: ADALSecretData? = nil, idToken: ADALSecret? = nil, idTokenClaims: IDTokenClaims? = nil,
-    archivedUserID: String? = nil, archivedUserIDDisplayable: Bool? = nil, keychainUserID: String? = nil,
-    additionalServer: [ADALValueEntry] = [], additionalClient: [ADALValueEntry] = [],
-    tombstoneInfo: [ADALValueEntry]? = nil, kind: ADALTokenKind, source: ADALItemSource
-  ) {
-    self.authority = authority
-    self.resource = resource
-    self.clientID = clientID
-    self.familyID = familyID
-    self.accessToken = accessToken
-    self.accessTokenType = accessTokenType
-    self.refreshToken = refreshToken
-    self.expiresOn = expiresOn
-    self.cachedAt = cachedAt
-    self.extendedExpiresOn = extendedExpiresOn
-    self.speInfo = speInfo
-    self.homeAccountID = homeAccountID
-    self.enrollmentID = enrollmentID
-    self.applicationIdentifier = applicationIdentifier
-    self.sessionKey = sessionKey
-    self.idToken = idToken
-    self.idTokenClaims = idTokenClaims
-    self.archivedUserID = archivedUserID
-    self.archivedUserIDDisplayable = archivedUserIDDisplayable
-    self.keychainUserID = keychainUserID
-    self.additionalServer = additionalServer
-    self.additionalClient = additionalClient
-    self.tombstoneInfo = tombstoneInfo
-    self.kind = kind
-    self.source = source
-  }
 
   /// The user id for display and matching, in order of trust: the id token's user id (spec §2.4), the
   /// archived `userInformation.userId`, the keychain account / blob key. Original case, trimmed.
@@ -135,5 +102,29 @@ public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, Custom
     text.removeLast()
     text += " era=\(source.era.rawValue) class=\(source.archiveClassName) at \(source.location))"
     return text
+  }
+}
+
+extension ADALTokenItem {
+  public init(
+    authority: String, resource: String? = nil, clientID: String, familyID: String? = nil,
+    accessToken: ADALSecret? = nil, accessTokenType: String? = nil, refreshToken: ADALSecret? = nil,
+    expiresOn: Date? = nil, cachedAt: Date? = nil, extendedExpiresOn: Date? = nil, speInfo: String? = nil,
+    homeAccountID: String? = nil, enrollmentID: String? = nil, applicationIdentifier: String? = nil,
+    sessionKey: ADALSecretData? = nil, idToken: ADALSecret? = nil, idTokenClaims: IDTokenClaims? = nil,
+    archivedUserID: String? = nil, archivedUserIDDisplayable: Bool? = nil, keychainUserID: String? = nil,
+    additionalServer: [ADALValueEntry] = [], additionalClient: [ADALValueEntry] = [],
+    tombstoneInfo: [ADALValueEntry]? = nil, kind: ADALTokenKind, source: ADALItemSource
+  ) {
+    self.init(
+      kind: kind, source: source, authority: authority, resource: resource, clientID: clientID, familyID: familyID,
+      accessToken: accessToken, accessTokenType: accessTokenType, refreshToken: refreshToken, expiresOn: expiresOn,
+      cachedAt: cachedAt, extendedExpiresOn: extendedExpiresOn, speInfo: speInfo, homeAccountID: homeAccountID,
+      enrollmentID: enrollmentID, applicationIdentifier: applicationIdentifier, sessionKey: sessionKey,
+      idToken: idToken,
+      idTokenClaims: idTokenClaims, archivedUserID: archivedUserID,
+      archivedUserIDDisplayable: archivedUserIDDisplayable,
+      keychainUserID: keychainUserID, additionalServer: additionalServer, additionalClient: additionalClient,
+      tombstoneInfo: tombstoneInfo)
   }
 }

@@ -78,6 +78,11 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// One line of the plan: one action on one target entity, with its reason and where it came from.
 public struct PlanEntry: Sendable, Hashable {
+  // `reasonCode` is declared first so that the memberwise initializer (`init(reasonCode:action:…)`) differs from
+  // the others, which make the entry through it: made by an initializer of its own, the entry was built in memory
+  // and then copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
+  public var reasonCode: String
   public var action: PlanAction
   /// The entity kind; nil for a skipped input item that maps to no entity.
   public var kind: UnifiedEntityKind?
@@ -104,8 +109,6 @@ public struct PlanEntry: Sendable, Hashable {
   // it out of the box, `entityBox?.value` is read in place).
   package private(set) var entityBox: EntityBox?
   private(set) var existingBox: EntityBox?
-  /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
-  public var reasonCode: String
   /// A one-line human-readable reason, never with a secret.
   public var reason: String
   public var sources: [PlanSource]
@@ -115,7 +118,9 @@ public struct PlanEntry: Sendable, Hashable {
   public var username: String?
   /// The account's home account id, when known.
   public var homeAccountID: String?
+}
 
+extension PlanEntry {
   /// An entry; `canonicalKey` is used only when there is no `entity` (an entity's entry has its key).
   public init(
     action: PlanAction, kind: UnifiedEntityKind? = nil, canonicalKey: String? = nil, entity: AnyUnifiedEntity? = nil,
@@ -137,17 +142,11 @@ public struct PlanEntry: Sendable, Hashable {
     identityRule: IdentityRule? = nil, username: String? = nil, homeAccountID: String? = nil
   ) {
     assert(canonicalKey == nil || entityBox == nil || canonicalKey == entityBox?.value.canonicalKey)
-    self.action = action
-    self.kind = kind ?? entityBox?.value.kind ?? existingBox?.value.kind
-    self.canonicalKey = canonicalKey ?? entityBox?.value.canonicalKey ?? existingBox?.value.canonicalKey
-    self.entityBox = entityBox
-    self.existingBox = existingBox
-    self.reasonCode = reasonCode
-    self.reason = reason
-    self.sources = sources
-    self.identityRule = identityRule
-    self.username = username
-    self.homeAccountID = homeAccountID
+    self.init(
+      reasonCode: reasonCode, action: action, kind: kind ?? entityBox?.value.kind ?? existingBox?.value.kind,
+      canonicalKey: canonicalKey ?? entityBox?.value.canonicalKey ?? existingBox?.value.canonicalKey,
+      entityBox: entityBox, existingBox: existingBox, reason: reason, sources: sources, identityRule: identityRule,
+      username: username, homeAccountID: homeAccountID)
   }
 }
 

@@ -2,6 +2,11 @@ import Foundation
 
 /// An `AccessToken` entity: a token for some scopes (`target`) of one tenant, Bearer or proof-of-possession.
 public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
+  // `secret` is declared first so that the memberwise initializer (`init(secret:…)`) differs from the public one,
+  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
+  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  /// `secret`: the token.
+  public var secret: UnifiedSecret
   public static let kind = UnifiedEntityKind.accessToken
 
   /// `credential_type` as written: `AccessToken`, `AccessToken_With_AuthScheme` (msal-common/ObjC PoP) or
@@ -17,8 +22,6 @@ public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
   public var realm: String
   /// `target`: the scopes as written (space separated; case kept). An array `target` is joined with spaces.
   public var target: String
-  /// `secret`: the token.
-  public var secret: UnifiedSecret
   /// `cached_at` (epoch seconds).
   public var cachedAt: Date?
   /// `expires_on` (epoch seconds).
@@ -44,35 +47,6 @@ public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
   public var additionalFields: JSONObject
   /// The key and field names the entry had in its file (not part of its identity).
   public var writtenForm = WrittenForm()
-
-  public init(
-    credentialType: String = "AccessToken", homeAccountID: String, environment: String, clientID: String,
-    realm: String, target: String, secret: UnifiedSecret, cachedAt: Date? = nil, expiresOn: Date? = nil,
-    extendedExpiresOn: Date? = nil, refreshOn: Date? = nil, tokenType: String? = nil, keyID: String? = nil,
-    requestedClaims: String? = nil, userAssertionHash: String? = nil, clientInfo: String? = nil,
-    lastModificationTime: String? = nil, lastModificationApp: String? = nil,
-    additionalFields: JSONObject = JSONObject()
-  ) {
-    self.credentialType = credentialType
-    self.homeAccountID = homeAccountID
-    self.environment = environment
-    self.clientID = clientID
-    self.realm = realm
-    self.target = target
-    self.secret = secret
-    self.cachedAt = cachedAt
-    self.expiresOn = expiresOn
-    self.extendedExpiresOn = extendedExpiresOn
-    self.refreshOn = refreshOn
-    self.tokenType = tokenType
-    self.keyID = keyID
-    self.requestedClaims = requestedClaims
-    self.userAssertionHash = userAssertionHash
-    self.clientInfo = clientInfo
-    self.lastModificationTime = lastModificationTime
-    self.lastModificationApp = lastModificationApp
-    self.additionalFields = additionalFields
-  }
 
   /// The scopes, normalized as in the key: split on whitespace, lowercased, sorted, deduplicated.
   public var normalizedScopes: [String] { UnifiedCacheKey.normalizedScopes(target) }
@@ -101,4 +75,23 @@ public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
     CredentialField("user_assertion_hash", .text(\.userAssertionHash)),
   ]
   package static let allFields = fields + trailingFields
+}
+
+extension UnifiedAccessToken {
+  public init(
+    credentialType: String = "AccessToken", homeAccountID: String, environment: String, clientID: String,
+    realm: String, target: String, secret: UnifiedSecret, cachedAt: Date? = nil, expiresOn: Date? = nil,
+    extendedExpiresOn: Date? = nil, refreshOn: Date? = nil, tokenType: String? = nil, keyID: String? = nil,
+    requestedClaims: String? = nil, userAssertionHash: String? = nil, clientInfo: String? = nil,
+    lastModificationTime: String? = nil, lastModificationApp: String? = nil,
+    additionalFields: JSONObject = JSONObject()
+  ) {
+    self.init(
+      secret: secret, credentialType: credentialType, homeAccountID: homeAccountID, environment: environment,
+      clientID: clientID, realm: realm, target: target, cachedAt: cachedAt, expiresOn: expiresOn,
+      extendedExpiresOn: extendedExpiresOn, refreshOn: refreshOn, tokenType: tokenType, keyID: keyID,
+      requestedClaims: requestedClaims, userAssertionHash: userAssertionHash, clientInfo: clientInfo,
+      lastModificationTime: lastModificationTime, lastModificationApp: lastModificationApp,
+      additionalFields: additionalFields)
+  }
 }

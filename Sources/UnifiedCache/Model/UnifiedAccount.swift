@@ -1,13 +1,16 @@
 /// An `Account` entity: one user in one tenant (`realm`) of one environment.
 public struct UnifiedAccount: UnifiedEntity {
+  // `realm` is declared first so that the memberwise initializer (`init(realm:…)`) differs from the public one,
+  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
+  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  /// `realm`: the tenant id (or `organizations`, `adfs`, ...); empty for ADFS in MSAL.NET.
+  public var realm: String
   public static let kind = UnifiedEntityKind.account
 
   /// `home_account_id`: `<uid>.<utid>` from client_info, or the id token `sub` for ADFS.
   public var homeAccountID: String
   /// `environment`: the host, e.g. `login.windows.net`.
   public var environment: String
-  /// `realm`: the tenant id (or `organizations`, `adfs`, ...); empty for ADFS in MSAL.NET.
-  public var realm: String
   /// `local_account_id`: the `oid` (or `sub`) in this tenant.
   public var localAccountID: String?
   /// `username`: the UPN / preferred_username shown to the user.
@@ -36,31 +39,6 @@ public struct UnifiedAccount: UnifiedEntity {
   /// The key and field names the entry had in its file (not part of its identity).
   public var writtenForm = WrittenForm()
 
-  public init(
-    homeAccountID: String, environment: String, realm: String, localAccountID: String? = nil,
-    username: String? = nil, authorityType: String? = nil, name: String? = nil, givenName: String? = nil,
-    familyName: String? = nil, middleName: String? = nil, alternativeAccountID: String? = nil,
-    clientInfo: String? = nil, accountSource: String? = nil, lastModificationTime: String? = nil,
-    lastModificationApp: String? = nil, additionalFields: JSONObject = JSONObject()
-  ) {
-    self.homeAccountID = homeAccountID
-    self.environment = environment
-    self.realm = realm
-    self.localAccountID = localAccountID
-    self.username = username
-    self.authorityType = authorityType
-    self.name = name
-    self.givenName = givenName
-    self.familyName = familyName
-    self.middleName = middleName
-    self.alternativeAccountID = alternativeAccountID
-    self.clientInfo = clientInfo
-    self.accountSource = accountSource
-    self.lastModificationTime = lastModificationTime
-    self.lastModificationApp = lastModificationApp
-    self.additionalFields = additionalFields
-  }
-
   public var canonicalKey: String {
     UnifiedCacheKey.account(homeAccountID: homeAccountID, environment: environment, realm: realm)
   }
@@ -77,4 +55,21 @@ public struct UnifiedAccount: UnifiedEntity {
     ("account_source", \.accountSource), ("last_modification_time", \.lastModificationTime),
     ("last_modification_app", \.lastModificationApp),
   ]
+}
+
+extension UnifiedAccount {
+  public init(
+    homeAccountID: String, environment: String, realm: String, localAccountID: String? = nil,
+    username: String? = nil, authorityType: String? = nil, name: String? = nil, givenName: String? = nil,
+    familyName: String? = nil, middleName: String? = nil, alternativeAccountID: String? = nil,
+    clientInfo: String? = nil, accountSource: String? = nil, lastModificationTime: String? = nil,
+    lastModificationApp: String? = nil, additionalFields: JSONObject = JSONObject()
+  ) {
+    self.init(
+      realm: realm, homeAccountID: homeAccountID, environment: environment, localAccountID: localAccountID,
+      username: username, authorityType: authorityType, name: name, givenName: givenName, familyName: familyName,
+      middleName: middleName, alternativeAccountID: alternativeAccountID, clientInfo: clientInfo,
+      accountSource: accountSource, lastModificationTime: lastModificationTime,
+      lastModificationApp: lastModificationApp, additionalFields: additionalFields)
+  }
 }

@@ -1,5 +1,10 @@
 /// An `IdToken` entity: the raw id token (a JWT) of one account in one tenant, for one app.
 public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
+  // `secret` is declared first so that the memberwise initializer (`init(secret:…)`) differs from the public one,
+  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
+  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  /// `secret`: the id token (JWT).
+  public var secret: UnifiedSecret
   public static let kind = UnifiedEntityKind.idToken
 
   /// `home_account_id`.
@@ -10,8 +15,6 @@ public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
   public var clientID: String
   /// `realm`: the tenant; empty for ADFS in MSAL.NET.
   public var realm: String
-  /// `secret`: the id token (JWT).
-  public var secret: UnifiedSecret
   /// `client_info`.
   public var clientInfo: String?
   /// `last_modification_time`, as written.
@@ -22,22 +25,6 @@ public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
   /// The key and field names the entry had in its file (not part of its identity).
   public var writtenForm = WrittenForm()
 
-  public init(
-    homeAccountID: String, environment: String, clientID: String, realm: String, secret: UnifiedSecret,
-    clientInfo: String? = nil, lastModificationTime: String? = nil, lastModificationApp: String? = nil,
-    additionalFields: JSONObject = JSONObject()
-  ) {
-    self.homeAccountID = homeAccountID
-    self.environment = environment
-    self.clientID = clientID
-    self.realm = realm
-    self.secret = secret
-    self.clientInfo = clientInfo
-    self.lastModificationTime = lastModificationTime
-    self.lastModificationApp = lastModificationApp
-    self.additionalFields = additionalFields
-  }
-
   public var canonicalKey: String { UnifiedCacheKey.idToken(self) }
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { clientID }
@@ -45,4 +32,17 @@ public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
 
   /// An id token has no optional fields of its own: its `trailingFields`.
   package static let allFields = trailingFields
+}
+
+extension UnifiedIdToken {
+  public init(
+    homeAccountID: String, environment: String, clientID: String, realm: String, secret: UnifiedSecret,
+    clientInfo: String? = nil, lastModificationTime: String? = nil, lastModificationApp: String? = nil,
+    additionalFields: JSONObject = JSONObject()
+  ) {
+    self.init(
+      secret: secret, homeAccountID: homeAccountID, environment: environment, clientID: clientID, realm: realm,
+      clientInfo: clientInfo, lastModificationTime: lastModificationTime, lastModificationApp: lastModificationApp,
+      additionalFields: additionalFields)
+  }
 }

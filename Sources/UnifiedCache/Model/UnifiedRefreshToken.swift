@@ -1,6 +1,11 @@
 /// A `RefreshToken` entity. With a non-blank `familyID` it is a family refresh token (FOCI), shared by every
 /// app of the family and keyed by the family id; `clientID` still names the app that received it.
 public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
+  // `secret` is declared first so that the memberwise initializer (`init(secret:…)`) differs from the public one,
+  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
+  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  /// `secret`: the token.
+  public var secret: UnifiedSecret
   public static let kind = UnifiedEntityKind.refreshToken
 
   /// `home_account_id`.
@@ -9,8 +14,6 @@ public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
   public var environment: String
   /// `client_id`: the application that received the token (also for a family token).
   public var clientID: String
-  /// `secret`: the token.
-  public var secret: UnifiedSecret
   /// `family_id` (`"1"` for FOCI). Kept as written, so an empty string stays empty; see `isFamilyToken`.
   public var familyID: String?
   /// `realm`: optional on refresh tokens (some writers leave it out).
@@ -28,26 +31,6 @@ public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
   public var additionalFields: JSONObject
   /// The key and field names the entry had in its file (not part of its identity).
   public var writtenForm = WrittenForm()
-
-  public init(
-    homeAccountID: String, environment: String, clientID: String, secret: UnifiedSecret, familyID: String? = nil,
-    realm: String? = nil, target: String? = nil, userAssertionHash: String? = nil, clientInfo: String? = nil,
-    lastModificationTime: String? = nil, lastModificationApp: String? = nil,
-    additionalFields: JSONObject = JSONObject()
-  ) {
-    self.homeAccountID = homeAccountID
-    self.environment = environment
-    self.clientID = clientID
-    self.secret = secret
-    self.familyID = familyID
-    self.realm = realm
-    self.target = target
-    self.userAssertionHash = userAssertionHash
-    self.clientInfo = clientInfo
-    self.lastModificationTime = lastModificationTime
-    self.lastModificationApp = lastModificationApp
-    self.additionalFields = additionalFields
-  }
 
   /// The family id when it is not blank: the token is a family refresh token.
   public var effectiveFamilyID: String? {
@@ -72,4 +55,19 @@ public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
     CredentialField("user_assertion_hash", .text(\.userAssertionHash)),
   ]
   package static let allFields = fields + trailingFields
+}
+
+extension UnifiedRefreshToken {
+  public init(
+    homeAccountID: String, environment: String, clientID: String, secret: UnifiedSecret, familyID: String? = nil,
+    realm: String? = nil, target: String? = nil, userAssertionHash: String? = nil, clientInfo: String? = nil,
+    lastModificationTime: String? = nil, lastModificationApp: String? = nil,
+    additionalFields: JSONObject = JSONObject()
+  ) {
+    self.init(
+      secret: secret, homeAccountID: homeAccountID, environment: environment, clientID: clientID, familyID: familyID,
+      realm: realm, target: target, userAssertionHash: userAssertionHash, clientInfo: clientInfo,
+      lastModificationTime: lastModificationTime, lastModificationApp: lastModificationApp,
+      additionalFields: additionalFields)
+  }
 }
