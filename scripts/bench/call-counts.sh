@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Counts the Swift runtime's retains and releases and glibc's mallocs of one adal2msal run with perf's
-# user-space probes. Unlike wall and CPU time, the counts do not drift with the machine (they vary by about 0.01%
-# from run to run, with how the threads share strings), so a change that removes copies shows at once
-# (docs/benchmarks.md, "Counting calls"). Needs perf and root (to place the probes).
+# user-space probes. Unlike wall and CPU time, the counts do not drift with the machine (they vary by under 0.1%
+# from run to run; now and then one is about 3% higher, with which threads shared which strings: take the lowest
+# of three), so a change that removes copies shows at once (docs/benchmarks.md, "Counting calls"). Needs perf and
+# root (to place the probes).
 #
 #   scripts/bench/call-counts.sh BINARY DUMP [migrate options, in place of the dry run's below]
 #   scripts/bench/call-counts.sh .build/release/adal2msal /tmp/a2m-bench/compare-10000-users-seed1/synthetic-10000-users.bplist
@@ -11,7 +12,7 @@
 # --report (a temporary file).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
