@@ -7,11 +7,8 @@ import Foundation
 /// Fields keep the archive's values (original case). The keychain attributes, which ADAL lowercased, are in
 /// `source`. Secrets are `ADALSecret`s: `description` and `debugDescription` show fingerprints only.
 public struct ADALTokenItem: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
-  // `kind` and `source` are declared first so that the memberwise initializer (`init(kind:source:authority:…)`)
-  // differs from the public one, which makes the item through it: made by an initializer of its own, the item was
-  // built in memory and then copied out of it (a retain and a release of each field, every item; docs/benchmarks.md,
-  // "Counting calls"), where the memberwise initializer builds it in place.
-  /// What the item holds.
+  // `kind` and `source` come first so that the memberwise initializer, which the public one builds through, has other
+  // labels (docs/benchmarks.md, "Counting calls").
   public var kind: ADALTokenKind
   /// Where it came from.
   public var source: ADALItemSource

@@ -14,48 +14,42 @@ struct KeychainItemRouter {
     // One memo per core, each used by one decoding thread at a time: a memo shared by all of them had them
     // queue at its lock for a tenth of the read. Equal strings are shared within a memo (one copy per core).
     let memos = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in ReadMemo() }
-    // Which records are ADAL items, asked once: each ask of an element of the array copied the record (a retain
-    // and a release of every field). Sized once: grown by doubling, the array kept up to twice the slots it
-    // needed for the rest of the run. Asked on all cores, of the records in place: each ask is the first touch
-    // of the record's `gena` bytes, 12 ms on one core at 40,000 records, where the other core waited.
-    let isADALItem = records.withUnsafeBufferPointer { buffer in
+    // Records are read through a pointer, field by field: through the array or a buffer pointer, each read of a
+    // record (to ask whether it is an ADAL item, to decode it, or for its borrowed ranges) copied the whole record,
+    // a retain and a release of every field.
+    records.withUnsafeBufferPointer { buffer in
       nonisolated(unsafe) let records = buffer.baseAddress
-      return Array(buffer.indices).orderedParallelMap(minimumChunk: 4_096) {
+      // Which records are ADAL items, asked once. Sized once: grown by doubling, the array kept up to twice the
+      // slots it needed for the rest of the run. Asked on all cores: each ask is the first touch of the record's
+      // `gena` bytes, 12 ms on one core at 40,000 records, where the other core waited.
+      let isADALItem = Array(buffer.indices).orderedParallelMap(minimumChunk: 4_096) {
         KeychainRecord.isADALItem(at: records! + $0)
       }
-    }
-    result.items.reserveCapacity(isADALItem.reduce(0) { $0 + ($1 ? 1 : 0) })
-    // Decoding an item is most of a large dump's read and needs nothing from the others: decoded on all cores,
-    // a chunk at a time, and taken in the records' order as the chunks are done (so that what is decoded and not
-    // yet taken, held beside the result, stays small): the result is the same as one core's.
-    //
-    // Records are read in place, by index, and each decoded item is moved into the result: a batch copied out
-    // of `records`, and items copied out of the decoded batch, were each a retain and a release of every field.
-    // Only what a step reads is taken of a record (its borrowed data, a record that is not an ADAL item).
-    //
-    // The records are read through a pointer: through the array or a buffer pointer, each read of a record (to
-    // decode it, or for its borrowed ranges) copied the whole record, a retain and a release of every field.
-    typealias Outcome = Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>
-    withUnsafeMutablePointer(to: &result) { output in
-      records.withUnsafeBufferPointer { buffer in
-        nonisolated(unsafe) let records = buffer.baseAddress!
+      result.items.reserveCapacity(isADALItem.reduce(0) { $0 + ($1 ? 1 : 0) })
+      // Decoding an item is most of a large dump's read and needs nothing from the others: decoded on all cores,
+      // a chunk at a time, and taken in the records' order as the chunks are done (so that what is decoded and
+      // not yet taken, held beside the result, stays small): the result is the same as one core's. Each decoded
+      // item is moved into the result: items copied out of a decoded batch were a retain and a release of every
+      // field. Only what a step reads is taken of a record (its borrowed data, a record that is not an ADAL item).
+      typealias Outcome = Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>
+      withUnsafeMutablePointer(to: &result) { output in
         pipelinedMap(count: buffer.count, chunkSize: Self.chunkSize, window: Self.window, lanes: memos) {
           memo, index -> Outcome? in
           guard isADALItem[index] else { return nil }
-          return Result { () throws(ADALItemError) in try decodeADAL(records + index, memo: memo) }
+          return Result { () throws(ADALItemError) in try decodeADAL(records! + index, memo: memo) }
         } takeInOrder: { chunk, decoded in
           for (offset, index) in chunk.enumerated() {
             if let outcome = decoded[offset].take() {
               take(outcome, into: &output.pointee)
             } else {
-              takeOther(records[index], into: &output.pointee)
+              takeOther(records![index], into: &output.pointee)
             }
           }
           if let pages {
             var ranges: [Range<Int>] = []
             for index in chunk {
               Self.appendBorrowedRanges(
-                data: records[index].data, generic: records[index].generic, in: pages, to: &ranges)
+                data: records![index].data, generic: records![index].generic, in: pages, to: &ranges)
             }
             pages.release(ranges)
           }

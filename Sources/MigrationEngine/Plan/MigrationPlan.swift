@@ -78,9 +78,8 @@ public struct PlanSource: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// One line of the plan: one action on one target entity, with its reason and where it came from.
 public struct PlanEntry: Sendable, Hashable {
-  // `reasonCode` is declared first so that the memberwise initializer (`init(reasonCode:action:…)`) differs from
-  // the others, which make the entry through it: made by an initializer of its own, the entry was built in memory
-  // and then copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  // `reasonCode` comes first so that the memberwise initializer, which the public one builds through, has other
+  // labels (docs/benchmarks.md, "Counting calls").
   /// A stable machine-readable reason code (`adal.expired-access-token`, `identity.guest`, ...).
   public var reasonCode: String
   public var action: PlanAction

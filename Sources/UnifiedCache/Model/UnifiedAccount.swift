@@ -1,8 +1,7 @@
 /// An `Account` entity: one user in one tenant (`realm`) of one environment.
 public struct UnifiedAccount: UnifiedEntity {
-  // `realm` is declared first so that the memberwise initializer (`init(realm:…)`) differs from the public one,
-  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
-  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  // `realm` comes first so that the memberwise initializer, which the public one builds through, has other
+  // labels (docs/benchmarks.md, "Counting calls").
   /// `realm`: the tenant id (or `organizations`, `adfs`, ...); empty for ADFS in MSAL.NET.
   public var realm: String
   public static let kind = UnifiedEntityKind.account

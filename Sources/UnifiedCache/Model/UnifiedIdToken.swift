@@ -1,8 +1,7 @@
 /// An `IdToken` entity: the raw id token (a JWT) of one account in one tenant, for one app.
 public struct UnifiedIdToken: UnifiedEntity, UnifiedCredential {
-  // `secret` is declared first so that the memberwise initializer (`init(secret:…)`) differs from the public one,
-  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
-  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  // `secret` comes first so that the memberwise initializer, which the public one builds through, has other
+  // labels (docs/benchmarks.md, "Counting calls").
   /// `secret`: the id token (JWT).
   public var secret: UnifiedSecret
   public static let kind = UnifiedEntityKind.idToken

@@ -1,9 +1,8 @@
 /// A `RefreshToken` entity. With a non-blank `familyID` it is a family refresh token (FOCI), shared by every
 /// app of the family and keyed by the family id; `clientID` still names the app that received it.
 public struct UnifiedRefreshToken: UnifiedEntity, UnifiedCredential {
-  // `secret` is declared first so that the memberwise initializer (`init(secret:…)`) differs from the public one,
-  // which makes the value through it: made by an initializer of its own, the value was built in memory and then
-  // copied out of it (a retain and a release of each field; docs/benchmarks.md, "Counting calls").
+  // `secret` comes first so that the memberwise initializer, which the public one builds through, has other
+  // labels (docs/benchmarks.md, "Counting calls").
   /// `secret`: the token.
   public var secret: UnifiedSecret
   public static let kind = UnifiedEntityKind.refreshToken
