@@ -388,6 +388,23 @@ extension StringFastPathTests {
     let thread = witness.lock.withLock { witness.thread }
     #expect(thread.map { pthread_equal($0, pthread_self()) == 0 } == true, "freed on the calling thread")
   }
+
+  private final class SlowToFree: Sendable {
+    let freed: LockedCounter
+    init(_ freed: LockedCounter) { self.freed = freed }
+    deinit {
+      Thread.sleep(forTimeInterval: 0.2)
+      freed.add()
+    }
+  }
+
+  /// Each value takes a fifth of a second to free: returning at once, or after the first, would find fewer.
+  @Test func waitForPendingReturnsOnceEveryValueHandedOverIsFreed() {
+    let freed = LockedCounter()
+    for _ in 0..<3 { releaseInBackground(SlowToFree(freed)) }
+    BackgroundRelease.waitForPending()
+    #expect(freed.value == 3)
+  }
 }
 
 @Suite struct OrderedParallelMapTakingTests {
