@@ -6,27 +6,13 @@ import Dispatch
 /// free it at all.
 ///
 /// Pass the last reference (`releaseInBackground(consume report)`); a value still referenced elsewhere is
-/// simply released here, as it would be anyway. ``BackgroundRelease/waitForPending()`` returns once every value
+/// simply released here, as it would be anyway. ``BackgroundWork/waitForPending()`` returns once every value
 /// handed over so far is freed.
 package func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
   let box = Handoff(value)
   // The closure holds the box, so the value goes when the closure takes it on the background thread, whether
   // or not this function has returned by then.
-  DispatchQueue.global(qos: .utility).async(group: BackgroundRelease.pending) { _ = box.take() }
-}
-
-/// The values that runs free on a background thread once they are done with them (a read's records, a plan
-/// after its report): see ``waitForPending()``.
-public enum BackgroundRelease {
-  fileprivate static let pending = DispatchGroup()
-
-  /// Returns once every value handed to a background thread to be freed, so far, has been freed.
-  ///
-  /// A run returns before the values it no longer needs are freed. Wait here where that matters: before
-  /// measuring memory after a run, or before a leak checker looks at the heap (libFuzzer's leak check runs
-  /// right after each input, and it cannot see every reference a value still in the queue holds, so it takes
-  /// the value for a leak).
-  public static func waitForPending() { pending.wait() }
+  DispatchQueue.global(qos: .utility).async(group: BackgroundWork.pending) { _ = box.take() }
 }
 
 /// A value handed to the one closure that takes it, so that the closure holds its only reference: a value

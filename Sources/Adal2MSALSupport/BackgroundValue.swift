@@ -10,9 +10,10 @@ package final class BackgroundValue<Value: Sendable>: @unchecked Sendable {  // 
   private let done = DispatchSemaphore(value: 0)
   private var result: Value?
 
-  /// Starts `make` on a global queue.
+  /// Starts `make` on a global queue. Its closure, and what it captured, may be let go after `value` has
+  /// returned (`BackgroundWork.waitForPending()` waits for that).
   package init(_ make: @escaping @Sendable () -> Value) {
-    DispatchQueue.global(qos: .userInitiated).async {
+    DispatchQueue.global(qos: .userInitiated).async(group: BackgroundWork.pending) {
       let made = make()
       self.lock.withLock { self.result = made }
       self.done.signal()

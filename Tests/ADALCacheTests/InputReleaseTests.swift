@@ -51,7 +51,7 @@ import _Adal2MSALTestSupport
     // The input's data values are borrowed while the dump is read (`PropertyListReader.borrowsData`); none
     // may outlive it in what the read returns. The read lets go of its records on another core
     // (`releaseInBackground`), so the input goes once they have: a part kept by the result keeps it for good.
-    BackgroundRelease.waitForPending()
+    BackgroundWork.waitForPending()
     #expect(freed.isSet)
   }
 }

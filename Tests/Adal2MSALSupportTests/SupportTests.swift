@@ -364,7 +364,7 @@ extension StringFastPathTests {
   }
 }
 
-@Suite struct BackgroundReleaseTests {
+@Suite(.serialized) struct BackgroundWorkTests {
   /// Where and whether a `Tracked` was freed.
   private final class Witness: @unchecked Sendable {  // `thread` is guarded by `lock`
     let lock = NSLock()
@@ -402,8 +402,18 @@ extension StringFastPathTests {
   @Test func waitForPendingReturnsOnceEveryValueHandedOverIsFreed() {
     let freed = LockedCounter()
     for _ in 0..<3 { releaseInBackground(SlowToFree(freed)) }
-    BackgroundRelease.waitForPending()
+    BackgroundWork.waitForPending()
     #expect(freed.value == 3)
+  }
+
+  /// A background computation's closure is let go on its thread after it has handed its result over, so what it
+  /// captured can outlive `value`: not `waitForPending()`.
+  @Test func waitForPendingReturnsOnceABackgroundComputationLetGoOfWhatItCaptured() {
+    let freed = LockedCounter()
+    let computed = BackgroundValue { [captured = SlowToFree(freed)] in captured.freed.value + 1 }
+    #expect(computed.value == 1)
+    BackgroundWork.waitForPending()
+    #expect(freed.value == 1)
   }
 }
 

@@ -7,9 +7,9 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   read(Data(bytes: start, count: count))
-  // The reader frees its records on another thread. libFuzzer's leak check runs as this returns, and it cannot
-  // see every reference a value still queued holds: it took them for leaks.
-  BackgroundRelease.waitForPending()
+  // The reader frees its records on another thread. libFuzzer's leak check runs as this returns, and it did not
+  // see every reference that work still held: it took those values for leaks.
+  BackgroundWork.waitForPending()
   return 0
 }
 

@@ -7,9 +7,9 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   migrate(Data(bytes: start, count: count))
-  // The reader and the planner free what they are done with on another thread. libFuzzer's leak check runs as
-  // this returns, and it cannot see every reference a value still queued holds: it took them for leaks.
-  BackgroundRelease.waitForPending()
+  // The reader and the planner free what they are done with, and compute some values, on other threads.
+  // libFuzzer's leak check runs as this returns, and it did not see every reference that work still held.
+  BackgroundWork.waitForPending()
   return 0
 }
 
