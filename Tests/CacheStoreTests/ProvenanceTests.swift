@@ -146,4 +146,16 @@ import _Adal2MSALTestSupport
     for (index, text) in texts.enumerated().reversed() { #expect(memo.value(of: text) == index) }
     #expect(memo.value(of: "label 300 caf\u{E9}") == nil)
   }
+
+  /// Texts asked for again, in a row and in turns: the text found last is compared first, and whichever was found
+  /// last, each still gets its own value.
+  @Test func aTextAskedForAgainGetsItsOwnValue() {
+    let texts = (0..<50).map { "file \($0)" }
+    var memo = TextMemo<Int>()
+    for (index, text) in texts.enumerated() { memo.remember(index, for: text) }
+    for index in texts.indices {
+      let other = (index * 7 + 3) % texts.count
+      for asked in [index, index, other, index, other, other] { #expect(memo.value(of: texts[asked]) == asked) }
+    }
+  }
 }

@@ -50,6 +50,12 @@ struct BoundStatement {
     }
   }
 
+  /// Binds the text at `field`, read in place: a copy of it was a retain and a release of its storage.
+  func bind(_ index: Int32, textAt field: UnsafePointer<String?>) {
+    let bound = field.pointee?.utf8.withContiguousStorageIfAvailable { bindText(index, UnsafeRawBufferPointer($0)) }
+    if bound == nil, let text = field.pointee { bind(index, text) }
+  }
+
   private func bindText(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
     sqlite3_bind_text(handle, base + index, arena.copy(bytes), Int32(bytes.count), nil)
   }

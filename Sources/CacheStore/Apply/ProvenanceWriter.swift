@@ -33,9 +33,10 @@ struct ProvenanceWriter {
     labels = try InternedTexts(db: db, table: "provenance_labels", column: "label")
   }
 
-  /// Records that `action` on row `rowID` of `table` came from `sources` in run `runID`.
+  /// Records that `action` on row `rowID` of the table `tableCode` (`StoreTable.code`) came from `sources` in run
+  /// `runID`.
   mutating func record(
-    table: StoreTable, rowID: Int64, runID: Int64, action: String, sources: [PlanSource]
+    tableCode: Int64, rowID: Int64, runID: Int64, action: String, sources: [PlanSource]
   ) throws {
     packed.removeAll()
     // Each source read in place: a copy of each retained and released its file and label.
@@ -49,7 +50,7 @@ struct ProvenanceWriter {
       }
     }
     let row = insert.row(waiting, width: Self.width)
-    row.bind(1, table.code)
+    row.bind(1, tableCode)
     row.bind(2, rowID)
     row.bind(3, runID)
     row.bind(4, sequence)

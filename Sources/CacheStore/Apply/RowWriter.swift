@@ -23,9 +23,11 @@ struct RowWriter {
     case current
   }
 
-  /// What a write did, and the id of the entity's row.
+  /// What a write did, and where the entity's row is: its table (`StoreTable.code`; the entity's kind, read
+  /// from the entity, copied the whole entity) and its id.
   struct Written {
     var outcome: Outcome
+    var tableCode: Int64
     var rowID: Int64
   }
 
@@ -125,11 +127,11 @@ final class TableWriter {
       if try find.firstInteger() != nil, let row = try table.row(of: key, db: db, codec: codec) {
         let id: Int64 = row["id"]
         if try table.entity(from: row, codec: codec) == entity {
-          return RowWriter.Written(outcome: .current, rowID: id)
+          return RowWriter.Written(outcome: .current, tableCode: table.code, rowID: id)
         }
         try bind(entity, key: key, id: id, to: replace, codec: codec)
         try replace.run()
-        return RowWriter.Written(outcome: .updated, rowID: id)
+        return RowWriter.Written(outcome: .updated, tableCode: table.code, rowID: id)
       }
     }
     guard nextID < Int64.max else {
@@ -141,7 +143,7 @@ final class TableWriter {
     waiting.append(key.hash)
     written?.insert(key.hash)
     if waiting.count == Self.batchSize { try flush() }
-    return RowWriter.Written(outcome: .inserted, rowID: id)
+    return RowWriter.Written(outcome: .inserted, tableCode: table.code, rowID: id)
   }
 
   /// Writes the new rows bound so far. In a batch that is not full, every row left has the id of the batch's

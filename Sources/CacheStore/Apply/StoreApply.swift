@@ -166,7 +166,7 @@ extension CacheStore {
       let sources =
         entry.pointee.sources.isEmpty ? [PlanSource(file: "-", label: entry.pointee.reasonCode)] : entry.pointee.sources
       try provenance.record(
-        table: StoreTable.of(box.value.kind), rowID: written.rowID, runID: runID, action: action.rawValue,
+        tableCode: written.tableCode, rowID: written.rowID, runID: runID, action: action.rawValue,
         sources: sources)
     }
   }

@@ -35,7 +35,8 @@ extension Array {
     Swift.withUnsafeBytes(of: entity) { bytes in
       for field in self {
         switch field.value {
-        case .textAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: String?.self))
+        case .textAt(let offset):
+          statement.bind(field.parameter, textAt: (bytes.baseAddress! + offset).assumingMemoryBound(to: String?.self))
         case .dateAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: Date?.self))
         case .text(let keyPath): statement.bind(field.parameter, entity[keyPath: keyPath])
         case .date(let keyPath): statement.bind(field.parameter, entity[keyPath: keyPath])

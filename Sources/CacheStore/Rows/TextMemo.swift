@@ -16,18 +16,21 @@ struct TextMemo<Value> {
   /// The index of a text in `texts` at the slot of its hash (the first free one from there on), -1 in a free
   /// slot; kept at least twice as many as the texts.
   private var slots = [Int](repeating: -1, count: 16)
-  /// The index of the text found last, -1 before the first.
+  /// The index of the text found last, -1 before the first, and that text: compared where it is, where the
+  /// array's element was copied out for each comparison (a retain and a release).
   private var last = -1
+  private var lastText = ""
 
   /// The value remembered for `text`, nil when there is none.
   mutating func value(of text: String) -> Value? {
-    if last >= 0, texts[last].hasSameUTF8(as: text) { return values[last] }
+    if last >= 0, lastText.hasSameUTF8(as: text) { return values[last] }
     let hash = KeyHash.of(text)
     var slot = self.slot(of: hash)
     while slots[slot] >= 0 {
       let index = slots[slot]
       if hashes[index] == hash, texts[index].hasSameUTF8(as: text) {
         last = index
+        lastText = texts[index]
         return values[index]
       }
       slot = (slot + 1) & (slots.count - 1)
@@ -41,6 +44,7 @@ struct TextMemo<Value> {
     var slot = self.slot(of: hash)
     while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
     last = texts.count
+    lastText = text
     slots[slot] = texts.count
     texts.append(text)
     hashes.append(hash)

@@ -75,7 +75,8 @@ enum StoreSchemaV7 {
     func flush() throws {
       if let group, !sources.isEmpty {
         try writer.record(
-          table: group.table, rowID: group.entityID, runID: group.runID, action: group.action, sources: sources)
+          tableCode: group.table.code, rowID: group.entityID, runID: group.runID, action: group.action,
+          sources: sources)
       }
       sources = []
     }
