@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The work that runs hand to other threads and do not wait for: values freed there once a run is done with
+/// Work that a run hands to other threads and does not wait for: values freed there once the run is done with
 /// them (`releaseInBackground`: a read's records, a plan after its report), and what is left of a computation
 /// there (`BackgroundValue`) once its result was taken.
 public enum BackgroundWork {

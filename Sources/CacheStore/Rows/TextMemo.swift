@@ -16,8 +16,8 @@ struct TextMemo<Value> {
   /// The index of a text in `texts` at the slot of its hash (the first free one from there on), -1 in a free
   /// slot; kept at least twice as many as the texts.
   private var slots = [Int](repeating: -1, count: 16)
-  /// The index of the text found last, -1 before the first, and that text: compared where it is, where the
-  /// array's element was copied out for each comparison (a retain and a release).
+  /// The index of the text found last, -1 before the first, and that text, kept beside it so that it is compared
+  /// in place: the array's element was copied out (a retain and a release) for each comparison.
   private var last = -1
   private var lastText = ""
 
