@@ -118,10 +118,8 @@ extension ADALTokenItem {
       accessToken: accessToken, accessTokenType: accessTokenType, refreshToken: refreshToken, expiresOn: expiresOn,
       cachedAt: cachedAt, extendedExpiresOn: extendedExpiresOn, speInfo: speInfo, homeAccountID: homeAccountID,
       enrollmentID: enrollmentID, applicationIdentifier: applicationIdentifier, sessionKey: sessionKey,
-      idToken: idToken,
-      idTokenClaims: idTokenClaims, archivedUserID: archivedUserID,
-      archivedUserIDDisplayable: archivedUserIDDisplayable,
-      keychainUserID: keychainUserID, additionalServer: additionalServer, additionalClient: additionalClient,
-      tombstoneInfo: tombstoneInfo)
+      idToken: idToken, idTokenClaims: idTokenClaims, archivedUserID: archivedUserID,
+      archivedUserIDDisplayable: archivedUserIDDisplayable, keychainUserID: keychainUserID,
+      additionalServer: additionalServer, additionalClient: additionalClient, tombstoneInfo: tombstoneInfo)
   }
 }
