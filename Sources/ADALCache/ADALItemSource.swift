@@ -15,6 +15,10 @@ public enum ADALEra: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// Where an ADAL item was read from: the file, its position, and the keychain attributes around it.
 public struct ADALItemSource: Sendable, Hashable, Codable {
+  // `era` comes first so that the memberwise initializer, which the public one builds through, has other labels
+  // (docs/benchmarks.md, "Counting calls").
+  /// The era guessed from the archive's coder keys.
+  public var era: ADALEra
   /// The input file, when known.
   public var file: String?
   /// The item's index in the dump (0-based, counting every entry of the dump, ADAL or not), or its position
@@ -30,30 +34,23 @@ public struct ADALItemSource: Sendable, Hashable, Codable {
   public var created: Date?
   /// The keychain modification date (`mdat`).
   public var modified: Date?
-  /// The era guessed from the archive's coder keys.
-  public var era: ADALEra
   /// `$classname` of the archive's root object (`ADTokenCacheStoreItem` normally).
   public var archiveClassName: String
   /// In a macOS blob, the user id under which the item was filed (`tokens[<userId>]`).
   public var blobUserKey: String?
 
+  /// The location for diagnostics about this item.
+  public var location: SourceLocation { SourceLocation(file: file, itemIndex: itemIndex) }
+}
+
+extension ADALItemSource {
   public init(
     file: String? = nil, itemIndex: Int? = nil, service: String? = nil, account: String? = nil,
     accessGroup: String? = nil, created: Date? = nil, modified: Date? = nil, era: ADALEra = .e1,
     archiveClassName: String = "ADTokenCacheStoreItem", blobUserKey: String? = nil
   ) {
-    self.file = file
-    self.itemIndex = itemIndex
-    self.service = service
-    self.account = account
-    self.accessGroup = accessGroup
-    self.created = created
-    self.modified = modified
-    self.era = era
-    self.archiveClassName = archiveClassName
-    self.blobUserKey = blobUserKey
+    self.init(
+      era: era, file: file, itemIndex: itemIndex, service: service, account: account, accessGroup: accessGroup,
+      created: created, modified: modified, archiveClassName: archiveClassName, blobUserKey: blobUserKey)
   }
-
-  /// The location for diagnostics about this item.
-  public var location: SourceLocation { SourceLocation(file: file, itemIndex: itemIndex) }
 }

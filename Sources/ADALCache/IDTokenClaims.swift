@@ -143,7 +143,8 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// `members` merged as a dictionary merges them, sorted by key: of equal keys (`==`, canonical equivalence), the
   /// first one's key and the last one's value. Sorted once, in place (the sort is stable, so equal keys stay in
   /// their order), where a dictionary was built, sorted and mapped for every token.
-  package static func merged(_ members: [ADALValueEntry]) -> [ADALValueEntry] {
+  package static func merged(_ members: consuming [ADALValueEntry]) -> [ADALValueEntry] {
+    // Taken, not borrowed: sorting a borrowed list copied it first (a retain of every key and value).
     var members = members
     members.sort { $0.key < $1.key }
     return [ADALValueEntry](unsafeUninitializedCapacity: members.count) { merged, count in

@@ -211,7 +211,12 @@ struct ArchiveLoader {
         try decoder.decode(object: root, source: source, keychainUserID: keychainUserID)
       }
     }
-    if let inPlace { return try inPlace.get() }
+    // Taken apart, not `get()`: that copied the item out of the result (a retain of each of its fields).
+    switch consume inPlace {
+    case .success(let decoded): return decoded
+    case .failure(let error): throw error
+    case nil: break
+    }
     let archive = try load(data, source: source, reusing: &memo.archiveScratch)
     return try decoder.decode(archive.root, source: source, keychainUserID: keychainUserID)
   }

@@ -68,23 +68,25 @@ struct BinaryPropertyListParser {
   let maxNodes: Int
   /// Each object's place, read once (`findAndCheckObjects`): filled for `readSimpleKeyedArchive` only.
   var spans: [ObjectSpan] = []
+}
 
+extension BinaryPropertyListParser {
   /// - Parameter buildsTree: false for a caller that only walks the objects (`readSimpleKeyedArchive`): the
   ///   tables `readTop` fills are left empty, not sized for every object.
   init(bytes: UnsafeRawBufferPointer, input: Data, limits: InputLimits, buildsTree: Bool = true)
     throws(PropertyListError)
   {
-    self.bytes = bytes
-    self.input = input
-    self.limits = limits
     let trailer = try Self.readTrailer(bytes, limits: limits)
-    self.trailer = trailer
     // The trailer checks bound objectCount by the file size, so these allocations are bounded by the input.
     let tableSize = buildsTree ? trailer.objectCount : 0
-    referenceCounts = Array(repeating: 0, count: tableSize)
-    inProgress = Array(repeating: false, count: tableSize)
-    sharing = BinaryValueSharing(objectCount: tableSize)
-    maxNodes = limits.maxExpandedNodes(objectCount: trailer.objectCount)
+    // Through the memberwise initializer (declared here, in an extension, so that the struct keeps it): assigned
+    // field by field, the parser was made aside and copied into place, a retain and a release of each table
+    // (docs/benchmarks.md, "Counting calls").
+    self.init(
+      bytes: bytes, input: input, limits: limits, trailer: trailer,
+      referenceCounts: Array(repeating: 0, count: tableSize), inProgress: Array(repeating: false, count: tableSize),
+      sharing: BinaryValueSharing(objectCount: tableSize),
+      maxNodes: limits.maxExpandedNodes(objectCount: trailer.objectCount))
   }
 
   static func readTrailer(

@@ -88,6 +88,9 @@ extension EntityMapper {
 
   func mapAccessTokens(_ group: UserGroup, into result: inout MappingResult, apps: inout AppMetadataCollector) {
     var candidates: [AccessTokenCandidate] = []
+    // The tokens apart from their candidates, by position, each taken once: sorted with the candidates, and read
+    // out of them, each token was copied (a retain and a release of each of its fields) at every move and read.
+    var tokens: [UnifiedAccessToken?] = []
     for sourced in group.items where sourced.item.accessToken != nil {
       func skip(_ code: String, _ reason: String) {
         result.skips.append(
@@ -120,9 +123,15 @@ extension EntityMapper {
         secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
         cachedAt: sourced.item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: sourced.item.extendedExpiresOn,
         tokenType: sourced.item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
-      if candidates.isEmpty { candidates.reserveCapacity(group.items.count) }
+      if candidates.isEmpty {
+        candidates.reserveCapacity(group.items.count)
+        tokens.reserveCapacity(group.items.count)
+      }
       candidates.append(
-        AccessTokenCandidate(key: token.canonicalKey, position: candidates.count, item: sourced, token: token))
+        AccessTokenCandidate(
+          key: token.canonicalKey, position: candidates.count, item: sourced, expiresOn: token.expiresOn,
+          digestPrefix: token.secret.digestPrefix))
+      tokens.append(token)
     }
     // In key order, the best first within a key: one sort of one list, where a table of a list per key (most
     // keys have one token) and a sorted copy of each were three allocations a token.
@@ -133,13 +142,16 @@ extension EntityMapper {
       while end < candidates.endIndex, candidates[end].key == candidates[start].key { end += 1 }
       let ranked = candidates[start..<end]
       start = end
-      let (winner, token) = (ranked[ranked.startIndex].item, ranked[ranked.startIndex].token)
+      let winner = ranked[ranked.startIndex].item
+      // Taken once: a candidate wins at most one key.
+      let token = tokens[ranked[ranked.startIndex].position].take()!
       // The key as a table would keep it: the first token's spelling of it.
       let key = ranked.min { $0.position < $1.position }?.key ?? token.canonicalKey
+      let reason = "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline"
+      let client = token.clientID
       result.proposals.append(
         proposal(
-          .accessToken(token), group, CollectionOfOne(winner), code: "adal.access-token",
-          reason: "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline",
+          .accessToken(consume token), group, CollectionOfOne(winner), code: "adal.access-token", reason: reason,
           canonicalKey: key))
       for loser in ranked.dropFirst().map(\.item) {
         result.skips.append(
@@ -148,7 +160,7 @@ extension EntityMapper {
             reason: "duplicate access token: \(winner.planSource) expires later and is kept", kind: .accessToken,
             in: group))
       }
-      apps.note(client: token.clientID, environment: group.environment, family: nil, source: winner.planSource)
+      apps.note(client: client, environment: group.environment, family: nil, source: winner.planSource)
     }
   }
 
@@ -191,24 +203,24 @@ extension EntityMapper {
   }
 }
 
-/// An access token `mapAccessTokens` may write: its canonical key, its item and its place among the
-/// candidates.
+/// An access token `mapAccessTokens` may write: its canonical key, its item, its place among the candidates (and
+/// its token's in `mapAccessTokens`' list of tokens) and what ranks it.
 private struct AccessTokenCandidate {
   var key: String
   var position: Int
   var item: SourcedItem
-  var token: UnifiedAccessToken
+  /// The token's `expiresOn` and its secret's `digestPrefix`: what ranks it.
+  var expiresOn: Date?
+  var digestPrefix: UInt64
 
   /// Key order, then best first: the latest expiry, then the smallest secret fingerprint, then the earliest
   /// item (a total order, so the ranking does not depend on the order the candidates came in).
   static func precedes(_ lhs: Self, _ rhs: Self) -> Bool {
     if lhs.key != rhs.key { return lhs.key < rhs.key }
-    let (left, right) = (lhs.token.expiresOn ?? .distantPast, rhs.token.expiresOn ?? .distantPast)
+    let (left, right) = (lhs.expiresOn ?? .distantPast, rhs.expiresOn ?? .distantPast)
     if left != right { return left > right }
     // The digest prefixes order as the fingerprints' texts do (fixed-width hex), without making them.
-    if lhs.token.secret.digestPrefix != rhs.token.secret.digestPrefix {
-      return lhs.token.secret.digestPrefix < rhs.token.secret.digestPrefix
-    }
+    if lhs.digestPrefix != rhs.digestPrefix { return lhs.digestPrefix < rhs.digestPrefix }
     return lhs.item.ordinal < rhs.item.ordinal
   }
 }

@@ -49,33 +49,6 @@ public struct MigrationReport: Sendable {
     private var assignedExistingFields: [(name: String, value: String)]?
     private let origin: FieldOrigin
 
-    /// The report entry of `entries[index]`, read in place (a copy of a plan entry retains every field it holds);
-    /// its key as `library` will store it, else the canonical key.
-    init(_ entries: [PlanEntry], at index: Int, redact: Redactor, library: MSALLibrary? = nil) {
-      // Through a buffer pointer: through the array, the compiler copied the whole plan entry to read its last
-      // fields.
-      self = entries.withUnsafeBufferPointer { Entry($0, at: index, redact: redact, library: library) }
-    }
-
-    private init(_ entries: UnsafeBufferPointer<PlanEntry>, at index: Int, redact: Redactor, library: MSALLibrary?) {
-      action = entries[index].action
-      kind = entries[index].kind
-      if let library, let entity = entries[index].entityBox?.value {
-        key = redact(LibraryKeys.key(for: library.stored(entity), in: library))
-        keyStyle = library
-      } else {
-        key = redact(entries[index].canonicalKey)
-      }
-      reasonCode = entries[index].reasonCode
-      reason = redact(entries[index].reason)
-      rule = entries[index].identityRule
-      username = redact(entries[index].username)
-      homeAccountID = redact(entries[index].homeAccountID)
-      sources = entries[index].sources
-      // The boxes are read as stored properties: through a computed one, the whole plan entry was copied.
-      origin = FieldOrigin(boxes: (entries[index].entityBox, entries[index].existingBox), redact: redact)
-    }
-
     public static func == (lhs: Entry, rhs: Entry) -> Bool {
       lhs.action == rhs.action && lhs.key == rhs.key && lhs.reason == rhs.reason && lhs.sources == rhs.sources
         && lhs.fields.map { "\($0.name)=\($0.value)" } == rhs.fields.map { "\($0.name)=\($0.value)" }
@@ -185,6 +158,37 @@ public struct MigrationReport: Sendable {
     otherOrigins = []
   }
 
+}
+
+extension MigrationReport.Entry {
+  /// The report entry of `entries[index]`, read in place (a copy of a plan entry retains every field it holds);
+  /// its key as `library` will store it, else the canonical key.
+  init(_ entries: [PlanEntry], at index: Int, redact: Redactor, library: MSALLibrary? = nil) {
+    // Through a buffer pointer: through the array, the compiler copied the whole plan entry to read its last
+    // fields.
+    self = entries.withUnsafeBufferPointer { Self($0, at: index, redact: redact, library: library) }
+  }
+
+  private init(_ entries: UnsafeBufferPointer<PlanEntry>, at index: Int, redact: Redactor, library: MSALLibrary?) {
+    let key: String?
+    var keyStyle: MSALLibrary?
+    if let library, let entity = entries[index].entityBox?.value {
+      key = redact(LibraryKeys.key(for: library.stored(entity), in: library))
+      keyStyle = library
+    } else {
+      key = redact(entries[index].canonicalKey)
+    }
+    // Through the memberwise initializer (declared in this extension, so that the struct keeps it): assigned
+    // field by field, the entry was made aside and copied into place, a retain and a release of each field
+    // (docs/benchmarks.md, "Counting calls"). The boxes are read as stored properties: through a computed one,
+    // the whole plan entry was copied.
+    self.init(
+      action: entries[index].action, kind: entries[index].kind, key: key, keyStyle: keyStyle,
+      reasonCode: entries[index].reasonCode, reason: redact(entries[index].reason), rule: entries[index].identityRule,
+      username: redact(entries[index].username), homeAccountID: redact(entries[index].homeAccountID),
+      sources: entries[index].sources,
+      origin: FieldOrigin(boxes: (entries[index].entityBox, entries[index].existingBox), redact: redact))
+  }
 }
 
 extension MigrationReport {
