@@ -49,6 +49,66 @@ import _Adal2MSALTestSupport
     #expect(try store.provenance(ofKey: last.canonicalKey).map(\.itemIndex) == [count - 1])
   }
 
+  /// A plan of several prepared chunks (`RowPreparation`): writes between skipped entries, accounts between the
+  /// tokens, and sources naming files and labels first met in later chunks, or none. Every row is written, in
+  /// the plan's order, with its own sources.
+  @Test func aPlanOfSeveralChunksKeepsEachRowsSources() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let tokens = Self.tokens(RowPreparation.chunkSize * 2 + 17)
+    var entries: [PlanEntry] = []
+    var expected: [(key: String, sources: [PlanSource])] = []
+    for (index, token) in tokens.enumerated() {
+      if index % 5 == 0 {
+        entries.append(PlanEntry(action: .skip, kind: .accessToken, reasonCode: "s", reason: "s", sources: []))
+      }
+      var sources = [PlanSource(file: "f\(index / 100)", itemIndex: index, label: "l\(index % 7)")]
+      if index % 3 == 0 { sources.append(PlanSource(file: "g", itemIndex: nil, label: "second\(index / 200)")) }
+      if index % 11 == 0 { sources = [] }
+      entries.append(
+        PlanEntry(
+          action: .add, entity: .refreshToken(token), reasonCode: "r\(index % 2)", reason: "r", sources: sources))
+      expected.append((token.canonicalKey, sources.isEmpty ? [PlanSource(file: "-", label: "r\(index % 2)")] : sources))
+      if index % 50 == 0 {
+        let account = UnifiedAccount(homeAccountID: token.homeAccountID, environment: token.environment, realm: "utid")
+        entries.append(PlanEntry(action: .add, entity: .account(account), reasonCode: "a", reason: "a", sources: []))
+        expected.append((account.canonicalKey, [PlanSource(file: "-", label: "a")]))
+      }
+    }
+    let summary = try store.apply(MigrationPlan(entries: entries, plannedAt: Date()))
+    #expect(summary.rowsInserted == expected.count)
+    #expect(try Self.credentialIDs(store) == (1...Int64(tokens.count)).map { $0 })
+    #expect(try store.contents().refreshTokens.entities == tokens.sorted { $0.canonicalKey < $1.canonicalKey })
+    for (key, sources) in expected {
+      let recorded = try store.provenance(ofKey: key)
+      #expect(recorded.map { PlanSource(file: $0.sourceFile, itemIndex: $0.itemIndex, label: $0.label) } == sources)
+    }
+  }
+
+  /// A run written in parts, each part's files and labels numbered anew (`RowPreparation`), names each row's
+  /// own sources: the second part meets its files in the other order.
+  @Test func partsOfARunKeepEachRowsSources() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let tokens = Self.tokens(40)
+    func part(_ range: Range<Int>, files: [String]) -> MigrationPlan {
+      MigrationPlan(
+        entries: range.map { index in
+          PlanEntry(
+            action: .add, entity: .refreshToken(tokens[index]), reasonCode: "t", reason: "t",
+            sources: [PlanSource(file: files[index % 2], itemIndex: index, label: "l\(index % 2)")])
+        }, plannedAt: Date())
+    }
+    try store.applyInParts(plannedAt: Date(), inputs: []) { writer in
+      try writer.write(part(0..<20, files: ["a", "b"]))
+      try writer.write(part(20..<40, files: ["c", "a"]))
+    }
+    for index in tokens.indices {
+      let file = index < 20 ? ["a", "b"][index % 2] : ["c", "a"][index % 2]
+      let recorded = try store.provenance(ofKey: tokens[index].canonicalKey)
+      #expect(recorded.map(\.sourceFile) == [file])
+      #expect(recorded.map(\.label) == ["l\(index % 2)"])
+    }
+  }
+
   /// A key written twice in one run, the second time while its first row still waits in the batch and after
   /// it was written: the row is replaced in place, keeping its id, as a key the store held before the run.
   @Test func aKeyWrittenTwiceInOneRunIsReplacedInPlace() throws {

@@ -50,13 +50,7 @@ struct BoundStatement {
     }
   }
 
-  /// Binds the text at `field`, read in place: a copy of it was a retain and a release of its storage.
-  func bind(_ index: Int32, textAt field: UnsafePointer<String?>) {
-    let bound = field.pointee?.utf8.withContiguousStorageIfAvailable { bindText(index, UnsafeRawBufferPointer($0)) }
-    if bound == nil, let text = field.pointee { bind(index, text) }
-  }
-
-  private func bindText(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+  func bindText(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
     sqlite3_bind_text(handle, base + index, arena.copy(bytes), Int32(bytes.count), nil)
   }
 
@@ -65,28 +59,15 @@ struct BoundStatement {
     sqlite3_bind_int64(handle, base + index, number)
   }
 
-  /// A date as epoch seconds, bound as REAL like `RowCodec.epoch` (the column affinity keeps whole seconds
-  /// as INTEGER).
-  func bind(_ index: Int32, _ date: Date?) {
-    guard let date else { return }
-    sqlite3_bind_double(handle, base + index, date.timeIntervalSince1970)
+  func bind(_ index: Int32, _ number: Double) {
+    sqlite3_bind_double(handle, base + index, number)
   }
 
   func bind(_ index: Int32, bytes: [UInt8]) {
     bytes.withUnsafeBytes { bindBlob(index, $0) }
   }
 
-  func bind(_ index: Int32, _ value: DatabaseValue) {
-    switch value.storage {
-    case .null: return
-    case .int64(let number): sqlite3_bind_int64(handle, base + index, number)
-    case .double(let number): sqlite3_bind_double(handle, base + index, number)
-    case .string(let text): bind(index, text)
-    case .blob(let data): data.withUnsafeBytes { bindBlob(index, $0) }
-    }
-  }
-
-  private func bindBlob(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+  func bindBlob(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
     // An empty blob is a blob of no bytes, never NULL.
     sqlite3_bind_blob(handle, base + index, arena.copy(bytes), Int32(bytes.count), nil)
   }

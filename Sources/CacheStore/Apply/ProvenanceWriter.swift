@@ -4,7 +4,9 @@ import MigrationEngine
 
 /// Writes the provenance of the rows a run writes: one `provenance` row per entity row written, referring to
 /// it by table and id, with the input items it came from packed into `sources` (`ProvenanceSources`). Each
-/// input file's path (`provenance_files`) and each label (`provenance_labels`) is stored once.
+/// input file's path (`provenance_files`) and each label (`provenance_labels`) is stored once. The sources come
+/// prepared (`RowPreparation`): their files and labels numbered in the order met, which this writer maps to
+/// the tables' ids.
 ///
 /// Rows are bound to one `INSERT` of up to `batchSize` rows as they come (as `RowWriter` writes new entity
 /// rows) and written when it is full; `finish()` writes the last ones.
@@ -16,6 +18,9 @@ struct ProvenanceWriter {
   private var waiting = 0
   private var files: InternedTexts
   private var labels: InternedTexts
+  /// The `provenance_files` and `provenance_labels` ids of the texts learned, in the order learned.
+  private var fileIDs: [Int64] = []
+  private var labelIDs: [Int64] = []
   /// The sources of the row being bound, its buffer kept from row to row (the statement copies the bytes).
   private var packed = ProvenanceSources()
 
@@ -33,22 +38,47 @@ struct ProvenanceWriter {
     labels = try InternedTexts(db: db, table: "provenance_labels", column: "label")
   }
 
+  /// Forgets the texts learned, for a new `RowPreparation`, which numbers the texts it meets from 0.
+  mutating func forgetLearned() {
+    fileIDs.removeAll(keepingCapacity: true)
+    labelIDs.removeAll(keepingCapacity: true)
+  }
+
+  /// Learns the texts a chunk of prepared rows names for the first time (`RowPreparation.Chunk`): their ids,
+  /// in order, follow those learned before.
+  mutating func learn(files newFiles: [String], labels newLabels: [String]) throws {
+    for file in newFiles { fileIDs.append(try files.id(of: file)) }
+    for label in newLabels { labelIDs.append(try labels.id(of: label)) }
+  }
+
   /// Records that `action` on row `rowID` of the table `tableCode` (`StoreTable.code`) came from `sources` in run
-  /// `runID`.
+  /// `runID`; their files and labels are numbered as learned (`learn(files:labels:)`).
   mutating func record(
-    tableCode: Int64, rowID: Int64, runID: Int64, action: String, sources: [PlanSource]
+    tableCode: Int64, rowID: Int64, runID: Int64, action: String, sources: ArraySlice<PreparedSource>
   ) throws {
     packed.removeAll()
-    // Each source read in place: a copy of each retained and released its file and label.
-    try sources.withUnsafeBufferPointer { sources in
-      guard let first = sources.baseAddress else { return }
-      for source in first..<first + sources.count {
-        packed.append(
-          ProvenanceSources.Source(
-            fileID: try files.id(of: source.pointee.file), itemIndex: source.pointee.itemIndex,
-            labelID: try labels.id(of: source.pointee.label)))
-      }
+    for source in sources {
+      packed.append(
+        ProvenanceSources.Source(
+          fileID: fileIDs[Int(source.file)], itemIndex: source.itemIndex, labelID: labelIDs[Int(source.label)]))
     }
+    try recordPacked(tableCode: tableCode, rowID: rowID, runID: runID, action: action)
+  }
+
+  /// `record(tableCode:rowID:runID:action:sources:)` of sources as a plan names them, for provenance carried
+  /// from an older layout.
+  mutating func record(tableCode: Int64, rowID: Int64, runID: Int64, action: String, sources: [PlanSource]) throws {
+    packed.removeAll()
+    for source in sources {
+      packed.append(
+        ProvenanceSources.Source(
+          fileID: try files.id(of: source.file), itemIndex: source.itemIndex, labelID: try labels.id(of: source.label)))
+    }
+    try recordPacked(tableCode: tableCode, rowID: rowID, runID: runID, action: action)
+  }
+
+  /// Binds the row of the sources in `packed`; writes the batch when it is full.
+  private mutating func recordPacked(tableCode: Int64, rowID: Int64, runID: Int64, action: String) throws {
     let row = insert.row(waiting, width: Self.width)
     row.bind(1, tableCode)
     row.bind(2, rowID)
@@ -109,4 +139,11 @@ struct InternedTexts {
     }
     return existing
   }
+}
+
+/// An input item of a row's provenance, its file and label numbered as a `RowPreparation` met them.
+struct PreparedSource {
+  var file: Int32
+  var itemIndex: Int?
+  var label: Int32
 }

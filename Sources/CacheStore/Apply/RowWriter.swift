@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import MigrationEngine
 import UnifiedCache
 
-/// Writes entities inside one transaction, each table with its own statements prepared once and bound straight
-/// from the entity (`BoundStatement`).
+/// Writes entities inside one transaction, each table with its own statements prepared once (`BoundStatement`)
+/// and bound from the rows `RowPreparation` recorded for the entities.
 ///
 /// Every entity table is a rowid table indexed on the key's hash (`KeyHash`): a key's row is the row of that
 /// hash whose key (`StoreTable.key(of:codec:)`) is the key; a new row is appended, and a changed row is
@@ -45,12 +46,16 @@ struct RowWriter {
     appMetadata = try TableWriter(db, .appMetadata)
   }
 
-  /// Writes `entity` unless the store already holds it; `key` is the entity's canonical key.
-  func upsert(_ entity: AnyUnifiedEntity, key: HashedKey) throws -> Written {
-    switch entity {
-    case .account: try accounts.upsert(entity, key: key, db: db, codec: codec)
-    case .appMetadata: try appMetadata.upsert(entity, key: key, db: db, codec: codec)
-    case .accessToken, .refreshToken, .idToken: try credentials.upsert(entity, key: key, db: db, codec: codec)
+  /// Writes the row `row` of `rows`, prepared for `entry` (`RowPreparation`), unless the store already holds
+  /// its entity, of kind `kind` and with the key hash `keyHash`.
+  func upsert(
+    _ row: Int, of rows: RecordedRows, kind: UnifiedEntityKind, keyHash: Int64, entry: UnsafePointer<PlanEntry>
+  ) throws -> Written {
+    switch kind {
+    case .account: try accounts.upsert(row, of: rows, keyHash: keyHash, entry: entry, db: db, codec: codec)
+    case .appMetadata: try appMetadata.upsert(row, of: rows, keyHash: keyHash, entry: entry, db: db, codec: codec)
+    case .accessToken, .refreshToken, .idToken:
+      try credentials.upsert(row, of: rows, keyHash: keyHash, entry: entry, db: db, codec: codec)
     }
   }
 
@@ -93,8 +98,6 @@ final class TableWriter {
   @exclusivity(unchecked) var nextID: Int64
   /// The key hashes written by this run, when the table held no row before it (else nil).
   @exclusivity(unchecked) var written: KeyHashSet?
-  /// The group names of the environments of the accounts written (`RowCodec.bind(_:key:to:environmentGroups:)`).
-  @exclusivity(unchecked) var environmentGroups = TextMemo<String>()
 
   /// New rows per `INSERT`: SQLite's work per statement (opening the table and its indexes, the AUTOINCREMENT
   /// counter, freeing the registers) is done once for them all.
@@ -117,19 +120,26 @@ final class TableWriter {
     written = isEmpty ? KeyHashSet() : nil
   }
 
+  /// See `RowWriter.upsert`. The entry's key and entity are read only when the table holds a row of the key's
+  /// hash: reading them was a cache miss or two for every row written.
   func upsert(
-    _ entity: AnyUnifiedEntity, key: HashedKey, db: Database, codec: RowCodec
+    _ row: Int, of rows: RecordedRows, keyHash: Int64, entry: UnsafePointer<PlanEntry>, db: Database,
+    codec: RowCodec
   ) throws -> RowWriter.Written {
-    if waiting.contains(key.hash) { try flush() }
-    if written?.contains(key.hash) ?? true {
+    if waiting.contains(keyHash) { try flush() }
+    if written?.contains(keyHash) ?? true {
       // A new key (most writes of a large apply) has no row of its hash: one index probe, nothing read.
-      find.bind(1, key.hash)
-      if try find.firstInteger() != nil, let row = try table.row(of: key, db: db, codec: codec) {
-        let id: Int64 = row["id"]
-        if try table.entity(from: row, codec: codec) == entity {
+      find.bind(1, keyHash)
+      if try find.firstInteger() != nil, let canonicalKey = entry.pointee.canonicalKey,
+        let entity = entry.pointee.entityBox,
+        let stored = try table.row(of: HashedKey(canonicalKey, hash: keyHash), db: db, codec: codec)
+      {
+        let id: Int64 = stored["id"]
+        if try table.entity(from: stored, codec: codec) == entity.value {
           return RowWriter.Written(outcome: .current, tableCode: table.code, rowID: id)
         }
-        try bind(entity, key: key, id: id, to: replace, codec: codec)
+        rows.bind(row: row, to: replace)
+        replace.bind(table.idParameter, id)
         try replace.run()
         return RowWriter.Written(outcome: .updated, tableCode: table.code, rowID: id)
       }
@@ -138,10 +148,12 @@ final class TableWriter {
       throw DatabaseError(resultCode: .SQLITE_FULL, message: "no row id is left in \(table.name)")
     }
     let id = nextID
-    try bind(entity, key: key, id: id, to: insert.row(waiting.count, width: table.width), codec: codec)
+    let parameters = insert.row(waiting.count, width: table.width)
+    rows.bind(row: row, to: parameters)
+    parameters.bind(table.idParameter, id)
     nextID += 1
-    waiting.append(key.hash)
-    written?.insert(key.hash)
+    waiting.append(keyHash)
+    written?.insert(keyHash)
     if waiting.count == Self.batchSize { try flush() }
     return RowWriter.Written(outcome: .inserted, tableCode: table.code, rowID: id)
   }
@@ -155,19 +167,6 @@ final class TableWriter {
     for row in waiting.count..<Self.batchSize { insert.row(row, width: table.width).bind(table.idParameter, firstID) }
     try insert.run(rows: waiting.count)
     waiting.removeAll(keepingCapacity: true)
-  }
-
-  private func bind(
-    _ entity: AnyUnifiedEntity, key: HashedKey, id: Int64, to statement: BoundStatement, codec: RowCodec
-  ) throws {
-    switch entity {
-    case .account(let account): codec.bind(account, key: key, to: statement, environmentGroups: &environmentGroups)
-    case .appMetadata(let metadata): codec.bind(metadata, key: key, to: statement)
-    case .accessToken(let token): try codec.bind(token, key: key, to: statement)
-    case .refreshToken(let token): try codec.bind(token, key: key, to: statement)
-    case .idToken(let token): try codec.bind(token, key: key, to: statement)
-    }
-    statement.bind(table.idParameter, id)
   }
 }
 

@@ -120,18 +120,31 @@ extension CacheStore {
       let runID = summary.runID
       // A handful of distinct tallies: a list, where a dictionary hashed every entry's.
       var planned: [(tally: PlannedKind, count: Int)] = []
+      let entries = plan.entries
+      // The entries' rows prepared on another core, a few chunks ahead of the writes (`RowPreparation`).
+      let preparation = RowPreparation(codec: writer.codec)
+      provenance.forgetLearned()
+      let prepared = ChunksAhead(
+        count: entries.count, chunkSize: RowPreparation.chunkSize, window: RowPreparation.window
+      ) { range in preparation.prepare(entries, range) }
+      defer { prepared.stop() }
       // Entries read in place, through a pointer to each: the buffer's subscript copied the whole entry (its
       // strings, boxes and sources retained and released) for every field read, and so did a closure.
-      try plan.entries.withUnsafeBufferPointer { entries in
+      try entries.withUnsafeBufferPointer { entries in
         guard let first = entries.baseAddress else { return }
-        for entry in first..<first + entries.count {
-          let tally = PlannedKind(action: entry.pointee.action, kind: entry.pointee.kind)
-          if let known = planned.firstIndex(where: { $0.tally == tally }) {
-            planned[known].count += 1
-          } else {
-            planned.append((tally, 1))
+        while let (range, chunk) = prepared.next() {
+          try provenance.learn(files: chunk.newFiles, labels: chunk.newLabels)
+          for position in range {
+            let entry = first + position
+            let tally = PlannedKind(action: entry.pointee.action, kind: entry.pointee.kind)
+            if let known = planned.firstIndex(where: { $0.tally == tally }) {
+              planned[known].count += 1
+            } else {
+              planned.append((tally, 1))
+            }
+            if tally.action.writes { try write(entry, chunk, at: position - range.lowerBound, runID: runID) }
           }
-          if tally.action.writes { try write(entry, runID: runID) }
+          preparation.recycle(chunk.rows)
         }
       }
       for (tally, count) in planned {
@@ -145,13 +158,15 @@ extension CacheStore {
       var kind: UnifiedEntityKind?
     }
 
-    /// Writes one `add` or `update` entry and its provenance.
-    private mutating func write(_ entry: UnsafePointer<PlanEntry>, runID: Int64) throws {
-      // The entity read in its box, in place: `entry.entity` copied it out (a retain and release of each field).
-      guard let box = entry.pointee.entityBox, let canonicalKey = entry.pointee.canonicalKey else { return }
-      let key = HashedKey(canonicalKey)  // the entity's key, kept with it by the plan entry
+    /// Writes one `add` or `update` entry, the entry `position` of the prepared `chunk`, and its provenance.
+    private mutating func write(
+      _ entry: UnsafePointer<PlanEntry>, _ chunk: RowPreparation.Chunk, at position: Int, runID: Int64
+    ) throws {
+      if !chunk.failures.isEmpty, let failure = chunk.failures[position] { throw failure }
+      let slot = chunk.slots[position]
+      guard let row = slot.row, let kind = slot.kind else { return }
+      let written = try writer.upsert(row, of: chunk.rows, kind: kind, keyHash: slot.keyHash, entry: entry)
       let action: PlanAction
-      let written = try writer.upsert(box.value, key: key)
       switch written.outcome {
       case .current:
         summary.rowsAlreadyCurrent += 1
@@ -163,11 +178,9 @@ extension CacheStore {
         summary.rowsUpdated += 1
         action = .update
       }
-      let sources =
-        entry.pointee.sources.isEmpty ? [PlanSource(file: "-", label: entry.pointee.reasonCode)] : entry.pointee.sources
       try provenance.record(
         tableCode: written.tableCode, rowID: written.rowID, runID: runID, action: action.rawValue,
-        sources: sources)
+        sources: chunk.sources[slot.sources])
     }
   }
 

@@ -9,24 +9,24 @@ extension RowCodec {
       "key_hash",
     ]
 
-  /// Binds the row of `account` (canonical key `key`, with its hash) to an insert of `accountColumns`. The `key`
+  /// Records the row of `account` (canonical key `key`, with its hash) for an insert of `accountColumns`. The `key`
   /// column is left NULL: the key is the one the row's fields give. `environmentGroups` keeps the group name of
   /// each environment met (`EnvironmentAliases.group(forHost:)` normalizes the host and looks it up, about
   /// 11,000 instructions, for a handful of distinct environments in a run).
   func bind(
-    _ account: UnifiedAccount, key: HashedKey, to statement: BoundStatement,
+    _ account: UnifiedAccount, key: HashedKey, to row: RecordedRows,
     environmentGroups: inout TextMemo<String>
   ) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
       parameter += 1
-      statement.bind(parameter, text)
+      row.bind(parameter, text)
     }
     next(nil)
     next(account.homeAccountID)
     next(account.environment)
     next(account.realm)
-    Self.accountTextFields.bind(account, to: statement)
+    Self.accountTextFields.bind(account, to: row)
     parameter += Int32(Self.accountTextFields.count)
     next(Self.jsonText(account.additionalFields))
     next(Self.normalizedUsername(account.username))
@@ -41,7 +41,7 @@ extension RowCodec {
     next(group)
     next(Self.normalizedHomeAccountID(account.homeAccountID))
     next(Self.writtenFormText(account.writtenForm))
-    statement.bind(parameter + 1, key.hash)
+    row.bind(parameter + 1, key.hash)
   }
 
   /// `UnifiedAccount.textFields`, the columns after `realm`.

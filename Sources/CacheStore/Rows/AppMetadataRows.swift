@@ -7,15 +7,15 @@ extension RowCodec {
     "key", "client_id", "environment", "family_id", "additional_fields", "written_form", "key_hash",
   ]
 
-  /// Binds the row of `metadata` (canonical key `key`, with its hash) to an insert of `appMetadataColumns`. The
+  /// Records the row of `metadata` (canonical key `key`, with its hash) for an insert of `appMetadataColumns`. The
   /// `key` column is left NULL: the key is the one the row's fields give.
-  func bind(_ metadata: UnifiedAppMetadata, key: HashedKey, to statement: BoundStatement) {
+  func bind(_ metadata: UnifiedAppMetadata, key: HashedKey, to row: RecordedRows) {
     let texts: [String?] = [
       nil, metadata.clientID, metadata.environment, metadata.familyID, Self.jsonText(metadata.additionalFields),
       Self.writtenFormText(metadata.writtenForm),
     ]
-    for (offset, text) in texts.enumerated() { statement.bind(Int32(offset + 1), text) }
-    statement.bind(Int32(texts.count + 1), key.hash)
+    for (offset, text) in texts.enumerated() { row.bind(Int32(offset + 1), text) }
+    row.bind(Int32(texts.count + 1), key.hash)
   }
 
   func appMetadata(from row: Row) throws(CacheStoreError) -> UnifiedAppMetadata {

@@ -24,40 +24,40 @@ extension RowCodec {
   private static let idTokenFields = FieldBinding.of(
     UnifiedIdToken.allFields, trailing: [\.clientInfo, \.lastModificationTime, \.lastModificationApp])
 
-  /// Binds the row of `token` (canonical key `key`, with its hash) to an insert of `credentialColumns`. The
+  /// Records the row of `token` (canonical key `key`, with its hash) for an insert of `credentialColumns`. The
   /// `key` column is left NULL: the key is the one the row's fields give.
-  func bind(_ token: UnifiedAccessToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.accessTokenFields, to: statement)
-    statement.bind(CredentialParameter.credentialType, token.credentialType)
-    statement.bind(CredentialParameter.realm, token.realm)
-    statement.bind(CredentialParameter.target, token.target)
+  func bind(_ token: UnifiedAccessToken, key: HashedKey, to row: RecordedRows) throws(CacheStoreError) {
+    try bindCommon(token, key: key, Self.accessTokenFields, to: row)
+    row.bind(CredentialParameter.credentialType, token.credentialType)
+    row.bind(CredentialParameter.realm, token.realm)
+    row.bind(CredentialParameter.target, token.target)
   }
 
-  func bind(_ token: UnifiedRefreshToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.refreshTokenFields, to: statement)
+  func bind(_ token: UnifiedRefreshToken, key: HashedKey, to row: RecordedRows) throws(CacheStoreError) {
+    try bindCommon(token, key: key, Self.refreshTokenFields, to: row)
   }
 
-  func bind(_ token: UnifiedIdToken, key: HashedKey, to statement: BoundStatement) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.idTokenFields, to: statement)
-    statement.bind(CredentialParameter.realm, token.realm)
+  func bind(_ token: UnifiedIdToken, key: HashedKey, to row: RecordedRows) throws(CacheStoreError) {
+    try bindCommon(token, key: key, Self.idTokenFields, to: row)
+    row.bind(CredentialParameter.realm, token.realm)
   }
 
   /// The columns every token fills and its optional fields (`allFields`); every other column stays NULL (a
-  /// statement's parameters are NULL until bound, `BoundStatement`).
+  /// parameter that is not bound is NULL, `RecordedRows`).
   private func bindCommon<Credential: UnifiedCredential>(
-    _ token: Credential, key: HashedKey, _ fields: [FieldBinding<Credential>], to statement: BoundStatement
+    _ token: Credential, key: HashedKey, _ fields: [FieldBinding<Credential>], to row: RecordedRows
   ) throws(CacheStoreError) {
     typealias Parameter = CredentialParameter
-    statement.bind(Parameter.kind, Credential.kind.rawValue)
-    statement.bind(Parameter.homeAccountID, token.homeAccountID)
-    statement.bind(Parameter.environment, token.environment)
-    statement.bind(Parameter.clientID, token.clientID)
-    statement.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
-    fields.bind(token, to: statement)
-    statement.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
-    statement.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
-    statement.bind(Parameter.keyHash, key.hash)
-    statement.bind(Parameter.homeAccountHash, KeyHash.ofLowercased(token.homeAccountID))
+    row.bind(Parameter.kind, Credential.kind.rawValue)
+    row.bind(Parameter.homeAccountID, token.homeAccountID)
+    row.bind(Parameter.environment, token.environment)
+    row.bind(Parameter.clientID, token.clientID)
+    row.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
+    fields.bind(token, to: row)
+    row.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
+    row.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
+    row.bind(Parameter.keyHash, key.hash)
+    row.bind(Parameter.homeAccountHash, KeyHash.ofLowercased(token.homeAccountID))
   }
 
   /// The entity of a `credentials` row.

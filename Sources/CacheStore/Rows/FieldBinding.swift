@@ -30,16 +30,16 @@ struct FieldBinding<Root>: Sendable {
 }
 
 extension Array {
-  /// Binds the fields of `entity` to `statement`.
-  func bind<Root>(_ entity: Root, to statement: BoundStatement) where Element == FieldBinding<Root> {
+  /// Binds the fields of `entity` to `row`.
+  func bind<Root>(_ entity: Root, to row: RecordedRows) where Element == FieldBinding<Root> {
     Swift.withUnsafeBytes(of: entity) { bytes in
       for field in self {
         switch field.value {
         case .textAt(let offset):
-          statement.bind(field.parameter, textAt: (bytes.baseAddress! + offset).assumingMemoryBound(to: String?.self))
-        case .dateAt(let offset): statement.bind(field.parameter, bytes.load(fromByteOffset: offset, as: Date?.self))
-        case .text(let keyPath): statement.bind(field.parameter, entity[keyPath: keyPath])
-        case .date(let keyPath): statement.bind(field.parameter, entity[keyPath: keyPath])
+          row.bind(field.parameter, textAt: (bytes.baseAddress! + offset).assumingMemoryBound(to: String?.self))
+        case .dateAt(let offset): row.bind(field.parameter, bytes.load(fromByteOffset: offset, as: Date?.self))
+        case .text(let keyPath): row.bind(field.parameter, entity[keyPath: keyPath])
+        case .date(let keyPath): row.bind(field.parameter, entity[keyPath: keyPath])
         }
       }
     }

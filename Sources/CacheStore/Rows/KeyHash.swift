@@ -46,7 +46,12 @@ struct HashedKey {
   let hash: Int64
 
   init(_ text: String) {
+    self.init(text, hash: KeyHash.of(text))
+  }
+
+  /// A key whose hash was computed already (`RowPreparation`).
+  init(_ text: String, hash: Int64) {
     self.text = text
-    hash = KeyHash.of(text)
+    self.hash = hash
   }
 }

@@ -21,6 +21,9 @@ struct TextMemo<Value> {
   private var last = -1
   private var lastText = ""
 
+  /// The number of texts remembered.
+  var count: Int { texts.count }
+
   /// The value remembered for `text`, nil when there is none.
   mutating func value(of text: String) -> Value? {
     if last >= 0, lastText.hasSameUTF8(as: text) { return values[last] }
