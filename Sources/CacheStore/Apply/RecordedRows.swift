@@ -4,7 +4,7 @@ import GRDB
 /// The parameters of rows bound before a statement runs them: what `RowCodec` binds for each entity, recorded
 /// with its text and blobs copied into one buffer, and bound to a statement later (`bind(row:to:)`).
 ///
-/// The rows of a plan are bound on another core a few hundred at a time (`RowPreparation`) while the writer
+/// The rows of a plan are bound on another core a chunk of entries at a time (`RowPreparation`) while the writer
 /// writes the rows before them: the entities' fields, their keys' hashes and their JSON texts are read and made
 /// there, and the writer copies each row's bytes from one place. Like `BoundStatement`, a nil value records
 /// nothing (the parameter stays NULL).
@@ -77,20 +77,21 @@ final class RecordedRows: @unchecked Sendable {
   /// INTEGER).
   func bind(_ index: Int32, _ date: Date?) {
     guard let date else { return }
-    parameters.append(
-      Parameter(index: index, kind: .real, length: 0, payload: Int64(bitPattern: date.timeIntervalSince1970.bitPattern))
-    )
+    append(index, real: date.timeIntervalSince1970)
   }
 
   func bind(_ index: Int32, _ value: DatabaseValue) {
     switch value.storage {
     case .null: return
     case .int64(let number): bind(index, number)
-    case .double(let number):
-      parameters.append(Parameter(index: index, kind: .real, length: 0, payload: Int64(bitPattern: number.bitPattern)))
+    case .double(let number): append(index, real: number)
     case .string(let text): bind(index, text)
     case .blob(let data): data.withUnsafeBytes { append(index, .blob, $0) }
     }
+  }
+
+  private func append(_ index: Int32, real number: Double) {
+    parameters.append(Parameter(index: index, kind: .real, length: 0, payload: Int64(bitPattern: number.bitPattern)))
   }
 
   private func append(_ index: Int32, _ kind: Kind, _ value: UnsafeRawBufferPointer) {
@@ -102,16 +103,14 @@ final class RecordedRows: @unchecked Sendable {
   /// several).
   func bind(row: Int, to statement: BoundStatement) {
     bytes.withUnsafeBytes { bytes in
+      func value(of parameter: Parameter) -> UnsafeRawBufferPointer {
+        let start = Int(parameter.payload)
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(parameter.length))])
+      }
       for parameter in parameters[rowStarts[row]..<rowStarts[row + 1]] {
         switch parameter.kind {
-        case .text, .blob:
-          let start = Int(parameter.payload)
-          let value = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(parameter.length))])
-          if parameter.kind == .text {
-            statement.bindText(parameter.index, value)
-          } else {
-            statement.bindBlob(parameter.index, value)
-          }
+        case .text: statement.bindText(parameter.index, value(of: parameter))
+        case .blob: statement.bindBlob(parameter.index, value(of: parameter))
         case .integer: statement.bind(parameter.index, parameter.payload)
         case .real: statement.bind(parameter.index, Double(bitPattern: UInt64(bitPattern: parameter.payload)))
         }
