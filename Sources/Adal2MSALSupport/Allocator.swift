@@ -4,20 +4,29 @@
 
 /// The allocator settings a migration's process makes before any work (the command calls `apply` first).
 package enum AllocatorTuning {
-  /// glibc serves large blocks from their own mappings only until the first such block is freed; it then raises
-  /// the size it maps separately to that block's (up to 32 MiB) and serves later large blocks from its heaps,
-  /// which keep their pages after a free. A migration frees many large buffers (decoded batches, arrays grown by
-  /// doubling, rendered report parts) on two threads, each with a heap of its own: with the threshold raised,
-  /// their pages stayed in the process and the 40k-item migrate's peak was about 30 MiB higher
-  /// (docs/benchmarks.md). A fixed threshold gives every large block back when it is freed.
+  /// Makes two glibc settings, each unless the user set it:
   ///
-  /// A threshold set in `environment` (`MALLOC_MMAP_THRESHOLD_`, `GLIBC_TUNABLES`) is the user's and is kept.
-  /// - Returns: whether the threshold was set (never on systems without glibc).
+  /// - The threshold for blocks mapped on their own, fixed at `largeBlockBytes`. glibc serves large blocks from
+  ///   their own mappings only until the first such block is freed; it then raises the threshold to that block's
+  ///   size (up to 32 MiB) and serves later large blocks from its heaps, which keep their pages after a free. A
+  ///   migration frees many large buffers (decoded batches, arrays grown by doubling, rendered report parts) on
+  ///   two threads, each with a heap of its own: with the threshold raised, their pages stayed in the process and
+  ///   the 40k-item migrate's peak was about 30 MiB higher (docs/benchmarks.md). A fixed threshold gives every
+  ///   large block back when it is freed.
+  /// - The top pad, `heapTopPadBytes`. glibc makes a thread's heap (every heap but the main thread's) writable
+  ///   only as far as it is used, one `mprotect` a growth: a page at a time for small blocks, 35,000 calls in a
+  ///   40k-item dry run, each made under the heap's lock and waiting for the address-space lock that the other
+  ///   core's page faults take. With the pad, a new heap is made writable that far at once.
+  ///
+  /// - Returns: whether both were set (never on systems without glibc).
   @discardableResult
   package static func apply(environment: [String: String]) -> Bool {
     #if canImport(Glibc)
-      guard environment["MALLOC_MMAP_THRESHOLD_"] == nil, environment["GLIBC_TUNABLES"] == nil else { return false }
-      return mallopt(M_MMAP_THRESHOLD, largeBlockBytes) == 1
+      // `GLIBC_TUNABLES` may set either, in a syntax not worth parsing here: the user's settings are kept whole.
+      guard environment["GLIBC_TUNABLES"] == nil else { return false }
+      let threshold = environment["MALLOC_MMAP_THRESHOLD_"] == nil && mallopt(M_MMAP_THRESHOLD, largeBlockBytes) == 1
+      let pad = environment["MALLOC_TOP_PAD_"] == nil && mallopt(M_TOP_PAD, heapTopPadBytes) == 1
+      return threshold && pad
     #else
       return false
     #endif
@@ -25,6 +34,12 @@ package enum AllocatorTuning {
 
   /// Blocks at least this large get mappings of their own (glibc's starting threshold).
   package static let largeBlockBytes: Int32 = 128 << 10
+
+  /// How far a new heap is made writable at once, and how much free space a heap keeps at its top rather than
+  /// give back (glibc's default is 128 KiB). 32 MiB more than halved the `mprotect` calls of a 40k-item run and
+  /// raised its peak 7 MiB; 64 MiB removed nearly all of them but raised the peak 17 MiB, above 1.5x the input
+  /// (docs/benchmarks.md, "Memory").
+  package static let heapTopPadBytes: Int32 = 32 << 20
 }
 
 /// Gives the memory freed so far back to the system. glibc keeps freed memory in its heaps (one per thread
