@@ -37,7 +37,7 @@ package enum AllocatorTuning {
 
   /// How far a new heap is made writable at once, and how much free space a heap keeps at its top rather than
   /// give back (glibc's default is 128 KiB). 32 MiB more than halved the `mprotect` calls of a 40k-item run and
-  /// raised its peak 7 MiB; 64 MiB removed nearly all of them but raised the peak 17 MiB, above 1.5x the input
+  /// raised its peak 3–4 MiB; 64 MiB removed nearly all of them but raised the peak 17 MiB, above 1.5x the input
   /// (docs/benchmarks.md, "Memory").
   package static let heapTopPadBytes: Int32 = 32 << 20
 }
