@@ -34,7 +34,12 @@ enum StoreTestSupport {
 
   /// A plan that adds (or updates) every entity of `contents`.
   static func plan(adding contents: UnifiedCacheContents, file: String = "test.json") -> MigrationPlan {
-    let entries = contents.allEntities.enumerated().map { index, entity in
+    plan(adding: contents.allEntities, file: file)
+  }
+
+  /// A plan that adds `entities`, in this order.
+  static func plan(adding entities: [AnyUnifiedEntity], file: String = "test.json") -> MigrationPlan {
+    let entries = entities.enumerated().map { index, entity in
       PlanEntry(
         action: .add, entity: entity, reasonCode: "test.add", reason: "test",
         sources: [PlanSource(file: file, itemIndex: index, label: "test \(entity.kind.rawValue)")])

@@ -13,7 +13,7 @@ struct RowCodec: Sendable {
   /// The `secret` column value: the token as TEXT, or sealed as a BLOB when the store is encrypted.
   func secretValue(_ secret: UnifiedSecret, rowKey: String) throws(CacheStoreError) -> DatabaseValue {
     guard let sealing else { return secret.value.databaseValue }
-    return try sealing.seal(secret.value, rowKey: rowKey).databaseValue
+    return try sealing.seal(secret.value, rowKey: rowKey, file: file).databaseValue
   }
 
   /// The secret of a row, opened when sealed.

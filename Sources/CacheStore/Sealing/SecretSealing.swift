@@ -25,6 +25,13 @@ public struct SecretSealing: Sendable {
     key = SymmetricKey(data: keyBytes)
   }
 
+  /// A key of any length, not checked. AES-GCM refuses a key that is not 16, 24 or 32 bytes long, which is the
+  /// one way sealing a secret fails: tests give such a key to reach what a run does then (the run throws, names
+  /// the row, and writes nothing).
+  package init(uncheckedKeyBytes: Data) {
+    key = SymmetricKey(data: uncheckedKeyBytes)
+  }
+
   /// Reads a key file: exactly 32 raw bytes, or (surrounding white space ignored) 64 hex digits or the base64
   /// of 32 bytes.
   public static func keyFile(at path: String) throws(CacheStoreError) -> SecretSealing {
@@ -83,12 +90,13 @@ public struct SecretSealing: Sendable {
     return Data(mac).map { String(format: "%02x", $0) }.joined()
   }
 
-  /// Seals a secret for the row `rowKey`.
-  func seal(_ secret: String, rowKey: String) throws(CacheStoreError) -> Data {
+  /// Seals a secret for the row `rowKey` of the store `file`.
+  func seal(_ secret: String, rowKey: String, file: String) throws(CacheStoreError) -> Data {
     do {
       let box = try AES.GCM.seal(Data(secret.utf8), using: key, authenticating: Data(rowKey.utf8))
       guard let combined = box.combined else {
-        throw CacheStoreError(.database, "sealing produced no output", at: SourceLocation(keyPath: rowKey))
+        throw CacheStoreError(
+          .database, "sealing produced no output", at: SourceLocation(file: file, keyPath: rowKey))
       }
       var out = Data([Self.formatVersion])
       out.append(combined)
@@ -96,7 +104,7 @@ public struct SecretSealing: Sendable {
     } catch let error as CacheStoreError {
       throw error
     } catch {
-      throw CacheStoreError(.database, "cannot seal a secret", at: SourceLocation(keyPath: rowKey))
+      throw CacheStoreError(.database, "cannot seal a secret", at: SourceLocation(file: file, keyPath: rowKey))
     }
   }
 
