@@ -48,6 +48,22 @@ import _Adal2MSALTestSupport
     #expect(same)
   }
 
+  #if os(Linux)
+    /// A file that holds fewer bytes than its size said when it was opened (as one truncated while it is read) is
+    /// read as the bytes it has, never padded with zeros to the size. A sysfs attribute is such a file every time:
+    /// `stat` gives it 4,096 bytes and a read a few.
+    @Test func aFileShorterThanItsSizeIsReadAsTheBytesItHas() throws {
+      let path = "/sys/devices/system/cpu/online"
+      var status = stat()
+      #expect(stat(path, &status) == 0)
+      let held = try #require(FileManager.default.contents(atPath: path))
+      #expect(Int(status.st_size) > held.count)
+      let (data, pages) = try InputFile.readReleasable(path)
+      #expect(pages != nil)
+      #expect(data == held)
+    }
+  #endif
+
   @Test func aPageGoesOnceNoHeldRangeTouchesIt() throws {
     let (bytes, data, pages) = try input(pages: 4)
     let size = Int(getpagesize())

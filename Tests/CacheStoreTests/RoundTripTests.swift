@@ -72,6 +72,38 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// A later run's unknown sections (docs/sqlite-schema.md, `unknown_sections`): a section of a name the store
+  /// keeps replaces it where it stood, a new one goes after the others, and the unmodelled entries of a known
+  /// section join those an earlier run kept (under a key it kept, its entry stays). The export writes them all back.
+  @Test func aLaterRunsUnknownSectionsReplaceOrJoinTheKeptOnes() throws {
+    let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    let noEntities = StoreTestSupport.plan(adding: [AnyUnifiedEntity]())
+    let first: JSONObject = [
+      "Foo": .string("first"), "AccessToken": .object(["an-entry": .object(["foo": .string("bar")])]),
+      "Bar": .array([]),
+    ]
+    try store.apply(noEntities, options: ApplyOptions(unknownSections: first))
+    let second: JSONObject = [
+      "AccessToken": .object([
+        "another-entry": .object(["n": .number("1")]), "an-entry": .object(["foo": .string("changed")]),
+      ]),
+      "Foo": .string("second"), "Baz": .null,
+    ]
+    let applied = try store.apply(noEntities, options: ApplyOptions(unknownSections: second))
+    #expect(applied.sectionsWritten == 3)
+    let kept: JSONObject = [
+      "Foo": .string("second"),
+      "AccessToken": .object([
+        "an-entry": .object(["foo": .string("bar")]), "another-entry": .object(["n": .number("1")]),
+      ]),
+      "Bar": .array([]), "Baz": .null,
+    ]
+    #expect(try store.contents().unknownSections == kept)
+    let exported = try UnifiedCacheJSONReader().read(try store.exportJSON()).contents.unknownSections
+    #expect(Set(exported.keys) == Set(kept.keys))
+    for name in kept.keys { #expect(exported[name] == kept[name], "\(name)") }
+  }
+
   /// Every field a token declares (`UnifiedAccessToken.fields`, ..., `trailingFields`) is kept in its own column
   /// of its row and comes back from it.
   @Test func everyDeclaredTokenFieldHasItsColumn() throws {
