@@ -147,7 +147,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     // Taken, not borrowed: sorting a borrowed list copied it first (a retain of every key and value).
     var members = members
     members.sort { $0.key < $1.key }
-    return [ADALValueEntry](unsafeUninitializedCapacity: members.count) { merged, count in
+    return [ADALValueEntry](inPlaceCapacity: members.count) { merged, count in
       count = 0
       for member in members {
         if count > 0, merged[count - 1].key == member.key {

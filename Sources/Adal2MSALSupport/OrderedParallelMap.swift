@@ -11,7 +11,7 @@ extension Array where Element: Sendable {
     let elements = self
     // Each chunk initialises its own slots of the result, reading the elements in place: joining per-chunk
     // arrays, and iterating slices, copied every element (a retain of each of its fields).
-    return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+    return [Result](inPlaceCapacity: count) { buffer, initializedCount in
       nonisolated(unsafe) let results = buffer
       performInChunks(count: elements.count, minimumChunk: minimumChunk) { _, range in
         for index in range {
@@ -31,7 +31,7 @@ extension Array where Element: Sendable {
   ) -> [Result] {
     precondition(!lanes.isEmpty, "no lane to work in")
     let elements = self
-    return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+    return [Result](inPlaceCapacity: count) { buffer, initializedCount in
       nonisolated(unsafe) let results = buffer
       performInChunks(count: elements.count, minimumChunk: minimumChunk, workers: lanes.count) { lane, range in
         for index in range {
@@ -54,7 +54,7 @@ extension Array {
     let count = self.count
     return withUnsafeMutableBufferPointer { source in
       nonisolated(unsafe) let slots = source
-      return [Result](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+      return [Result](inPlaceCapacity: count) { buffer, initializedCount in
         nonisolated(unsafe) let results = buffer
         // Each index is touched by exactly one worker: it takes the slot's element and writes the result.
         performInChunks(count: count, minimumChunk: minimumChunk) { _, range in

@@ -1,11 +1,14 @@
 import Foundation
 import _Adal2MSALTestSupport
 
-/// Running the built `adal2msal` (`.build/debug/adal2msal`) the way a user does, for the end-to-end tests:
-/// which subcommands this build has, how each manifest command is spelled, and a bounded run.
+/// Running the built `adal2msal` (beside the test bundle, as `BuiltProducts` finds it) the way a user does, for
+/// the end-to-end tests: which subcommands this build has, how each manifest command is spelled, and a bounded
+/// run.
 enum CLI {
-  /// The binary `swift build` produced in this checkout.
-  static let binary = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/adal2msal")
+  /// The binary `swift build` produced beside the tests that run (so that a build with other settings, such as
+  /// `scripts/tsan.sh`'s, runs its own binary), else `.build/debug/adal2msal`, whose absence the run then names.
+  static let binary =
+    BuiltProducts.url("adal2msal") ?? Fixtures.repositoryRoot.appendingPathComponent(".build/debug/adal2msal")
 
   /// A run that takes longer than this is a hang: the process is killed and the test fails.
   static let hangTimeout: TimeInterval = 30

@@ -1,6 +1,6 @@
 import Adal2MSALSupport
+import Foundation
 import MigrationEngine
-import Synchronization
 import UnifiedCache
 
 /// Prepares the rows of a plan's `add` and `update` entries ahead of the writer, on another core, a chunk of
@@ -53,19 +53,21 @@ final class RowPreparation: @unchecked Sendable {
   @exclusivity(unchecked) private var labels = TextMemo<Int32>()
 
   /// Buffers of chunks written, for the next chunks: fresh ones were a page fault for every 4 KiB of the rows,
-  /// each time.
-  private let spare = Mutex<[RecordedRows]>([])
+  /// each time. Guarded by `spareLock`: an `NSLock`, as elsewhere in the package, since ThreadSanitizer sees
+  /// its pthread mutex but not the standard library's `Mutex` on Linux (docs/building.md, "ThreadSanitizer").
+  private let spareLock = NSLock()
+  private var spare: [RecordedRows] = []
 
   init(codec: RowCodec) { self.codec = codec }
 
   /// Takes back the buffers of a chunk whose rows are all written (bound, and so copied into the statements).
   func recycle(_ rows: RecordedRows) {
-    spare.withLock { $0.append(rows) }
+    spareLock.withLock { spare.append(rows) }
   }
 
   /// Prepares the rows of `entries[range]`.
   func prepare(_ entries: [PlanEntry], _ range: Range<Int>) -> Chunk {
-    let rows = spare.withLock { $0.popLast() } ?? RecordedRows()
+    let rows = spareLock.withLock { spare.popLast() } ?? RecordedRows()
     rows.removeAll()
     var slots: [Slot] = []
     slots.reserveCapacity(range.count)
