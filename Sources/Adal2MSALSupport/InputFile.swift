@@ -30,6 +30,11 @@ package enum InputFile {
     let read: (data: Data, pages: InputPages?)
     if let mapped = MappedInput.read(path) {
       read = (mapped.data, mapped.pages)
+    } else if size == 0, let bytes = readUnsized(path, limit: limits.maxInputBytes) {
+      guard bytes.count <= limits.maxInputBytes else {
+        throw InputFileError(path: path, problem: .tooLargeUnsized(limit: limits.maxInputBytes))
+      }
+      read = (bytes, nil)
     } else {
       // Whatever kept the file from being read above is said as Foundation says it.
       do {
@@ -43,6 +48,25 @@ package enum InputFile {
       throw InputFileError(path: path, problem: .tooLarge(size: read.data.count, limit: limits.maxInputBytes))
     }
     return read
+  }
+
+  /// Reads a file whose size says 0 to its end, or to one byte past `limit` (which the caller refuses): a /proc or
+  /// /sys file holds any number of bytes, and Foundation's `Data(contentsOf:)` returns only its first read (3,787
+  /// of /proc/self/smaps's 78,780 bytes). Opened non-blocking, as `MappedInput` opens, so that a file that would
+  /// wait for data is unreadable rather than a hang. Nil when it cannot be opened or read.
+  private static func readUnsized(_ path: String, limit: Int) -> Data? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return nil }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    var bytes = Data()
+    while bytes.count <= limit {
+      let chunk: Data?
+      do { chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - bytes.count)) } catch { return nil }
+      // The end of the file reads as nil or as no bytes.
+      guard let chunk, !chunk.isEmpty else { break }
+      bytes.append(chunk)
+    }
+    return bytes
   }
 
   /// How many leading bytes `checkOpening` reads.
@@ -108,6 +132,8 @@ public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Se
     case missing
     case isDirectory
     case tooLarge(size: Int, limit: Int)
+    /// A file whose size the system does not give (a /proc file) held more than `limit` bytes when read.
+    case tooLargeUnsized(limit: Int)
     case unreadable(reason: String)
     /// A FIFO, a device or a socket (`kind` says which).
     case notRegular(String)
@@ -129,6 +155,8 @@ public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Se
     case .isDirectory: "\(path): is a directory, expected a file"
     case .tooLarge(let size, let limit):
       "\(path): the file is \(size) bytes, larger than the input limit of \(limit) bytes"
+    case .tooLargeUnsized(let limit):
+      "\(path): the file holds more than the input limit of \(limit) bytes (the system gives no size for it)"
     case .unreadable(let reason): "\(path): cannot read the file: \(reason)"
     case .notRegular(let kind):
       "\(path): is \(kind), not a regular file; adal2msal reads only regular files (copy the input to a file first)"

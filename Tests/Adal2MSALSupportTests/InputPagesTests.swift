@@ -64,6 +64,60 @@ import _Adal2MSALTestSupport
     }
   #endif
 
+  #if os(Linux)
+    /// The input's mapping is advised for huge pages (`hg` among its `VmFlags`), which the system then gives it
+    /// as it is read where transparent huge pages are on.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")))
+    func theBytesAreAdvisedForHugePages() throws {
+      let (_, data, _) = try input(pages: 1024)
+      let mappings = try Smaps.mappings(overlapping: data)
+      #expect(!mappings.isEmpty)
+      #expect(mappings.allSatisfy { $0.flags.contains("hg") })
+    }
+
+    /// Pages given back leave the process's memory though they may have been read into huge pages: of 8 MiB
+    /// read, with a byte held on every 64th page, the mapping keeps those pages resident and no more (a huge page
+    /// kept whole would keep 2 MiB), and the held bytes stay as read.
+    @Test func pagesGivenBackFromHugePagesLeaveMemory() throws {
+      let (bytes, data, pages) = try input(pages: 2048)
+      let size = Int(getpagesize())
+      let held = stride(from: 0, to: 2048, by: 64).map { ($0 * size + 7)..<($0 * size + 8) }
+      pages.hold(held)
+      for range in held { #expect(data[range] == Data(bytes[range])) }
+      let residentBefore = try Smaps.mappings(overlapping: data).reduce(0) { $0 + $1.residentBytes }
+      pages.releaseUnheld()
+      #expect(pages.releasedPageCount == 2048 - held.count)
+      let resident = try Smaps.mappings(overlapping: data).reduce(0) { $0 + $1.residentBytes }
+      #expect(residentBefore >= 2048 * size)
+      #expect(resident <= held.count * size)
+      for range in held { #expect(data[range] == Data(bytes[range])) }
+    }
+  #endif
+
+  #if os(Linux)
+    /// A file whose size says 0 but that holds bytes (a /proc file) is read to its end, not to its first read, which
+    /// is all that Foundation's `Data(contentsOf:)` gives; and refused as too large once past the limit.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/kallsyms")))
+    func aFileWhoseSizeSaysZeroIsReadToItsEnd() throws {
+      let path = "/proc/kallsyms"  // megabytes, the same on every read
+      var status = stat()
+      #expect(stat(path, &status) == 0)
+      #expect(status.st_size == 0)
+      let handle = try #require(FileHandle(forReadingAtPath: path))
+      defer { try? handle.close() }
+      let whole = try #require(try handle.readToEnd())
+      #expect(whole.count > 65_536)
+      let (data, pages) = try InputFile.readReleasable(path)
+      #expect(pages == nil)
+      #expect(data.count == whole.count)
+      // A Bool, not `data == whole`: Swift Testing would work out the difference of megabytes, for minutes.
+      #expect(data.elementsEqual(whole))
+      #expect(throws: InputFileError(path: path, problem: .tooLargeUnsized(limit: 65_536))) {
+        try InputFile.read(path, limits: InputLimits(maxInputBytes: 65_536))
+      }
+    }
+  #endif
+
   @Test func aPageGoesOnceNoHeldRangeTouchesIt() throws {
     let (bytes, data, pages) = try input(pages: 4)
     let size = Int(getpagesize())
@@ -105,3 +159,39 @@ import _Adal2MSALTestSupport
     #expect(waited.value == 1)  // once only
   }
 }
+
+#if os(Linux)
+  /// This process's mappings as /proc/self/smaps lists them.
+  private enum Smaps {
+    struct Mapping {
+      var range: Range<UInt>
+      var residentBytes: Int
+      var flags: [Substring]
+    }
+
+    /// The mappings that hold any byte of `data`'s storage (one, or several once pages were protected).
+    static func mappings(overlapping data: Data) throws -> [Mapping] {
+      let start = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress!) }
+      let bytes = start..<(start + UInt(data.count))
+      // Read to its end: `String(contentsOfFile:)` gives only a first part of this file, whose size says 0.
+      let file = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+      defer { try? file.close() }
+      let text = String(decoding: try #require(try file.readToEnd()), as: UTF8.self)
+      var mappings: [Mapping] = []
+      for line in text.split(separator: "\n") {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard let first = words.first else { continue }
+        if first.contains("-"), !first.hasSuffix(":") {
+          let ends = first.split(separator: "-").compactMap { UInt($0, radix: 16) }
+          guard ends.count == 2 else { continue }
+          mappings.append(Mapping(range: ends[0]..<ends[1], residentBytes: 0, flags: []))
+        } else if first == "Rss:", words.count >= 2, let kib = Int(words[1]) {
+          mappings[mappings.count - 1].residentBytes = kib * 1024
+        } else if first == "VmFlags:" {
+          mappings[mappings.count - 1].flags = Array(words.dropFirst())
+        }
+      }
+      return mappings.filter { $0.range.overlaps(bytes) }
+    }
+  }
+#endif
