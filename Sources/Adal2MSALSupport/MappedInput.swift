@@ -25,7 +25,7 @@ enum MappedInput {
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
     let size = Int(status.st_size)
-    // A size of zero may be a file whose size the system does not know (/proc): read as Foundation reads it.
+    // A size of zero may be a file whose size the system does not know (/proc): `InputFile` reads it to its end.
     guard size > 0 else { return nil }
     let pageSize = Int(getpagesize())
     let length = (size + pageSize - 1) / pageSize * pageSize

@@ -62,9 +62,7 @@ import _Adal2MSALTestSupport
       #expect(pages != nil)
       #expect(data == held)
     }
-  #endif
 
-  #if os(Linux)
     /// The input's mapping is advised for huge pages (`hg` among its `VmFlags`), which the system then gives it
     /// as it is read where transparent huge pages are on.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")))
@@ -92,9 +90,7 @@ import _Adal2MSALTestSupport
       #expect(resident <= held.count * size)
       for range in held { #expect(data[range] == Data(bytes[range])) }
     }
-  #endif
 
-  #if os(Linux)
     /// A file whose size says 0 but that holds bytes (a /proc file) is read to its end, not to its first read, which
     /// is all that Foundation's `Data(contentsOf:)` gives; and refused as too large once past the limit.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/kallsyms")))
