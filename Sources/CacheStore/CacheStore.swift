@@ -208,8 +208,10 @@ public struct CacheStore: Sendable {
     }
   }
 
-  /// The page size of a new store, in bytes (`PRAGMA page_size`).
-  static let pageSize = 65_536
+  /// The page size of a new store, in bytes (`PRAGMA page_size`). Each of the store's 21 B-trees takes at least
+  /// a page, and a page of appended token rows ends in the part of a row that did not fit. 64 KiB pages made the
+  /// first cost a tenth of a small store; 16 KiB pages keep both costs small (docs/benchmarks.md, "Store size").
+  static let pageSize = 16_384
 
   /// The page cache of a connection, in KiB (`PRAGMA cache_size`).
   public static let cacheKilobytes = 65_536

@@ -96,7 +96,8 @@ extension CacheStore {
   }
 
   /// The accounts whose username matches (trimmed, case-insensitive), optionally only in the alias group of
-  /// `environment` (login.microsoftonline.com finds login.windows.net). One lookup in `accounts_by_username`.
+  /// `environment` (login.microsoftonline.com finds login.windows.net). One lookup in `accounts_by_username`
+  /// (`username_hash`); an account of another username with the same hash is left out by comparing its own.
   public func accountsForUsername(_ username: String, environment: String? = nil) throws(CacheStoreError)
     -> [UnifiedAccount]
   {
@@ -106,24 +107,31 @@ extension CacheStore {
       if let environment {
         let group = EnvironmentAliases.group(forHost: environment).name
         rows = try Row.fetchAll(
-          db, sql: "SELECT * FROM accounts WHERE username_normalized = ? AND environment_group = ?",
-          arguments: [wanted, group])
+          db, sql: "SELECT * FROM accounts WHERE username_hash = ? AND environment_group = ?",
+          arguments: [KeyHash.of(wanted), group])
       } else {
-        rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE username_normalized = ?", arguments: [wanted])
+        rows = try Row.fetchAll(
+          db, sql: "SELECT * FROM accounts WHERE username_hash = ?", arguments: [KeyHash.of(wanted)])
       }
-      return try Self.inKeyOrder(rows, codec.account(from:), canonicalKey: \.canonicalKey)
+      return try Self.inKeyOrder(
+        rows.filter { RowCodec.normalizedUsername(String.fromDatabaseValue($0["username"])) == wanted },
+        codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 
   /// Every account with this `home_account_id` (case-insensitive): one per tenant and environment. One lookup
-  /// in `accounts_by_home_account_id`.
+  /// in `accounts_by_home_account_hash`; an account of another id with the same hash is left out by comparing
+  /// its own.
   public func accountsForIdentifier(_ homeAccountID: String) throws(CacheStoreError) -> [UnifiedAccount] {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID.trimmedWhitespace())
     guard !wanted.isEmpty else { return [] }
     return try read { db, codec in
-      try Self.inKeyOrder(
-        try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE home_account_id_normalized = ?", arguments: [wanted]),
-        codec.account(from:), canonicalKey: \.canonicalKey)
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT * FROM accounts WHERE home_account_hash = ?", arguments: [KeyHash.of(wanted)]
+      ).filter { row in
+        String.fromDatabaseValue(row["home_account_id"]).map(RowCodec.normalizedHomeAccountID) == wanted
+      }
+      return try Self.inKeyOrder(rows, codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 

@@ -85,8 +85,7 @@ enum CompareStores {
   /// Columns of adal2msal's entity tables that hold no field of the entity: row ids, hashes, the key (derived
   /// from the fields, or a kept spelling of them) and lookup columns derived from other columns.
   static let notPayload: Set<String> = [
-    "id", "key", "key_hash", "home_account_hash", "username_normalized", "home_account_id_normalized",
-    "environment_group",
+    "id", "key", "key_hash", "home_account_hash", "username_hash", "environment_group",
   ]
 
   /// The bytes of the tokens and fields adal2msal's store holds (issue 23's "store at most 1.2x the bytes of

@@ -29,7 +29,7 @@ enum RawInsertLoop {
       db,
       """
       INSERT INTO accounts (key, home_account_id, environment, realm, local_account_id, username, authority_type,
-        name, given_name, family_name, username_normalized, environment_group, home_account_id_normalized, key_hash)
+        name, given_name, family_name, username_hash, environment_group, home_account_hash, key_hash)
       VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let credential = try prepare(
@@ -66,9 +66,16 @@ enum RawInsertLoop {
           account,
           [
             a.homeAccountID, a.environment, a.realm, a.localAccountID, a.username, a.authorityType, a.name,
-            a.givenName, a.familyName, a.username?.lowercased(), EnvironmentAliases.group(forHost: a.environment).name,
-            a.homeAccountID.lowercased(),
+            a.givenName, a.familyName,
           ])
+        // The store's index columns (`KeyHash`): the lowercased username's, the lowercased home account id's.
+        if let username = a.username {
+          sqlite3_bind_int64(account, 10, KeyHash.of(username.lowercased()))
+        } else {
+          sqlite3_bind_null(account, 10)
+        }
+        bind(account, [EnvironmentAliases.group(forHost: a.environment).name], from: 11)
+        sqlite3_bind_int64(account, 12, KeyHash.of(a.homeAccountID.lowercased()))
         sqlite3_bind_int64(account, 13, KeyHash.of(key))
         try step(db, account)
       case .accessToken(let t):

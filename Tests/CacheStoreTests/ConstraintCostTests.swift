@@ -133,6 +133,6 @@ import _Adal2MSALTestSupport
     "SELECT * FROM credentials ORDER BY id",
     "SELECT * FROM provenance ORDER BY row_table, row_id, run_id, seq",
     "SELECT name, seq FROM sqlite_sequence ORDER BY name",
-    "SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name",
+    "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('credentials', 'provenance') ORDER BY name",
   ]
 }

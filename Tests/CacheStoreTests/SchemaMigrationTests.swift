@@ -16,8 +16,8 @@ import _Adal2MSALTestSupport
 
   /// A store with the migrations up to `version` whose `tables` hold the rows a current store holds after
   /// applying a plan that adds `contents` (every column the older table has, copied in the order the current
-  /// table holds them; a column the current table derives is computed). `provenance` (v5 and v6 layout): one
-  /// `add` row per entity of run 1, from `test.json`.
+  /// table holds them; a column the current table no longer has is computed as the version wrote it, by
+  /// `RowCodec`). `provenance` (v5 and v6 layout): one `add` row per entity of run 1, from `test.json`.
   static func store(upTo version: String, holding contents: UnifiedCacheContents, tables: [String]) throws -> String {
     let current = try CacheStore.open(path: try StoreTestSupport.freshPath())
     try current.apply(StoreTestSupport.plan(adding: contents))
@@ -27,7 +27,18 @@ import _Adal2MSALTestSupport
     try StoreSchema.migrator.migrate(queue, upTo: version)
     try queue.writeWithoutTransaction { db in
       try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current.path])
-      let derived = ["home_account_id_normalized": "lower(home_account_id)"]
+      db.add(
+        function: DatabaseFunction("normalized_username", argumentCount: 1, pure: true) {
+          RowCodec.normalizedUsername(String.fromDatabaseValue($0[0]))
+        })
+      db.add(
+        function: DatabaseFunction("normalized_home_account_id", argumentCount: 1, pure: true) {
+          String.fromDatabaseValue($0[0]).map(RowCodec.normalizedHomeAccountID)
+        })
+      let derived = [
+        "home_account_id_normalized": "normalized_home_account_id(home_account_id)",
+        "username_normalized": "normalized_username(username)",
+      ]
       for table in tables where !table.hasPrefix("provenance") {
         let current = Set(try db.columns(in: table, in: "current").map(\.name))
         let columns = try db.columns(in: table, in: "main").map(\.name)
@@ -101,7 +112,7 @@ import _Adal2MSALTestSupport
     #expect(schema["credentials_by_home_account_hash"] != nil)
     #expect(schema["credentials_v3"] == nil)
     let applied = try store.queue.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-    #expect(applied.sorted() == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+    #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
     // v4: the header says "adal2msal store" to an input reader (StoreFileMarker; the file's own bytes once the
     // WAL is checkpointed, which the end-to-end verdict test reads).
     let applicationID = try store.queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
@@ -300,6 +311,49 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(fresh) == Self.schema(store))
   }
 
+  /// v10: a v9 store's accounts are found by username and by home account id through the hashes computed from
+  /// the text its rows held, written by Swift's normalization (a capital outside ASCII, which SQL's `lower`
+  /// does not fold, and spaces around); every row keeps its id and content, and the AUTOINCREMENT counter.
+  @Test func aVersion9StoreFindsItsAccountsThroughTheirHashes() throws {
+    var contents = try ApplyTests.seedContents()
+    let accented = UnifiedAccount(
+      homeAccountID: "\u{C9}VA.Tenant", environment: "login.windows.net", realm: "tenant",
+      username: " \u{C9}va@Contoso.COM ", authorityType: "MSSTS")
+    let blank = UnifiedAccount(
+      homeAccountID: "blank.tenant", environment: "login.windows.net", realm: "tenant", authorityType: "MSSTS")
+    _ = contents.upsert(.account(accented))
+    _ = contents.upsert(.account(blank))
+    let path = try Self.store(upTo: "v9", holding: contents, tables: ["accounts", "credentials", "app_metadata"])
+    let before = try DatabaseQueue(path: path).read { db in
+      (
+        try Row.fetchAll(db, sql: "SELECT id, home_account_id FROM accounts ORDER BY id"),
+        try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence ORDER BY name")
+      )
+    }
+
+    let store = try CacheStore.open(path: path)
+    #expect(try store.contents() == contents)
+    for account in contents.accounts.entities {
+      #expect(try store.accountsForIdentifier(account.homeAccountID.uppercased()).contains(account))
+      guard let username = account.username else { continue }
+      #expect(try store.accountsForUsername(username.uppercased(), environment: account.environment).contains(account))
+    }
+    #expect(try store.accountsForUsername("\u{E9}va@contoso.com") == [accented])
+    #expect(try store.accountsForIdentifier("\u{E9}va.tenant") == [accented])
+    let after = try store.queue.read { db in
+      (
+        try Row.fetchAll(db, sql: "SELECT id, home_account_id FROM accounts ORDER BY id"),
+        try Row.fetchAll(db, sql: "SELECT name, seq FROM sqlite_sequence ORDER BY name"),
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts WHERE username_hash IS NULL"),
+        try Int.fetchOne(db, sql: "PRAGMA freelist_count")
+      )
+    }
+    #expect(after.0 == before.0 && after.1 == before.1)
+    #expect(after.2 == 1 && after.3 == 0)
+    let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
+    #expect(try Self.schema(fresh) == Self.schema(store))
+  }
+
   /// Two rows of one canonical key (one keyed by its fields, one that keeps another key: a hand edit or an
   /// older key format) give `contents()` the entity of the larger key, as `ORDER BY key` did before v8.
   @Test(arguments: [("!", false), ("~", true)])
@@ -330,14 +384,15 @@ import _Adal2MSALTestSupport
     #expect(try store.contents() == expected)
   }
 
-  /// A new store is created with 64 KiB pages (token rows of 1-3 KB fill them); a store created with
-  /// another page size keeps it, and is written and read as before.
+  /// A new store is created with 16 KiB pages (`CacheStore.pageSize`, not SQLite's 4 KiB, of which a token row
+  /// of 1-3 KB would leave a third unused); a store created with another page size keeps it, and is written and
+  /// read as before.
   @Test func aNewStoreHasLargePagesAndAnOlderStoreKeepsItsOwn() throws {
     func pageSize(_ store: CacheStore) throws -> Int? {
       try store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
     }
     let fresh = try CacheStore.open(path: try StoreTestSupport.freshPath())
-    #expect(try pageSize(fresh) == 65_536)
+    #expect(try pageSize(fresh) == 16_384)
     let contents = try ApplyTests.seedContents()
     let older = try CacheStore.open(path: try Self.version2Store(holding: contents))
     #expect(try pageSize(older) == 4_096)

@@ -23,7 +23,7 @@ struct ConcurrentRunTests {
   static func counts(_ store: String) throws -> String {
     let query = """
       SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM accounts), (SELECT count(*) FROM credentials),
-        (SELECT count(DISTINCT home_account_id_normalized) FROM accounts), (SELECT count(*) FROM app_metadata);
+        (SELECT count(DISTINCT lower(home_account_id)) FROM accounts), (SELECT count(*) FROM app_metadata);
       SELECT json_extract(summary, '$.planned') FROM runs ORDER BY 1;
       """
     let output = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [store, query])

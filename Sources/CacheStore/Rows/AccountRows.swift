@@ -5,7 +5,7 @@ import UnifiedCache
 extension RowCodec {
   static let accountColumns =
     ["key", "home_account_id", "environment", "realm"] + UnifiedAccount.textFields.map(\.name) + [
-      "additional_fields", "username_normalized", "environment_group", "home_account_id_normalized", "written_form",
+      "additional_fields", "username_hash", "environment_group", "home_account_hash", "written_form",
       "key_hash",
     ]
 
@@ -29,7 +29,8 @@ extension RowCodec {
     Self.accountTextFields.bind(account, to: row)
     parameter += Int32(Self.accountTextFields.count)
     next(Self.jsonText(account.additionalFields))
-    next(Self.normalizedUsername(account.username))
+    parameter += 1
+    row.bind(parameter, Self.normalizedUsername(account.username).map(KeyHash.of))
     // By the exact text: two spellings of a host are two environments, each with its own group.
     let group: String
     if let known = environmentGroups.value(of: account.environment) {
@@ -39,7 +40,8 @@ extension RowCodec {
       environmentGroups.remember(group, for: account.environment)
     }
     next(group)
-    next(Self.normalizedHomeAccountID(account.homeAccountID))
+    parameter += 1
+    row.bind(parameter, KeyHash.ofLowercased(account.homeAccountID))
     next(Self.writtenFormText(account.writtenForm))
     row.bind(parameter + 1, key.hash)
   }

@@ -34,6 +34,9 @@ enum StoreSchema {
     migrator.registerMigration("v9") { db in
       try StoreSchemaV9.migrate(db)
     }
+    migrator.registerMigration("v10") { db in
+      try withKeyHashFunction(db) { try StoreSchemaV10.migrate(db) }
+    }
     return migrator
   }
 

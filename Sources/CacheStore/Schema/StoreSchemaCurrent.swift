@@ -87,9 +87,9 @@ extension StoreSchema {
       last_modification_time    TEXT,
       last_modification_app     TEXT,
       additional_fields         TEXT NOT NULL DEFAULT '{}',
-      username_normalized       TEXT,
+      username_hash             INTEGER,
       environment_group         TEXT NOT NULL,
-      home_account_id_normalized TEXT NOT NULL,
+      home_account_hash         INTEGER NOT NULL,
       written_form              TEXT,
       key_hash                  INTEGER NOT NULL
     );
@@ -142,8 +142,8 @@ extension StoreSchema {
       PRIMARY KEY (row_table, row_id, run_id, seq)
     ) WITHOUT ROWID;
     CREATE INDEX accounts_by_key_hash ON accounts(key_hash);
-    CREATE INDEX accounts_by_username ON accounts(username_normalized, environment_group);
-    CREATE INDEX accounts_by_home_account_id ON accounts(home_account_id_normalized);
+    CREATE INDEX accounts_by_username ON accounts(username_hash, environment_group);
+    CREATE INDEX accounts_by_home_account_hash ON accounts(home_account_hash);
     CREATE INDEX app_metadata_by_key_hash ON app_metadata(key_hash);
     CREATE INDEX credentials_by_key_hash ON credentials(key_hash);
     CREATE INDEX credentials_by_home_account_hash ON credentials(home_account_hash);

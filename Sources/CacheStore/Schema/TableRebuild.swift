@@ -3,14 +3,15 @@ import GRDB
 /// Replaces a table by one whose `CREATE TABLE` statement differs in what `ALTER TABLE` cannot change (a
 /// column's `NOT NULL`, a `CHECK`): SQLite's "other kinds of table schema changes". Every row is copied with
 /// its id, in `order`; the indexes are made again and the AUTOINCREMENT counter is carried over, so no id is
-/// given again.
+/// given again. A migration that changes what a column holds gives the values of the new table's columns as
+/// `select` (an expression per column, in order, over the old table's); the default copies each column.
 enum TableRebuild {
   /// `edit` gets the table's statement as SQLite keeps it and gives the new one, or nil when the table is not
   /// the one the migration expects. That is a schema error, which `OpeningRace` tries again: another process
   /// opening the same file may have just migrated it between this one's reading its migrations and running
   /// this one. The new statement's first line is replaced by one naming the temporary table.
   static func rebuild(
-    _ db: Database, table: String, indexes: [String], order: String, migration: String,
+    _ db: Database, table: String, indexes: [String], order: String, migration: String, select: String = "*",
     edit: (String) -> String?
   ) throws {
     let create = try String.fetchOne(
@@ -29,7 +30,7 @@ enum TableRebuild {
     try db.execute(sql: lines.joined(separator: "\n"))
     try db.execute(
       sql: """
-        INSERT INTO \(temporary) SELECT * FROM \(table) ORDER BY \(order);
+        INSERT INTO \(temporary) SELECT \(select) FROM \(table) ORDER BY \(order);
         DROP TABLE \(table);
         ALTER TABLE \(temporary) RENAME TO \(table);
         """)
