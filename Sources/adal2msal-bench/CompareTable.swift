@@ -74,7 +74,7 @@ enum CompareTable {
     let payload = Double(results.adal2msalPayloadBytes)
     Swift.print(
       "adal2msal store / the tokens and fields it holds (\(format(payload / 1_048_576, 1)) MiB): "
-        + "\(format(store / max(payload, 1), 2))x   [target: at most 1.2x]")
+        + "\(format(store / max(payload, 1), 3))x   [target: at most 1.2x]")
     Swift.print(
       "floor rows: \(results.adal2msalRows) (adal2msal's entity rows), \(results.floorRowBytes) bytes each "
         + "(its secrets' bytes spread over them)")
