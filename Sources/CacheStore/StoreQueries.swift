@@ -113,9 +113,10 @@ extension CacheStore {
         rows = try Row.fetchAll(
           db, sql: "SELECT * FROM accounts WHERE username_hash = ?", arguments: [KeyHash.of(wanted)])
       }
-      return try Self.inKeyOrder(
-        rows.filter { RowCodec.normalizedUsername(String.fromDatabaseValue($0["username"])) == wanted },
-        codec.account(from:), canonicalKey: \.canonicalKey)
+      let matching = rows.filter { row in
+        RowCodec.normalizedUsername(String.fromDatabaseValue(row["username"])) == wanted
+      }
+      return try Self.inKeyOrder(matching, codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 

@@ -2,11 +2,11 @@ import GRDB
 
 /// Schema v10: the account lookups go through hashes, as the credential lookups have since v6. `accounts` kept
 /// `username` trimmed and lowercased (`username_normalized`) and `home_account_id` lowercased
-/// (`home_account_id_normalized`) as text in each row and again in an index: 110 bytes an account, twice, where
-/// the store's own columns besides the tokens and fields were what kept a 10k-item store above 1.2x their bytes
-/// (issue 23). They become `username_hash` and `home_account_hash` (`KeyHash` of the same text; NULL for a
-/// blank username), indexed as `accounts_by_username` (with `environment_group`) and `accounts_by_home_account_hash`.
-/// A lookup compares the hash and then the normalized text of the row's own field.
+/// (`home_account_id_normalized`) as text, in each row and again in an index: 110-odd bytes an account, twice,
+/// which kept a 10k-item store above 1.2x its tokens and fields (issue 23). They become `username_hash` and
+/// `home_account_hash` (`KeyHash` of the same text; NULL for a blank username), indexed as `accounts_by_username`
+/// (with `environment_group`) and `accounts_by_home_account_hash`. A lookup compares the hash and then the
+/// normalized text of the row's own field.
 ///
 /// The table is rebuilt (SQLite cannot change a column's type in place), every row copied with its id in id
 /// order, its hashes computed from the text it held, with the AUTOINCREMENT counter kept.
