@@ -87,6 +87,18 @@ extension CacheStore {
     return keyed.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.entity)
   }
 
+  /// The rows that `sql` finds by `KeyHash.of(wanted)` (its first argument, then `more`) whose `column`,
+  /// normalized, is `wanted`: the lookups by hash (`accounts_by_username`, `accounts_by_home_account_hash`,
+  /// `credentials_by_home_account_hash`) leave out a row of another text with the same hash.
+  private static func rows(
+    _ db: Database, _ sql: String, hashOf wanted: String, _ more: [(any DatabaseValueConvertible)?] = [],
+    whose column: String, normalized: (String) -> String?
+  ) throws -> [Row] {
+    try Row.fetchAll(db, sql: sql, arguments: StatementArguments([KeyHash.of(wanted)] + more)).filter { row in
+      String.fromDatabaseValue(row[column]).flatMap(normalized) == wanted
+    }
+  }
+
   /// Every account, in key order.
   public func allAccounts() throws(CacheStoreError) -> [UnifiedAccount] {
     try read { db, codec in
@@ -103,20 +115,18 @@ extension CacheStore {
   {
     guard let wanted = RowCodec.normalizedUsername(username) else { return [] }
     return try read { db, codec in
-      let rows: [Row]
-      if let environment {
-        let group = EnvironmentAliases.group(forHost: environment).name
-        rows = try Row.fetchAll(
-          db, sql: "SELECT * FROM accounts WHERE username_hash = ? AND environment_group = ?",
-          arguments: [KeyHash.of(wanted), group])
-      } else {
-        rows = try Row.fetchAll(
-          db, sql: "SELECT * FROM accounts WHERE username_hash = ?", arguments: [KeyHash.of(wanted)])
-      }
-      let matching = rows.filter { row in
-        RowCodec.normalizedUsername(String.fromDatabaseValue(row["username"])) == wanted
-      }
-      return try Self.inKeyOrder(matching, codec.account(from:), canonicalKey: \.canonicalKey)
+      let rows =
+        if let environment {
+          try Self.rows(
+            db, "SELECT * FROM accounts WHERE username_hash = ? AND environment_group = ?", hashOf: wanted,
+            [EnvironmentAliases.group(forHost: environment).name], whose: "username",
+            normalized: RowCodec.normalizedUsername)
+        } else {
+          try Self.rows(
+            db, "SELECT * FROM accounts WHERE username_hash = ?", hashOf: wanted, whose: "username",
+            normalized: RowCodec.normalizedUsername)
+        }
+      return try Self.inKeyOrder(rows, codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
 
@@ -127,11 +137,9 @@ extension CacheStore {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID.trimmedWhitespace())
     guard !wanted.isEmpty else { return [] }
     return try read { db, codec in
-      let rows = try Row.fetchAll(
-        db, sql: "SELECT * FROM accounts WHERE home_account_hash = ?", arguments: [KeyHash.of(wanted)]
-      ).filter { row in
-        String.fromDatabaseValue(row["home_account_id"]).map(RowCodec.normalizedHomeAccountID) == wanted
-      }
+      let rows = try Self.rows(
+        db, "SELECT * FROM accounts WHERE home_account_hash = ?", hashOf: wanted, whose: "home_account_id",
+        normalized: RowCodec.normalizedHomeAccountID)
       return try Self.inKeyOrder(rows, codec.account(from:), canonicalKey: \.canonicalKey)
     }
   }
@@ -156,11 +164,9 @@ extension CacheStore {
   public func credentials(ofHomeAccountID homeAccountID: String) throws(CacheStoreError) -> [AnyUnifiedEntity] {
     let wanted = RowCodec.normalizedHomeAccountID(homeAccountID)
     return try read { db, codec in
-      let rows = try Row.fetchAll(
-        db, sql: "SELECT * FROM credentials WHERE home_account_hash = ?", arguments: [KeyHash.of(wanted)]
-      ).filter { row in
-        String.fromDatabaseValue(row["home_account_id"]).map(RowCodec.normalizedHomeAccountID) == wanted
-      }
+      let rows = try Self.rows(
+        db, "SELECT * FROM credentials WHERE home_account_hash = ?", hashOf: wanted, whose: "home_account_id",
+        normalized: RowCodec.normalizedHomeAccountID)
       return try Self.inKeyOrder(rows, codec.credential(from:), canonicalKey: \.canonicalKey)
     }
   }
