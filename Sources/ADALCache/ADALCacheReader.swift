@@ -88,6 +88,13 @@ public struct ADALCacheReader: Sendable {
         "the \(format.displayName) is neither a keychain dump nor a keyed archive (root is a \(kindName))",
         at: SourceLocation(file: file), kind: .unrecognised)
     }
+    return route(consume parsed, format: format, file: file, pages: pages)
+  }
+
+  /// The items of a dump's records, giving back the input's pages as `readDump` says.
+  private func route(
+    _ parsed: consuming KeychainDumpParser.Parsed, format: PropertyListFormat, file: String?, pages: InputPages?
+  ) -> ADALReadResult {
     if let pages {
       var ranges: [Range<Int>] = []
       ranges.reserveCapacity(parsed.records.count * 2)
@@ -99,7 +106,8 @@ public struct ADALCacheReader: Sendable {
       pages.releaseUnheld()
     }
     var result = ADALReadResult(inputKind: parsed.kind, plistFormat: format, diagnostics: parsed.diagnostics)
-    KeychainItemRouter(limits: limits, file: file).route(parsed.records, into: &result, releasing: pages)
+    KeychainItemRouter(limits: limits, file: file, sharesStrings: parsed.sharesStrings).route(
+      parsed.records, into: &result, releasing: pages)
     // The records (40,000 of them, each borrowing its item's bytes) are freed on another core: freed here, they
     // held up the start of planning.
     releaseInBackground(consume parsed)
@@ -114,6 +122,12 @@ public struct ADALCacheReader: Sendable {
   }
 
   private func readPlist(_ data: Data, file: String?, pages: InputPages?) throws(ADALCacheError) -> ADALReadResult {
+    // The usual dump, a binary array of item dictionaries, is read without the property list's tree, which took
+    // a tenth of a 40k-item dry run on one core; any other input is read whole below.
+    let parser = KeychainDumpParser(limits: limits, file: file)
+    if let parsed = try FlatDictionaryArray.withEntries(of: data, limits: limits, borrowsData: true, parser.parse) {
+      return route(parsed, format: .binary, file: file, pages: pages)
+    }
     let document: PropertyListDocument
     do {
       // A dump's items are read from its data objects (`v_Data`) and dropped: borrowed, not copied.

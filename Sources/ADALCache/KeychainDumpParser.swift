@@ -21,6 +21,8 @@ struct KeychainDumpParser {
     var kind: ADALInputKind
     var records: [KeychainRecord] = []
     var diagnostics: [Diagnostic] = []
+    /// Whether records that hold equal attribute strings share them already (`parse(flat:)`).
+    var sharesStrings = false
   }
 
   // MARK: property lists
@@ -82,13 +84,62 @@ struct KeychainDumpParser {
         problems.add([error.diagnostic], at: entry.position)
         return KeychainRecord(location: location)
       }
-      let (record, diagnostics) = KeychainRecordBuilder.shortNames(
-        { dictionary[$0].flatMap(Self.scalar) }, textEncoded: false, location: location, limits: limits)
-      if !diagnostics.isEmpty { problems.add(diagnostics, at: entry.position) }
-      return record
+      return Self.record(
+        { dictionary[$0].flatMap(Self.scalar) }, at: location, position: entry.position, limits: limits,
+        problems: problems)
     }
     if parsed.records.isEmpty { parsed.records = made } else { parsed.records += made }
     parsed.diagnostics += problems.inEntryOrder()
+  }
+
+  /// The dump of a binary property list read without its tree (`FlatDictionaryArray`): the records
+  /// `parse(plist:)` makes of the same array, on all cores. A string the writer stored once (an access group, a
+  /// user's account, a service per resource) is decoded once per core and shared by the records that name it, so
+  /// that the router need not share their strings again (`Parsed.sharesStrings`).
+  func parse(flat entries: FlatDictionaryArray) throws(ADALCacheError) -> Parsed {
+    guard entries.count <= limits.maxObjects else {
+      throw ADALCacheError("the dump has more than \(limits.maxObjects) items", at: SourceLocation(file: file))
+    }
+    let (file, limits) = (file, limits)
+    let problems = EntryDiagnostics()
+    let lanes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in DecodedStrings() }
+    let records = Array(0..<entries.count).orderedParallelMap(minimumChunk: 512, lanes: lanes) { strings, position in
+      Self.record(
+        { key in
+          guard let object = entries.object(under: key, inEntry: position) else { return nil }
+          guard entries.isString(object) else { return entries.value(ofObject: object).flatMap(Self.scalar) }
+          return strings.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
+        },
+        at: SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]"), position: position,
+        limits: limits, problems: problems)
+    }
+    releaseInBackground(consume lanes)
+    return Parsed(
+      kind: .keychainPlistArray, records: records, diagnostics: problems.inEntryOrder(), sharesStrings: true)
+  }
+
+  /// The strings one core decoded of a flat dump, by object. Used by one worker at a time.
+  private final class DecodedStrings: @unchecked Sendable {  // `byObject`: one worker at a time (lanes)
+    private var byObject: [Int: String] = [:]
+
+    func text(of object: Int, _ decode: () -> String?) -> String? {
+      if let known = byObject[object] { return known }
+      let text = decode()
+      byObject[object] = text
+      return text
+    }
+  }
+
+  /// The record of one dictionary entry of a plist dump, whose values `attribute` gives; its diagnostics go to
+  /// `problems`.
+  private static func record(
+    _ attribute: (String) -> Any?, at location: SourceLocation, position: Int, limits: InputLimits,
+    problems: EntryDiagnostics
+  ) -> KeychainRecord {
+    let (record, diagnostics) = KeychainRecordBuilder.shortNames(
+      attribute, textEncoded: false, location: location, limits: limits)
+    if !diagnostics.isEmpty { problems.add(diagnostics, at: position) }
+    return record
   }
 
   /// The diagnostics of a dump's entries, added from every core, given back in the entries' order.

@@ -7,6 +7,9 @@ import UnifiedCache
 struct KeychainItemRouter {
   let limits: InputLimits
   let file: String?
+  /// Whether records with equal attribute strings share them already (`KeychainDumpParser.Parsed.sharesStrings`):
+  /// else the items share them through the read's memo.
+  var sharesStrings = false
 
   /// - Parameter pages: the input's pages, of which every record's borrowed ranges (`appendBorrowedRanges`) are
   ///   held: let go as each batch of records is decoded and taken.
@@ -141,11 +144,12 @@ struct KeychainItemRouter {
     _ record: UnsafePointer<KeychainRecord>, memo: ReadMemo
   ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     // The attributes repeat across items (a user's account, the access group, a service per resource).
+    let share = sharesStrings ? { $0 } : memo.shared as (String) -> String
     let source = ADALItemSource(
       file: record.pointee.location.file ?? file, itemIndex: record.pointee.location.itemIndex,
-      service: record.pointee.service.map(memo.shared),
-      account: record.pointee.account.map(memo.shared), accessGroup: record.pointee.accessGroup.map(memo.shared),
-      created: record.pointee.created, modified: record.pointee.modified)
+      service: record.pointee.service.map(share), account: record.pointee.account.map(share),
+      accessGroup: record.pointee.accessGroup.map(share), created: record.pointee.created,
+      modified: record.pointee.modified)
     guard let data = record.pointee.data, !data.isEmpty else {
       throw ADALItemError("the item has no v_Data", source: source)
     }

@@ -1,0 +1,99 @@
+package import Adal2MSALSupport
+package import Foundation
+
+/// A binary property list whose top object is an array of flat dictionaries (distinct ASCII keys, scalar
+/// values), read without the value tree: the shape of a keychain dump, whose items are most of its objects.
+/// Each value is decoded only when it is asked for, as `BinaryPropertyListReader` decodes it (strings borrowed
+/// from the input, data objects borrowed with `borrowsData`).
+///
+/// `read(_:limits:borrowsData:)` returns nil for any other shape, and for every input the general reader would
+/// refuse (the checks of `BinaryKeyedArchiveReader`): the caller then reads it with `PropertyListReader`, which
+/// gives the tree or the error. Where it returns, each entry's values are those of the tree's dictionary
+/// (`FlatDictionaryArrayTests` compares them).
+package struct FlatDictionaryArray: @unchecked Sendable {  // only reads the input, within `withEntries`
+  private let parser: BinaryPropertyListParser
+  private let entries: BinaryPropertyListParser.ContainerSpan
+
+  /// How many dictionaries the array holds.
+  package var count: Int { entries.count }
+
+  /// Calls `body` with the array of `data`; nil, without calling it, when `data` is not a binary property list of
+  /// that shape within `limits`. The array reads `data`'s bytes: it is not to be kept beyond `body`.
+  package static func withEntries<Result, Failure: Error>(
+    of data: Data, limits: InputLimits, borrowsData: Bool,
+    _ body: (FlatDictionaryArray) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    guard data.count <= limits.maxInputBytes, limits.maxDepth >= BinaryKeyedArchiveReader.minimumDepthLimit else {
+      return nil
+    }
+    let read = data.withUnsafeBytes { raw -> Swift.Result<Result, Failure>? in
+      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false)
+      else { return nil }
+      // Other shapes (a keyed archive, a macOS blob, a dump of classes) are told by the top object's marker, before
+      // any object is checked.
+      guard let top = try? parser.objectOffset(parser.trailer.topObject), parser.bytes[top] >> 4 == 0xA else {
+        return nil
+      }
+      var spans: [ObjectSpan] = []
+      guard parser.findAndCheckObjects(into: &spans) else { return nil }
+      parser.spans = spans
+      if borrowsData { parser.lender = BorrowedInput(data) }
+      var nodes = 0
+      guard parser.checkReached(parser.trailer.topObject, depth: 0, nodes: &nodes),
+        let entries = parser.array(parser.trailer.topObject),
+        (0..<entries.count).allSatisfy({ parser.isFlatDictionary(parser.element(entries, $0)) })
+      else { return nil }
+      return Swift.Result { () throws(Failure) in try body(FlatDictionaryArray(parser: parser, entries: entries)) }
+    }
+    return try read?.get()
+  }
+
+  /// The object under `key` in dictionary `index` (below `count`), or nil when it has no such key. Equal strings
+  /// that the writer stored once are one object, which its `value(ofObject:)` decodes.
+  package func object(under key: String, inEntry index: Int) -> Int? {
+    guard let dictionary = parser.dictionary(parser.element(entries, index)) else { return nil }
+    var key = key
+    let slot = key.withUTF8 { wanted in
+      (0..<dictionary.count).first { slot in
+        parser.asciiBytes(parser.element(dictionary, slot)).map {
+          BinaryPropertyListParser.equalBytes($0, UnsafeRawBufferPointer(wanted))
+        } ?? false
+      }
+    }
+    return slot.map { parser.element(dictionary, dictionary.count + $0) }
+  }
+
+  /// The value of `object`, one that `object(under:inEntry:)` gave.
+  package func value(ofObject object: Int) -> PropertyListValue? {
+    // Checked as the objects were found (`isFlatDictionary` let no unreadable value through).
+    try? parser.scalar(at: parser.spans[object].offset)
+  }
+
+  /// Whether `object`, one that `object(under:inEntry:)` gave, is a string.
+  package func isString(_ object: Int) -> Bool {
+    let kind = parser.spans[object].marker >> 4
+    return kind == 0x5 || kind == 0x6
+  }
+}
+
+extension BinaryPropertyListParser {
+  /// The object that reference `position` of `container` names (checked by `findAndCheckObjects`).
+  fileprivate func element(_ container: ContainerSpan, _ position: Int) -> Int {
+    let size = trailer.objectRefSize
+    return Int(Self.readUnsigned(bytes, at: container.start + position * size, size: size))
+  }
+
+  /// Whether object `index` is a dictionary whose values are all readable scalars (its keys were checked to be
+  /// distinct ASCII strings by `checkReached`).
+  fileprivate func isFlatDictionary(_ index: Int) -> Bool {
+    guard let dictionary = dictionary(index) else { return false }
+    for position in dictionary.count..<(2 * dictionary.count) {
+      let span = spans[element(dictionary, position)]
+      switch span.marker >> 4 {
+      case 0xA, 0xC, 0xD: return false
+      default: guard span.isReadable else { return false }
+      }
+    }
+    return true
+  }
+}
