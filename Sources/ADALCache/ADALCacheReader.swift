@@ -122,8 +122,8 @@ public struct ADALCacheReader: Sendable {
   }
 
   private func readPlist(_ data: Data, file: String?, pages: InputPages?) throws(ADALCacheError) -> ADALReadResult {
-    // The usual dump, a binary array of item dictionaries, is read without the property list's tree, which took
-    // a tenth of a 40k-item dry run on one core; any other input is read whole below.
+    // The usual dump, a binary array of item dictionaries, is read without the property list's tree, whose making
+    // on one core was about a tenth of a 40k-item dry run's time; any other input is read whole below.
     let parser = KeychainDumpParser(limits: limits, file: file)
     if let parsed = try FlatDictionaryArray.withEntries(of: data, limits: limits, borrowsData: true, parser.parse) {
       return route(parsed, format: .binary, file: file, pages: pages)

@@ -6,7 +6,7 @@ package import Foundation
 /// Each value is decoded only when it is asked for, as `BinaryPropertyListReader` decodes it (strings borrowed
 /// from the input, data objects borrowed with `borrowsData`).
 ///
-/// `read(_:limits:borrowsData:)` returns nil for any other shape, and for every input the general reader would
+/// `withEntries(of:limits:borrowsData:_:)` returns nil for any other shape, and for every input the general reader would
 /// refuse (the checks of `BinaryKeyedArchiveReader`): the caller then reads it with `PropertyListReader`, which
 /// gives the tree or the error. Where it returns, each entry's values are those of the tree's dictionary
 /// (`FlatDictionaryArrayTests` compares them).
