@@ -6,10 +6,10 @@ package import Foundation
 /// Each value is decoded only when it is asked for, as `BinaryPropertyListReader` decodes it (strings borrowed
 /// from the input, data objects borrowed with `borrowsData`).
 ///
-/// `withEntries(of:limits:borrowsData:_:)` returns nil for any other shape, and for every input the general reader would
-/// refuse (the checks of `BinaryKeyedArchiveReader`): the caller then reads it with `PropertyListReader`, which
-/// gives the tree or the error. Where it returns, each entry's values are those of the tree's dictionary
-/// (`FlatDictionaryArrayTests` compares them).
+/// `withEntries(of:limits:borrowsData:_:)` returns nil for any other shape, and for every input the general reader
+/// would refuse (the checks of `BinaryKeyedArchiveReader.withCheckedObjects`): the caller then reads it with
+/// `PropertyListReader`, which gives the tree or the error. Where it returns, each entry's values are those of the
+/// tree's dictionary (`FlatDictionaryArrayTests` compares them).
 package struct FlatDictionaryArray: @unchecked Sendable {  // only reads the input, within `withEntries`
   private let parser: BinaryPropertyListParser
   private let entries: BinaryPropertyListParser.ContainerSpan
@@ -23,24 +23,14 @@ package struct FlatDictionaryArray: @unchecked Sendable {  // only reads the inp
     of data: Data, limits: InputLimits, borrowsData: Bool,
     _ body: (FlatDictionaryArray) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
-    guard data.count <= limits.maxInputBytes, limits.maxDepth >= BinaryKeyedArchiveReader.minimumDepthLimit else {
-      return nil
-    }
-    let read = data.withUnsafeBytes { raw -> Swift.Result<Result, Failure>? in
-      guard var parser = try? BinaryPropertyListParser(bytes: raw, input: data, limits: limits, buildsTree: false)
-      else { return nil }
-      // Other shapes (a keyed archive, a macOS blob, a dump of classes) are told by the top object's marker, before
-      // any object is checked.
-      guard let top = try? parser.objectOffset(parser.trailer.topObject), parser.bytes[top] >> 4 == 0xA else {
-        return nil
-      }
-      var spans: [ObjectSpan] = []
-      guard parser.findAndCheckObjects(into: &spans) else { return nil }
-      parser.spans = spans
+    var scratch = ArchiveReadScratch()
+    let read = BinaryKeyedArchiveReader(limits: limits).withCheckedObjects(data, reusing: &scratch) {
+      checked, _ -> Swift.Result<Result, Failure>? in
+      var parser = checked
       if borrowsData { parser.lender = BorrowedInput(data) }
       var nodes = 0
-      guard parser.checkReached(parser.trailer.topObject, depth: 0, nodes: &nodes),
-        let entries = parser.array(parser.trailer.topObject),
+      guard let entries = parser.array(parser.trailer.topObject),
+        parser.checkReached(parser.trailer.topObject, depth: 0, nodes: &nodes),
         (0..<entries.count).allSatisfy({ parser.isFlatDictionary(parser.element(entries, $0)) })
       else { return nil }
       return Swift.Result { () throws(Failure) in try body(FlatDictionaryArray(parser: parser, entries: entries)) }
