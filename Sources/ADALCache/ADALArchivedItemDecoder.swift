@@ -40,7 +40,7 @@ public struct ADALArchivedItemDecoder: Sendable {
   ///   - keychainUserID: the user id the keychain attributes give (decoded `acct`, blob user key).
   /// - Returns: the item and warnings about fields that were dropped.
   public func decode(
-    _ root: ArchiveValue, source: ADALItemSource, keychainUserID: String? = nil
+    _ root: ArchiveValue, source: consuming ADALItemSource, keychainUserID: String? = nil
   ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     guard case .object(let object) = root else {
       throw ADALItemError("the archive's root is a \(root.kindName), not an ADAL cache item", source: source)
@@ -51,12 +51,12 @@ public struct ADALArchivedItemDecoder: Sendable {
   /// `decode(_:source:keychainUserID:)` of a root object, built (`ArchivedObject`) or read in place
   /// (`InPlaceObject`).
   func decode<Object: ArchivedItemObject>(
-    object: Object, source: ADALItemSource, keychainUserID: String?
+    object: Object, source: consuming ADALItemSource, keychainUserID: String?
   ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     guard Self.itemClassNames.contains(object.className) else {
       throw ADALItemError("the archive's root class is \(object.className), not an ADAL cache item", source: source)
     }
-    var source = source
+    // Given, not lent: the item takes it as it is (a copy was a retain of each of its strings).
     source.archiveClassName = memo?.shared(object.className) ?? object.className
     source.era =
       Self.e4Keys.contains { object[$0] != nil } ? .e4 : Self.e3Keys.contains { object[$0] != nil } ? .e3 : .e1

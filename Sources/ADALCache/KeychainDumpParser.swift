@@ -82,7 +82,7 @@ struct KeychainDumpParser {
         let error = ADALItemError(
           "the dump entry is a \(entry.element.kindName), not an item dictionary", at: location)
         problems.add([error.diagnostic], at: entry.position)
-        return KeychainRecord(location: location)
+        return KeychainRecord.attributeless(at: location)
       }
       return Self.record(
         { dictionary[$0].flatMap(Self.scalar) }, at: location, position: entry.position, limits: limits,
@@ -180,7 +180,7 @@ struct KeychainDumpParser {
         let location = try nextLocation(parsed, path: "\(group.prefix)[\(position)]")
         guard let item = element.objectValue else {
           parsed.diagnostics.append(ADALItemError("the dump entry is not a JSON object", at: location).diagnostic)
-          parsed.records.append(KeychainRecord(location: location))
+          parsed.records.append(KeychainRecord.attributeless(at: location))
           continue
         }
         let (record, diagnostics): (KeychainRecord, [Diagnostic])
@@ -190,7 +190,7 @@ struct KeychainDumpParser {
               "the entry is a JSON object with \(item.count) fields but no keychain attributes (service, account, data): not a keychain item",
               at: location
             ).diagnostic)
-          parsed.records.append(KeychainRecord(location: location))
+          parsed.records.append(KeychainRecord.attributeless(at: location))
           continue
         }
         if item.keys.contains(where: Self.shortNameKeys.contains) {

@@ -205,14 +205,17 @@ struct ArchiveLoader {
   /// (`BinaryKeyedArchiveReader.readInPlace`: most items), else built by `load(_:source:reusing:)` first. Either
   /// way the item and its warnings are the same.
   func decode(
-    _ data: Data, source: ADALItemSource, keychainUserID: String?, memo: ReadMemo
+    _ data: Data, source: consuming ADALItemSource, keychainUserID: String?, memo: ReadMemo
   ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     let decoder = ADALArchivedItemDecoder(memo: memo)
+    // Handed on, never copied (a copy was a retain of each of its strings): to the in-place read's body when it
+    // is called, else to the general path.
+    var unread = Optional(consume source)
     let inPlace = BinaryKeyedArchiveReader(limits: limits, names: Self.names).readInPlace(
       data, reusing: &memo.archiveScratch
     ) { root in
       Result { () throws(ADALItemError) in
-        try decoder.decode(object: root, source: source, keychainUserID: keychainUserID)
+        try decoder.decode(object: root, source: unread.take()!, keychainUserID: keychainUserID)
       }
     }
     // Taken apart, not `get()`: that copied the item out of the result (a retain of each of its fields).
@@ -221,6 +224,7 @@ struct ArchiveLoader {
     case .failure(let error): throw error
     case nil: break
     }
+    guard let source = unread.take() else { preconditionFailure("the in-place read gave nil after its body ran") }
     let archive = try load(data, source: source, reusing: &memo.archiveScratch)
     return try decoder.decode(archive.root, source: source, keychainUserID: keychainUserID)
   }

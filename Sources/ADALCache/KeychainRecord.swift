@@ -6,6 +6,10 @@ import Foundation
 /// MSAL unified items (those with a numeric `type`) become `UnifiedKeychainItem`s in
 /// `ADALReadResult.unifiedItems`.
 public struct KeychainRecord: Sendable, Hashable {
+  // `location` comes first so that the memberwise initializer, which the public one builds through, has other
+  // labels (docs/benchmarks.md, "Counting calls").
+  /// Where it is: file, item index, and the key path within the dump (`genp[3]`).
+  public var location: SourceLocation
   /// `class` / `item_class` (`genp`, `inet`, …), when the dump gives it.
   public var itemClass: String?
   /// `acct`.
@@ -29,26 +33,24 @@ public struct KeychainRecord: Sendable, Hashable {
   public var label: String?
   /// `invi` / `invisible` (ADAL 1.x sets it).
   public var invisible: Bool?
-  /// Where it is: file, item index, and the key path within the dump (`genp[3]`).
-  public var location: SourceLocation
+}
 
+extension KeychainRecord {
   public init(
     itemClass: String? = nil, account: String? = nil, service: String? = nil, generic: Data? = nil,
     accessGroup: String? = nil, type: Int? = nil, data: Data? = nil, created: Date? = nil, modified: Date? = nil,
     label: String? = nil, invisible: Bool? = nil, location: SourceLocation
   ) {
-    self.itemClass = itemClass
-    self.account = account
-    self.service = service
-    self.generic = generic
-    self.accessGroup = accessGroup
-    self.type = type
-    self.data = data
-    self.created = created
-    self.modified = modified
-    self.label = label
-    self.invisible = invisible
-    self.location = location
+    self.init(
+      location: location, itemClass: itemClass, account: account, service: service, generic: generic,
+      accessGroup: accessGroup, type: type, data: data, created: created, modified: modified, label: label,
+      invisible: invisible)
+  }
+
+  /// The record of a dump entry with no attributes to read (not an item dictionary). Through the memberwise
+  /// initializer: `KeychainRecord(location:)` names either initializer.
+  static func attributeless(at location: SourceLocation) -> KeychainRecord {
+    KeychainRecord(location: location, itemClass: nil)
   }
 
   /// `gena` as UTF-8 text, when it is.

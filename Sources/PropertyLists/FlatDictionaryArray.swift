@@ -10,12 +10,19 @@ package import Foundation
 /// would refuse (the checks of `BinaryKeyedArchiveReader.withCheckedObjects`): the caller then reads it with
 /// `PropertyListReader`, which gives the tree or the error. Where it returns, each entry's values are those of the
 /// tree's dictionary (`FlatDictionaryArrayTests` compares them).
-package struct FlatDictionaryArray: @unchecked Sendable {  // only reads the input, within `withEntries`
+package final class FlatDictionaryArray: @unchecked Sendable {  // only reads the input, within `withEntries`
+  // A class: the records' makers look up each item's attributes through it, and a copy of a struct holding the
+  // parser retained each of the parser's tables (11 retains and releases an item, `call-counts.sh`).
   private let parser: BinaryPropertyListParser
   private let entries: BinaryPropertyListParser.ContainerSpan
 
   /// How many dictionaries the array holds.
   package var count: Int { entries.count }
+
+  private init(parser: BinaryPropertyListParser, entries: BinaryPropertyListParser.ContainerSpan) {
+    self.parser = parser
+    self.entries = entries
+  }
 
   /// Calls `body` with the array of `data`; nil, without calling it, when `data` is not a binary property list of
   /// that shape within `limits`. The array reads `data`'s bytes: it is not to be kept beyond `body`.
@@ -42,15 +49,16 @@ package struct FlatDictionaryArray: @unchecked Sendable {  // only reads the inp
   /// that the writer stored once are one object, which its `value(ofObject:)` decodes.
   package func object(under key: String, inEntry index: Int) -> Int? {
     guard let dictionary = parser.dictionary(parser.element(entries, index)) else { return nil }
-    var key = key
-    let slot = key.withUTF8 { wanted in
-      (0..<dictionary.count).first { slot in
-        parser.asciiBytes(parser.element(dictionary, slot)).map {
-          BinaryPropertyListParser.equalBytes($0, UnsafeRawBufferPointer(wanted))
-        } ?? false
+    // Compared without a closure (`first(where:)`, `withUTF8`): each captured the array, a retain per lookup.
+    let wanted = key.utf8
+    for slot in 0..<dictionary.count {
+      if let bytes = parser.asciiBytes(parser.element(dictionary, slot)), bytes.count == wanted.count,
+        bytes.elementsEqual(wanted)
+      {
+        return parser.element(dictionary, dictionary.count + slot)
       }
     }
-    return slot.map { parser.element(dictionary, dictionary.count + $0) }
+    return nil
   }
 
   /// The value of `object`, one that `object(under:inEntry:)` gave.
