@@ -72,12 +72,15 @@ enum KeyConsistency {
           .warning, code: "adal.service-missing", "the ADAL item has no svce attribute", at: item.source.location)
       ]
     }
-    do {
-      let key = try memo?.service(service).get() ?? ADALKeychainService.decode(service)
+    let decoded =
+      memo?.service(service)
+      ?? Result { () throws(ADALKeychainKeyError) in ReadMemo.DecodedService(try ADALKeychainService.decode(service)) }
+    switch decoded {
+    case .success(let decoded):
       return compare(
-        keyAuthority: key.authority, keyResource: key.resource, keyClientID: key.clientID, item: item, keyName: "svce",
-        memo: memo)
-    } catch {
+        keyAuthority: decoded.key.authority, keyResource: decoded.key.resource, keyClientID: decoded.key.clientID,
+        item: item, keyName: "svce", memo: memo)
+    case .failure(let error):
       return [
         Diagnostic(
           .warning, code: "adal.service-unreadable", "svce '\(service)' cannot be decoded: \(error)",

@@ -18,7 +18,7 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   private var parsed: [HashedText: ParsedIDToken] = [:]
   private var secrets: [HashedText: ADALSecret] = [:]
   private var strings: Set<HashedText> = []
-  private var services: [PropertyListString: Result<ADALKeychainService, ADALKeychainKeyError>] = [:]
+  private var services: [PropertyListString: Result<DecodedService, ADALKeychainKeyError>] = [:]
   private var accounts: [PropertyListString: ADALKeychainAccount.Decoded] = [:]
   private var authorities: [PropertyListString: String] = [:]
   /// The id token and the secret the last `claims(for:)` and `secret(_:)` gave, by their kept text: a memo's
@@ -76,12 +76,20 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   }
 
   /// A `svce` value decoded once per read: items of one authority, resource and client share it.
-  func service(_ service: String) -> Result<ADALKeychainService, ADALKeychainKeyError> {
+  func service(_ service: String) -> Result<DecodedService, ADALKeychainKeyError> {
     lock.withLock {
       remembered(service, in: &services, recent: &recentServices) { service in
-        Result { () throws(ADALKeychainKeyError) in try ADALKeychainService.decode(service) }
+        Result { () throws(ADALKeychainKeyError) in DecodedService(try ADALKeychainService.decode(service)) }
       }
     }
+  }
+
+  /// A decoded `svce`, handed out by reference: each item's check read the key's strings from a copy, a retain and
+  /// a release of each.
+  final class DecodedService: Sendable {
+    let key: ADALKeychainService
+
+    init(_ key: ADALKeychainService) { self.key = key }
   }
 
   /// An `acct` value decoded once per read: a user's items share it.
@@ -117,7 +125,7 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
     return value
   }
 
-  private var recentServices = RecentSlots<Result<ADALKeychainService, ADALKeychainKeyError>>()
+  private var recentServices = RecentSlots<Result<DecodedService, ADALKeychainKeyError>>()
   private var recentAccounts = RecentSlots<ADALKeychainAccount.Decoded>()
   private var recentAuthorities = RecentSlots<String>()
 
