@@ -72,10 +72,7 @@ enum KeyConsistency {
           .warning, code: "adal.service-missing", "the ADAL item has no svce attribute", at: item.source.location)
       ]
     }
-    let decoded =
-      memo?.service(service)
-      ?? Result { () throws(ADALKeychainKeyError) in ReadMemo.DecodedService(try ADALKeychainService.decode(service)) }
-    switch decoded {
+    switch memo?.service(service) ?? ReadMemo.DecodedService.decode(service) {
     case .success(let decoded):
       return compare(
         keyAuthority: decoded.key.authority, keyResource: decoded.key.resource, keyClientID: decoded.key.clientID,

@@ -77,11 +77,7 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
 
   /// A `svce` value decoded once per read: items of one authority, resource and client share it.
   func service(_ service: String) -> Result<DecodedService, ADALKeychainKeyError> {
-    lock.withLock {
-      remembered(service, in: &services, recent: &recentServices) { service in
-        Result { () throws(ADALKeychainKeyError) in DecodedService(try ADALKeychainService.decode(service)) }
-      }
-    }
+    lock.withLock { remembered(service, in: &services, recent: &recentServices, DecodedService.decode) }
   }
 
   /// A decoded `svce`, handed out by reference: each item's check read the key's strings from a copy, a retain and
@@ -89,7 +85,12 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   final class DecodedService: Sendable {
     let key: ADALKeychainService
 
-    init(_ key: ADALKeychainService) { self.key = key }
+    private init(_ key: ADALKeychainService) { self.key = key }
+
+    /// `ADALKeychainService.decode(_:)` of `service`, boxed.
+    static func decode(_ service: String) -> Result<DecodedService, ADALKeychainKeyError> {
+      Result { () throws(ADALKeychainKeyError) in DecodedService(try ADALKeychainService.decode(service)) }
+    }
   }
 
   /// An `acct` value decoded once per read: a user's items share it.
