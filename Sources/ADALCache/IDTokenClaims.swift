@@ -99,7 +99,7 @@ public struct IDTokenClaims: Sendable, Hashable {
       self.claims = claims
       self.isJWT = isJWT
       self.segmentCount = segmentCount
-      frequent = Frequent(claims)
+      frequent = Frequent.of(claims)
       let derived = IDTokenClaims.deriveUserID(claims, frequent)
       flavor = derived.flavor
       userID = derived.userID
@@ -112,6 +112,7 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// The UTF-8 offsets of the token's `.`-separated parts, empty ones included. An ASCII token (every real one)
   /// is split on its bytes; any other is split on characters, as a `.` with a combining mark is no separator.
   private static func parts(of token: String) -> [Range<Int>] {
+    if let offsets = token.asciiPieceOffsets(separator: ".") { return offsets }
     let start = token.utf8.startIndex
     return token.splitting(ascii: ".", omittingEmptySubsequences: false).map { part in
       token.utf8.distance(from: start, to: part.startIndex)..<token.utf8.distance(from: start, to: part.endIndex)
@@ -123,7 +124,8 @@ public struct IDTokenClaims: Sendable, Hashable {
   private static func members(
     of token: UnsafeBufferPointer<UInt8>, parts: ArraySlice<Range<Int>>
   ) -> Result<[ADALValueEntry], IDTokenClaimsError> {
-    let longest = parts.lazy.map(\.count).max() ?? 0
+    // A closure, not the key path `\.count`, which was looked up and applied at run time for every token.
+    let longest = parts.reduce(0) { Swift.max($0, $1.count) }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64URL.maxDecodedCount(longest)) { buffer in
       var members: [ADALValueEntry] = []
       members.reserveCapacity(32)  // a header's and a payload's members, as id tokens hold them
@@ -210,6 +212,8 @@ public struct IDTokenClaims: Sendable, Hashable {
     return trimmed.isEmpty ? nil : trimmed
   }
 
+  /// CORE's user id rules (the type's documentation), first candidate with a value wins. Written out, not as an
+  /// array of candidates: that array, made for every token, was a third of the derivation's time.
   private static func deriveUserID(_ claims: [ADALValueEntry], _ frequent: Frequent) -> (
     flavor: Flavor, userID: String?, claim: String?, displayable: Bool
   ) {
@@ -220,19 +224,24 @@ public struct IDTokenClaims: Sendable, Hashable {
       } else if frequent.upn != nil
         || frequent.uniqueName != nil
       { .v1 } else { .unversioned }
-    let order: [(claim: String, value: String?, displayable: Bool)] =
-      switch flavor {
-      case .v1:
-        [
-          ("upn", frequent.upn, true), ("email", frequent.email, true), ("sub", frequent.sub, false),
-          ("oid", frequent.oid, false), ("unique_name", frequent.uniqueName, true),
-          ("altsecid", string("altsecid", in: claims), false),
-        ]
-      case .v2: [("preferred_username", frequent.preferredUsername, true), ("sub", frequent.sub, false)]
-      case .unversioned: [("sub", frequent.sub, false)]
+    func chosen(_ claim: String, _ value: String, displayable: Bool) -> (Flavor, String?, String?, Bool) {
+      (flavor, value, claim, displayable)
+    }
+    switch flavor {
+    case .v1:
+      if let upn = frequent.upn { return chosen("upn", upn, displayable: true) }
+      if let email = frequent.email { return chosen("email", email, displayable: true) }
+      if let sub = frequent.sub { return chosen("sub", sub, displayable: false) }
+      if let oid = frequent.oid { return chosen("oid", oid, displayable: false) }
+      if let uniqueName = frequent.uniqueName { return chosen("unique_name", uniqueName, displayable: true) }
+      if let altsecid = string("altsecid", in: claims) { return chosen("altsecid", altsecid, displayable: false) }
+    case .v2:
+      if let username = frequent.preferredUsername {
+        return chosen("preferred_username", username, displayable: true)
       }
-    for candidate in order {
-      if let found = candidate.value { return (flavor, found, candidate.claim, candidate.displayable) }
+      if let sub = frequent.sub { return chosen("sub", sub, displayable: false) }
+    case .unversioned:
+      if let sub = frequent.sub { return chosen("sub", sub, displayable: false) }
     }
     return (flavor, nil, nil, false)
   }
@@ -244,18 +253,14 @@ public struct IDTokenClaims: Sendable, Hashable {
     let oid: String?, tid: String?, sub: String?, idp: String?, iss: String?, ver: String?
     let upn: String?, email: String?, preferredUsername: String?, uniqueName: String?
 
-    init(_ claims: [ADALValueEntry]) {
+    /// Made by the memberwise initializer, which builds the value in place: through an initializer of its own,
+    /// the ten strings were retained into a copy and released again (docs/benchmarks.md, "Counting calls").
+    static func of(_ claims: [ADALValueEntry]) -> Frequent {
       func value(_ key: String) -> String? { IDTokenClaims.string(key, in: claims) }
-      oid = value("oid")
-      tid = value("tid")
-      sub = value("sub")
-      idp = value("idp")
-      iss = value("iss")
-      ver = value("ver")
-      upn = value("upn")
-      email = value("email")
-      preferredUsername = value("preferred_username")
-      uniqueName = value("unique_name")
+      return Frequent(
+        oid: value("oid"), tid: value("tid"), sub: value("sub"), idp: value("idp"), iss: value("iss"),
+        ver: value("ver"), upn: value("upn"), email: value("email"), preferredUsername: value("preferred_username"),
+        uniqueName: value("unique_name"))
     }
   }
 }

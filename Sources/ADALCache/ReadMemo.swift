@@ -15,7 +15,7 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   typealias ParsedIDToken = (idToken: ADALSecret, result: Result<IDTokenClaims, IDTokenClaimsError>)
 
   private let lock = NSLock()
-  private var parsed: [HashedText: ParsedIDToken] = [:]
+  private var parsed: [HashedText: KeptIDToken] = [:]
   private var secrets: [HashedText: ADALSecret] = [:]
   private var strings: Set<HashedText> = []
   private var services: [PropertyListString: Result<DecodedService, ADALKeychainKeyError>] = [:]
@@ -24,14 +24,19 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
   /// The id token and the secret the last `claims(for:)` and `secret(_:)` gave, by their kept text: a memo's
   /// thread decodes a run of consecutive items, and a user's items are next to each other and repeat both, so
   /// most calls are answered by comparing bytes, where a table lookup hashed a token of kilobytes, often twice.
-  private var lastParsed: (key: PropertyListString, entry: ParsedIDToken)?
+  private var lastParsed: KeptIDToken?
   private var lastSecret: (key: PropertyListString, secret: ADALSecret)?
 
   /// The shared id token (fingerprinted once) and its claims (or why they cannot be read): parsed once per
   /// read. Looked up by the archived text as it is (borrowed from the input, see `PropertyListString`): only a
   /// token not seen before is decoded, and the table keeps it as a native string, which outlives the input.
   func claims(for raw: PropertyListString) -> ParsedIDToken {
-    if let known = lock.withLock({ lastParsed.flatMap { $0.key == raw ? $0.entry : nil } }) { return known }
+    if let known = lock.withLock({ () -> ParsedIDToken? in
+      guard let last = lastParsed, last.key == raw else { return nil }
+      return last.entry
+    }) {
+      return known
+    }
     let key = HashedText(raw)
     if let known = lock.withLock({ tableClaims(for: key) }) { return known }
     // Parsed without the lock, which the other decoding threads take for every string they share; of two
@@ -42,19 +47,33 @@ final class ReadMemo: @unchecked Sendable {  // mutable state guarded by `lock`
       result: Result { () throws(IDTokenClaimsError) in try IDTokenClaims(rawIDToken: text) }
     )
     return lock.withLock {
-      if let known = parsed[key] { return known }
+      if let known = parsed[key] { return known.entry }
       let kept = key.keeping(text)
-      parsed[kept] = entry
-      lastParsed = (kept.text, entry)
+      let token = KeptIDToken(key: kept.text, entry: entry)
+      parsed[kept] = token
+      lastParsed = token
       return entry
     }
   }
 
   /// The table's entry for `key` (made the last), else nil. With the lock.
   private func tableClaims(for key: HashedText) -> ParsedIDToken? {
-    guard let index = parsed.index(forKey: key) else { return nil }
-    lastParsed = (parsed.keys[index].text, parsed.values[index])
-    return lastParsed?.entry
+    guard let kept = parsed[key] else { return nil }
+    lastParsed = kept
+    return kept.entry
+  }
+
+  /// An id token kept by the memo, boxed: most items are answered from the one given last (`lastParsed`), and as
+  /// an optional tuple it was copied whole (its text, secret and claims retained, then released) to compare its
+  /// text. The table holds the same box, so that making one the last given allocates nothing.
+  private final class KeptIDToken {
+    let key: PropertyListString
+    let entry: ParsedIDToken
+
+    init(key: PropertyListString, entry: ParsedIDToken) {
+      self.key = key
+      self.entry = entry
+    }
   }
 
   /// The shared secret for `value` (a refresh token), fingerprinted once; decoded only when not seen before.

@@ -57,7 +57,27 @@ package enum Base64URL {
     }
     var bits: UInt32 = 0
     var pending = 0
-    for byte in text {
+    // Four characters at a time while none is padding, whitespace or invalid (whose table values have a high bit
+    // set, which the OR of the four shows): three bytes written at once, where the loop below takes a character,
+    // its table lookup and its checks at a time. The first group it cannot take, and the rest, go to that loop.
+    var index = 0
+    sextets.withUnsafeBufferPointer { table in
+      guard let input = text.baseAddress, let target = output.baseAddress else { return }
+      while index + 4 <= text.count {
+        let first = table[Int(input[index])]
+        let second = table[Int(input[index + 1])]
+        let third = table[Int(input[index + 2])]
+        let fourth = table[Int(input[index + 3])]
+        guard (first | second | third | fourth) & 0xC0 == 0 else { return }
+        let group = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+        target[written] = UInt8(truncatingIfNeeded: group >> 16)
+        target[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+        target[written + 2] = UInt8(truncatingIfNeeded: group)
+        written += 3
+        index += 4
+      }
+    }
+    for byte in text[index...] {
       let value = sextets[Int(byte)]
       if value == skipped { continue }
       guard value != invalid else { return nil }

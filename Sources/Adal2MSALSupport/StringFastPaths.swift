@@ -106,6 +106,24 @@ extension String {
     return pieces ?? split(separator: Character(separator), omittingEmptySubsequences: omittingEmptySubsequences)
   }
 
+  /// The UTF-8 offsets of the pieces `splitting(ascii:omittingEmptySubsequences: false)` gives, when the string
+  /// is ASCII (nil otherwise, or when it is not contiguous): for a caller that reads the pieces' bytes, not
+  /// substrings (an id token's parts), and so makes no substring or second array.
+  package func asciiPieceOffsets(separator: Unicode.Scalar) -> [Range<Int>]? {
+    guard separator.isASCII else { return nil }
+    let target = UInt8(truncatingIfNeeded: separator.value)
+    return utf8.withContiguousStorageIfAvailable { bytes -> [Range<Int>]? in
+      guard Self.isASCII(bytes) else { return nil }
+      // Counted first, as `splitting` does, so that the array is made at its size: grown, it was two allocations.
+      var count = 0
+      Self.forEachPiece(of: bytes, at: target, false) { _ in count += 1 }
+      var pieces: [Range<Int>] = []
+      pieces.reserveCapacity(count)
+      Self.forEachPiece(of: bytes, at: target, false) { pieces.append($0) }
+      return pieces
+    } ?? nil
+  }
+
   /// The byte offsets of each piece of `bytes` between `separator`s, in order. `memchr` finds the next separator
   /// several bytes at a time: stepping a byte at a time was most of the cost of splitting an id token (a kilobyte
   /// and more, two separators).

@@ -359,6 +359,17 @@ extension StringFastPathTests {
             text.splitting(ascii: separator, omittingEmptySubsequences: omitting) == expected,
             "\(text.debugDescription) \(separator) \(omitting)")
         }
+        // The offsets of the pieces, for ASCII text only: the same pieces, empty ones kept.
+        let offsets = text.asciiPieceOffsets(separator: separator)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+          let bytes = Array(text.utf8)
+          #expect(
+            offsets?.map { String(decoding: bytes[$0], as: UTF8.self) }
+              == text.split(separator: Character(separator), omittingEmptySubsequences: false).map(String.init),
+            "\(text.debugDescription) \(separator)")
+        } else {
+          #expect(offsets == nil, "\(text.debugDescription)")
+        }
       }
     }
   }
