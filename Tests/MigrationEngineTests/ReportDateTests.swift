@@ -42,6 +42,24 @@ import _Adal2MSALTestSupport
     }
   }
 
+  @Test("a reason made at its size is the interpolation's text, on the fast path and off it")
+  func afterText() {
+    var random = SeededGenerator(seed: 0x5EA5)
+    let names = [
+      "", "https://graph.microsoft.com", "https://contoso.sharepoint.com/é", "00000002-0000-0000-c000-000000000000",
+    ]
+    var seconds: [Double] = [0, -1, 1_795_255_200.75, 253_402_300_799, 253_402_300_800]
+    for _ in 0..<500 { seconds.append(Double(UInt64.random(in: 0..<4_102_444_800, using: &random))) }
+    for second in seconds {
+      let date = Date(timeIntervalSince1970: second)
+      for name in names {
+        #expect(
+          ReportDate.string(date, after: "access token for ", name, " expired at ")
+            == "access token for \(name) expired at \(Self.foundation(second))", "\(second) \(name)")
+      }
+    }
+  }
+
   @Test("dates outside the fast path (before 1970, fractions, after 9999) are Foundation's text")
   func outsideTheFastPath() {
     for seconds in [-1, -86_400.5, 1_795_255_200.75, 253_402_300_800, 300_000_000_000.0] {

@@ -97,7 +97,7 @@ enum UserClusters {
 
     mutating func key(_ kind: String, cloud: String, id: String) -> HashedKey {
       if let last, last.id.hasSameUTF8(as: id), last.cloud.hasSameUTF8(as: cloud) { return last.key }
-      let key = HashedKey("\(kind)|\(cloud)|\(id)")
+      let key = HashedKey(String(joining: kind, "|", cloud, "|", id))
       last = (cloud, id, key)
       return key
     }

@@ -65,12 +65,11 @@ extension EntityMapper {
     let token = UnifiedRefreshToken(
       homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: selected.clientID,
       secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix), familyID: selected.familyID)
-    // Appended to in place: a phrase made apart and joined to the rest was two more strings per token.
-    var reason =
-      selected.familyID.map { "family \($0) refresh token from the ADAL " }
-      ?? "refresh token of \(selected.clientID) from the ADAL "
-    reason += "\(selected.winner.item.kind)"
-    if !selected.losers.isEmpty { reason += " (\(selected.losers.count) duplicate(s) set aside)" }
+    let kind = String(describing: selected.winner.item.kind)
+    let duplicates = selected.losers.isEmpty ? "" : " (\(selected.losers.count) duplicate(s) set aside)"
+    let reason =
+      selected.familyID.map { String(joining: "family ", $0, " refresh token from the ADAL ", kind, duplicates) }
+      ?? String(joining: "refresh token of ", selected.clientID, " from the ADAL ", kind, duplicates)
     result.proposals.append(
       proposal(
         .refreshToken(token), group, CollectionOfOne(selected.winner), code: "adal.refresh-token", reason: reason))
@@ -109,7 +108,9 @@ extension EntityMapper {
         continue
       }
       guard expiresOn > now else {
-        skip("adal.expired-access-token", "access token for \(resource) expired at \(ReportDate.string(expiresOn))")
+        skip(
+          "adal.expired-access-token",
+          ReportDate.string(expiresOn, after: "access token for ", resource, " expired at "))
         continue
       }
       guard let realm = sourced.isADFS ? "adfs" : (tenantedAuthority(sourced) ?? sourced.tid)
@@ -147,7 +148,8 @@ extension EntityMapper {
       let token = tokens[ranked[ranked.startIndex].position].take()!
       // The key as a table would keep it: the first token's spelling of it.
       let key = ranked.min { $0.position < $1.position }?.key ?? token.canonicalKey
-      let reason = "access token for \(winner.item.resource ?? "") as \(token.target), unverified offline"
+      let reason = String(
+        joining: "access token for ", winner.item.resource ?? "", " as ", token.target, ", unverified offline")
       let client = token.clientID
       result.proposals.append(
         proposal(
@@ -197,7 +199,7 @@ extension EntityMapper {
       result.proposals.append(
         proposal(
           .idToken(token), group, members, code: "adal.id-token",
-          reason: "id token of \(client) (newest of \(members.count) item(s))"))
+          reason: String(joining: "id token of ", client, " (newest of ", String(members.count), " item(s))")))
       apps.note(client: client, environment: group.environment, family: nil, source: best.planSource)
     }
   }

@@ -230,7 +230,9 @@ struct EntityMapper {
       result.proposals.append(
         proposal(
           .account(account), group, members, code: "adal.account",
-          reason: "account of \(members.count) ADAL item(s); identity rule \(group.rule(of: members).rawValue)"))
+          reason: String(
+            joining: "account of ", String(members.count), " ADAL item(s); identity rule ",
+            group.rule(of: members).rawValue)))
     }
   }
 }

@@ -1,3 +1,18 @@
+extension String {
+  /// The parts joined, made at its size in one allocation: a plan's reasons and keys (one or more per item and
+  /// entity) were interpolations, whose string grew two or three times as the parts were appended. Five borrowed
+  /// parameters, not a variadic list or a parameter pack, both of which retained every part.
+  init(joining first: String, _ second: String, _ third: String, _ fourth: String, _ fifth: String = "") {
+    self = ""
+    reserveCapacity(first.utf8.count + second.utf8.count + third.utf8.count + fourth.utf8.count + fifth.utf8.count)
+    append(first)
+    append(second)
+    append(third)
+    append(fourth)
+    append(fifth)
+  }
+}
+
 extension Array where Element == UInt8 {
   /// Appends `text`'s UTF-8 bytes in one copy. The reports are built as bytes, a few short strings per line,
   /// and the generic `append(contentsOf: text.utf8)` cost several times the copy itself on short strings.
