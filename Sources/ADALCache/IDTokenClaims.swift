@@ -213,7 +213,7 @@ public struct IDTokenClaims: Sendable, Hashable {
   }
 
   /// CORE's user id rules (the type's documentation), first candidate with a value wins. Written out, not as an
-  /// array of candidates: that array, made for every token, was a third of the derivation's time.
+  /// array of candidates: that array, made for every token, was nearly all of the derivation's time.
   private static func deriveUserID(_ claims: [ADALValueEntry], _ frequent: Frequent) -> (
     flavor: Flavor, userID: String?, claim: String?, displayable: Bool
   ) {
