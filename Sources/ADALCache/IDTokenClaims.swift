@@ -113,8 +113,9 @@ public struct IDTokenClaims: Sendable, Hashable {
   /// is split on its bytes; any other is split on characters, as a `.` with a combining mark is no separator.
   private static func parts(of token: String) -> [Range<Int>] {
     if let offsets = token.asciiPieceOffsets(separator: ".") { return offsets }
+    // Not ASCII (or not contiguous): by characters, as `splitting(ascii:)` would after checking the bytes again.
     let start = token.utf8.startIndex
-    return token.splitting(ascii: ".", omittingEmptySubsequences: false).map { part in
+    return token.split(separator: ".", omittingEmptySubsequences: false).map { part in
       token.utf8.distance(from: start, to: part.startIndex)..<token.utf8.distance(from: start, to: part.endIndex)
     }
   }
