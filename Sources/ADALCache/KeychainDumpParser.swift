@@ -85,7 +85,7 @@ struct KeychainDumpParser {
         return KeychainRecord.attributeless(at: location)
       }
       return Self.record(
-        { dictionary[$0].flatMap(Self.scalar) }, at: location, position: entry.position, limits: limits,
+        { dictionary[$0.key].flatMap(Self.scalar) }, at: location, position: entry.position, limits: limits,
         problems: problems)
     }
     if parsed.records.isEmpty { parsed.records = made } else { parsed.records += made }
@@ -102,13 +102,16 @@ struct KeychainDumpParser {
     }
     let (file, limits) = (file, limits)
     let problems = EntryDiagnostics()
-    let lanes = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in DecodedStrings() }
-    let records = Array(0..<entries.count).orderedParallelMap(minimumChunk: 512, lanes: lanes) { strings, position in
-      Self.record(
-        { key in
-          guard let object = entries.object(under: key, inEntry: position) else { return nil }
+    let (keys, lanes) = (Self.flatKeys, (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in FlatLane() })
+    let records = Array(0..<entries.count).orderedParallelMap(minimumChunk: 512, lanes: lanes) { lane, position in
+      entries.objects(under: keys, inEntry: position, into: lane.found)
+      let found = lane.found
+      return Self.record(
+        { name in
+          let object = found[name.rawValue]
+          guard object >= 0 else { return nil }
           guard entries.isString(object) else { return entries.value(ofObject: object).flatMap(Self.scalar) }
-          return strings.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
+          return lane.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
         },
         at: SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]"), position: position,
         limits: limits, problems: problems)
@@ -118,9 +121,17 @@ struct KeychainDumpParser {
       kind: .keychainPlistArray, records: records, diagnostics: problems.inEntryOrder(), sharesStrings: true)
   }
 
-  /// The strings one core decoded of a flat dump, by object. Used by one worker at a time.
-  private final class DecodedStrings: @unchecked Sendable {  // `byObject`: one worker at a time (lanes)
+  /// The attributes of a record, looked up together in each entry of a flat dump, by `KeychainShortName`.
+  private static let flatKeys = FlatKeys(KeychainShortName.allCases.map(\.key))
+
+  /// What one core keeps of a flat dump's read: the strings it decoded, by object, and the objects of the
+  /// attributes of the entry it reads (`FlatDictionaryArray.objects(under:inEntry:into:)`). Used by one worker at
+  /// a time.
+  private final class FlatLane: @unchecked Sendable {  // one worker at a time (lanes)
     private var byObject: [Int: String] = [:]
+    let found = UnsafeMutableBufferPointer<Int>.allocate(capacity: KeychainShortName.allCases.count)
+
+    deinit { found.deallocate() }
 
     func text(of object: Int, _ decode: () -> String?) -> String? {
       if let known = byObject[object] { return known }
@@ -133,7 +144,7 @@ struct KeychainDumpParser {
   /// The record of one dictionary entry of a plist dump, whose values `attribute` gives; its diagnostics go to
   /// `problems`.
   private static func record(
-    _ attribute: (String) -> Any?, at location: SourceLocation, position: Int, limits: InputLimits,
+    _ attribute: (KeychainShortName) -> Any?, at location: SourceLocation, position: Int, limits: InputLimits,
     problems: EntryDiagnostics
   ) -> KeychainRecord {
     let (record, diagnostics) = KeychainRecordBuilder.shortNames(
@@ -195,7 +206,7 @@ struct KeychainDumpParser {
         }
         if item.keys.contains(where: Self.shortNameKeys.contains) {
           (record, diagnostics) = KeychainRecordBuilder.shortNames(
-            { item[$0]?.keychainAttribute }, textEncoded: true, location: location, limits: limits)
+            { item[$0.key]?.keychainAttribute }, textEncoded: true, location: location, limits: limits)
         } else {
           objectionCount += 1
           let attributes = Dictionary(uniqueKeysWithValues: item.members.map { ($0.key, $0.value.keychainAttribute) })

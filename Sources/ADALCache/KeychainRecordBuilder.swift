@@ -1,22 +1,45 @@
 import Adal2MSALSupport
 import Foundation
 
+/// The attributes a record is made of, by Apple's short names, as plists and some JSON dumps have them.
+enum KeychainShortName: Int, CaseIterable {
+  case generic, data, dataInJSON, itemClass, account, service, accessGroup, type, created, modified, label, invisible
+
+  /// The attribute's name in a dump.
+  var key: String {
+    switch self {
+    case .generic: "gena"
+    case .data: "v_Data"
+    case .dataInJSON: "data"
+    case .itemClass: "class"
+    case .account: "acct"
+    case .service: "svce"
+    case .accessGroup: "agrp"
+    case .type: "type"
+    case .created: "cdat"
+    case .modified: "mdat"
+    case .label: "labl"
+    case .invisible: "invi"
+    }
+  }
+}
+
 /// Builds `KeychainRecord`s from one dumped item's attributes, for each dump dialect.
 enum KeychainRecordBuilder {
-  /// Apple's short attribute names (`acct`, `svce`, `gena`, `v_Data`, …), as plists and some JSON dumps
-  /// have them. With `textEncoded`, data attributes are base64 strings (`gena` may also be plain text).
+  /// Apple's short attribute names (`KeychainShortName`). With `textEncoded`, data attributes are base64 strings
+  /// (`gena` may also be plain text).
   static func shortNames(
-    _ attribute: (String) -> Any?, textEncoded: Bool, location: SourceLocation, limits: InputLimits
+    _ attribute: (KeychainShortName) -> Any?, textEncoded: Bool, location: SourceLocation, limits: InputLimits
   ) -> (KeychainRecord, [Diagnostic]) {
     var diagnostics: [Diagnostic] = []
     var generic: Data?
-    switch attribute("gena") {
+    switch attribute(.generic) {
     case let bytes as Data: generic = bytes
     case let text as String: generic = textEncoded ? genericFromText(text) : Data(text.utf8)
     default: break
     }
     var data: Data?
-    switch attribute("v_Data") ?? attribute("data") {
+    switch attribute(.data) ?? attribute(.dataInJSON) {
     case let bytes as Data: data = bytes
     case let text as String:
       if let decoded = KeychainAttributeValues.base64(text) {
@@ -30,16 +53,16 @@ enum KeychainRecordBuilder {
     // Made once, whole: a record made first and then given its data was copied (a retain and a release of every
     // field) twice per item.
     let record = KeychainRecord(
-      itemClass: KeychainAttributeValues.string(attribute("class")),
-      account: KeychainAttributeValues.string(attribute("acct")),
-      service: KeychainAttributeValues.string(attribute("svce")), generic: generic,
-      accessGroup: KeychainAttributeValues.string(attribute("agrp")),
-      type: KeychainAttributeValues.integer(attribute("type")),
+      itemClass: KeychainAttributeValues.string(attribute(.itemClass)),
+      account: KeychainAttributeValues.string(attribute(.account)),
+      service: KeychainAttributeValues.string(attribute(.service)), generic: generic,
+      accessGroup: KeychainAttributeValues.string(attribute(.accessGroup)),
+      type: KeychainAttributeValues.integer(attribute(.type)),
       data: checkedSize(data, location: location, limits: limits, diagnostics: &diagnostics),
-      created: KeychainAttributeValues.date(attribute("cdat")),
-      modified: KeychainAttributeValues.date(attribute("mdat")),
-      label: KeychainAttributeValues.string(attribute("labl")),
-      invisible: KeychainAttributeValues.bool(attribute("invi")), location: location)
+      created: KeychainAttributeValues.date(attribute(.created)),
+      modified: KeychainAttributeValues.date(attribute(.modified)),
+      label: KeychainAttributeValues.string(attribute(.label)),
+      invisible: KeychainAttributeValues.bool(attribute(.invisible)), location: location)
     return (record, diagnostics)
   }
 

@@ -45,32 +45,74 @@ package final class FlatDictionaryArray: @unchecked Sendable {  // only reads th
     return try read?.get()
   }
 
-  /// The object under `key` in dictionary `index` (below `count`), or nil when it has no such key. Equal strings
-  /// that the writer stored once are one object, which its `value(ofObject:)` decodes.
-  package func object(under key: String, inEntry index: Int) -> Int? {
-    guard let dictionary = parser.dictionary(parser.element(entries, index)) else { return nil }
-    // Compared without a closure (`first(where:)`, `withUTF8`): each captured the array, a retain per lookup.
-    let wanted = key.utf8
+  /// The objects under `keys` in dictionary `index` (below `count`), found in one pass over its keys, into
+  /// `found` (the caller's, one element for each key, kept for the next dictionary): element `k` is the object
+  /// under `keys`' key `k`, or -1 when the dictionary has no such key. Equal strings that the writer stored once
+  /// are one object, which its `value(ofObject:)` decodes.
+  ///
+  /// A record reads about a dozen attributes of each item: looked up one by one, each scanned the item's keys
+  /// and compared their bytes, most of the flat read's time (docs/benchmarks.md, "The dump's attributes in one
+  /// pass"). A buffer, not an array, and no closure: an array handed on to the record's maker was about two
+  /// releases an item, and a generic body instantiated its type's metadata at each call.
+  package func objects(under keys: FlatKeys, inEntry index: Int, into found: UnsafeMutableBufferPointer<Int>) {
+    precondition(found.count == keys.count, "FlatDictionaryArray: one element for each key")
+    found.update(repeating: -1)
+    guard let dictionary = parser.dictionary(parser.element(entries, index)) else { return }
     for slot in 0..<dictionary.count {
-      if let bytes = parser.asciiBytes(parser.element(dictionary, slot)), bytes.count == wanted.count,
-        bytes.elementsEqual(wanted)
-      {
-        return parser.element(dictionary, dictionary.count + slot)
-      }
+      // Keys were checked to be distinct ASCII strings (`checkReached`).
+      guard let bytes = parser.asciiBytes(parser.element(dictionary, slot)), let wanted = keys.position(of: bytes)
+      else { continue }
+      found[wanted] = parser.element(dictionary, dictionary.count + slot)
     }
-    return nil
   }
 
-  /// The value of `object`, one that `object(under:inEntry:)` gave.
+  /// The value of `object`, one that `objects(under:inEntry:into:)` found.
   package func value(ofObject object: Int) -> PropertyListValue? {
     // Checked as the objects were found (`isFlatDictionary` let no unreadable value through).
     try? parser.scalar(at: parser.spans[object].offset)
   }
 
-  /// Whether `object`, one that `object(under:inEntry:)` gave, is a string.
+  /// Whether `object`, one that `objects(under:inEntry:into:)` found, is a string.
   package func isString(_ object: Int) -> Bool {
     let kind = parser.spans[object].marker >> 4
     return kind == 0x5 || kind == 0x6
+  }
+}
+
+/// Dictionary keys that `FlatDictionaryArray.objects(under:inEntry:into:)` looks up together: made once for all
+/// the entries of an array.
+package struct FlatKeys: Sendable {
+  /// Each key's tag (`BinaryPropertyListParser.keyTag`), which tells most other keys apart without comparing
+  /// their bytes, and where its UTF-8 lies in `bytes` (one array: no inner array to retain for each compare).
+  private let tags: [UInt32]
+  private let ranges: [Range<Int>]
+  private let bytes: [UInt8]
+
+  /// `keys` must be distinct.
+  package init(_ keys: [String]) {
+    precondition(Set(keys).count == keys.count, "FlatKeys: a key is given twice")
+    var bytes: [UInt8] = []
+    ranges = keys.map { key in
+      let start = bytes.count
+      bytes.append(contentsOf: key.utf8)
+      return start..<bytes.count
+    }
+    self.bytes = bytes
+    tags = ranges.map { range in bytes[range].withUnsafeBytes(BinaryPropertyListParser.keyTag) }
+  }
+
+  package var count: Int { tags.count }
+
+  /// The position of the key spelled by `key`, if it is one of them.
+  fileprivate func position(of key: UnsafeRawBufferPointer) -> Int? {
+    let tag = BinaryPropertyListParser.keyTag(key)
+    for position in tags.indices where tags[position] == tag {
+      let equal = bytes.withUnsafeBytes {
+        BinaryPropertyListParser.equalBytes(UnsafeRawBufferPointer(rebasing: $0[ranges[position]]), key)
+      }
+      if equal { return position }
+    }
+    return nil
   }
 }
 
