@@ -51,8 +51,8 @@ package final class FlatDictionaryArray: @unchecked Sendable {  // only reads th
   /// are one object, which its `value(ofObject:)` decodes.
   ///
   /// A record reads about a dozen attributes of each item: looked up one by one, each scanned the item's keys
-  /// and compared their bytes, most of the flat read's time (docs/benchmarks.md, "The dump's attributes in one
-  /// pass"). A buffer, not an array, and no closure: an array handed on to the record's maker was about two
+  /// and compared their bytes, a third of the time its records took (docs/benchmarks.md, "The dump's attributes in
+  /// one pass"). A buffer, not an array, and no closure: an array handed on to the record's maker was about two
   /// releases an item, and a generic body instantiated its type's metadata at each call.
   package func objects(under keys: FlatKeys, inEntry index: Int, into found: UnsafeMutableBufferPointer<Int>) {
     precondition(found.count == keys.count, "FlatDictionaryArray: one element for each key")
