@@ -98,7 +98,8 @@ public struct ADALArchivedItemDecoder: Sendable {
 
     let item = ADALTokenItem(
       authority: authority, resource: fields.string("resource"), clientID: clientID, familyID: familyID,
-      accessToken: accessToken.map(ADALSecret.init), accessTokenType: fields.string("accessTokenType"),
+      accessToken: accessToken.map(ADALSecret.init(hashingWhenNeeded:)),
+      accessTokenType: fields.string("accessTokenType"),
       refreshToken: refreshSecret, expiresOn: fields.date("expiresOn"),
       cachedAt: fields.date("cachedAt"), extendedExpiresOn: extendedExpiresOn, speInfo: speInfo,
       homeAccountID: fields.string("homeAccountId"), enrollmentID: fields.string("enrollmentId"),

@@ -102,9 +102,10 @@ struct ADALDotNetBlobReader {
     }
     return ADALTokenItem(
       authority: parts[0], resource: parts[1].isEmpty ? nil : parts[1], clientID: parts[2],
-      accessToken: accessToken.map(ADALSecret.init), accessTokenType: string(resultObject, "AccessTokenType"),
-      refreshToken: refreshToken.map(ADALSecret.init), expiresOn: Self.date(resultObject["ExpiresOn"]),
-      extendedExpiresOn: Self.date(resultObject["ExtendedExpiresOn"]), idToken: rawIDToken.map(ADALSecret.init),
+      accessToken: accessToken.map(ADALSecret.init(hashingWhenNeeded:)),
+      accessTokenType: string(resultObject, "AccessTokenType"),
+      refreshToken: refreshToken.map { ADALSecret($0) }, expiresOn: Self.date(resultObject["ExpiresOn"]),
+      extendedExpiresOn: Self.date(resultObject["ExtendedExpiresOn"]), idToken: rawIDToken.map { ADALSecret($0) },
       idTokenClaims: claims, archivedUserID: string(userInfo, "DisplayableId"),
       archivedUserIDDisplayable: string(userInfo, "DisplayableId") != nil ? true : nil, additionalServer: additional,
       kind: kind, source: ADALItemSource(file: file, itemIndex: index, archiveClassName: "ADAL.NET v3 entry"))

@@ -119,8 +119,8 @@ struct ADALPythonCacheReader {
     }
     let item = ADALTokenItem(
       authority: authority, resource: string("resource"), clientID: clientID,
-      accessToken: accessToken.map(ADALSecret.init), accessTokenType: string("tokenType"),
-      refreshToken: refreshToken.map(ADALSecret.init), expiresOn: expiresOn, cachedAt: cachedAt,
+      accessToken: accessToken.map(ADALSecret.init(hashingWhenNeeded:)), accessTokenType: string("tokenType"),
+      refreshToken: refreshToken.map { ADALSecret($0) }, expiresOn: expiresOn, cachedAt: cachedAt,
       idTokenClaims: keptClaims(entry, authority: authority, accessClaims: accessClaims),
       archivedUserID: string("userId"), archivedUserIDDisplayable: entry["isUserIdDisplayable"]?.adalFlag,
       additionalServer: additional, kind: kind,

@@ -50,7 +50,7 @@ public enum AzureCLIServicePrincipals {
         let certificate = object["certificateFile"]?.stringValue
         guard secret != nil || certificate != nil else { continue }
         entries.append(
-          Entry(clientID: id, tenant: tenant, clientSecret: secret.map(ADALSecret.init), certificate: certificate))
+          Entry(clientID: id, tenant: tenant, clientSecret: secret.map { ADALSecret($0) }, certificate: certificate))
       }
     }
     return entries

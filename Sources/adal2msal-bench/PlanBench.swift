@@ -111,8 +111,9 @@ struct PlanBench: AsyncParsableCommand {
     func item(_ index: Int, client: String, resource: String?, at: String?, rt: String?) throws -> ADALTokenItem {
       let kind = ADALTokenKind.classify(accessToken: at, refreshToken: rt, clientID: client, familyID: "1")
       return ADALTokenItem(
-        authority: authority, resource: resource, clientID: client, familyID: "1", accessToken: at.map(ADALSecret.init),
-        refreshToken: rt.map(ADALSecret.init), expiresOn: Date(timeIntervalSince1970: 4_000_000_000),
+        authority: authority, resource: resource, clientID: client, familyID: "1",
+        accessToken: at.map { ADALSecret(hashingWhenNeeded: $0) },
+        refreshToken: rt.map { ADALSecret($0) }, expiresOn: Date(timeIntervalSince1970: 4_000_000_000),
         homeAccountID: home, idToken: ADALSecret(raw), idTokenClaims: try IDTokenClaims(rawIDToken: raw),
         kind: kind ?? .accessToken, source: ADALItemSource(file: "synthetic", itemIndex: user * 4 + index))
     }

@@ -73,3 +73,28 @@ struct InspectionAndSecretTests {
     #expect(!dumpedKey.contains("fake-session-key"))
   }
 }
+
+/// An access token is hashed where its fingerprint is asked for (`ADALSecret.init(hashingWhenNeeded:)`), not as
+/// it is read: the same secret as one hashed at once, whichever way it was made.
+@Suite("Secrets hashed when needed")
+struct SecretsHashedWhenNeededTests {
+  /// Token-like values, looped over rather than passed as test arguments, which a test's output would show.
+  static let values = ["", "a", "eyJ0eXAiOiJKV1QifQ.access", String(repeating: "x", count: 3000)]
+
+  @Test func theFingerprintIsTheOneHashedAtOnce() {
+    for (index, value) in Self.values.enumerated() {
+      let later = ADALSecret(hashingWhenNeeded: value)
+      let now = ADALSecret(value)
+      #expect(later.digestPrefix == now.digestPrefix, "value \(index)")
+      #expect(later.digestPrefix == SecretFingerprint.digestPrefix(of: value), "value \(index)")
+      #expect(later.fingerprint == SecretFingerprint.of(value), "value \(index)")
+      #expect(later == now && later.hashValue == now.hashValue, "value \(index)")
+      #expect(Set([later, now]).count == 1, "value \(index)")
+    }
+  }
+
+  @Test func secretsOfDifferentValuesDiffer() {
+    #expect(ADALSecret(hashingWhenNeeded: "a") != ADALSecret("b"))
+    #expect(ADALSecret(hashingWhenNeeded: "a") != ADALSecret(hashingWhenNeeded: "b"))
+  }
+}

@@ -25,9 +25,9 @@ enum ItemFactory {
     let kind = ADALTokenKind.classify(
       accessToken: accessToken, refreshToken: refreshToken, clientID: client, familyID: nil)
     return ADALTokenItem(
-      authority: authority, resource: resource, clientID: client, accessToken: accessToken.map(ADALSecret.init),
-      refreshToken: refreshToken.map(ADALSecret.init), expiresOn: expiresOn, homeAccountID: home,
-      idToken: raw.map(ADALSecret.init), idTokenClaims: try raw.map { try IDTokenClaims(rawIDToken: $0) },
+      authority: authority, resource: resource, clientID: client, accessToken: accessToken.map { ADALSecret($0) },
+      refreshToken: refreshToken.map { ADALSecret($0) }, expiresOn: expiresOn, homeAccountID: home,
+      idToken: raw.map { ADALSecret($0) }, idTokenClaims: try raw.map { try IDTokenClaims(rawIDToken: $0) },
       additionalServer: clientInfo.map { [ADALValueEntry(key: "client_info", value: .string($0))] } ?? [],
       kind: kind ?? .multiResourceRefreshToken, source: ADALItemSource(file: file, itemIndex: index))
   }
