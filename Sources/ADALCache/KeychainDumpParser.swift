@@ -11,7 +11,8 @@ struct KeychainDumpParser {
   /// Keychain class names as dumps use them for the class-keyed layout.
   static let classKeys: Set<String> = ["genp", "inet", "cert", "keys", "idnt"]
   /// Keys that mark a dictionary as one keychain item with Apple's short names.
-  static let shortNameKeys: Set<String> = ["acct", "svce", "gena", "agrp", "v_Data"]
+  static let shortNameKeys = Set(
+    [KeychainShortName.account, .service, .generic, .accessGroup, .data].map(\.key))
   /// Keys that mark an objection item.
   static let objectionKeys: Set<String> = [
     "account", "service", "generic", "entitlement_group", "dataHex", "data", "item_class", "create_date",
