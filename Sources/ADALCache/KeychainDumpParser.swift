@@ -130,7 +130,7 @@ struct KeychainDumpParser {
   /// a time.
   private final class FlatLane: @unchecked Sendable {  // one worker at a time (lanes)
     private var byObject: [Int: String] = [:]
-    let found = UnsafeMutableBufferPointer<Int>.allocate(capacity: KeychainShortName.allCases.count)
+    let found = UnsafeMutableBufferPointer<Int>.allocate(capacity: KeychainDumpParser.flatKeys.count)
 
     deinit { found.deallocate() }
 
