@@ -81,10 +81,15 @@ package struct MigrationPipeline: Sendable {
 
   static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
     let (data, pages) = try InputFile.readReleasable(path, limits: limits)
-    // The digest needs nothing from the read: it runs on the other core while a dump's outer property list is
-    // read on this one, and the reader gives back no page of the input before it is done.
-    let digest = BackgroundValue { SecretFingerprint.sha256Hex(data) }
-    pages?.waitBeforeReleasing { _ = digest.value }
+    // The digest needs nothing from the read: it runs on another core while the reader goes on. The pages the
+    // reader lets go of meanwhile are given back once the digest has read them: had the reader waited for the
+    // digest before its first release, a core would have stood idle for a third of the digest's time.
+    pages?.deferReleases()
+    let digest = BackgroundValue {
+      let digest = SecretFingerprint.sha256Hex(data)
+      pages?.resumeReleases()
+      return digest
+    }
     let result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
     var unified: MSALInput?
     if !result.unifiedItems.isEmpty {

@@ -21,8 +21,10 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
   private let pageSize: Int
   /// Per page, how many held ranges touch it.
   private var holds: [Int32]
+  /// Per page, whether the reader let go of it (given back, or waiting in `deferred`).
   private var released: [Bool]
-  private var beforeFirstRelease: (@Sendable () -> Void)?
+  /// While releases are deferred, the pages let go meanwhile: given back once `resumeReleases` is called.
+  private var deferred: [Int]?
   private let lock = NSLock()
 
   /// `data` must be backed by `base`, an anonymous mapping of `data.count` bytes (rounded up to pages) that
@@ -36,14 +38,21 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
     released = Array(repeating: false, count: pages)
   }
 
-  /// How many pages the bytes span, and how many of them were given back.
+  /// How many pages the bytes span, and how many of them the reader let go of (given back, or to be given back
+  /// once releases resume): their bytes are no longer the input's to read.
   package var pageCount: Int { holds.count }
   package var releasedPageCount: Int { lock.withLock { released.count(where: { $0 }) } }
 
-  /// `wait` runs once, before the first page goes: for work that reads the bytes beside the reader (the
-  /// input's digest).
-  package func waitBeforeReleasing(_ wait: @escaping @Sendable () -> Void) {
-    lock.withLock { beforeFirstRelease = wait }
+  /// Keeps every page the reader lets go of from now on until `resumeReleases()`: for work that reads all the
+  /// bytes beside the reader (the input's digest). The reader goes on meanwhile; it does not wait for that work.
+  package func deferReleases() {
+    lock.withLock { deferred = deferred ?? [] }
+  }
+
+  /// Gives back the pages let go of while releases were deferred, and the others as they are let go of.
+  package func resumeReleases() {
+    let pending = lock.withLock { deferred.take() ?? [] }
+    giveBack(pending)
   }
 
   /// The offsets of `bytes` in the input, when they are a part of it (a slice that borrows its storage);
@@ -89,25 +98,35 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
     for page in (range.lowerBound / pageSize)...((range.upperBound - 1) / pageSize) { body(page) }
   }
 
-  /// Gives back `pages`, a run of neighbours at a time.
+  /// Marks `pages` as let go of, and gives them back unless releases are deferred.
   private func give(_ pages: [Int]) {
     guard !pages.isEmpty else { return }
-    let pages = pages.sorted()
-    if let wait = lock.withLock({ beforeFirstRelease.take() }) { wait() }
-    lock.withLock {
-      var position = 0
-      while position < pages.count {
-        var end = position + 1
-        while end < pages.count, pages[end] == pages[end - 1] + 1 { end += 1 }
-        let start = base + pages[position] * pageSize
-        let length = (pages[end - 1] - pages[position] + 1) * pageSize
-        // Anonymous memory given back reads as zeros: made inaccessible first where the system allows (it may
-        // refuse when the mapping splits into too many pieces), so that a late read crashes instead.
-        _ = mprotect(start, length, PROT_NONE)
-        _ = madvise(start, length, MADV_DONTNEED)
-        for page in pages[position]..<pages[end - 1] + 1 { released[page] = true }
-        position = end
+    let now: [Int] = lock.withLock {
+      for page in pages { released[page] = true }
+      guard deferred == nil else {
+        deferred!.append(contentsOf: pages)
+        return []
       }
+      return pages
+    }
+    giveBack(now)
+  }
+
+  /// Gives `pages` back to the system, a run of neighbours at a time.
+  private func giveBack(_ pages: [Int]) {
+    guard !pages.isEmpty else { return }
+    let pages = pages.sorted()
+    var position = 0
+    while position < pages.count {
+      var end = position + 1
+      while end < pages.count, pages[end] == pages[end - 1] + 1 { end += 1 }
+      let start = base + pages[position] * pageSize
+      let length = (pages[end - 1] - pages[position] + 1) * pageSize
+      // Anonymous memory given back reads as zeros: made inaccessible first where the system allows (it may
+      // refuse when the mapping splits into too many pieces), so that a late read crashes instead.
+      _ = mprotect(start, length, PROT_NONE)
+      _ = madvise(start, length, MADV_DONTNEED)
+      position = end
     }
   }
 }

@@ -143,17 +143,46 @@ import _Adal2MSALTestSupport
     #expect(pages.range(of: Data()) == nil)
   }
 
-  @Test func waitsBeforeTheFirstPageGoes() throws {
-    let (_, _, pages) = try input(pages: 2)
-    let waited = LockedCounter()
-    pages.waitBeforeReleasing { waited.add() }
+  /// While releases are deferred (the input's digest reads every byte beside the reader), the pages the reader
+  /// lets go of stay in memory as read; they go once releases resume, and those let go of later go at once.
+  /// While releases are deferred (the input's digest reads every byte beside the reader), the pages the reader
+  /// lets go of stay in memory as read; they go once releases resume, and those let go of later go at once.
+  @Test func pagesLetGoWhileReleasesAreDeferredGoWhenTheyResume() throws {
+    let (bytes, data, pages) = try input(pages: 4)
+    let size = Int(getpagesize())
+    pages.deferReleases()
     pages.hold([0..<1])
-    #expect(waited.value == 0)
     pages.releaseUnheld()
-    #expect(waited.value == 1)
+    #expect(pages.releasedPageCount == 3)
+    #if os(Linux)
+      // Checked before the bytes are read: a page given back is inaccessible, and reading it would crash the run.
+      try #require(try Self.residentPages(of: data) == [true, true, true, true])
+    #endif
+    #expect(data[size...] == Data(bytes[size...]))
+    pages.resumeReleases()
+    #if os(Linux)
+      #expect(try Self.residentPages(of: data) == [true, false, false, false])
+    #endif
+    #expect(data[0..<1] == Data(bytes[0..<1]))
     pages.release([0..<1])
-    #expect(waited.value == 1)  // once only
+    #expect(pages.releasedPageCount == 4)
+    #if os(Linux)
+      #expect(try Self.residentPages(of: data) == [false, false, false, false])
+    #endif
   }
+
+  #if os(Linux)
+    /// Which of the bytes' pages are in memory, page by page (`mincore`).
+    private static func residentPages(of data: Data) throws -> [Bool] {
+      let size = Int(getpagesize())
+      var vector = [UInt8](repeating: 0, count: (data.count + size - 1) / size)
+      let status = data.withUnsafeBytes { bytes in
+        mincore(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), vector.count * size, &vector)
+      }
+      try #require(status == 0)
+      return vector.map { $0 & 1 == 1 }
+    }
+  #endif
 }
 
 #if os(Linux)

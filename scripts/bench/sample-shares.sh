@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Samples one adal2msal run with perf (8 kHz, call stacks) and prints, for each NAME=PATTERN, the share of the
-# samples whose stack holds a function whose mangled name contains PATTERN. A change to one stage shows in its
-# share long before it shows through the machine's noise in wall time (docs/benchmarks.md, "Counting calls");
-# run each build several times, interleaved. Needs perf (root, or perf_event_paranoid <= 1).
+# samples whose stack holds a function whose mangled name contains PATTERN, when the first such sample came and
+# how long the cores stood idle before it (cores times that time, less the samples' time). A change to one stage
+# shows in its share long before it shows through the machine's noise in wall time (docs/benchmarks.md, "Counting
+# calls"); run each build several times, interleaved. Needs perf (root, or perf_event_paranoid <= 1).
 #
 #   scripts/bench/sample-shares.sh BINARY DUMP NAME=PATTERN...
 #   scripts/bench/sample-shares.sh .build/release/adal2msal DUMP \
@@ -12,7 +13,7 @@
 # file) -q. Mangled names: `swift demangle` reads them; `perf script | grep` finds the one to match.
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
@@ -28,31 +29,50 @@ trap 'rm -rf "$work"' EXIT
 perf record -q -F 8000 -g -o "$work/perf.data" "$binary" migrate --adal "$dump" --dry-run \
   --now 2026-01-01T00:00:00Z --report "$work/report.txt" -q > /dev/null 2>&1
 perf script -i "$work/perf.data" 2> /dev/null | python3 -c '
-import sys
+import os, re, sys
+rate = 8000
+cores = os.cpu_count()
 patterns = [arg.split("=", 1) for arg in sys.argv[1:]]
 counts = [0] * len(patterns)
-total = 0
+first = [None] * len(patterns)
+times = []
 stack = []
+time = None
 
 def count():
-    global total
     if not stack:
         return
-    total += 1
+    times.append(time)
     frames = " ".join(stack)
     for position, (_, pattern) in enumerate(patterns):
         if pattern in frames:
             counts[position] += 1
+            if first[position] is None:
+                first[position] = time
 
-# perf script: a header line per sample, then one indented line per frame, then a blank line.
+# perf script: a header line per sample (with its time, "12345.678901:"), then one indented line per frame, then
+# a blank line.
 for line in sys.stdin:
     if not line.strip():
         count()
         stack = []
     elif line[0] in " \t":
         stack.append(line.strip())
+    else:
+        found = re.search(r" (\d+\.\d+):", line)
+        time = float(found.group(1)) if found else None
 count()
-print(f"samples {total}")
-for (name, _), hits in zip(patterns, counts):
-    print(f"{name} {hits} {100 * hits / max(total, 1):.2f}%")
+total = len(times)
+start = min(times) if times else 0.0
+
+def idle_until(end):
+    # How long the cores stood idle from the first sample to `end`, in milliseconds.
+    before = sum(1 for sample in times if sample < end)
+    return max(0.0, cores * (end - start) - before / rate) * 1000
+
+end = max(times) if times else 0.0
+print(f"samples {total}, {(end - start) * 1000:.0f} ms, cores idle {idle_until(end):.0f} ms of {cores}")
+for (name, _), hits, at in zip(patterns, counts, first):
+    where = f", first at {(at - start) * 1000:.0f} ms, cores idle {idle_until(at):.0f} ms before" if at else ""
+    print(f"{name} {hits} {100 * hits / max(total, 1):.2f}%{where}")
 ' "$@"
