@@ -34,10 +34,12 @@ let package = Package(
 
     // glibc's allocator controls (`AllocatorTuning`, `returnFreedMemory`).
     .systemLibrary(name: "CMalloc"),
+    // Linux's `sync_file_range` (`Writeback`).
+    .systemLibrary(name: "CWriteback"),
 
     .target(
       name: "Adal2MSALSupport",
-      dependencies: ["CMalloc", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: ["CMalloc", "CWriteback", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "PropertyLists", dependencies: ["Adal2MSALSupport", "CLibXML2"]),
     .target(name: "UnifiedCache", dependencies: ["Adal2MSALSupport"]),
     .target(name: "ADALCache", dependencies: ["Adal2MSALSupport", "PropertyLists", "UnifiedCache"]),

@@ -51,12 +51,14 @@ public enum OwnerOnlyOutput {
     }
 
     /// Creates the temporary file (it must not exist) with what `produce` hands its `write` function, and
-    /// flushes it to disk. On failure the file is removed.
+    /// flushes it to disk: each part is sent on its way as it is written (`Writeback`), the `fsync` at the end
+    /// waits for all of it. On failure the file is removed.
     func write(_ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
       let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw SystemError(errno) }
       var isOpen = true
       do {
+        var fileOffset = 0
         try produce { buffer in
           var offset = 0
           while offset < buffer.count, let base = buffer.baseAddress {
@@ -67,6 +69,8 @@ public enum OwnerOnlyOutput {
             }
             offset += written
           }
+          Writeback.start(descriptor, offset: fileOffset, count: buffer.count)
+          fileOffset += buffer.count
         }
         if fsync(descriptor) != 0 { throw SystemError(errno) }
         isOpen = false
