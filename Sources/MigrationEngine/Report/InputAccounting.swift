@@ -105,8 +105,12 @@ public struct InputAccounting: Sendable {
   public var files: [String: FileTotals] {
     var out: [String: FileTotals] = [:]
     for (file, slots) in items {
-      for slot in slots where slot != 0 {
-        if let bucket = Bucket(rawValue: slot) { out[file, default: FileTotals()].counts[bucket, default: 0] += 1 }
+      // Counted by raw value first: a file's 40,000 slots counted into its totals hashed its path and a bucket
+      // for each.
+      var byRawValue = [Int](repeating: 0, count: Int(UInt8.max) + 1)
+      for slot in slots { byRawValue[Int(slot)] += 1 }
+      for bucket in Bucket.allCases where byRawValue[Int(bucket.rawValue)] > 0 {
+        out[file, default: FileTotals()].counts[bucket] = byRawValue[Int(bucket.rawValue)]
       }
     }
     for (file, buckets) in units {
