@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+@testable import MigrationEngine
+
+/// Each ADAL item is counted once per file, in the best bucket of what its entries did, and each bucket's count is
+/// exact: the end-to-end accounting tests check that a file's buckets add up, and no fixture there has an item
+/// whose every entry was merged into another.
+@Suite struct InputAccountingTests {
+  private static func entry(_ action: PlanAction, _ code: String, _ file: String, item: Int) -> PlanEntry {
+    PlanEntry(
+      action: action, reasonCode: code, reason: code,
+      sources: [PlanSource(file: file, itemIndex: item, label: "ADAL RT")])
+  }
+
+  @Test func eachItemLandsInItsBestBucketAndEveryBucketCountsExactly() {
+    let plan = MigrationPlan(
+      entries: [
+        Self.entry(.add, "adal.refresh-token", "a.plist", item: 0),
+        Self.entry(.conflict, "adal.duplicate-refresh-token", "a.plist", item: 0),  // migrated wins
+        Self.entry(.conflict, "adal.duplicate-refresh-token", "a.plist", item: 1),
+        Self.entry(.skip, "adal.expired-access-token", "a.plist", item: 2),
+        Self.entry(.skip, "adal.duplicate-access-token", "a.plist", item: 2),  // merged beats a policy skip
+        Self.entry(.skip, "adal.expired-access-token", "a.plist", item: 3),
+        Self.entry(.skip, "adal.bad-authority", "a.plist", item: 4),
+        Self.entry(.unchanged, "adal.refresh-token", "a.plist", item: 5),
+        Self.entry(.skip, "adal.bad-authority", "a.plist", item: 5),
+        // Item 6 of a.plist gave no entry: not counted here.
+        Self.entry(.add, "adal.refresh-token", "a.plist", item: 7),
+        Self.entry(.add, "adal.account", "b.plist", item: 0),
+        Self.entry(.add, "adal.refresh-token", "b.plist", item: 0),
+      ],
+      plannedAt: Date(timeIntervalSince1970: 0))
+    var accounting = InputAccounting()
+    accounting.add(plan)
+    accounting.addIgnored(3, file: "a.plist")
+    let files = accounting.files
+    #expect(files.keys.sorted() == ["a.plist", "b.plist"])
+    let a = files["a.plist"] ?? InputAccounting.FileTotals()
+    #expect(
+      [a[.migrated], a[.unchanged], a[.merged], a[.policySkip], a[.problem], a.ignored] as [Int] == [2, 1, 2, 1, 1, 3])
+    #expect(a.total == 10)
+    let b = files["b.plist"] ?? InputAccounting.FileTotals()
+    #expect([b[.migrated], b[.unchanged], b[.merged], b[.policySkip], b[.problem]] as [Int] == [1, 0, 0, 0, 0])
+    #expect(b.counts.keys.sorted() == [InputAccounting.Bucket.migrated])
+  }
+}
