@@ -14,7 +14,7 @@ package enum Writeback {
   ///   `sync_file_range`). It is only a head start: the caller's `fsync` is what makes the bytes durable.
   @discardableResult
   package static func start(_ descriptor: Int32, offset: Int, count: Int) -> Bool {
-    #if os(Linux)
+    #if canImport(Glibc)
       return sync_file_range(descriptor, off_t(offset), off_t(count), UInt32(ADAL2MSAL_SYNC_FILE_RANGE_WRITE)) == 0
     #else
       return false

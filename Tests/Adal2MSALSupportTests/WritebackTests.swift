@@ -19,7 +19,7 @@ import _Adal2MSALTestSupport
     defer { close(descriptor) }
     let bytes = [UInt8](repeating: 0x61, count: 64 << 10)
     #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
-    #if os(Linux)
+    #if canImport(Glibc)
       #expect(Writeback.start(descriptor, offset: 0, count: bytes.count))
     #else
       #expect(!Writeback.start(descriptor, offset: 0, count: bytes.count))
