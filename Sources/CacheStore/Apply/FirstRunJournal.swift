@@ -20,18 +20,36 @@ enum FirstRunJournal {
         try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")?.lowercased() == "delete"
       else { return false }
       try db.execute(sql: "PRAGMA synchronous = EXTRA")
-      try db.execute(sql: "PRAGMA cache_size = -\(firstRunCacheKilobytes)")
+      try sizeCache(db, forRows: 0)
       return true
     }
     return switched ?? false
   }
 
-  /// The page cache of a first run, in KiB. Its rows go into tables that only grow at their end, so a page,
-  /// once full, is not touched again and can go to the file at once; what the cache must hold is the key and
-  /// lookup indexes, a few MB at 40k items. The 64 MiB that runs into an existing store keep (whose updates land
-  /// anywhere in the file) held a new store's pages until the commit: the 40k-item migrate peaked about 22 MiB
-  /// higher, at no gain in time (docs/benchmarks.md).
-  static let firstRunCacheKilobytes = 16_384
+  /// Sizes the page cache of a first run that writes up to `rows` rows so far (`PlanWriter` calls it before each
+  /// part it writes).
+  static func sizeCache(_ db: Database, forRows rows: Int) throws {
+    try db.execute(sql: "PRAGMA cache_size = -\(cacheKilobytes(forRows: rows))")
+  }
+
+  /// The page cache of a first run of `rows` rows, in KiB. Its rows go into tables that only grow at their end,
+  /// so a page, once full, is not touched again and can go to the file at once; what the cache must hold is the
+  /// lookup indexes, whose entries (a key's hash and a row id) land anywhere: about 42 bytes a row over the five
+  /// of them at 181k rows. The cache gets `cacheBytesPerRow` a row, from `minimumCacheKilobytes` up to
+  /// `maximumCacheKilobytes`. A smaller cache than the indexes re-read and re-wrote their pages (the 160k-item
+  /// migrate with 2 MiB: 83,736 `pread` and 98,204 `pwrite` calls, against 149 and 14,607); a larger one held a
+  /// small store's every page until the commit (the 10k-item migrate's 15 MB store: 16 MiB peaked 6 MiB higher
+  /// at its end than 2 MiB). The 64 MiB that runs into an existing store keep (whose updates land anywhere in the
+  /// file) made the 40k-item migrate peak about 22 MiB higher, at no gain in time (docs/benchmarks.md).
+  static func cacheKilobytes(forRows rows: Int) -> Int {
+    let (bytes, overflow) = rows.multipliedReportingOverflow(by: cacheBytesPerRow)
+    return overflow ? maximumCacheKilobytes : min(maximumCacheKilobytes, max(minimumCacheKilobytes, bytes / 1_024))
+  }
+
+  /// Page cache a first run's row gets: half as much again as its index entries take.
+  static let cacheBytesPerRow = 64
+  static let minimumCacheKilobytes = 2_048
+  static let maximumCacheKilobytes = 16_384
 
   /// Puts the store back in WAL mode with `synchronous = FULL` and the whole page cache, after its first run
   /// committed or rolled back. SQLite takes the exclusive lock this needs without waiting (another connection

@@ -50,7 +50,8 @@ extension CacheStore {
               Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
               RowCodec.jsonText(options.recordedOptions),
             ])
-          var writer = try PlanWriter(db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt)
+          var writer = try PlanWriter(
+            db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt, firstRun: firstRun)
           do {
             try body(&writer)
           } catch let error as DatabaseError {
@@ -100,13 +101,23 @@ extension CacheStore {
     private var provenance: ProvenanceWriter
     /// What the run did so far.
     public private(set) var summary: AppliedRunSummary
+    /// Whether the run is a new store's first (`FirstRunJournal`), whose page cache grows with its rows.
+    private let firstRun: Bool
+    /// Entries of the parts written so far: the most rows the run can have written.
+    private var entriesGiven = 0
 
-    fileprivate init(db: Database, codec: RowCodec, runID: Int64, startedAt: Date) throws {
+    fileprivate init(db: Database, codec: RowCodec, runID: Int64, startedAt: Date, firstRun: Bool) throws {
+      self.firstRun = firstRun
       writer = try RowWriter(db: db, codec: codec)
       provenance = try ProvenanceWriter(db: db)
       summary = AppliedRunSummary(
         runID: runID, startedAt: startedAt, finishedAt: startedAt, planned: [:], rowsInserted: 0, rowsUpdated: 0,
         rowsAlreadyCurrent: 0, sectionsWritten: 0)
+    }
+
+    /// The connection's page cache, in KiB (`PRAGMA cache_size`, which states it negated).
+    var pageCacheKilobytes: Int {
+      get throws { -(try Int.fetchOne(writer.db, sql: "PRAGMA cache_size") ?? 0) }
     }
 
     /// Writes the rows still waiting for a full batch (`RowWriter`, `ProvenanceWriter`): the end of the run.
@@ -121,6 +132,8 @@ extension CacheStore {
       // A handful of distinct tallies: a list, where a dictionary hashed every entry's.
       var planned: [(tally: PlannedKind, count: Int)] = []
       let entries = plan.entries
+      entriesGiven += entries.count
+      if firstRun { try FirstRunJournal.sizeCache(writer.db, forRows: entriesGiven) }
       // The entries' rows prepared on another core, a few chunks ahead of the writes (`RowPreparation`).
       let preparation = RowPreparation(codec: writer.codec)
       provenance.forgetLearned()
