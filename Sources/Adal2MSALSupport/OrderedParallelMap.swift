@@ -1,12 +1,16 @@
 import Dispatch
 import Foundation
 
+/// The smallest chunk `orderedParallelMap` and its kin give a core unless told otherwise: below it, handing the
+/// work out costs more than it saves.
+package let parallelMapMinimumChunk = 256
+
 extension Array where Element: Sendable {
   /// `map(transform)` on all cores, in chunks, with the results in the elements' order: for work that is
   /// independent from element to element (a dump's items, the report's users) and, at 100,000 items, takes
   /// seconds on one core.
   package func orderedParallelMap<Result: Sendable>(
-    minimumChunk: Int = 256, _ transform: @Sendable (Element) -> Result
+    minimumChunk: Int = parallelMapMinimumChunk, _ transform: @Sendable (Element) -> Result
   ) -> [Result] {
     let elements = self
     // Each chunk initialises its own slots of the result, reading the elements in place: joining per-chunk
@@ -27,7 +31,7 @@ extension Array where Element: Sendable {
   /// one per core. Two workers that took turns at one lock spent a tenth of a large read waiting in the kernel.
   /// `lanes` must not be empty; a lane serves one worker at a time, the same lane possibly many in turn.
   package func orderedParallelMap<Lane: Sendable, Result: Sendable>(
-    minimumChunk: Int = 256, lanes: [Lane], _ transform: @Sendable (Lane, Element) -> Result
+    minimumChunk: Int = parallelMapMinimumChunk, lanes: [Lane], _ transform: @Sendable (Lane, Element) -> Result
   ) -> [Result] {
     precondition(!lanes.isEmpty, "no lane to work in")
     let elements = self
@@ -49,7 +53,7 @@ extension Array {
   /// core once `transform` is done with it, rather than on one core with the whole array afterwards. Every slot
   /// must hold an element; all are nil when this returns.
   package mutating func orderedParallelMapTaking<Wrapped: Sendable, Result: Sendable>(
-    minimumChunk: Int = 256, _ transform: @Sendable (consuming Wrapped) -> Result
+    minimumChunk: Int = parallelMapMinimumChunk, _ transform: @Sendable (consuming Wrapped) -> Result
   ) -> [Result] where Element == Wrapped? {
     let count = self.count
     return withUnsafeMutableBufferPointer { source in

@@ -61,12 +61,13 @@ extension MigrationReport {
     return RenderedReport(parts)
   }
 
-  /// Users per batch when a report is written as it is made: enough to keep every core busy, few enough that
-  /// a batch's text (about 2 MB for 512 of the benchmark's users) is a small part of any report. Two batches are
-  /// held at once, one written while the next is made: with 4,096 users a batch, a 10k-item run held its whole
-  /// report's text at once and peaked 7 MiB higher, for no time the report's benchmark shows
-  /// (docs/benchmarks.md, "Memory").
-  static let usersPerBatch = 512
+  /// Users per batch when a report is written as it is made: one chunk of `orderedParallelMap`'s smallest size
+  /// (`parallelMapMinimumChunk`) for each core, so that every core renders, and few enough that a batch's text
+  /// (about 2 MB for 512 of the benchmark's users) is a small part of any report. Two batches are held at once,
+  /// one written while the next is made: with 4,096 users a batch, a 10k-item run on two cores held its whole
+  /// report's text at once and peaked 7 MiB higher, for no time the report's benchmark shows (docs/benchmarks.md,
+  /// "Memory").
+  static let usersPerBatch = parallelMapMinimumChunk * max(2, ProcessInfo.processInfo.activeProcessorCount)
 }
 
 /// How a report's user sections are made: on all cores, a batch at a time.
