@@ -115,7 +115,7 @@ extension CacheStore {
         rowsAlreadyCurrent: 0, sectionsWritten: 0)
     }
 
-    /// The connection's page cache, in KiB (`PRAGMA cache_size`, which states it negated).
+    /// The connection's page cache, in KiB (`PRAGMA cache_size`, which the store always sets in KiB, negated).
     var pageCacheKilobytes: Int {
       get throws { -(try Int.fetchOne(writer.db, sql: "PRAGMA cache_size") ?? 0) }
     }
