@@ -15,7 +15,8 @@ package enum Writeback {
   @discardableResult
   package static func start(_ descriptor: Int32, offset: Int, count: Int) -> Bool {
     #if canImport(Glibc)
-      return sync_file_range(descriptor, off_t(offset), off_t(count), UInt32(ADAL2MSAL_SYNC_FILE_RANGE_WRITE)) == 0
+      let flags = UInt32(ADAL2MSAL_SYNC_FILE_RANGE_WRITE)
+      return sync_file_range(descriptor, __off64_t(offset), __off64_t(count), flags) == 0
     #else
       return false
     #endif

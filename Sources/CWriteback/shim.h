@@ -5,5 +5,5 @@
 
 #define ADAL2MSAL_SYNC_FILE_RANGE_WRITE 2
 
-extern int sync_file_range(int fd, off_t offset, off_t count, unsigned int flags);
+extern int sync_file_range(int fd, __off64_t offset, __off64_t count, unsigned int flags);
 #endif
