@@ -52,7 +52,7 @@ struct CompareBenchmark: ParsableCommand {
     }
     BenchMachine.printHeader()
     print("python: \(CompareContenders.version(of: interpreter)) (\(interpreter)); script: \(scriptPath)")
-    print("adal2msal: \(binary)")
+    print("adal2msal: \(binary); Swift runtime: \(EndToEndBenchOptions.swiftRuntime(of: binary))")
     for size in users {
       let dump = try CompareInputs.dump(users: size, seed: seed, work: work)
       var results = CompareTable.Results(users: size, dump: dump)

@@ -19,8 +19,20 @@ struct EndToEndBenchOptions: ParsableArguments {
     let binary = migrate ?? BenchChild.migrateBinary
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       try? FileManager.default.removeItem(at: scratch)
-      throw ValidationError("no adal2msal at \(binary): build it (swift build -c release) or pass --migrate")
+      throw ValidationError(
+        "no adal2msal at \(binary): build it (swift build -c release, on Linux with --static-swift-stdlib) or pass "
+          + "--migrate")
     }
     return (work, scratch, binary)
+  }
+
+  /// How `binary` has the Swift runtime, for the figures' header: a binary that loads it names `libswiftCore` (as
+  /// a needed library on Linux, a load command on macOS); one built with `--static-swift-stdlib` never does.
+  static func swiftRuntime(of binary: String) -> String {
+    guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: binary), options: .alwaysMapped) else {
+      return "unknown (the binary cannot be read)"
+    }
+    return bytes.range(of: Data("libswiftCore".utf8)) == nil
+      ? "linked in (--static-swift-stdlib)" : "shared libraries"
   }
 }

@@ -19,18 +19,31 @@ binary=$1
 dump=$2
 shift 2
 command -v perf > /dev/null || { echo "call-counts: perf is not installed (Debian: linux-perf)" >&2; exit 1; }
+# The runtime is libswiftCore.so, or the binary itself when it was built with --static-swift-stdlib.
 runtime=$(ldd "$binary" | awk '/libswiftCore.so/ {print $3}')
+runtime=${runtime:-$binary}
 libc=$(ldd "$binary" | awk '/libc.so.6/ {print $3}')
-[ -n "$runtime" ] && [ -n "$libc" ] || { echo "call-counts: $binary links no libswiftCore.so or libc.so.6" >&2; exit 1; }
-# A probe is placed once per library file and kept until reboot (`perf probe -d 'probe_*'` removes them).
-perf probe --list 2> /dev/null | grep -q 'probe_libswiftCore:swift_retain ' || perf probe -q -x "$runtime" swift_retain
-perf probe --list 2> /dev/null | grep -q 'probe_libswiftCore:swift_release ' || perf probe -q -x "$runtime" swift_release
-perf probe --list 2> /dev/null | grep -q 'probe_libc:malloc ' || perf probe -q -x "$libc" malloc
+[ -n "$libc" ] || { echo "call-counts: $binary links no libc.so.6" >&2; exit 1; }
+# The probes are placed again for each run (they outlive it until reboot, `perf probe -d 'a2m:*'` removes them):
+# the runtime they count in is this binary's.
+# In a binary that links the runtime in, its functions are local symbols that perf does not find by name: they
+# are placed at their addresses (`nm`).
+place() {
+  local file=$1 function=$2 address
+  perf probe -q -x "$file" -a "a2m:$function=$function" 2> /dev/null && return
+  address=$(nm "$file" | awk -v f="$function" '$3 == f && !found {print $1; found = 1}')
+  [ -n "$address" ] || { echo "call-counts: no $function in $file" >&2; exit 1; }
+  perf probe -q -x "$file" -a "a2m:$function=0x$address"
+}
+perf probe -q -d 'a2m:*' 2> /dev/null || true
+place "$runtime" swift_retain
+place "$runtime" swift_release
+place "$libc" malloc
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 if [ $# -eq 0 ]; then
   set -- --dry-run --now 2026-01-01T00:00:00Z --report "$report"
 fi
-perf stat -x, -e probe_libswiftCore:swift_retain,probe_libswiftCore:swift_release,probe_libc:malloc \
+perf stat -x, -e a2m:swift_retain,a2m:swift_release,a2m:malloc \
   "$binary" migrate --adal "$dump" -q "$@" 2>&1 > /dev/null \
-  | awk -F, '/probe_/ { split($3, name, ":"); printf "%s %s\n", name[2], $1 }'
+  | awk -F, '/a2m:/ { split($3, name, ":"); printf "%s %s\n", name[2], $1 }'
