@@ -24,10 +24,9 @@ runtime=$(ldd "$binary" | awk '/libswiftCore.so/ {print $3}')
 runtime=${runtime:-$binary}
 libc=$(ldd "$binary" | awk '/libc.so.6/ {print $3}')
 [ -n "$libc" ] || { echo "call-counts: $binary links no libc.so.6" >&2; exit 1; }
-# The probes are placed again for each run (they outlive it until reboot, `perf probe -d 'a2m:*'` removes them):
-# the runtime they count in is this binary's.
-# In a binary that links the runtime in, its functions are local symbols that perf does not find by name: they
-# are placed at their addresses (`nm`).
+# Placed again for each run, in this binary's runtime (probes outlive a run until reboot; `perf probe -d 'a2m:*'`
+# removes them). Linked into the binary, the runtime's functions are local symbols, which perf finds by name only
+# with debug information: those are placed at their addresses (`nm`).
 place() {
   local file=$1 function=$2 address
   perf probe -q -x "$file" -a "a2m:$function=$function" 2> /dev/null && return
