@@ -97,6 +97,9 @@ extension Adal2MSALCommand {
 
     func run() async throws {
       let startedAt = Date()
+      AllocatorTuning.fitTopPad(
+        toInputBytes: InputFile.totalBytes(of: inputs.adal + inputs.msal),
+        environment: ProcessInfo.processInfo.environment)
       let progress = ProgressLine(enabled: !quiet && Terminal.standardErrorIsTerminal)
       let outcome = try await runReportingFailures {
         try checkOutputs()

@@ -36,10 +36,37 @@ package enum AllocatorTuning {
   package static let largeBlockBytes: Int32 = 128 << 10
 
   /// How far a new heap is made writable at once, and how much free space a heap keeps at its top rather than
-  /// give back (glibc's default is 128 KiB). 32 MiB more than halved the `mprotect` calls of a 40k-item run and
-  /// raised its peak 3–4 MiB; 64 MiB removed nearly all of them but raised the peak 17 MiB, above 1.5x the input
+  /// give back (glibc's default is 128 KiB), for a command whose input is not known yet; a migration fits it to
+  /// its input (`fitTopPad`). 32 MiB more than halved the `mprotect` calls of a 40k-item run and raised its
+  /// peak 3–4 MiB; 64 MiB removed nearly all of them but raised the peak 17 MiB, above 1.5x the input
   /// (docs/benchmarks.md, "Memory").
   package static let heapTopPadBytes: Int32 = 32 << 20
+
+  /// glibc's own top pad, the least a fitted pad is.
+  package static let defaultTopPadBytes: Int32 = 128 << 10
+
+  /// The top pad for a run that reads `inputBytes` bytes: an eighth of them, from glibc's default up to
+  /// `heapTopPadBytes`. The free space a heap keeps at its top stays in the process: a fixed 32 MiB kept
+  /// about 8 MiB more at the end of a 42.6 MB dump's `migrate` (peak 81–84 MiB, 73–76 MiB with a pad of 4–8
+  /// MiB), while the runs whose heaps grow the most, and so make most of the `mprotect` calls the pad saves, read
+  /// the largest inputs (docs/benchmarks.md, "Memory").
+  package static func topPadBytes(forInputBytes inputBytes: Int) -> Int32 {
+    Int32(min(Int(heapTopPadBytes), max(Int(defaultTopPadBytes), inputBytes / 8)))
+  }
+
+  /// Sets the top pad to `topPadBytes(forInputBytes:)`, unless the user set it (as `apply` does). A heap is made
+  /// writable as far as the pad at the time it is made, so a migration calls it before it reads anything.
+  ///
+  /// - Returns: whether it was set (never on systems without glibc).
+  @discardableResult
+  package static func fitTopPad(toInputBytes inputBytes: Int, environment: [String: String]) -> Bool {
+    #if canImport(Glibc)
+      guard environment["GLIBC_TUNABLES"] == nil, environment["MALLOC_TOP_PAD_"] == nil else { return false }
+      return mallopt(M_TOP_PAD, topPadBytes(forInputBytes: inputBytes)) == 1
+    #else
+      return false
+    #endif
+  }
 }
 
 /// Gives the memory freed so far back to the system. glibc keeps freed memory in its heaps (one per thread

@@ -124,6 +124,18 @@ package enum InputFile {
       return [path]
     }
   }
+
+  /// The bytes of the files `expand` gives, by their sizes now; a path that cannot be listed or sized counts
+  /// nothing (the run that reads it says why). For settings made before a run (`AllocatorTuning.fitTopPad`).
+  package static func totalBytes(of paths: [String]) -> Int {
+    paths.reduce(0) { total, path in
+      let files = (try? expand([path])) ?? []
+      return files.reduce(total) { total, file in
+        let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber
+        return total + max(0, size?.intValue ?? 0)
+      }
+    }
+  }
 }
 
 /// An input file that cannot be used at all.

@@ -1,5 +1,6 @@
 // Reports on glibc's allocator in a process of its own, where no test running beside it has used its heaps. With
-// `--tuned` the command's allocator settings (`AllocatorTuning`) are made first. Prints one number:
+// `--tuned` the command's allocator settings (`AllocatorTuning`) are made first, and with `--fit-to BYTES` the top
+// pad a migration of that many input bytes sets (`AllocatorTuning.fitTopPad`). Prints one number:
 // - by default, the usable size of a 1 MiB block allocated after an 8 MiB block was freed (whether glibc maps a
 //   block separately depends on its heaps' free space);
 // - with `--new-heap`, how many bytes of the heap a new thread's first small block comes from are writable
@@ -13,6 +14,11 @@ import Adal2MSALSupport
 
   if CommandLine.arguments.contains("--tuned"), !AllocatorTuning.apply(environment: [:]) {
     fatalError("mallopt refused a setting")
+  }
+  if let flag = CommandLine.arguments.firstIndex(of: "--fit-to"), CommandLine.arguments.indices.contains(flag + 1) {
+    guard let inputBytes = Int(CommandLine.arguments[flag + 1]),
+      AllocatorTuning.fitTopPad(toInputBytes: inputBytes, environment: [:])
+    else { fatalError("--fit-to takes a byte count, and mallopt must take the pad") }
   }
 
   /// The length of the mapping in /proc/self/maps that holds `address`.
