@@ -21,8 +21,7 @@ package enum InputFile {
     guard !isDirectory.boolValue else { throw InputFileError(path: path, problem: .isDirectory) }
     // A FIFO or a device (/dev/zero) may never end, and opening a FIFO waits for a writer: refused unopened.
     if let kind = OwnerOnlyFile.nonRegularKind(path) { throw InputFileError(path: path, problem: .notRegular(kind)) }
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    let size = size(of: path)
     guard size <= limits.maxInputBytes else {
       throw InputFileError(path: path, problem: .tooLarge(size: size, limit: limits.maxInputBytes))
     }
@@ -125,16 +124,15 @@ package enum InputFile {
     }
   }
 
+  /// The size the system gives for `path`, without opening it; 0 when it gives none.
+  package static func size(of path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+  }
+
   /// The bytes of the files `expand` gives, by their sizes now; a path that cannot be listed or sized counts
   /// nothing (the run that reads it says why). For settings made before a run (`AllocatorTuning.fitTopPad`).
   package static func totalBytes(of paths: [String]) -> Int {
-    paths.reduce(0) { total, path in
-      let files = (try? expand([path])) ?? []
-      return files.reduce(total) { total, file in
-        let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber
-        return total + max(0, size?.intValue ?? 0)
-      }
-    }
+    paths.flatMap { (try? expand([$0])) ?? [] }.reduce(0) { $0 + size(of: $1) }
   }
 }
 

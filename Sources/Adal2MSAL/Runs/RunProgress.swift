@@ -57,7 +57,7 @@ final class ReadingProgress: @unchecked Sendable {
     var sizes: [String: Int] = [:]
     if handler != nil, let expanded = try? InputFile.expand(paths) {
       for path in expanded {
-        sizes[path] = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        sizes[path] = InputFile.size(of: path)
       }
     }
     self.sizes = sizes
