@@ -50,6 +50,27 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// `ReportSpool` renders a `SectionedReport`, which makes each user's section as it renders it: it must write
+  /// the bytes of the whole model, in every format, with usernames shown or redacted, whatever the batch size.
+  @Test(arguments: Scenario.names)
+  func sectionsMadeAsRenderedChangeNothing(_ name: String) throws {
+    let plan = try Scenario(name).plan()
+    for redacted in [false, true] {
+      let redact = redacted ? Redactor(plan: plan) : .none
+      let whole = MigrationReport(plan: plan, redact: redact, redacted: redacted)
+      let sectioned = SectionedReport(plan: plan, redact: redact, redacted: redacted)
+      #expect(sectioned.userCount == whole.users.count, "\(name)")
+      for format in ReportFormat.allCases {
+        let expected = Array(whole.rendered(format, colorize: format == .text).text.utf8)
+        for size in [1, 3, MigrationReport.usersPerBatch] {
+          var written: [UInt8] = []
+          sectioned.write(format, colorize: format == .text, usersPerBatch: size) { written += $0 }
+          #expect(written == expected, "\(name) \(format), redacted \(redacted), \(size) users per batch")
+        }
+      }
+    }
+  }
+
   /// The next batch is made while one is written out. When writing fails, the batch being made is waited for:
   /// no work of the call goes on after it has thrown, and nothing is made after the batch that was under way.
   @Test func aFailedWriteLeavesNoBatchBeingMade() {

@@ -106,38 +106,41 @@ public struct MigrationReport: Sendable {
     return out
   }
 
-  /// Where each user section and other entry came from in the plan (for `ReportSpool`, which orders the
-  /// sections of several plans).
-  let sectionOrigins: [ReportSections.Origin]
-  let otherOrigins: [Int]
-
   public init(plan: MigrationPlan, redactUsernames: Bool = false) {
     self.init(plan: plan, redact: redactUsernames ? Redactor(plan: plan) : .none, redacted: redactUsernames)
   }
 
   init(plan: MigrationPlan, redact: Redactor, redacted: Bool) {
+    let grouped = ReportSections.group(plan)
+    self.init(opening: plan, others: grouped.others, redact: redact, redacted: redacted)
+    users = grouped.users.orderedParallelMap { Self.userSection($0, of: plan, redact: redact) }
+  }
+
+  /// The report of `plan` without its user sections (`SectionedReport` makes each as it renders it): its
+  /// opening, the entries at `others` (positions in the plan's entries) and its diagnostics.
+  init(opening plan: MigrationPlan, others: [Int], redact: Redactor, redacted: Bool) {
     plannedAt = plan.plannedAt
     inputs = plan.inputs
     self.redacted = redacted
     targetLibrary = plan.targetLibrary
     (actionCounts, kindCounts) = Self.counts(plan.entries)
-    let grouped = ReportSections.group(plan)
-    users = grouped.users.orderedParallelMap { section in
-      UserSection(
-        username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
-        homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
-        rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
-        candidates: section.user.candidates.map { redact($0) },
-        entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) })
-    }
-    sectionOrigins = grouped.users.map(\.origin)
-    otherOrigins = grouped.others
-    otherEntries = grouped.others.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) }
+    users = []
+    otherEntries = others.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) }
     diagnostics = plan.diagnostics.map { diagnostic in
       var copy = diagnostic
       copy.message = redact(diagnostic.message)
       return copy
     }
+  }
+
+  /// The section of `section`'s user, its entries read from `plan`.
+  static func userSection(_ section: ReportSections.Section, of plan: MigrationPlan, redact: Redactor) -> UserSection {
+    UserSection(
+      username: redact(section.user.username), otherUsernames: section.user.otherUsernames.map { redact($0) },
+      homeAccountID: redact(section.user.homeAccountID), cloud: section.user.cloud, status: section.user.status,
+      rule: section.user.rule, reasonCode: section.user.reasonCode, reason: redact(section.user.reason),
+      candidates: section.user.candidates.map { redact($0) },
+      entries: section.entries.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) })
   }
 
   /// A report without sections: what its opening shows (`ReportSpool` writes the sections).
@@ -154,8 +157,6 @@ public struct MigrationReport: Sendable {
     users = []
     otherEntries = []
     diagnostics = []
-    sectionOrigins = []
-    otherOrigins = []
   }
 
 }

@@ -28,12 +28,23 @@ extension MigrationReport {
     _ format: ReportFormat, colorize: Bool = false, usersPerBatch: Int,
     to output: (UnsafeRawBufferPointer) throws -> Void
   ) rethrows {
+    try write(
+      format, colorize: colorize, userCount: users.count, usersPerBatch: usersPerBatch,
+      userPiece: { [self] in piece(ofUser: $0, format, colorize: colorize) }, to: output)
+  }
+
+  /// `write` of a report whose `userCount` user sections `userPiece` renders (`SectionedReport`): the report's
+  /// own `users` are not read.
+  func write(
+    _ format: ReportFormat, colorize: Bool, userCount: Int, usersPerBatch: Int,
+    userPiece: @escaping @Sendable (Int) -> ReportPiece, to output: (UnsafeRawBufferPointer) throws -> Void
+  ) rethrows {
     var assembler = ReportAssembler(format: format, colorize: colorize)
     try assembler.opening(self, to: output)
     // Each section's lines for "Skipped and conflicts" are kept for the end; the sections are written out.
     var attention: [[UInt8]] = []
     var attentionCount = 0
-    try UserBatches(size: usersPerBatch).forEach(users.count, { piece(ofUser: $0, format, colorize: colorize) }) {
+    try UserBatches(size: usersPerBatch).forEach(userCount, userPiece) {
       pieces in
       for piece in pieces {
         try assembler.section(piece.body, to: output)

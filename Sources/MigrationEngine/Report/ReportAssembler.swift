@@ -13,10 +13,16 @@ struct ReportPiece: Sendable {
 extension MigrationReport {
   /// User `index`'s section.
   func piece(ofUser index: Int, _ format: ReportFormat, colorize: Bool) -> ReportPiece {
+    // Through the buffer pointer the section is read in place, never copied.
+    users.withUnsafeBufferPointer { Self.piece(of: $0[index], format, colorize: colorize) }
+  }
+
+  /// `user`'s section.
+  static func piece(of user: borrowing UserSection, _ format: ReportFormat, colorize: Bool) -> ReportPiece {
     switch format {
-    case .text: textPiece(ofUser: index, colorize: colorize).terminalSafe(colorize: colorize)
-    case .json: jsonPiece(ofUser: index)
-    case .markdown: markdownPiece(ofUser: index).terminalSafe(colorize: false)
+    case .text: textPiece(of: user, colorize: colorize).terminalSafe(colorize: colorize)
+    case .json: jsonPiece(of: user)
+    case .markdown: markdownPiece(of: user).terminalSafe(colorize: false)
     }
   }
 

@@ -34,12 +34,12 @@ extension MigrationReport {
     return out.depth
   }()
 
-  /// One user's section, written at `jsonElementLevel` (JSON has no "Skipped and conflicts" list).
-  func jsonPiece(ofUser index: Int) -> ReportPiece {
+  /// A user's section, written at `jsonElementLevel` (JSON has no "Skipped and conflicts" list).
+  static func jsonPiece(of user: borrowing UserSection) -> ReportPiece {
     var part = JSONWriter(indent: 2, level: Self.jsonElementLevel)
     // About 1,550 bytes an entry: sized up front, a section's buffer was copied as it grew.
-    part.reserveCapacity(1024 + 1600 * users[index].entries.count)
-    Self.write(users[index], to: &part)
+    part.reserveCapacity(1024 + 1600 * user.entries.count)
+    Self.write(user, to: &part)
     return ReportPiece(body: part.bytes, attention: [], attentionCount: 0)
   }
 
@@ -88,7 +88,7 @@ extension MigrationReport {
     ])
   }
 
-  private static func write(_ user: UserSection, to out: inout JSONWriter) {
+  private static func write(_ user: borrowing UserSection, to out: inout JSONWriter) {
     out.beginObject()
     out.member("username", user.username)
     out.key("otherUsernames")

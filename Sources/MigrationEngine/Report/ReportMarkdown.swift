@@ -7,11 +7,10 @@ extension MigrationReport {
   /// and the diagnostics.
   public func markdown() -> String { rendered(.markdown).text }
 
-  /// One user's section, with its rows for "Skipped and conflicts".
-  func markdownPiece(ofUser index: Int) -> ReportPiece {
-    let entries = users[index].entries
-    let (rows, count) = Self.attentionRows(entries)
-    return ReportPiece(body: Self.userSection(users[index]).bytes, attention: rows, attentionCount: count)
+  /// A user's section, with its rows for "Skipped and conflicts".
+  static func markdownPiece(of user: borrowing UserSection) -> ReportPiece {
+    let (rows, count) = attentionRows(user.entries)
+    return ReportPiece(body: userSection(user).bytes, attention: rows, attentionCount: count)
   }
 
   /// The row of "Other entries"' entry `index`, with its row for "Skipped and conflicts".
@@ -115,7 +114,7 @@ extension MigrationReport {
   }
 
   /// One user's section: a blank line, its heading, its facts, its entries.
-  private static func userSection(_ user: UserSection) -> MarkdownText {
+  private static func userSection(_ user: borrowing UserSection) -> MarkdownText {
     var out = MarkdownText()
     out.line()
     out.codeLine("## User ", user.username ?? "(no username)")

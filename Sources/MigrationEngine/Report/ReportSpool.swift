@@ -60,21 +60,21 @@ public struct ReportSpool {
   public mutating func add(_ plan: MigrationPlan) throws {
     precondition(held == nil, "a spool that holds a part takes no other")
     partsAdded += 1
-    let report = MigrationReport(plan: plan, redact: redact, redacted: redacted)
-    for (action, count) in report.actionCounts { actionCounts[action, default: 0] += count }
-    for (kind, counts) in report.kindCounts {
+    let report = SectionedReport(plan: plan, redact: redact, redacted: redacted)
+    for (action, count) in report.header.actionCounts { actionCounts[action, default: 0] += count }
+    for (kind, counts) in report.header.kindCounts {
       for (action, count) in counts { kindCounts[kind, default: [:]][action, default: 0] += count }
     }
     diagnostics += plan.diagnostics
     var position = 0
     let (format, colorize) = (format, colorize)
     try UserBatches(size: usersPerBatch).forEach(
-      report.users.count, { report.piece(ofUser: $0, format, colorize: colorize) }
+      report.userCount, { report.piece(ofUser: $0, format, colorize: colorize) }
     ) {
       pieces in
       for piece in pieces {
         let order: SectionOrder =
-          switch report.sectionOrigins[position] {
+          switch report.origin(ofUser: position) {
           case .user(let index): .user(UserOrder(plan.users[index]))
           case .entry(let index): .account(EntryOrder(plan.entries[index]))
           }
@@ -82,8 +82,8 @@ public struct ReportSpool {
         position += 1
       }
     }
-    for index in report.otherEntries.indices {
-      let piece = report.piece(ofOther: index, format, colorize: colorize)
+    for index in report.header.otherEntries.indices {
+      let piece = report.header.piece(ofOther: index, format, colorize: colorize)
       others.append(
         try spool(piece, order: EntryOrder(plan.entries[report.otherOrigins[index]]), sequence: others.count))
     }
@@ -111,10 +111,10 @@ public struct ReportSpool {
         whole = (consume part).merged(with: rest)
       }
       whole.diagnostics.sort(by: PlanOrder.diagnostics)
-      let report = MigrationReport(plan: whole, redact: redact, redacted: redacted)
+      let report = SectionedReport(plan: whole, redact: redact, redacted: redacted)
       try report.write(format, colorize: colorize, usersPerBatch: usersPerBatch, to: output)
-      // The plan and its report model are millions of objects at 100,000 items: freed here, on one core, they
-      // held up the end of every dry run by a tenth of a second.
+      // The plan (which the report holds) is millions of objects at 100,000 items: freed here, on one core, it
+      // and the report's model held up the end of every dry run by a tenth of a second.
       releaseInBackground(consume report)
       releaseInBackground(consume whole)
       return

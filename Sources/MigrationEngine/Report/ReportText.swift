@@ -49,7 +49,7 @@ extension MigrationReport {
   func textPiece(ofOther index: Int, colorize: Bool) -> ReportPiece {
     var out = TextLines()
     var attention = Attention()
-    entries([otherEntries[index]], into: &out, attention: &attention, colorize: colorize)
+    Self.entries([otherEntries[index]], into: &out, attention: &attention, colorize: colorize)
     return ReportPiece(body: out.takeBytes(), attention: attention.lines.takeBytes(), attentionCount: attention.count)
   }
 
@@ -73,53 +73,50 @@ extension MigrationReport {
     var count = 0
   }
 
-  /// One user's section (its identity, then its entries), and its skips and conflicts.
-  func textPiece(ofUser index: Int, colorize: Bool) -> ReportPiece {
-    users.withUnsafeBufferPointer { users in
-      // The section is read in place through the buffer pointer, never copied.
-      // About 630 bytes an entry: sized up front, a section's buffer was copied as it grew.
-      var out = TextLines(reservingCapacity: 512 + 640 * users[index].entries.count)
-      out.blank()
-      // Written straight into the section's bytes: the facts as an array of String pairs, and their labels
-      // padded and joined per user, were most of the allocations of a section.
-      out.line {
-        $0.appendLiteral("User ")
-        $0.appendUTF8(users[index].username ?? "(no username)")
-        guard !users[index].otherUsernames.isEmpty else { return }
-        $0.appendLiteral(" (also ")
-        Self.write(users[index].otherUsernames, to: &$0)
-        $0.append(UInt8(ascii: ")"))
-      }
-      func shows(_ fact: Fact) -> Bool {
-        switch fact {
-        case .status, .cloud: true
-        case .homeAccountID: users[index].homeAccountID != nil
-        case .rule: users[index].rule != nil
-        case .candidates: !users[index].candidates.isEmpty
-        }
-      }
-      var width = 0
-      for fact in Fact.allCases where shows(fact) { width = max(width, fact.label.utf8.count) }
-      for fact in Fact.allCases where shows(fact) {
-        out.wrapped(first: fact.prefix(width: width), rest: Fact.continuation(width: width)) { text in
-          switch fact {
-          case .status:
-            text.appendUTF8(users[index].status.rawValue)
-            if !users[index].reason.isEmpty {
-              text.appendLiteral(": ")
-              text.appendUTF8(users[index].reason)
-            }
-          case .homeAccountID: text.appendUTF8(users[index].homeAccountID ?? "")
-          case .rule: text.appendUTF8(users[index].rule?.rawValue ?? "")
-          case .candidates: Self.write(users[index].candidates, to: &text)
-          case .cloud: text.appendUTF8(users[index].cloud)
-          }
-        }
-      }
-      var attention = Attention()
-      entries(users[index].entries, into: &out, attention: &attention, colorize: colorize)
-      return ReportPiece(body: out.takeBytes(), attention: attention.lines.takeBytes(), attentionCount: attention.count)
+  /// A user's section (its identity, then its entries), and its skips and conflicts.
+  static func textPiece(of user: borrowing UserSection, colorize: Bool) -> ReportPiece {
+    // About 630 bytes an entry: sized up front, a section's buffer was copied as it grew.
+    var out = TextLines(reservingCapacity: 512 + 640 * user.entries.count)
+    out.blank()
+    // Written straight into the section's bytes: the facts as an array of String pairs, and their labels
+    // padded and joined per user, were most of the allocations of a section.
+    out.line {
+      $0.appendLiteral("User ")
+      $0.appendUTF8(user.username ?? "(no username)")
+      guard !user.otherUsernames.isEmpty else { return }
+      $0.appendLiteral(" (also ")
+      Self.write(user.otherUsernames, to: &$0)
+      $0.append(UInt8(ascii: ")"))
     }
+    func shows(_ fact: Fact) -> Bool {
+      switch fact {
+      case .status, .cloud: true
+      case .homeAccountID: user.homeAccountID != nil
+      case .rule: user.rule != nil
+      case .candidates: !user.candidates.isEmpty
+      }
+    }
+    var width = 0
+    for fact in Fact.allCases where shows(fact) { width = max(width, fact.label.utf8.count) }
+    for fact in Fact.allCases where shows(fact) {
+      out.wrapped(first: fact.prefix(width: width), rest: Fact.continuation(width: width)) { text in
+        switch fact {
+        case .status:
+          text.appendUTF8(user.status.rawValue)
+          if !user.reason.isEmpty {
+            text.appendLiteral(": ")
+            text.appendUTF8(user.reason)
+          }
+        case .homeAccountID: text.appendUTF8(user.homeAccountID ?? "")
+        case .rule: text.appendUTF8(user.rule?.rawValue ?? "")
+        case .candidates: Self.write(user.candidates, to: &text)
+        case .cloud: text.appendUTF8(user.cloud)
+        }
+      }
+    }
+    var attention = Attention()
+    Self.entries(user.entries, into: &out, attention: &attention, colorize: colorize)
+    return ReportPiece(body: out.takeBytes(), attention: attention.lines.takeBytes(), attentionCount: attention.count)
   }
 
   /// A line of a user's identity: its label, padded to the widest of the section's.
@@ -157,7 +154,8 @@ extension MigrationReport {
     }
   }
 
-  private func entries(_ entries: [Entry], into out: inout TextLines, attention: inout Attention, colorize: Bool) {
+  private static func entries(_ entries: [Entry], into out: inout TextLines, attention: inout Attention, colorize: Bool)
+  {
     // Through a buffer pointer, entries are read in place (through the array, each was copied, all its fields
     // retained and released), and the summary is given their parts, not the entry (see `EntrySummary`).
     entries.withUnsafeBufferPointer { entries in
