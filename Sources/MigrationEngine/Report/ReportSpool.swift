@@ -113,8 +113,8 @@ public struct ReportSpool {
       whole.diagnostics.sort(by: PlanOrder.diagnostics)
       let report = SectionedReport(plan: whole, redact: redact, redacted: redacted)
       try report.write(format, colorize: colorize, usersPerBatch: usersPerBatch, to: output)
-      // The plan (which the report holds) is millions of objects at 100,000 items: freed here, on one core, it
-      // and the report's model held up the end of every dry run by a tenth of a second.
+      // The plan (which the report holds too) is millions of objects at 100,000 items: freed here, on one core,
+      // it would hold up the end of every dry run (with the report's whole model, a tenth of a second).
       releaseInBackground(consume report)
       releaseInBackground(consume whole)
       return

@@ -2,9 +2,8 @@ import Adal2MSALSupport
 
 /// The report of a plan whose user sections are made as they are rendered: each on the core that renders it,
 /// from the plan's entries, and let go once rendered. `ReportSpool` renders this way, so that a report's
-/// sections are never held whole (at 10,000 items they were 7 MiB of the run's peak, docs/benchmarks.md,
-/// "Memory"), and each entry's strings are read for its section while the section is rendered, not once to
-/// make the whole model and again, from memory, to render it.
+/// sections are never held whole, as `MigrationReport.users` holds them (docs/benchmarks.md, "Memory": the
+/// 10k-item `migrate` peaks about 1.5 MiB lower).
 struct SectionedReport: Sendable {
   /// The report's opening, its other entries and its diagnostics: everything but the user sections.
   let header: MigrationReport
@@ -30,8 +29,7 @@ struct SectionedReport: Sendable {
 
   /// User `index`'s section, made and rendered.
   func piece(ofUser index: Int, _ format: ReportFormat, colorize: Bool) -> ReportPiece {
-    // Through the buffer pointer the grouped section is read in place: through the array, its user (a dozen
-    // strings and lists) was copied for every section.
+    // Read in place through the buffer pointer, as `MigrationReport.piece(ofUser:)` reads its sections.
     let section = sections.withUnsafeBufferPointer { MigrationReport.userSection($0[index], of: plan, redact: redact) }
     return MigrationReport.piece(of: section, format, colorize: colorize)
   }
