@@ -29,9 +29,8 @@ struct SectionedReport: Sendable {
 
   /// User `index`'s section, made and rendered.
   func piece(ofUser index: Int, _ format: ReportFormat, colorize: Bool) -> ReportPiece {
-    // Read in place through the buffer pointer, as `MigrationReport.piece(ofUser:)` reads its sections.
-    let section = sections.withUnsafeBufferPointer { MigrationReport.userSection($0[index], of: plan, redact: redact) }
-    return MigrationReport.piece(of: section, format, colorize: colorize)
+    MigrationReport.piece(
+      of: MigrationReport.userSection(sections[index], of: plan, redact: redact), format, colorize: colorize)
   }
 
   /// Writes the whole report, as `MigrationReport.write` writes it.
