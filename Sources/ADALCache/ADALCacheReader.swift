@@ -110,7 +110,8 @@ public struct ADALCacheReader: Sendable {
       parsed.records, into: &result, releasing: pages)
     // The records (40,000 of them, each borrowing its item's bytes) are freed on another core: freed here, they
     // held up the start of planning.
-    releaseInBackground(consume parsed)
+    let isLarge = parsed.records.count >= parallelMapMinimumChunk
+    releaseInBackground(consume parsed, worthIt: isLarge)
     return result
   }
 

@@ -85,23 +85,60 @@ public enum InputFormatSniffer {
     if bytes.count >= 2, bytes[bytes.startIndex] == 0x80, (2...5).contains(bytes[bytes.startIndex + 1]) {
       return .unsupported(.pythonPickle)
     }
-    let text = String(decoding: trimmed(bytes), as: UTF8.self)
-    if text.hasPrefix("AwAAA"), let decoded = Data(base64Encoded: String(text.prefix(4096 / 4 * 4))),
-      dotNetBlobVersion(Array(decoded)) == 3
+    // The text formats below are each looked for only where the bytes hold the ASCII their test cannot pass
+    // without: decoding 64 KiB as text and splitting it into lines, for every input, was most of the time a run
+    // of many small dumps took per file.
+    let body = trimmed(bytes)
+    let maybeDotNetBase64 = body.starts(with: Self.dotNetBase64Start)
+    let maybeAndroid = body.first == UInt8(ascii: "<") && holds(body, Self.androidMapTag)
+    let maybeDumper = Self.dumperFieldsInBytes.allSatisfy { holds(body, $0) }
+    guard maybeDotNetBase64 || maybeAndroid || maybeDumper else { return nil }
+    let text = String(decoding: body, as: UTF8.self)
+    if maybeDotNetBase64, text.hasPrefix("AwAAA"),
+      let decoded = Data(base64Encoded: String(text.prefix(4096 / 4 * 4))), dotNetBlobVersion(Array(decoded)) == 3
     {
       return .unsupported(.adalDotNetV3)
     }
-    if text.hasPrefix("<") || text.hasPrefix("<?xml"), text.contains("<map"), !text.contains("<plist"),
+    if maybeAndroid, text.hasPrefix("<") || text.hasPrefix("<?xml"), text.contains("<map"), !text.contains("<plist"),
       text.contains("<string name=")
     {
       return .unsupported(.adalAndroidPreferences)
     }
+    guard maybeDumper else { return nil }
     let lines = text.split(whereSeparator: \.isNewline).prefix(200)
-    let dumperFields = ["Service: ", "Account: ", "Entitlement Group: ", "Keychain Data: "]
     if dumperFields.allSatisfy({ field in lines.contains { $0.hasPrefix(field) } }) {
       return .unsupported(.keychainDumperText)
     }
     return nil
+  }
+
+  /// The fields every record of Keychain-Dumper's text output starts a line with.
+  static let dumperFields = ["Service: ", "Account: ", "Entitlement Group: ", "Keychain Data: "]
+  /// The bytes of the fields that text can only hold as those bytes. Not `Keychain Data: `: a String compares
+  /// by canonical equivalence, under which U+212A KELVIN SIGN is `K`. (No other character is equivalent to one of
+  /// these ASCII letters, to `:` or to a space.)
+  static let dumperFieldsInBytes = dumperFields.dropLast().map { Array($0.utf8) }
+  static let dotNetBase64Start = Array("AwAAA".utf8)
+  static let androidMapTag = Array("<map".utf8)
+
+  /// Whether `needle` (not empty) occurs in `bytes`: each place its first byte is, found by the C library's
+  /// `memchr`, compared by `memcmp`. (`Data.range(of:)` compared a byte at a time through generic code: a twentieth
+  /// of a small dump's read.)
+  private static func holds(_ bytes: Data, _ needle: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { haystack in
+      needle.withUnsafeBytes { needle in
+        guard let start = haystack.baseAddress, let first = needle.first, haystack.count >= needle.count else {
+          return false
+        }
+        let lastStart = start + (haystack.count - needle.count)
+        var from = start
+        while from <= lastStart, let found = memchr(from, Int32(first), lastStart - from + 1) {
+          if memcmp(found, needle.baseAddress!, needle.count) == 0 { return true }
+          from = UnsafeRawPointer(found) + 1
+        }
+        return false
+      }
+    }
   }
 
   /// The format of a JSON array's items when it is one of the known non-keychain arrays.

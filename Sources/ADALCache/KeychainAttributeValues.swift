@@ -49,27 +49,34 @@ enum KeychainAttributeValues {
 
   /// Hex text (`4d53…`, `0x4d53…`, `<4d534f70 656e…>`); nil if it is not hex.
   static func hex(_ text: String) -> Data? {
-    var utf8 = Substring(text).utf8[...]
-    if utf8.starts(with: "0x".utf8) || utf8.starts(with: "0X".utf8) { utf8 = utf8.dropFirst(2) }
-    var bytes = Data(capacity: utf8.count / 2)
-    var high: UInt8?
-    for byte in utf8 {
-      let nibble: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
-      case UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\n"): continue
-      default: return nil
+    var text = text
+    // Read from the contiguous UTF-8 into an array, made `Data` once: appended to a `Data` a byte at a time, each
+    // byte went through its copy-on-write and exclusivity checks (a quarter of a fleet's read, whose objection
+    // dumps are hex), and the generic walk of `utf8` was a tenth.
+    return text.withUTF8 { utf8 -> Data? in
+      var digits = utf8[...]
+      if digits.starts(with: "0x".utf8) || digits.starts(with: "0X".utf8) { digits = digits.dropFirst(2) }
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(digits.count / 2)
+      var high: UInt8?
+      for byte in digits {
+        let nibble: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\n"): continue
+        default: return nil
+        }
+        if let pending = high {
+          bytes.append(pending << 4 | nibble)
+          high = nil
+        } else {
+          high = nibble
+        }
       }
-      if let pending = high {
-        bytes.append(pending << 4 | nibble)
-        high = nil
-      } else {
-        high = nibble
-      }
+      return high == nil ? Data(bytes) : nil
     }
-    return high == nil ? bytes : nil
   }
 
   /// Standard or URL-safe base64, padded or not.

@@ -103,7 +103,7 @@ struct KeychainDumpParser {
     }
     let (file, limits) = (file, limits)
     let problems = EntryDiagnostics()
-    let (keys, lanes) = (Self.flatKeys, (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in FlatLane() })
+    let (keys, lanes) = (Self.flatKeys, (0..<activeCores).map { _ in FlatLane() })
     let records = Array(0..<entries.count).orderedParallelMap(minimumChunk: 512, lanes: lanes) { lane, position in
       entries.objects(under: keys, inEntry: position, into: lane.found)
       let found = lane.found
@@ -117,7 +117,7 @@ struct KeychainDumpParser {
         at: SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]"), position: position,
         limits: limits, problems: problems)
     }
-    releaseInBackground(consume lanes)
+    releaseInBackground(consume lanes, worthIt: entries.count >= parallelMapMinimumChunk)
     return Parsed(
       kind: .keychainPlistArray, records: records, diagnostics: problems.inEntryOrder(), sharesStrings: true)
   }

@@ -16,7 +16,7 @@ struct KeychainItemRouter {
   func route(_ records: [KeychainRecord], into result: inout ADALReadResult, releasing pages: InputPages? = nil) {
     // One memo per core, each used by one decoding thread at a time: a memo shared by all of them had them
     // queue at its lock for a tenth of the read. Equal strings are shared within a memo (one copy per core).
-    let memos = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in ReadMemo() }
+    let memos = (0..<activeCores).map { _ in ReadMemo() }
     // Records are read through a pointer, field by field: through the array or a buffer pointer, each read of a
     // record (to ask whether it is an ADAL item, to decode it, or for its borrowed ranges) copied the whole record,
     // a retain and a release of every field.
@@ -60,7 +60,7 @@ struct KeychainItemRouter {
       }
     }
     // The memos' tables go on another core (the items keep the strings they share).
-    releaseInBackground(consume memos)
+    releaseInBackground(consume memos, worthIt: records.count >= parallelMapMinimumChunk)
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
         Diagnostic(

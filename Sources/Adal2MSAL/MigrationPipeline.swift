@@ -58,6 +58,12 @@ package struct MigrationPipeline: Sendable {
     return inputs
   }
 
+  /// The smallest input whose pages `readADAL` gives back as its items are decoded, and whose digest it makes on
+  /// another core meanwhile. A smaller one is read into the heap, hashed after its read and freed whole: each page
+  /// given back is a system call that flushes every core's cached address translations, and each digest handed
+  /// over wakes a thread, where a fleet's dumps hold a few KiB an item (docs/benchmarks.md, "Many small dumps").
+  static let largeInputBytes = 4 << 20
+
   /// Plans the migration of `inputs` into a target that holds `existing` (empty for a new store).
   ///
   /// Pass `consume inputs` when they are not needed afterwards: the decoded items are then freed as soon as
@@ -80,22 +86,26 @@ package struct MigrationPipeline: Sendable {
   }
 
   static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
-    let (data, pages) = try InputFile.readReleasable(path, limits: limits)
+    let (data, pages) = try InputFile.readReleasable(path, limits: limits, pagesFrom: Self.largeInputBytes)
     // The digest needs nothing from the read: it runs on another core while the reader goes on. The pages the
     // reader lets go of meanwhile are given back once the digest has read them: had the reader waited for the
     // digest before its first release, a core would have stood idle for a third of the digest's time.
     pages?.deferReleases()
-    let digest = BackgroundValue {
-      let digest = SecretFingerprint.sha256Hex(data)
-      pages?.resumeReleases()
-      return digest
+    let digest = pages.map { pages in
+      BackgroundValue {
+        let digest = SecretFingerprint.sha256Hex(data)
+        pages.resumeReleases()
+        return digest
+      }
     }
     let result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
     var unified: MSALInput?
     if !result.unifiedItems.isEmpty {
       unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)
     }
-    let record = record(path, role: .adal, data: data, format: result.inputKind.rawValue, sha256: digest.value)
+    let record = record(
+      path, role: .adal, data: data, format: result.inputKind.rawValue,
+      sha256: digest?.value ?? SecretFingerprint.sha256Hex(data))
     return ADALFile(
       input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
   }
@@ -208,6 +218,6 @@ package struct MigrationPipeline: Sendable {
   /// Files read at once: the cores, or `ADAL2MSAL_READ_CONCURRENCY` (for benchmarks).
   static var readWidth: Int {
     let configured = ProcessInfo.processInfo.environment["ADAL2MSAL_READ_CONCURRENCY"].flatMap { Int($0) }
-    return max(1, configured ?? ProcessInfo.processInfo.activeProcessorCount)
+    return max(1, configured ?? activeCores)
   }
 }

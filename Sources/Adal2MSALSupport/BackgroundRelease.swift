@@ -8,7 +8,11 @@ import Dispatch
 /// Pass the last reference (`releaseInBackground(consume report)`); a value still referenced elsewhere is
 /// simply released here, as it would be anyway. ``BackgroundWork/waitForPending()`` returns once every value
 /// handed over so far is freed.
-package func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
+///
+/// - Parameter worthIt: false for a value of a few objects, which is freed here instead: handing it over wakes a
+///   thread, which costs more than the free (a fleet's small dumps hand over three values each).
+package func releaseInBackground<Value: Sendable>(_ value: consuming Value, worthIt: Bool = true) {
+  guard worthIt else { return }
   let box = Handoff(value)
   // The closure holds the box, so the value goes when the closure takes it on the background thread, whether
   // or not this function has returned by then.

@@ -10,10 +10,12 @@ package enum InputFile {
   }
 
   /// `read`, with the pages of the bytes that a reader may give back as it consumes them (`InputPages`): nil
-  /// when the bytes could not be read into memory of their own (they were then read as `read` did before).
-  package static func readReleasable(_ path: String, limits: InputLimits = .default) throws -> (
-    data: Data, pages: InputPages?
-  ) {
+  /// when the bytes could not be read into memory of their own (they were then read as `read` did before), or
+  /// when the file holds fewer than `minimumBytes` (read into the heap: a mapping of its own, made and unmapped
+  /// for each of a fleet's small dumps, flushed every core's cached address translations each time).
+  package static func readReleasable(_ path: String, limits: InputLimits = .default, pagesFrom minimumBytes: Int = 0)
+    throws -> (data: Data, pages: InputPages?)
+  {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw InputFileError(path: path, problem: .missing)
@@ -27,7 +29,7 @@ package enum InputFile {
     }
     try checkOpening(path, size: size)
     let read: (data: Data, pages: InputPages?)
-    if let mapped = MappedInput.read(path) {
+    if let mapped = MappedInput.read(path, pagesFrom: minimumBytes) {
       read = (mapped.data, mapped.pages)
     } else if size == 0, let bytes = readUnsized(path, limit: limits.maxInputBytes) {
       guard bytes.count <= limits.maxInputBytes else {
@@ -124,9 +126,13 @@ package enum InputFile {
     }
   }
 
-  /// The size the system gives for `path`, without opening it; 0 when it gives none.
+  /// The size the system gives for `path` (of the file a link names), without opening it; 0 when it gives none.
+  /// By `stat`: `FileManager.attributesOfItem` also looked up the owner's and group's names, a twentieth of the
+  /// read of a fleet's small dumps.
   package static func size(of path: String) -> Int {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    var status = stat()
+    guard stat(path, &status) == 0 else { return 0 }
+    return Int(status.st_size)
   }
 
   /// The bytes of the files `expand` gives, by their sizes now; a path that cannot be listed or sized counts

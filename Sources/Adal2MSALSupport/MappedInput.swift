@@ -14,10 +14,10 @@ enum MappedInput {
   /// cores share the file evenly.
   static let chunkBytes = 8 << 20
 
-  /// The file's bytes (as many as its size when opened; fewer if it shrank meanwhile) and their pages; nil
-  /// when the file cannot be opened or read, is not a regular file once opened, its size is zero, or memory
-  /// cannot be mapped.
-  static func read(_ path: String) -> (data: Data, pages: InputPages)? {
+  /// The file's bytes (as many as its size when opened; fewer if it shrank meanwhile) and their pages, or for a
+  /// file of fewer than `minimumBytes`, its bytes read into the heap and no pages; nil when the file cannot be
+  /// opened or read, is not a regular file once opened, its size is zero, or memory cannot be had.
+  static func read(_ path: String, pagesFrom minimumBytes: Int = 0) -> (data: Data, pages: InputPages?)? {
     // Non-blocking, as Foundation opens it: a FIFO put in the file's place since it was checked does not wait.
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
@@ -27,6 +27,14 @@ enum MappedInput {
     let size = Int(status.st_size)
     // A size of zero may be a file whose size the system does not know (/proc): `InputFile` reads it to its end.
     guard size > 0 else { return nil }
+    if size < minimumBytes {
+      guard let base = malloc(size) else { return nil }
+      guard let count = readChunks(descriptor, size: size, into: base) else {
+        free(base)
+        return nil
+      }
+      return (Data(bytesNoCopy: base, count: count, deallocator: .free), nil)
+    }
     let pageSize = Int(getpagesize())
     let length = (size + pageSize - 1) / pageSize * pageSize
     guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
@@ -61,7 +69,8 @@ enum MappedInput {
     defer { got.deallocate() }
     // Each worker writes only its own chunk's bytes and slot.
     nonisolated(unsafe) let (slots, target) = (got.baseAddress!, base)
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+    // One chunk (most files) is read here: handed to `concurrentPerform`, it woke the other cores for nothing.
+    let readChunk: @Sendable (Int) -> Void = { chunk in
       let start = chunk * chunkBytes
       let end = min(size, start + chunkBytes)
       var done = 0
@@ -78,6 +87,7 @@ enum MappedInput {
       }
       slots[chunk] = done
     }
+    if chunks == 1 { readChunk(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: readChunk) }
     var count = 0
     for chunk in 0..<chunks {
       guard got[chunk] >= 0 else { return nil }

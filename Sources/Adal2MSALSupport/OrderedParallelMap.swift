@@ -5,6 +5,10 @@ import Foundation
 /// work out costs more than it saves.
 package let parallelMapMinimumChunk = 256
 
+/// The cores this process may use (`ProcessInfo.activeProcessorCount`), read once: on Linux each read opens the
+/// cgroup's CPU quota and cpuset files, and a run of many small dumps read it several times a file.
+package let activeCores = ProcessInfo.processInfo.activeProcessorCount
+
 extension Array where Element: Sendable {
   /// `map(transform)` on all cores, in chunks, with the results in the elements' order: for work that is
   /// independent from element to element (a dump's items, the report's users) and, at 100,000 items, takes
@@ -81,7 +85,7 @@ extension Array {
 private func performInChunks(
   count: Int, minimumChunk: Int, workers: Int? = nil, _ body: @Sendable (_ lane: Int, Range<Int>) -> Void
 ) {
-  let wanted = min(count / max(1, minimumChunk), ProcessInfo.processInfo.activeProcessorCount * 4)
+  let wanted = min(count / max(1, minimumChunk), activeCores * 4)
   guard wanted > 1 else { return body(0, 0..<count) }
   let chunkSize = (count + wanted - 1) / wanted
   // Counted again from the size: rounded up, fewer chunks may cover `count` (10 in chunks of 2 are 5, not 8),

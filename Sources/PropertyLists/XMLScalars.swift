@@ -87,7 +87,13 @@ enum XMLScalars {
 
   /// Base64 with any whitespace and line breaks; padding may be omitted.
   static func data(_ text: String) -> Data? {
-    var compact = text.utf8.filter { !isWhitespace($0) }
+    // Filtered from the contiguous UTF-8 (through the generic `utf8.filter`, a twentieth of a fleet's read).
+    var compact: [UInt8] = []
+    var text = text
+    text.withUTF8 { utf8 in
+      compact.reserveCapacity(utf8.count + 3)
+      for byte in utf8 where !isWhitespace(byte) { compact.append(byte) }
+    }
     while compact.last == UInt8(ascii: "=") { compact.removeLast() }
     guard compact.count % 4 != 1 else { return nil }
     compact.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - compact.count % 4) % 4))

@@ -217,3 +217,34 @@ import _Adal2MSALTestSupport
     }
   }
 #endif
+
+/// Inputs below the size a reader asks pages from are read into the heap, with no pages; sizes are those of the
+/// files links name.
+@Suite struct InputSizeTests {
+  @Test func aFileBelowTheSizeForPagesHasNone() throws {
+    let directory = try Fixtures.temporaryDirectory("input-heap")
+    let bytes = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 * 31) })
+    let file = directory.appendingPathComponent("input")
+    try bytes.write(to: file)
+    let small = try InputFile.readReleasable(file.path, pagesFrom: bytes.count + 1)
+    #expect(small.pages == nil)
+    #expect(small.data == bytes)
+    let large = try InputFile.readReleasable(file.path, pagesFrom: bytes.count)
+    #expect(large.pages != nil)
+    #expect(large.data == bytes)
+  }
+
+  /// A link's size is its target's, so that the size limit is checked against the bytes that will be read.
+  @Test func theSizeOfALinkIsItsTargets() throws {
+    let directory = try Fixtures.temporaryDirectory("input-link")
+    let target = directory.appendingPathComponent("target")
+    try Data(repeating: 7, count: 12_345).write(to: target)
+    let link = directory.appendingPathComponent("link")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    #expect(InputFile.size(of: link.path) == 12_345)
+    #expect(InputFile.size(of: directory.appendingPathComponent("missing").path) == 0)
+    #expect(throws: InputFileError(path: link.path, problem: .tooLarge(size: 12_345, limit: 12_000))) {
+      try InputFile.read(link.path, limits: InputLimits(maxInputBytes: 12_000))
+    }
+  }
+}

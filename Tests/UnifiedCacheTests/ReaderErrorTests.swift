@@ -51,6 +51,28 @@ import UnifiedCache
     #expect(error(long, limits: InputLimits(maxInputBytes: 50))?.reason == .limitExceeded)
   }
 
+  /// A string's length is checked at each byte the parser reaches in it, the quote that ends it included, and not
+  /// where the input ends or inside an escape: strings up to the limit read, the rest name the limit, and a string
+  /// the input ends in is unterminated unless a byte it reached was past the limit. (The same outcomes before and
+  /// after the parser passed over a string's plain bytes in one loop.)
+  @Test func aStringsLengthIsCheckedAtTheBytesReached() {
+    let limits = InputLimits(maxStringBytes: 10)
+    func outcome(_ json: String) -> String {
+      guard let failure = error(json, limits: limits) else { return "read" }
+      return failure.reason == .limitExceeded ? "limit" : failure.message
+    }
+    let key = #"{"Account": {"k": {"username": "#
+    #expect(outcome(key + #""123456789"}}}"#) == "read")
+    #expect(outcome(key + #""1234567890"}}}"#) == "limit")
+    #expect(outcome(key + #""123\u0041"}}}"#) == "read")
+    #expect(outcome(key + #""1234\u0041"}}}"#) == "limit")
+    #expect(outcome(key + #""1234567890"#) == "unterminated string")
+    #expect(outcome(key + #""12345678901"#) == "limit")
+    #expect(outcome(key + #""12345\u0041"#) == "unterminated string")
+    #expect(outcome(key + "\"1234567890\u{1}\"}}}") == "limit")
+    #expect(outcome(key + "\"123456789\u{1}\"}}}") == "control character in a string")
+  }
+
   @Test func hostileInputNeverCrashes() {
     let samples = [
       "{", "[", "\"", "{\"a\":", "{\"a\" 1}", "-", "1e", "0.", "\"\\u12\"", "\"\\ud800\"", "[1,,2]", "{,}",

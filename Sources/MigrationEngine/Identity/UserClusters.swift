@@ -9,7 +9,7 @@ enum UserClusters {
   /// Clusters of indices into `items`, each sorted, ordered by their first index.
   static func of(_ items: [SourcedItem]) -> [[Int]] {
     // Every item's keys, made and hashed on all cores: linking then hashes only their hashes.
-    let memos = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in LastKeys() }
+    let memos = (0..<activeCores).map { _ in LastKeys() }
     let keys = items.orderedParallelMap(minimumChunk: 1_024, lanes: memos) { IdKeys($1, last: $0) }
     var sets = DisjointSets(count: items.count)
     var firstByKey: [HashedKey: Int] = [:]

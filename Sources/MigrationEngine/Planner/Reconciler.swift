@@ -54,7 +54,7 @@ struct Reconciler {
       return
     }
     sealed = true
-    let onePerCore = order.count < Self.minimumRun * 2 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+    let onePerCore = order.count < Self.minimumRun * 2 ? 1 : activeCores
     let runs = Self.slotRuns(of: order, in: proposals, count: runCount ?? onePerCore)
     guard runs.count > 1 else { return offerRun(proposals, order[...]) }
     let (store, prefer) = (store, prefer)

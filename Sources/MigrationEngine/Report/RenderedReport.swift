@@ -78,7 +78,7 @@ extension MigrationReport {
   /// one written while the next is made: with 4,096 users a batch, a 10k-item run on two cores held its whole
   /// report's text at once and peaked 7 MiB higher, for no time the report's benchmark shows (docs/benchmarks.md,
   /// "Memory").
-  static let usersPerBatch = parallelMapMinimumChunk * max(2, ProcessInfo.processInfo.activeProcessorCount)
+  static let usersPerBatch = parallelMapMinimumChunk * max(2, activeCores)
 }
 
 /// How a report's user sections are made: on all cores, a batch at a time.
@@ -127,7 +127,7 @@ public struct RenderedReport: Sendable {
   /// new buffer, were a fifth of the text report's serial time.
   public var text: String {
     let offsets = parts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
-    let groupCount = min(parts.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+    let groupCount = min(parts.count, activeCores * 4)
     let parts = self.parts
     return String(unsafeUninitializedCapacity: byteCount) { buffer in
       // Each group writes its own parts' bytes only.

@@ -187,10 +187,16 @@ private struct Cursor {
     var hasEscapes = false
     var runStart = index
     while true {
-      guard let byte = current else { throw error("unterminated string", at: start) }
-      if index - start > limits.maxStringBytes {
+      // The bytes up to the next quote, backslash or control byte are passed over in one loop (one at a time
+      // through `current`, they were most of a JSON dump's read). The limit is checked as that walk checked it,
+      // with the same outcome: at each byte it reached, the one it stopped at included unless the input ended.
+      let stop = nextSpecialByte(from: index)
+      let lastReached = stop < bytes.count ? stop : stop - 1
+      if lastReached >= index, lastReached - start > limits.maxStringBytes {
         throw error("string longer than \(limits.maxStringBytes) bytes", at: start, reason: .limitExceeded)
       }
+      index = stop
+      guard let byte = current else { throw error("unterminated string", at: start) }
       switch byte {
       case UInt8(ascii: "\""):
         let run = try validRun(from: runStart, to: index)
@@ -205,11 +211,22 @@ private struct Cursor {
         index += 1
         UTF8.encode(try parseEscape()) { unescaped.append($0) }
         runStart = index
-      case 0x00..<0x20:
+      default:  // a control byte: `nextSpecialByte` stops at nothing else
         throw error("control character in a string")
-      default:
-        index += 1
       }
+    }
+  }
+
+  /// The offset of the first quote, backslash or control byte from `offset` on; the end of the input if none.
+  func nextSpecialByte(from offset: Int) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      var position = offset
+      while position < buffer.count {
+        let byte = buffer[position]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+        position += 1
+      }
+      return position
     }
   }
 
