@@ -188,7 +188,7 @@ private struct Cursor {
     var runStart = index
     while true {
       // The bytes up to the next quote, backslash or control byte are passed over in one loop (one at a time
-      // through `current`, they were most of a JSON dump's read). The limit is checked as that walk checked it,
+      // through `current`, they were a tenth of a fleet's read). The limit is checked as that walk checked it,
       // with the same outcome: at each byte it reached, the one it stopped at included unless the input ended.
       let stop = nextSpecialByte(from: index)
       let lastReached = stop < bytes.count ? stop : stop - 1
