@@ -113,13 +113,13 @@ public enum InputFormatSniffer {
   }
 
   /// The fields every record of Keychain-Dumper's text output starts a line with.
-  static let dumperFields = ["Service: ", "Account: ", "Entitlement Group: ", "Keychain Data: "]
+  private static let dumperFields = ["Service: ", "Account: ", "Entitlement Group: ", "Keychain Data: "]
   /// The bytes of the fields that text can only hold as those bytes. Not `Keychain Data: `: a String compares
   /// by canonical equivalence, under which U+212A KELVIN SIGN is `K`. (No other character is equivalent to one of
   /// these ASCII letters, to `:` or to a space.)
-  static let dumperFieldsInBytes = dumperFields.dropLast().map { Array($0.utf8) }
-  static let dotNetBase64Start = Array("AwAAA".utf8)
-  static let androidMapTag = Array("<map".utf8)
+  private static let dumperFieldsInBytes = dumperFields.dropLast().map { Array($0.utf8) }
+  private static let dotNetBase64Start = Array("AwAAA".utf8)
+  private static let androidMapTag = Array("<map".utf8)
 
   /// Whether `needle` (not empty) occurs in `bytes`: each place its first byte is, found by the C library's
   /// `memchr`, compared by `memcmp`. (`Data.range(of:)` compared a byte at a time through generic code: 4% of a
