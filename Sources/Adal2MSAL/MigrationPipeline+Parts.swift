@@ -46,20 +46,33 @@ extension MigrationPipeline {
     fileprivate var msalAccounts: [(file: Int, home: String)] = []
     /// The entities of the dumps' MSAL items that no part plans (`PlanningSession.isPlannedWithAccount`).
     fileprivate var sharedUnified: [MSALInput] = []
-    /// The decoded ADAL files, when all of them fit in one part (until `planInParts` takes them).
-    fileprivate var kept: [ADALFile]?
+    /// The decoded ADAL files the first pass kept, by position in `adalPaths` (nil: read again with its part).
+    /// All of them for a run of one part; for a run in parts, those that fit the first pass's budget, each
+    /// taken by `planInParts` when its part is planned.
+    fileprivate var kept: [ADALFile?] = []
+
+    /// The ADAL files the parts read again: those the first pass did not keep.
+    package var pathsToReadAgain: [String] {
+      adalPaths.indices.filter { kept[$0] == nil }.map { adalPaths[$0] }
+    }
   }
 
   /// The first pass: reads every input (ADAL files on all cores), records its digest and the identity keys of
-  /// its items, and keeps the decoded items only if there are at most `maxItems` of them in all, or they are
-  /// one file's: then the run is planned whole, as one part, and nothing is read twice.
+  /// its items, and keeps the decoded items of every file if there are at most `maxItems` of them in all, or
+  /// they are one file's: then the run is planned whole, as one part, and nothing is read twice.
+  ///
+  /// A larger run is planned in parts of about `itemsPerPart` items, and keeps the decoded items of the files
+  /// that fit in `maxItems - itemsPerPart` items (the files read first, mostly the first parts'): the parts
+  /// read only the other files again. The items held while a part is planned, the kept ones and the part's,
+  /// are then about `maxItems`, as many as this pass held before it knew the run was in parts.
   ///
   /// A file of an `--adal` directory that cannot be used (unreadable, unrecognised, unsupported) is not an
   /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet).
   ///
   /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
   package func index(
-    adal: [String], msal: [String], keepingAtMost maxItems: Int, progress: (@Sendable (String) -> Void)? = nil
+    adal: [String], msal: [String], keepingAtMost maxItems: Int, itemsPerPart: Int,
+    progress: (@Sendable (String) -> Void)? = nil
   ) async throws -> InputIndex {
     let adalEntries = try InputFile.expandMarkingDirectories(adal)
     let adalPaths = adalEntries.map(\.path)
@@ -68,11 +81,15 @@ extension MigrationPipeline {
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
     var failures: [SkippedInput?] = Array(repeating: nil, count: adalPaths.count)
-    var kept: [ADALFile?] = Array(repeating: nil, count: adalPaths.count)
+    // Every file read, whole or `stripped`; `whole` marks those whose items are kept.
+    var files: [ADALFile?] = Array(repeating: nil, count: adalPaths.count)
+    var whole: [Bool] = Array(repeating: false, count: adalPaths.count)
     var keys: [[String]] = Array(repeating: [], count: adalPaths.count)
     var counts: [Int] = Array(repeating: 0, count: adalPaths.count)
     var keeping = true
     var total = 0
+    var keptItems = 0
+    let partBudget = max(0, maxItems - itemsPerPart)
     // A part holds whole files, so a lone file is planned whole at any size: in parts it would be one part,
     // read twice, and its peak memory no lower. Its identity keys, which only tie inputs together, would go
     // unused (on one 40k-item dump they were a sixth of the planning CPU).
@@ -100,36 +117,48 @@ extension MigrationPipeline {
         return
       }
       let (file, fileKeys) = result
+      let count = file.input.items.count
       keys[position] = fileKeys
-      counts[position] = file.input.items.count
-      total += file.input.items.count
-      kept[position] = file
-      if total > maxItems, keeping, splittable {
+      counts[position] = count
+      total += count
+      files[position] = file
+      whole[position] = true
+      keptItems += count
+      guard total > maxItems, splittable else { return }
+      if keeping {
+        // The run is in parts: the files read last go first, until the rest fit the budget.
         keeping = false
-        for other in kept.indices { kept[other] = kept[other].map(Self.stripped) }
+        for other in files.indices.reversed() where whole[other] && keptItems > partBudget {
+          keptItems -= counts[other]
+          whole[other] = false
+          files[other] = files[other].map(Self.stripped)
+        }
+      } else if keptItems > partBudget {
+        keptItems -= count
+        whole[position] = false
+        files[position] = Self.stripped(file)
       }
-      if !keeping { kept[position] = Self.stripped(file) }
     }
     for position in adalPaths.indices {
-      guard let file = kept[position] else { continue }
+      guard let file = files[position] else { continue }
       index.partitions.add(keys: keys[position], items: counts[position])
       index.records.append(file.record)
       if file.ignored > 0 { index.ignoredItems[file.record.path] = file.ignored }
       index.adalDigests.append(file.record.sha256)
       if let unified = file.unified {
         index.unknownSections.mergeUnknownSections(unified.contents.unknownSections)
-        if !keeping { index.sharedUnified.append(unified) }
+        // A run in parts plans these once, after its parts, in the files' order, kept or not.
+        if !keeping {
+          index.sharedUnified.append(whole[position] ? unified.sharedEntities(keepingDiagnostics: false) : unified)
+        }
       }
     }
     index.skippedFiles = failures.compactMap { $0 }
     index.adalPaths = adalPaths.indices.filter { failures[$0] == nil }.map { adalPaths[$0] }
     index.itemCount = total
-    if keeping {
-      index.kept = kept.compactMap { $0 }
-      index.isOnePart = true
-    } else {
-      returnFreedMemory()
-    }
+    index.kept = adalPaths.indices.filter { failures[$0] == nil }.map { whole[$0] ? files[$0] : nil }
+    index.isOnePart = keeping
+    if !keeping { returnFreedMemory() }
     for (position, path) in msalPaths.enumerated() {
       let (data, result) = try Self.readMSAL(path, limits: limits)
       let input = MSALInput(result, file: path)
@@ -170,14 +199,12 @@ extension MigrationPipeline {
       // there is nothing to make room for: giving its pages back took a one-part run about 900 system calls.
       if number > 0 { returnFreedMemory() }
       let files = part.filter { $0 < adalCount }
-      var read: [ADALFile]
-      if let kept = index.kept.take() {
-        read = files.map { kept[$0] }
-        _ = consume kept
-        shared += read.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) }
-      } else {
-        read = try readAgain(files, of: index, progress: progress)
-      }
+      var reread = try readAgain(files.filter { index.kept[$0] == nil }, of: index, progress: progress)
+        .makeIterator()
+      // The kept files are taken out of the index, so that their items go as they are mapped; the others come
+      // read again, in the same order.
+      var read = files.map { index.kept[$0].take() ?? reread.next()! }
+      if index.isOnePart { shared += read.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) } }
       var msal = read.compactMap(\.unified)
       var homes: [Int: Set<String>] = [:]
       for node in part where node >= adalCount {

@@ -67,7 +67,7 @@ extension Adal2MSALCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Plan a run of at most this many ADAL items whole, reading its inputs once; a larger run of more than one ADAL file is planned in parts, reading them twice (a part holds whole files, so one file is always planned whole).",
+        "Plan a run of at most this many ADAL items whole, reading its inputs once; a larger run of more than one ADAL file is planned in parts, keeping the items of the files that fit in this many less --items-per-part and reading the others twice (a part holds whole files, so one file is always planned whole).",
         valueName: "count"))
     var planWholeUpTo = 100_000
 

@@ -17,7 +17,7 @@ import _Adal2MSALTestSupport
     options.redactUsernames = redact
     let pipeline = MigrationPipeline(options: options)
     let dump = Fixtures.url("adal/dump-multiuser.bplist").path
-    var index = try await pipeline.index(adal: [dump], msal: [], keepingAtMost: 100_000)
+    var index = try await pipeline.index(adal: [dump], msal: [], keepingAtMost: 100_000, itemsPerPart: 25_000)
     index.partition(existing: UnifiedCacheContents(), maxItems: 25_000)
     #expect(index.isOnePart)
     let path = dir.appendingPathComponent("\(onlyPart)-\(redact).txt").path

@@ -16,14 +16,16 @@ import _Adal2MSALTestSupport
     return try ProcessRunner.run(binary, arguments: arguments, environment: ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"])
   }
 
-  /// A directory of dumps: the multi-user fixture in four formats, the corrupt one, and 12 synthetic devices.
+  /// A directory of dumps: the multi-user fixture in four formats (one holding MSAL items too), the corrupt one,
+  /// and 12 synthetic devices. The fixtures come first in path order, so that a run in parts keeps their items.
   static func inputs() throws -> URL {
     let dir = try Fixtures.temporaryDirectory("parted-inputs")
     for name in [
       "dump-multiuser.xml.plist", "dump-multiuser.bplist", "dump-multiuser.objection.json",
       "dump-multiuser.base64.json", "dump-corrupt-items.xml.plist",
     ] {
-      try FileManager.default.copyItem(at: Fixtures.url("adal/\(name)"), to: dir.appendingPathComponent(name))
+      try FileManager.default.copyItem(
+        at: Fixtures.url("adal/\(name)"), to: dir.appendingPathComponent("a-" + name))
     }
     _ = try SyntheticFleet.writeFleet(
       devices: 12, minItems: 5, maxItems: 20, format: nil, seed: 3, directory: dir, workers: 2)
@@ -33,43 +35,50 @@ import _Adal2MSALTestSupport
   @Test func partsGiveTheWholeRunsReportAndStore() throws {
     let inputs = try Self.inputs()
     let msal = Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json").path
-    var outputs: [Int: (report: Data, redacted: Data, json: Data, export: Data)] = [:]
-    for perPart in [1_000_000, 1, 40] {
-      let dir = try Fixtures.temporaryDirectory("parted-\(perPart)")
+    var outputs: [String: (report: Data, redacted: Data, json: Data, export: Data)] = [:]
+    // (plan whole up to, items per part): the default plans these few hundred items whole; 0 makes every run one
+    // in parts, every file read again; 120 keeps the items of the files read first that fit in 80.
+    let runs = [(100_000, 1_000_000), (0, 1), (0, 40), (120, 40)]
+    for (planWholeUpTo, perPart) in runs {
+      let run = "\(planWholeUpTo)-\(perPart)"
+      let dir = try Fixtures.temporaryDirectory("parted-\(run)")
       let store = dir.appendingPathComponent("cache.sqlite").path
-      // The default plans these few hundred items whole; 0 makes every run one in parts.
-      let parts = perPart == 1_000_000 ? [] : ["--plan-whole-up-to", "0", "--items-per-part", String(perPart)]
+      let parts =
+        planWholeUpTo == 100_000
+        ? [] : ["--plan-whole-up-to", String(planWholeUpTo), "--items-per-part", String(perPart)]
       let common = ["--adal", inputs.path, "--msal", msal, "--now", Self.now] + parts
       let migrate = try adal2msal(
         ["migrate"] + common + ["--out", store, "--report", dir.appendingPathComponent("r.txt").path])
-      #expect(migrate.exitCode == 2, "\(perPart): \(migrate.stderr)")
+      #expect(migrate.exitCode == 2, "\(run): \(migrate.stderr)")
       let redacted = try adal2msal(
         ["migrate"] + common + [
           "--out", store, "--dry-run", "--redact-usernames", "--report", dir.appendingPathComponent("r.red").path,
         ])
-      #expect(redacted.exitCode == 2, "\(perPart): \(redacted.stderr)")
+      #expect(redacted.exitCode == 2, "\(run): \(redacted.stderr)")
       let json = try adal2msal(
         ["migrate"] + common + [
           "--out", dir.appendingPathComponent("none.sqlite").path, "--dry-run", "--report-format", "json",
         ])
-      #expect(json.exitCode == 2, "\(perPart): \(json.stderr)")
+      #expect(json.exitCode == 2, "\(run): \(json.stderr)")
       let export = dir.appendingPathComponent("export.json").path
       let exported = try adal2msal(["export", store, "--output", export])
       #expect(exported.exitCode == 0, "\(exported.stderr)")
-      outputs[perPart] = (
+      outputs[run] = (
         try Data(contentsOf: dir.appendingPathComponent("r.txt")),
         try Data(contentsOf: dir.appendingPathComponent("r.red")),
         Data(json.stdout.utf8), try Data(contentsOf: URL(fileURLWithPath: export))
       )
     }
-    let whole = try #require(outputs[1_000_000])
+    // Compared without `==`, whose failure message diffs the bytes: minutes for reports of this size.
+    let whole = try #require(outputs["100000-1000000"])
     #expect(whole.report.count > 10_000 && whole.export.count > 10_000)
-    for perPart in [1, 40] {
-      let parted = try #require(outputs[perPart])
-      #expect(parted.report == whole.report, "\(perPart) items per part: the report differs")
-      #expect(parted.redacted == whole.redacted, "\(perPart) items per part: the redacted report differs")
-      #expect(parted.json == whole.json, "\(perPart) items per part: the JSON report differs")
-      #expect(parted.export == whole.export, "\(perPart) items per part: the store differs")
+    for (planWholeUpTo, perPart) in runs.dropFirst() {
+      let run = "\(planWholeUpTo)-\(perPart)"
+      let parted = try #require(outputs[run])
+      #expect(parted.report.elementsEqual(whole.report), "\(run): the report differs")
+      #expect(parted.redacted.elementsEqual(whole.redacted), "\(run): the redacted report differs")
+      #expect(parted.json.elementsEqual(whole.json), "\(run): the JSON report differs")
+      #expect(parted.export.elementsEqual(whole.export), "\(run): the store differs")
     }
   }
 
@@ -96,8 +105,8 @@ import _Adal2MSALTestSupport
     }
     let (whole, parts) = (results[0], results[1])
     #expect(whole.report.count > 10_000 && whole.export.count > 10_000)
-    #expect(parts.report == whole.report)
-    #expect(parts.export == whole.export)
+    #expect(parts.report.elementsEqual(whole.report))
+    #expect(parts.export.elementsEqual(whole.export))
     #expect(parts.outcome.verdict == whole.outcome.verdict && whole.outcome.result == .partial)
     #expect(parts.outcome.totals == whole.outcome.totals && parts.outcome.skipsByReason == whole.outcome.skipsByReason)
     #expect(parts.outcome.usersWithProblems == whole.outcome.usersWithProblems)
@@ -141,7 +150,7 @@ import _Adal2MSALTestSupport
   /// and the first pass keeps its items.
   @Test func aLoneFileIsPlannedWholeAtAnySize() async throws {
     let dump = Fixtures.url("adal/dump-multiuser.bplist")
-    let index = try await MigrationPipeline().index(adal: [dump.path], msal: [], keepingAtMost: 0)
+    let index = try await MigrationPipeline().index(adal: [dump.path], msal: [], keepingAtMost: 0, itemsPerPart: 1)
     #expect(index.isOnePart && index.itemCount > 0)
     var options = MigrationRun.Options()
     options.planWholeUpTo = 0
@@ -161,7 +170,7 @@ import _Adal2MSALTestSupport
       try FileManager.default.copyItem(at: Fixtures.url("adal/dump-multiuser-classes.xml.plist"), to: file)
     }
     let pipeline = MigrationPipeline()
-    var index = try await pipeline.index(adal: [dir.path], msal: [], keepingAtMost: 1)
+    var index = try await pipeline.index(adal: [dir.path], msal: [], keepingAtMost: 1, itemsPerPart: 1)
     try FileManager.default.removeItem(at: files[1])
     try FileManager.default.copyItem(at: Fixtures.url("adal/dump-multiuser.xml.plist"), to: files[1])
     var session = PlanningSession()
@@ -173,10 +182,40 @@ import _Adal2MSALTestSupport
   }
 }
 
+/// A run in parts keeps the items of the files read first while they fit in `maxItems - itemsPerPart`, and its
+/// parts read only the other files again, each once; every file's items are planned, and none twice.
+@Test func aRunInPartsReadsAgainOnlyTheFilesItDidNotKeep() async throws {
+  let inputs = try PartedMigrateTests.inputs()
+  let fileCount = try FileManager.default.contentsOfDirectory(atPath: inputs.path).count
+  let pipeline = MigrationPipeline()
+  var index = try await pipeline.index(adal: [inputs.path], msal: [], keepingAtMost: 120, itemsPerPart: 40)
+  let toReadAgain = index.pathsToReadAgain
+  #expect(!index.isOnePart && index.itemCount > 120)
+  #expect(!toReadAgain.isEmpty && toReadAgain.count < fileCount, "\(toReadAgain.count) of \(fileCount) files")
+  let reread = ProgressLog.Paths()
+  var session = PlanningSession()
+  var planned = 0
+  let rest = try pipeline.planInParts(
+    &index, session: &session, existing: UnifiedCacheContents(), maxItems: 40, progress: { reread.add($0) },
+    planningPart: { planned += $0 }
+  ) { _ in }
+  #expect(reread.paths.sorted() == toReadAgain.sorted())
+  #expect(planned == index.itemCount)
+  #expect(rest.inputs.count == fileCount)
+}
+
 /// A run's progress reports, from any thread.
 private final class ProgressLog: @unchecked Sendable {
   private let lock = NSLock()
   private var seen: [RunProgress] = []
   func add(_ progress: RunProgress) { lock.withLock { seen.append(progress) } }
   var reports: [RunProgress] { lock.withLock { seen } }
+
+  /// Paths a pass reports, from any thread.
+  final class Paths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [String] = []
+    func add(_ path: String) { lock.withLock { seen.append(path) } }
+    var paths: [String] { lock.withLock { seen } }
+  }
 }

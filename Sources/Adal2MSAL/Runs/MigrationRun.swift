@@ -101,7 +101,8 @@ public struct MigrationRun: Sendable {
       fileRead = { reading.finished($0) }
     }
     var index = try await pipeline.index(
-      adal: adal, msal: msal, keepingAtMost: options.planWholeUpTo, progress: fileRead)
+      adal: adal, msal: msal, keepingAtMost: options.planWholeUpTo, itemsPerPart: options.itemsPerPart,
+      progress: fileRead)
     // One writer at a time, from before the store is opened to write until the run has committed or cleaned up.
     var lock: StoreWriteLock?
     if let store, !dryRun {
