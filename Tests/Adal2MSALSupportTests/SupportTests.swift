@@ -335,6 +335,29 @@ extension StringFastPathTests {
     }
   }
 
+  /// `isUTF8` accepts exactly the bytes `String(validating:as:)` (its oracle) makes a string of: ASCII of every
+  /// length around the ASCII check's steps, with valid multi-byte UTF-8 or each kind of invalid sequence wherever
+  /// it sits.
+  @Test func checksUTF8AsValidatingDoes() {
+    let invalid: [[UInt8]] = [
+      [0x80], [0xFF], [0xC3], [0xC0, 0x80], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0xF0, 0x9F, 0x98],
+    ]
+    let valid: [[UInt8]] = [[], Array("é".utf8), Array("😀".utf8), Array("\u{FFFD}".utf8), [0x00, 0x7F]]
+    for length in [0, 1, 7, 8, 31, 32, 33, 70] {
+      let ascii = (0..<length).map { UInt8(0x20 + $0 % 0x5F) }
+      for piece in valid + invalid {
+        for position in Set([0, length / 2, length]) {
+          var bytes = ascii
+          bytes.insert(contentsOf: piece, at: position)
+          let checked = bytes.withUnsafeBufferPointer { String.isUTF8($0) }
+          #expect(checked == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+          #expect(checked != invalid.contains(piece), "\(bytes)")
+        }
+      }
+    }
+  }
+
   /// `splitting(ascii:)` must equal `split(separator:)` by characters (its oracle), either way about empty pieces.
   @Test func splitsAsCharactersDo() {
     let fixed = [

@@ -27,6 +27,12 @@ struct JSONParserTests {
     #expect(afterEscape?.location.byteOffset == 5)
     let plain = #expect(throws: UnifiedCacheError.self) { try Self.parse([UInt8(ascii: "\""), 0x61, 0xC3, 0x22]) }
     #expect(plain?.location.byteOffset == 1)
+    // `"x\n` then `a`, 0xC3 and `\tb"`: the run before the second escape starts at byte 4.
+    let beforeEscape = #expect(throws: UnifiedCacheError.self) {
+      try Self.parse(Array(#""x\n"#.utf8) + [0x61, 0xC3] + Array(#"\tb""#.utf8))
+    }
+    #expect(beforeEscape?.message == "invalid UTF-8 in a string")
+    #expect(beforeEscape?.location.byteOffset == 4)
   }
 
   @Test func duplicateKeysKeepTheLastValueInTheFirstPlace() throws {
