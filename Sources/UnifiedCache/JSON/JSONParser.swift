@@ -18,8 +18,7 @@ public struct JSONParser: Sendable {
         .limitExceeded, "input is \(data.count) bytes, more than the limit of \(limits.maxInputBytes)",
         at: SourceLocation(file: file))
     }
-    // Read in place: copied into an array first, the input was a sixth of a fleet's JSON parsing, with the page
-    // faults of the copy.
+    // Read in place: a copy into an array was a sixth of a fleet's JSON parsing, with its page faults.
     let parsed = data.withUnsafeBytes { raw -> Result<JSONValue, UnifiedCacheError> in
       var cursor = Cursor(bytes: raw.assumingMemoryBound(to: UInt8.self), limits: limits, file: file)
       if cursor.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.index = 3 }
@@ -240,8 +239,8 @@ private struct Cursor {
   }
 
   /// An error at `start` when the bytes `start..<end` of a string are not UTF-8. Checked without making a string
-  /// of them (`String.isUTF8`): an objection dump's binary data, written as text, is runs of a few bytes between
-  /// escapes, each made into a string only to be checked.
+  /// of them (`String.isUTF8`): a string with escapes (an objection dump's binary data written as text is runs of
+  /// a few bytes between them) is made once, of all its runs.
   func checkRun(from start: Int, to end: Int) throws(UnifiedCacheError) {
     guard String.isUTF8(UnsafeBufferPointer(rebasing: bytes[start..<end])) else {
       throw error("invalid UTF-8 in a string", at: start)
