@@ -147,10 +147,8 @@ extension MigrationPipeline {
       index.adalDigests.append(file.record.sha256)
       if let unified = file.unified {
         index.unknownSections.mergeUnknownSections(unified.contents.unknownSections)
-        // A run in parts plans these once, after its parts, in the files' order, kept or not.
-        if !keeping {
-          index.sharedUnified.append(whole[position] ? unified.sharedEntities(keepingDiagnostics: false) : unified)
-        }
+        // Planned once, after the parts, in the files' order (a stripped file holds only these already).
+        index.sharedUnified.append(whole[position] ? unified.sharedEntities(keepingDiagnostics: false) : unified)
       }
     }
     index.skippedFiles = failures.compactMap { $0 }
@@ -204,7 +202,6 @@ extension MigrationPipeline {
       // The kept files are taken out of the index, so that their items go as they are mapped; the others come
       // read again, in the same order.
       var read = files.map { index.kept[$0].take() ?? reread.next()! }
-      if index.isOnePart { shared += read.compactMap { $0.unified?.sharedEntities(keepingDiagnostics: false) } }
       var msal = read.compactMap(\.unified)
       var homes: [Int: Set<String>] = [:]
       for node in part where node >= adalCount {
