@@ -160,8 +160,7 @@ public struct MigrationRun: Sendable {
           run.releaseTarget()
           if report.file != nil { staged = run.stageReport(planned) } else { rest = planned }
           try run.writeHeldPart { try writer.write($0) }
-          try writer.write(planned)
-          run.wrote(planned)
+          try run.writeRest(planned) { try writer.write($0) }
           releaseInBackground(consume planned)  // as the held part: not on the way to the commit
           if staged != nil { progress?(RunProgress(stage: .reporting)) }
           try staged?.finish()

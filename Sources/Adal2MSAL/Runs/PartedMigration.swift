@@ -23,8 +23,12 @@ struct PartedMigration {
   private(set) var tally: OutcomeTally
   /// Rows of the parts handed to the writer, for progress.
   private var rowsWritten = 0
-  /// The only part, held for the report until `stageReport` (`OnlyPart.heldUntilStaged`), then written.
+  /// The only part, held until `stageReport` (`OnlyPart.heldUntilStaged`), which merges the rest into it for the
+  /// report and the writer both; then written.
   private var heldPart: MigrationPlan?
+  /// Whether `stageReport` merged the rest into `heldPart`, so that `writeHeldPart` writes it and `writeRest`
+  /// has nothing left to write.
+  private var restIsInHeldPart = false
 
   init(
     pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
@@ -53,8 +57,8 @@ struct PartedMigration {
     case renderedWhileWritten
     /// Held, and handed to `body` at once: for a report that waits for nothing but the planning (a dry run).
     case held
-    /// Held, and handed to the writer by `writeHeldPart` once `stageReport` has started rendering the report
-    /// into its file: the report is rendered whole while the part is written.
+    /// Held, then merged with the rest by `stageReport`, which starts rendering the report into its file, and
+    /// handed to the writer by `writeHeldPart`: the report is rendered whole while the part is written.
     case heldUntilStaged
   }
 
@@ -109,11 +113,11 @@ struct PartedMigration {
       tally.add(part)
       if holding { return held.append(part) }
       if !reread, spool != nil, onlyPart != .renderedWhileWritten {
-        spool?.hold(part)
         if onlyPart == .heldUntilStaged {
-          heldPart = part
+          heldPart = part  // the spool gets it from `stageReport`, with the rest merged in
           return
         }
+        spool?.hold(part)
         return try Self.write(part, rows: &rows, progress: progress, body)
       }
       try Self.write(part, rows: &rows, progress: progress) { try Self.add($0, to: &spool, whileWriting: body) }
@@ -144,7 +148,6 @@ struct PartedMigration {
       for part in held + [rest] { names.add(part) }
       spool = report.spool(names: names)
       if onlyPart == .heldUntilStaged, let part = held.first, held.count == 1 {
-        spool?.hold(part)
         heldPart = part
       } else {
         for part in held {
@@ -168,7 +171,7 @@ struct PartedMigration {
   }
 
   /// Hands the part that `plan(onlyPart: .heldUntilStaged)` held to `body` (the store's writer), after
-  /// `stageReport`; does nothing when no part was held.
+  /// `stageReport`, with the rest that `stageReport` merged into it; does nothing when no part was held.
   mutating func writeHeldPart(_ body: (MigrationPlan) throws -> Void) throws {
     guard let part = heldPart.take() else { return }
     try Self.write(part, rows: &rowsWritten, progress: progress, body)
@@ -203,10 +206,11 @@ struct PartedMigration {
     spool = try adding.finish.get()
   }
 
-  /// Reports the rows of `rest` (what `plan` returned) written.
-  mutating func wrote(_ rest: MigrationPlan) {
-    rowsWritten += rest.count(.add) + rest.count(.update)
-    progress?(RunProgress(stage: .writing, done: rowsWritten, total: rowsWritten))
+  /// Hands `rest` (what `plan` returned) to `body` (the store's writer), unless `stageReport` merged it into the
+  /// held part, which `writeHeldPart` wrote with it.
+  mutating func writeRest(_ rest: MigrationPlan, _ body: (MigrationPlan) throws -> Void) throws {
+    if restIsInHeldPart { return }
+    try Self.write(rest, rows: &rowsWritten, progress: progress, body)
   }
 
   /// Writes the report of the parts planned and `rest` (to its file or stream), if one is wanted.
@@ -219,11 +223,21 @@ struct PartedMigration {
   }
 
   /// Starts rendering the report of the parts planned and `rest` into a file beside its destination, on
-  /// another thread (`StagedReport`); nil when the report goes to no file.
+  /// another thread (`StagedReport`); nil when the report goes to no file. A held part gets the rest merged in
+  /// here, for the report and for `writeHeldPart`.
   mutating func stageReport(_ rest: MigrationPlan) -> StagedReport? {
-    guard let spool, let path = report.file else { return nil }
+    guard var spool, let path = report.file else { return nil }
     self.spool = nil
-    return StagedReport(spool, rest: rest, path: path, writing: report)
+    guard let part = heldPart.take() else { return StagedReport(spool, rest: rest, path: path, writing: report) }
+    // Merged here, where nothing else holds the part yet, the rest's entries go into the part's in place; merged
+    // by the report while the writer holds the part, they would go into a copy of all its entries (about a MiB at
+    // the end of the 10k-item `migrate`: docs/benchmarks.md, "The rest merged into the only part before its
+    // report").
+    let whole = (consume part).merged(with: rest)
+    spool.hold(whole)
+    heldPart = whole
+    restIsInHeldPart = true
+    return StagedReport(spool, rest: nil, path: path, writing: report)
   }
 
   /// A planning pass that only gathers the names a redacted report replaces.
@@ -291,8 +305,9 @@ struct ReportWriting: Sendable {
     ReportSpool(format: format, colorize: colorize, redacting: names)
   }
 
-  /// Renders the report of `spool`'s parts and `rest` to `write`, a part at a time.
-  func render(_ spool: inout ReportSpool, rest: MigrationPlan, to write: (UnsafeRawBufferPointer) throws -> Void)
+  /// Renders the report of `spool`'s parts and `rest` (nil when the plan `spool` holds has it) to `write`, a part
+  /// at a time.
+  func render(_ spool: inout ReportSpool, rest: MigrationPlan?, to write: (UnsafeRawBufferPointer) throws -> Void)
     throws
   {
     try OwnerOnlyOutput.buffered({ try spool.finish(rest, to: $0) }, into: write)
@@ -329,8 +344,8 @@ final class StagedReport: Sendable {
   private let file: OwnerOnlyOutput.Staged
   private let rendered: BackgroundValue<Result<Void, RunOutputError>>
 
-  /// Starts rendering `spool`'s parts and `rest` for `path`.
-  init(_ spool: consuming ReportSpool, rest: MigrationPlan, path: String, writing: ReportWriting) {
+  /// Starts rendering `spool`'s parts and `rest` (nil when the plan `spool` holds has it) for `path`.
+  init(_ spool: consuming ReportSpool, rest: MigrationPlan?, path: String, writing: ReportWriting) {
     let file = OwnerOnlyOutput.Staged(path)
     let work = Work(spool: spool, rest: rest, writing: writing)
     self.file = file
@@ -367,10 +382,10 @@ final class StagedReport: Sendable {
   /// What the rendering thread alone uses, handed over whole.
   private final class Work: @unchecked Sendable {
     var spool: ReportSpool
-    let rest: MigrationPlan
+    let rest: MigrationPlan?
     let writing: ReportWriting
 
-    init(spool: consuming ReportSpool, rest: MigrationPlan, writing: ReportWriting) {
+    init(spool: consuming ReportSpool, rest: MigrationPlan?, writing: ReportWriting) {
       self.spool = spool
       self.rest = rest
       self.writing = writing

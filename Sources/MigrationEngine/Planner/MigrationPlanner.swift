@@ -34,7 +34,7 @@ extension MigrationPlan {
   /// This plan and `other` (a plan of other users, or the rest of a `PlanningSession`) as one plan, in plan order.
   /// Consumed: a caller that gives up its plan (`consume`) has the other's entries merged into its entries in
   /// place.
-  consuming func merged(with other: MigrationPlan) -> MigrationPlan {
+  package consuming func merged(with other: MigrationPlan) -> MigrationPlan {
     var entries = self.entries
     self.entries = []  // so that `entries` is unique
     PlanOrder.merge(into: &entries, other.entries, by: PlanOrder.entries)

@@ -99,16 +99,19 @@ public struct ReportSpool {
   }
 
   /// Adds `rest` (what `PlanningSession.finish` planned: it lists the run's inputs), then writes the whole
-  /// report to `output`.
-  public mutating func finish(_ rest: MigrationPlan, to output: (UnsafeRawBufferPointer) throws -> Void) throws {
+  /// report to `output`. `rest` is nil when the plan held is the whole run's already (its rest merged in).
+  public mutating func finish(_ rest: MigrationPlan?, to output: (UnsafeRawBufferPointer) throws -> Void) throws {
     if partsAdded == 0 {
       // A run of one part held, or of no part: its sections are already in plan order, so they are written as
       // they are rendered instead of set aside and read back (which held up to `SpillFile`'s memory limit of
-      // text).
-      var whole = rest
-      if let part = held {
-        held = nil  // so that the part's entries are unique, and `rest`'s are merged into them in place
-        whole = (consume part).merged(with: rest)
+      // text). Taken out of `held`, the part's entries are unique, and `rest`'s are merged into them in place.
+      var whole: MigrationPlan
+      if let part = held.take() {
+        whole = if let rest { (consume part).merged(with: rest) } else { part }
+      } else if let rest {
+        whole = rest
+      } else {
+        preconditionFailure("ReportSpool: nothing held, and no rest to finish with")
       }
       whole.diagnostics.sort(by: PlanOrder.diagnostics)
       let report = SectionedReport(plan: whole, redact: redact, redacted: redacted)
@@ -119,6 +122,7 @@ public struct ReportSpool {
       releaseInBackground(consume whole)
       return
     }
+    guard let rest else { preconditionFailure("ReportSpool: a run in parts finishes with its rest") }
     try add(rest)
     let header = MigrationReport(
       plannedAt: rest.plannedAt, inputs: rest.inputs, redacted: redacted, actionCounts: actionCounts,
