@@ -6,12 +6,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/bootstrap.sh
-# On Linux the Swift runtime and Foundation are linked into the binary, which then needs no Swift installed where
-# it runs and takes less CPU and memory (docs/building.md); macOS has them in the system.
-build=(-c release)
-if [ "$(uname -s)" = Linux ]; then build+=(--static-swift-stdlib); fi
-swift build "${build[@]}" --product adal2msal
-bin="$(swift build "${build[@]}" --show-bin-path)/adal2msal"
+# The release binary as a user runs it (scripts/release/build.sh, docs/building.md): on Linux with the Swift runtime
+# and Foundation linked in, and the code a migration runs laid out together.
+bash scripts/release/build.sh --product adal2msal
+bin="$(bash scripts/release/build.sh --show-bin-path)/adal2msal"
 dump=Fixtures/adal/dump-multiuser.xml.plist
 now=2026-11-21T00:00:00Z   # pinned, so the demo's expiry decisions never change
 mkdir -p out

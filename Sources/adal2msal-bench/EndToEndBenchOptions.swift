@@ -20,8 +20,7 @@ struct EndToEndBenchOptions: ParsableArguments {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       try? FileManager.default.removeItem(at: scratch)
       throw ValidationError(
-        "no adal2msal at \(binary): build it (swift build -c release, on Linux with --static-swift-stdlib) or pass "
-          + "--migrate")
+        "no adal2msal at \(binary): build it (bash scripts/release/build.sh --product adal2msal) or pass --migrate")
     }
     return (work, scratch, binary)
   }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the release adal2msal as a Linux user should run it, with any `swift build` arguments added
+# (`--product adal2msal`, `--product adal2msal-bench`, `--show-bin-path`): the one place that knows the flags
+# (docs/building.md, "The release binary on Linux").
+#
+# On Linux: the Swift runtime and Foundation linked in (`--static-swift-stdlib`); and, when the toolchain has
+# lld, the code a migration runs laid out together (`scripts/release/text-order.txt`, each function in a section of
+# its own so that the linker can move it), so that the kernel maps fewer pages of the binary, and the relative
+# relocations packed (`-z pack-relative-relocs`) when the building machine's glibc can load them (2.36 and later;
+# the binary then needs that glibc where it runs). A built adal2msal is then checked to be laid out so
+# (`check_layout.py`). ADAL2MSAL_PLAIN_LINK=1 links as `swift build` does by default.
+# On macOS: `swift build -c release`.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$repo"
+order="$repo/scripts/release/text-order.txt"
+flags=(-c release)
+laid_out=""
+packed=""
+if [ "$(uname -s)" = Linux ]; then
+  flags+=(--static-swift-stdlib)
+  toolchain="$(dirname "$(command -v swift)")"
+  if [ -z "${ADAL2MSAL_PLAIN_LINK:-}" ] && [ -x "$toolchain/ld.lld" ]; then
+    laid_out=1
+    flags+=(
+      -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xswiftc -use-ld=lld
+      -Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering
+    )
+    glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+    if [ -n "$glibc" ] && [ "$(printf '%s\n' 2.36 "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
+      packed=--packed
+      flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
+    fi
+  fi
+fi
+swift build "${flags[@]}" "$@"
+case " $* " in *" --show-bin-path "*) exit 0 ;; esac
+binary="$(swift build "${flags[@]}" --show-bin-path)/adal2msal"
+if [ -n "$laid_out" ] && [ -x "$binary" ]; then python3 scripts/release/check_layout.py "$binary" "$order" $packed; fi

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Checks that a release adal2msal was linked as scripts/release/build.sh asks on Linux with lld: the functions of
+scripts/release/text-order.txt laid out first in .text, and the relative relocations packed when asked (--packed).
+Exits 1 naming what is wrong; otherwise prints what it found.
+
+    python3 scripts/release/check_layout.py BINARY ORDER_FILE [--packed]
+"""
+import subprocess
+import sys
+
+
+def text_section(binary: str) -> tuple[int, int]:
+    sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
+    for line in sections.splitlines():
+        if " .text " in line:
+            fields = line.split("]", 1)[1].split()
+            return int(fields[2], 16), int(fields[4], 16)
+    raise SystemExit(f"check_layout.py: {binary}: no .text section")
+
+
+def main() -> int:
+    binary, order_file = sys.argv[1], sys.argv[2]
+    packed = "--packed" in sys.argv[3:]
+    start, _ = text_section(binary)
+    address, size = {}, {}
+    symbols = subprocess.run(["nm", "-S", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    for line in symbols.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[2] in "tTWw":
+            address.setdefault(fields[3], int(fields[0], 16))
+            size.setdefault(fields[3], int(fields[1], 16))
+    listed = [name.strip() for name in open(order_file) if name.strip()]
+    placed = [name for name in listed if name in address]
+    problems = []
+    # Functions removed or renamed since the list was made are missing; most must still be there.
+    if len(placed) < len(listed) // 2:
+        problems.append(f"only {len(placed)} of the {len(listed)} listed functions are in the binary: regenerate "
+                        "the list (scripts/release/make-text-order.sh)")
+    # Laid out by the list, the listed functions fill the start of .text: within twice their size of it (a listed
+    # function inside a section that holds others, as the Swift runtime's archives have, brings the whole section
+    # along). In the compiler's order about a sixth of them lie further on.
+    region = start + 2 * sum(size[name] for name in placed)
+    share = sum(1 for name in placed if address[name] < region) / max(1, len(placed))
+    if placed and share < 0.95:
+        problems.append(f"the listed functions are not laid out first (only {share:.1%} of them at the start of "
+                        ".text): was the binary linked by lld with --symbol-ordering-file?")
+    sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
+    if packed and ".relr.dyn" not in sections:
+        problems.append("no .relr.dyn section: the relative relocations were not packed")
+    for problem in problems:
+        print(f"check_layout.py: {binary}: {problem}", file=sys.stderr)
+    if not problems:
+        print(f"check_layout.py: {len(placed)} of {len(listed)} listed functions in the binary, {share:.1%} of them "
+              f"at the start of .text{', relocations packed' if packed else ''}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
