@@ -9,19 +9,18 @@ import subprocess
 import sys
 
 
-def text_section(binary: str) -> tuple[int, int]:
-    sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
+def text_start(sections: str, binary: str) -> int:
     for line in sections.splitlines():
         if " .text " in line:
-            fields = line.split("]", 1)[1].split()
-            return int(fields[2], 16), int(fields[4], 16)
+            return int(line.split("]", 1)[1].split()[2], 16)
     raise SystemExit(f"check_layout.py: {binary}: no .text section")
 
 
 def main() -> int:
     binary, order_file = sys.argv[1], sys.argv[2]
     packed = "--packed" in sys.argv[3:]
-    start, _ = text_section(binary)
+    sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
+    start = text_start(sections, binary)
     address, size = {}, {}
     symbols = subprocess.run(["nm", "-S", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
     for line in symbols.splitlines():
@@ -44,7 +43,6 @@ def main() -> int:
     if placed and share < 0.95:
         problems.append(f"the listed functions are not laid out first (only {share:.1%} of them at the start of "
                         ".text): was the binary linked by lld with --symbol-ordering-file?")
-    sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
     if packed and ".relr.dyn" not in sections:
         problems.append("no .relr.dyn section: the relative relocations were not packed")
     for problem in problems:

@@ -43,21 +43,18 @@ run() {
   # 2: written, with items that could not be read (the demo's dump holds one on purpose).
   [ "$status" -eq 0 ] || [ "$status" -eq 2 ] || { echo "make-text-order.sh: adal2msal $* exited $status" >&2; exit 1; }
 }
-# Writes to $1 the functions on the code pages that the runs of the built binary touch, in the binary's order.
-measure() {
-  cp "$bin/adal2msal" "$work/adal2msal"
-  sync  # a copy's pages leave the cache only once written
-  rm -rf "$pages" "$work"/*.sqlite* "$work"/*.txt "$work"/*.json "$work"/*.md
-  local now=2026-01-01T00:00:00Z
-  run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/report.txt"
-  run migrate --adal "$dump" --out "$work/dry.sqlite" --dry-run --now "$now" --report "$work/dry.txt"
-  run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/again.txt"
-  run inspect "$dump"
-  run export "$work/store.sqlite" --for python --output "$work/export.json"
-  run migrate --adal Fixtures/adal/dump-multiuser.xml.plist --out "$work/demo.sqlite" --now 2026-11-21T00:00:00Z \
-    --report "$work/demo.md" --report-format markdown
-  nm -n -S --defined-only "$work/adal2msal" > "$work/symbols.list"
-  python3 - "$pages" "$work/symbols.list" "$1" <<'PY'
+cp "$bin/adal2msal" "$work/adal2msal"
+sync  # a copy's pages leave the cache only once written
+now=2026-01-01T00:00:00Z
+run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/report.txt"
+run migrate --adal "$dump" --out "$work/dry.sqlite" --dry-run --now "$now" --report "$work/dry.txt"
+run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/again.txt"
+run inspect "$dump"
+run export "$work/store.sqlite" --for python --output "$work/export.json"
+run migrate --adal Fixtures/adal/dump-multiuser.xml.plist --out "$work/demo.sqlite" --now 2026-11-21T00:00:00Z \
+  --report "$work/demo.md" --report-format markdown
+nm -n -S --defined-only "$work/adal2msal" > "$work/symbols.list"
+python3 - "$pages" "$work/symbols.list" scripts/release/text-order.txt <<'PY'
 import sys
 pages = {int(line, 16) >> 12 for line in open(sys.argv[1])}
 names, seen = [], set()
@@ -73,7 +70,5 @@ for line in open(sys.argv[2]):
 open(sys.argv[3], "w").write("\n".join(names) + "\n")
 print(f"make-text-order.sh: {len(pages)} code pages touched, {len(names)} functions on them listed in {sys.argv[3]}")
 PY
-}
-measure scripts/release/text-order.txt
 # SwiftPM does not see the list change: the binary is removed so that the next build links it again.
 rm -f "$bin/adal2msal"

@@ -1,8 +1,8 @@
 // Preloaded into adal2msal by make-text-order.sh: lists which pages of the binary's code the run touched.
 // At start it asks the kernel to read the code a page at a time (MADV_RANDOM: no read-ahead around a fault); at
 // exit it writes, to the file $PAGECOV_OUT, the address (hex, from the binary's load address: as `nm` gives it) of
-// each page of the code mapping that is present. With the binary out of the page cache and the disk's read-ahead off, a present page is a page the run
-// executed (the kernel's fault-around maps only neighbours that are already cached).
+// each page of the code mapping that is present. With the binary out of the page cache and the disk's read-ahead
+// off, a present page is a page the run executed (the kernel's fault-around maps only neighbours already cached).
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
