@@ -7,8 +7,9 @@
 # lld, the code a migration runs laid out together (`scripts/release/text-order.txt`, each function in a section of
 # its own so that the linker can move it), so that the kernel maps fewer pages of the binary, and the relative
 # relocations packed (`-z pack-relative-relocs`) when the building machine's glibc can load them (2.36 and later;
-# the binary then needs that glibc where it runs). A built adal2msal is then checked to be laid out so
-# (`check_layout.py`). ADAL2MSAL_PLAIN_LINK=1 links as `swift build` does by default.
+# the binary then needs that glibc where it runs), and its own symbols not exported (`--no-export-dynamic`: nothing
+# looks them up, and their tables were a MiB of every run's memory). A built adal2msal is then checked to be linked
+# so (`check_layout.py`). ADAL2MSAL_PLAIN_LINK=1 links as `swift build` does by default.
 # On macOS: `swift build -c release`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -24,7 +25,7 @@ if [ "$(uname -s)" = Linux ]; then
     laid_out=1
     flags+=(
       -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xswiftc -use-ld=lld
-      -Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering
+      -Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering -Xlinker --no-export-dynamic
     )
     glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
     if [ -n "$glibc" ] && [ "$(printf '%s\n' 2.36 "$glibc" | sort -V | head -n 1)" = 2.36 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that a release adal2msal was linked as scripts/release/build.sh asks on Linux with lld: the functions of
-scripts/release/text-order.txt laid out first in .text, and the relative relocations packed when asked (--packed).
-Exits 1 naming what is wrong; otherwise prints what it found.
+scripts/release/text-order.txt laid out first in .text, its own symbols not exported, and the relative relocations
+packed when asked (--packed). Exits 1 naming what is wrong; otherwise prints what it found.
 
     python3 scripts/release/check_layout.py BINARY ORDER_FILE [--packed]
 """
@@ -45,11 +45,21 @@ def main() -> int:
                         ".text): was the binary linked by lld with --symbol-ordering-file?")
     if packed and ".relr.dyn" not in sections:
         problems.append("no .relr.dyn section: the relative relocations were not packed")
+    dynamic = subprocess.run(["readelf", "-W", "--dyn-syms", binary], capture_output=True, text=True,
+                             check=True).stdout
+    # A symbol line: number, value, size, type, binding, visibility, section index (UND: from a library), name.
+    symbols = [fields for fields in (line.split() for line in dynamic.splitlines())
+               if len(fields) >= 8 and fields[0].endswith(":")]
+    # Exported (the compiler's default for an executable linked with the runtime), the binary's own 15,500
+    # symbols put their names and hashes in pages every run maps.
+    exported = sum(1 for fields in symbols if fields[6] != "UND" and fields[4] in ("GLOBAL", "WEAK"))
+    if exported > 1000:
+        problems.append(f"{exported} symbols exported: was it linked with --no-export-dynamic?")
     for problem in problems:
         print(f"check_layout.py: {binary}: {problem}", file=sys.stderr)
     if not problems:
         print(f"check_layout.py: {len(placed)} of {len(listed)} listed functions in the binary, {share:.1%} of them "
-              f"at the start of .text{', relocations packed' if packed else ''}")
+              f"at the start of .text, {exported} symbols exported{', relocations packed' if packed else ''}")
     return 1 if problems else 0
 
 
