@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with the Swift toolchain lacks to build adal2msal: the C libraries we
-# link (libxml2, SQLite). With --test-oracles, also what only the tests use: the sqlite3 shell (the fault tests
+# link (libxml2, SQLite), and patchelf, with which the release build leaves libxml2 to be loaded when XML is read
+# (scripts/release/build.sh). With --test-oracles, also what only the tests use: the sqlite3 shell (the fault tests
 # use it as a second process holding the store's lock), the real MSAL Python library, an independent reader of
 # our output, and the real Azure CLI core (azure-cli-core, which pins msal==1.39.0 on Linux), the consumer of
 # `migrate --azure-cli-dir`, and the real MSAL.NET on Mono (see below). The demo needs only the first part, so it
@@ -15,7 +16,7 @@ case "${1-}" in
   *) echo "usage: bash scripts/bootstrap.sh [--test-oracles]" >&2; exit 64 ;;
 esac
 
-packages=(libxml2-dev libsqlite3-dev pkgconf python3)
+packages=(libxml2-dev libsqlite3-dev pkgconf python3 patchelf)
 if $oracles; then packages+=(sqlite3 python3-venv); fi
 
 need_apt=()

@@ -11,12 +11,14 @@ enum XMLEvent {
 
 /// Recursive descent over libxml2's node stream, building `PropertyListValue`s.
 struct XMLPropertyListParser {
+  let xml: LibXML2
   let reader: OpaquePointer
   let errors: XMLErrorCollector
   let limits: InputLimits
   private var objectCount = 0
 
-  init(reader: OpaquePointer, errors: XMLErrorCollector, limits: InputLimits) {
+  init(xml: LibXML2, reader: OpaquePointer, errors: XMLErrorCollector, limits: InputLimits) {
+    self.xml = xml
     self.reader = reader
     self.errors = errors
     self.limits = limits
@@ -24,8 +26,8 @@ struct XMLPropertyListParser {
 
   /// The line of the current node, for messages.
   private var line: Int? {
-    guard let node = xmlTextReaderCurrentNode(reader) else { return nil }
-    let line = Int(xmlGetLineNo(node))
+    guard let node = xml.currentNode(reader) else { return nil }
+    let line = Int(xml.lineNumber(node))
     return line > 0 ? line : nil
   }
 
@@ -34,22 +36,22 @@ struct XMLPropertyListParser {
   /// The next element, end tag or text, skipping comments, processing instructions and a harmless DOCTYPE.
   private mutating func next() throws(PropertyListError) -> XMLEvent? {
     while true {
-      let status = xmlTextReaderRead(reader)
+      let status = xml.read(reader)
       if let error = errors.first { throw error }
       if status == 0 { return nil }
       guard status == 1 else { throw fail("malformed XML") }
-      switch xmlTextReaderNodeType(reader) {
+      switch xml.nodeType(reader) {
       case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-        return .start(name: currentName, isEmpty: xmlTextReaderIsEmptyElement(reader) == 1)
+        return .start(name: currentName, isEmpty: xml.isEmptyElement(reader) == 1)
       case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
         return .end(name: currentName)
       case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
         Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-        return .text(xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "")
+        return .text(xml.constValue(reader).map { String(cString: $0) } ?? "")
       case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int32(XML_READER_TYPE_ENTITY.rawValue):
         throw fail("entity references are not allowed (only the predefined entities and character references)")
       case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
-        if let subset = xmlTextReaderCurrentDoc(reader)?.pointee.intSubset, subset.pointee.children != nil {
+        if let subset = xml.currentDocument(reader)?.pointee.intSubset, subset.pointee.children != nil {
           throw fail("DOCTYPE with an internal subset (entity declarations) is not allowed")
         }
       default:
@@ -59,7 +61,7 @@ struct XMLPropertyListParser {
   }
 
   private var currentName: String {
-    xmlTextReaderConstName(reader).map { String(cString: $0) } ?? ""
+    xml.constName(reader).map { String(cString: $0) } ?? ""
   }
 
   mutating func readDocument() throws(PropertyListError) -> PropertyListValue {

@@ -15,13 +15,17 @@ public struct XMLPropertyListReader: Sendable {
   /// Reads the value inside `<plist>`.
   /// - Throws: `PropertyListError` with the line (and, for malformed XML, the column) of the problem.
   public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+    try read(data, using: LibXML2.functions())
+  }
+
+  /// `read`, calling libxml2 through `xml`.
+  func read(_ data: Data, using xml: LibXML2) throws(PropertyListError) -> PropertyListValue {
     try XMLPrologCheck.check(data)
     guard data.count <= Int(Int32.max) else { throw .at(offset: 0, "XML input larger than 2 GiB") }
-    _ = libxml2Initialized
     let collector = XMLErrorCollector()
     let reader: OpaquePointer? = data.withUnsafeBytes { raw in
       // UTF-8 only: the prolog check has refused other encodings, which keeps its byte scan valid.
-      xmlReaderForMemory(
+      xml.readerForMemory(
         raw.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, "UTF-8",
         Int32(XML_PARSE_NONET.rawValue))
     }
@@ -29,25 +33,19 @@ public struct XMLPropertyListReader: Sendable {
     defer {
       // xmlTextReaderCurrentDoc (the DOCTYPE check) hands the document over to its caller, and the reader then
       // no longer frees it: take it in every case and free it after the reader.
-      let document = xmlTextReaderCurrentDoc(reader)
-      xmlFreeTextReader(reader)
-      if let document { xmlFreeDoc(document) }
+      let document = xml.currentDocument(reader)
+      xml.freeTextReader(reader)
+      if let document { xml.freeDocument(document) }
     }
     let context = Unmanaged.passUnretained(collector).toOpaque()
-    xmlTextReaderSetStructuredErrorHandler(reader, xmlCollectError, context)
+    xml.setStructuredErrorHandler(reader, xmlCollectError, context)
     // The reader reads from `data`'s bytes lazily: keep them alive and in place while parsing.
     return try withExtendedLifetime(data) { () throws(PropertyListError) -> PropertyListValue in
-      var parser = XMLPropertyListParser(reader: reader, errors: collector, limits: limits)
+      var parser = XMLPropertyListParser(xml: xml, reader: reader, errors: collector, limits: limits)
       return try parser.readDocument()
     }
   }
 }
-
-/// `xmlInitParser` once per process, before any reader (it is not safe to race).
-private let libxml2Initialized: Bool = {
-  xmlInitParser()
-  return true
-}()
 
 /// The first error libxml2 reports while reading one document (warnings are ignored).
 final class XMLErrorCollector {

@@ -7,9 +7,11 @@
 # lld, the code a migration runs laid out together (`scripts/release/text-order.txt`, each function in a section of
 # its own so that the linker can move it), so that the kernel maps fewer pages of the binary, and the relative
 # relocations packed (`-z pack-relative-relocs`) when the building machine's glibc can load them (2.36 and later;
-# the binary then needs that glibc where it runs), and its own symbols not exported (`--no-export-dynamic`: nothing
-# looks them up, and their tables were a MiB of every run's memory). A built adal2msal is then checked to be linked
-# so (`check_layout.py`). ADAL2MSAL_PLAIN_LINK=1 links as `swift build` does by default.
+# the binary then needs that glibc where it runs), its own symbols not exported (`--no-export-dynamic`: nothing
+# looks them up, and their tables were a MiB of every run's memory), and, when patchelf is installed, libxml2 not
+# loaded at its start (`patchelf --remove-needed`: the XML reader looks libxml2 up by name when it first reads an
+# XML property list, so a binary dump or JSON maps neither libxml2 nor the ICU it loads). A built adal2msal is then
+# checked to be linked so (`check_layout.py`). ADAL2MSAL_PLAIN_LINK=1 links as `swift build` does by default.
 # On macOS: `swift build -c release`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -18,6 +20,7 @@ order="$repo/scripts/release/text-order.txt"
 flags=(-c release)
 laid_out=""
 packed=""
+unlinked=""
 if [ "$(uname -s)" = Linux ]; then
   flags+=(--static-swift-stdlib)
   toolchain="$(dirname "$(command -v swift)")"
@@ -37,4 +40,13 @@ fi
 swift build "${flags[@]}" "$@"
 case " $* " in *" --show-bin-path "*) exit 0 ;; esac
 binary="$(swift build "${flags[@]}" --show-bin-path)/adal2msal"
-if [ -n "$laid_out" ] && [ -x "$binary" ]; then python3 scripts/release/check_layout.py "$binary" "$order" $packed; fi
+[ -n "$laid_out" ] && [ -x "$binary" ] || exit 0
+if command -v patchelf > /dev/null; then
+  # SwiftPM links libxml2 from its pkg-config entry, before any option that could leave it out; no symbol of the
+  # binary refers to it (check_layout.py checks). Removing an entry that is gone already changes nothing.
+  patchelf --remove-needed libxml2.so.2 "$binary"
+  unlinked=--without-libxml2
+else
+  echo "build.sh: patchelf is not installed, so the binary loads libxml2 at its start (scripts/bootstrap.sh)" >&2
+fi
+python3 scripts/release/check_layout.py "$binary" "$order" $packed $unlinked

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Checks that a release adal2msal was linked as scripts/release/build.sh asks on Linux with lld: the functions of
-scripts/release/text-order.txt laid out first in .text, its own symbols not exported, and the relative relocations
-packed when asked (--packed). Exits 1 naming what is wrong; otherwise prints what it found.
+scripts/release/text-order.txt laid out first in .text, its own symbols not exported, the relative relocations
+packed when asked (--packed), and libxml2 neither needed at start nor referred to when asked (--without-libxml2).
+Exits 1 naming what is wrong; otherwise prints what it found.
 
-    python3 scripts/release/check_layout.py BINARY ORDER_FILE [--packed]
+    python3 scripts/release/check_layout.py BINARY ORDER_FILE [--packed] [--without-libxml2]
 """
 import subprocess
 import sys
@@ -19,6 +20,7 @@ def text_start(sections: str, binary: str) -> int:
 def main() -> int:
     binary, order_file = sys.argv[1], sys.argv[2]
     packed = "--packed" in sys.argv[3:]
+    without_libxml2 = "--without-libxml2" in sys.argv[3:]
     sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
     start = text_start(sections, binary)
     address, size = {}, {}
@@ -45,7 +47,7 @@ def main() -> int:
                         ".text): was the binary linked by lld with --symbol-ordering-file?")
     if packed and ".relr.dyn" not in sections:
         problems.append("no .relr.dyn section: the relative relocations were not packed")
-    dynamic = subprocess.run(["readelf", "-W", "--dyn-syms", binary], capture_output=True, text=True,
+    dynamic = subprocess.run(["readelf", "-dW", "--dyn-syms", binary], capture_output=True, text=True,
                              check=True).stdout
     # A symbol line: number, value, size, type, binding, visibility, section index (UND: from a library), name.
     symbols = [fields for fields in (line.split() for line in dynamic.splitlines())
@@ -55,11 +57,19 @@ def main() -> int:
     exported = sum(1 for fields in symbols if fields[6] != "UND" and fields[4] in ("GLOBAL", "WEAK"))
     if exported > 1000:
         problems.append(f"{exported} symbols exported: was it linked with --no-export-dynamic?")
+    if without_libxml2:
+        if "[libxml2." in dynamic:
+            problems.append("libxml2 is still a library the binary needs at its start")
+        referred = [fields[7] for fields in symbols if fields[6] == "UND" and fields[7].startswith("xml")]
+        if referred:
+            problems.append(f"the binary refers to libxml2's {', '.join(referred[:3])}: it must look them up when "
+                            "it reads XML (Sources/PropertyLists/LibXML2.swift)")
     for problem in problems:
         print(f"check_layout.py: {binary}: {problem}", file=sys.stderr)
     if not problems:
         print(f"check_layout.py: {len(placed)} of {len(listed)} listed functions in the binary, {share:.1%} of them "
-              f"at the start of .text, {exported} symbols exported{', relocations packed' if packed else ''}")
+              f"at the start of .text, {exported} symbols exported{', relocations packed' if packed else ''}"
+              f"{', libxml2 loaded on first use' if without_libxml2 else ''}")
     return 1 if problems else 0
 
 
