@@ -89,8 +89,8 @@ struct LibXML2: @unchecked Sendable {  // C function pointers, set once
   }
 }
 
+// In an extension, so that the struct keeps its memberwise initializer.
 extension LibXML2 {
-  // In an extension, so that the struct keeps its memberwise initializer.
   /// Every function looked up in `handle`, or among the libraries already loaded when nil; nil if one is missing.
   private init?(lookingUpIn handle: UnsafeMutableRawPointer?) {
     func symbol<Function>(_ name: String, as _: Function.Type) -> Function? {

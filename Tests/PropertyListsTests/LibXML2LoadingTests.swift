@@ -25,11 +25,7 @@ import Testing
   }
 
   @Test func aMissingLibraryIsNamedWithWhatToDo() throws {
-    let result = LibXML2.load(from: ["/nonexistent/libxml2.so.2"], searchingLoaded: false)
-    guard case .failure(let error) = result else {
-      Issue.record("a library that does not exist loaded")
-      return
-    }
+    let error = try #require(Self.failure(LibXML2.load(from: ["/nonexistent/libxml2.so.2"], searchingLoaded: false)))
     #expect(error.description.contains("/nonexistent/libxml2.so.2"))
     #expect(error.description.contains("apt-get install libxml2"))
   }
@@ -40,10 +36,12 @@ import Testing
     #else
       let other = "/usr/lib/libSystem.B.dylib"
     #endif
-    guard case .failure(let error) = LibXML2.load(from: [other], searchingLoaded: false) else {
-      Issue.record("\(other) was taken for libxml2")
-      return
-    }
+    let error = try #require(Self.failure(LibXML2.load(from: [other], searchingLoaded: false)))
     #expect(error.description.contains("\(other): lacks a function the reader needs"))
+  }
+
+  /// The error of a load that failed; nil for one that found the functions.
+  static func failure(_ result: Result<LibXML2, PropertyListError>) -> PropertyListError? {
+    if case .failure(let error) = result { error } else { nil }
   }
 }
