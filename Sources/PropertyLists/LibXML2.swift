@@ -51,17 +51,12 @@ struct LibXML2: @unchecked Sendable {  // C function pointers, set once
     static let libraryNames = ["libxml2.so.2"]
   #endif
 
-  /// The functions, or why they cannot be had.
+  /// The functions, or why they cannot be had: the error every XML read throws when libxml2 cannot be loaded.
   static let loaded = load(from: libraryNames, searchingLoaded: true)
 
   /// Held while `xmlInitParser` runs, which each `load` calls: its first call sets up libxml2's globals and is not
   /// safe to race.
   private static let initializing = NSLock()
-
-  /// The functions, or the error every XML read throws when libxml2 cannot be loaded.
-  static func functions() throws(PropertyListError) -> LibXML2 {
-    try loaded.get()
-  }
 
   /// Finds every function among the loaded libraries (with `searchingLoaded`), else in the first of `libraries`
   /// that loads and has them all, and initializes the library.

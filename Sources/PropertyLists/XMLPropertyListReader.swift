@@ -15,7 +15,7 @@ public struct XMLPropertyListReader: Sendable {
   /// Reads the value inside `<plist>`.
   /// - Throws: `PropertyListError` with the line (and, for malformed XML, the column) of the problem.
   public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-    try read(data, using: LibXML2.functions())
+    try read(data, using: LibXML2.loaded.get())
   }
 
   /// `read`, calling libxml2 through `xml`.

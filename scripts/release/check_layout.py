@@ -50,17 +50,17 @@ def main() -> int:
     dynamic = subprocess.run(["readelf", "-dW", "--dyn-syms", binary], capture_output=True, text=True,
                              check=True).stdout
     # A symbol line: number, value, size, type, binding, visibility, section index (UND: from a library), name.
-    symbols = [fields for fields in (line.split() for line in dynamic.splitlines())
-               if len(fields) >= 8 and fields[0].endswith(":")]
-    # Exported (the compiler's default for an executable linked with the runtime), the binary's own 15,500
+    dynamic_symbols = [fields for fields in (line.split() for line in dynamic.splitlines())
+                       if len(fields) >= 8 and fields[0].endswith(":")]
+    # Exported (the compiler's default for an executable linked with the runtime), the binary's own 15,545
     # symbols put their names and hashes in pages every run maps.
-    exported = sum(1 for fields in symbols if fields[6] != "UND" and fields[4] in ("GLOBAL", "WEAK"))
+    exported = sum(1 for fields in dynamic_symbols if fields[6] != "UND" and fields[4] in ("GLOBAL", "WEAK"))
     if exported > 1000:
         problems.append(f"{exported} symbols exported: was it linked with --no-export-dynamic?")
     if without_libxml2:
         if "[libxml2." in dynamic:
             problems.append("libxml2 is still a library the binary needs at its start")
-        referred = [fields[7] for fields in symbols if fields[6] == "UND" and fields[7].startswith("xml")]
+        referred = [fields[7] for fields in dynamic_symbols if fields[6] == "UND" and fields[7].startswith("xml")]
         if referred:
             problems.append(f"the binary refers to libxml2's {', '.join(referred[:3])}: it must look them up when "
                             "it reads XML (Sources/PropertyLists/LibXML2.swift)")
