@@ -5,7 +5,8 @@
 #
 # On Linux: the Swift runtime and Foundation linked in (`--static-swift-stdlib`); and, when the toolchain has
 # lld, the code a migration runs laid out together (`scripts/release/text-order.txt`, each function in a section of
-# its own so that the linker can move it), so that the kernel maps fewer pages of the binary, and the relative
+# its own so that the linker can move it, and the functions without a symbol gathered before them by
+# `scripts/release/text-layout.ld`), so that the kernel maps fewer pages of the binary, and the relative
 # relocations packed (`-z pack-relative-relocs`) when the building machine's glibc can load them (2.36 and later;
 # the binary then needs that glibc where it runs), its own symbols not exported (`--no-export-dynamic`: nothing
 # looks them up, and their tables were a MiB of every run's memory), and, when patchelf is installed, libxml2 not
@@ -29,6 +30,7 @@ if [ "$(uname -s)" = Linux ]; then
     flags+=(
       -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xswiftc -use-ld=lld
       -Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering -Xlinker --no-export-dynamic
+      -Xlinker -T -Xlinker "$repo/scripts/release/text-layout.ld"
     )
     glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
     if [ -n "$glibc" ] && [ "$(printf '%s\n' 2.36 "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
