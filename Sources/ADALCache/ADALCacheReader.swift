@@ -106,7 +106,7 @@ public struct ADALCacheReader: Sendable {
       pages.releaseUnheld()
     }
     var result = ADALReadResult(inputKind: parsed.kind, plistFormat: format, diagnostics: parsed.diagnostics)
-    KeychainItemRouter(limits: limits, file: file, sharesStrings: parsed.sharesStrings).route(
+    KeychainItemRouter(limits: limits, file: file).route(
       parsed.records, into: &result, releasing: pages)
     // The records (40,000 of them, each borrowing its item's bytes) are freed on another core: freed here, they
     // held up the start of planning.
@@ -126,9 +126,17 @@ public struct ADALCacheReader: Sendable {
     // The usual dump, a binary array of item dictionaries, is read without the property list's tree, whose making
     // on one core was about a tenth of a 40k-item dry run's time; any other input is read whole below.
     let parser = KeychainDumpParser(limits: limits, file: file)
-    if let parsed = try FlatDictionaryArray.withEntries(of: data, limits: limits, borrowsData: true, parser.parse) {
-      return route(parsed, format: .binary, file: file, pages: pages)
+    let router = KeychainItemRouter(limits: limits, file: file, sharesStrings: true)
+    let flat = try FlatDictionaryArray.withEntries(of: data, limits: limits, borrowsData: true) {
+      entries throws(ADALCacheError) -> ADALReadResult in
+      guard entries.count <= limits.maxObjects else {
+        throw ADALCacheError("the dump has more than \(limits.maxObjects) items", at: SourceLocation(file: file))
+      }
+      var result = ADALReadResult(inputKind: .keychainPlistArray, plistFormat: .binary)
+      router.route(flat: entries, parser: parser, into: &result, releasing: pages)
+      return result
     }
+    if let flat { return flat }
     let document: PropertyListDocument
     do {
       // A dump's items are read from its data objects (`v_Data`) and dropped: borrowed, not copied.

@@ -22,8 +22,6 @@ struct KeychainDumpParser {
     var kind: ADALInputKind
     var records: [KeychainRecord] = []
     var diagnostics: [Diagnostic] = []
-    /// Whether records that hold equal attribute strings share them already (`parse(flat:)`).
-    var sharesStrings = false
   }
 
   // MARK: property lists
@@ -93,33 +91,25 @@ struct KeychainDumpParser {
     parsed.diagnostics += problems.inEntryOrder()
   }
 
-  /// The dump of a binary property list read without its tree (`FlatDictionaryArray`): the records
-  /// `parse(plist:)` makes of the same array, on all cores. A string the writer stored once (an access group, a
-  /// user's account, a service per resource) is decoded once per core and shared by the records that name it, so
-  /// that the router need not share their strings again (`Parsed.sharesStrings`).
-  func parse(flat entries: FlatDictionaryArray) throws(ADALCacheError) -> Parsed {
-    guard entries.count <= limits.maxObjects else {
-      throw ADALCacheError("the dump has more than \(limits.maxObjects) items", at: SourceLocation(file: file))
-    }
-    let (file, limits) = (file, limits)
-    let problems = EntryDiagnostics()
-    let (keys, lanes) = (Self.flatKeys, (0..<activeCores).map { _ in FlatLane() })
-    let records = Array(0..<entries.count).orderedParallelMap(minimumChunk: 512, lanes: lanes) { lane, position in
-      entries.objects(under: keys, inEntry: position, into: lane.found)
-      let found = lane.found
-      return Self.record(
-        { name in
-          let object = found[name.rawValue]
-          guard object >= 0 else { return nil }
-          guard entries.isString(object) else { return entries.value(ofObject: object).flatMap(Self.scalar) }
-          return lane.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
-        },
-        at: SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]"), position: position,
-        limits: limits, problems: problems)
-    }
-    releaseInBackground(consume lanes, worthIt: entries.count >= parallelMapMinimumChunk)
-    return Parsed(
-      kind: .keychainPlistArray, records: records, diagnostics: problems.inEntryOrder(), sharesStrings: true)
+  /// The record of dictionary `position` of a binary property list's array read without its tree
+  /// (`FlatDictionaryArray`): the record `parse(plist:)` makes of the same entry. Read through `lane`, one worker's
+  /// at a time: a string the writer stored once (an access group, a user's account, a service per resource) is
+  /// decoded once per lane and shared by the records that name it, so that the router need not share their
+  /// strings again (`KeychainItemRouter.sharesStrings`). Its diagnostics go to `problems`.
+  func record(
+    ofFlatEntry position: Int, in entries: FlatDictionaryArray, lane: FlatLane, problems: EntryDiagnostics
+  ) -> KeychainRecord {
+    entries.objects(under: Self.flatKeys, inEntry: position, into: lane.found)
+    let found = lane.found
+    return Self.record(
+      { name in
+        let object = found[name.rawValue]
+        guard object >= 0 else { return nil }
+        guard entries.isString(object) else { return entries.value(ofObject: object).flatMap(Self.scalar) }
+        return lane.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
+      },
+      at: SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]"), position: position,
+      limits: limits, problems: problems)
   }
 
   /// The attributes of a record, looked up together in each entry of a flat dump, by `KeychainShortName`.
@@ -128,7 +118,7 @@ struct KeychainDumpParser {
   /// What one core keeps of a flat dump's read: the strings it decoded, by object, and the objects of the
   /// attributes of the entry it reads (`FlatDictionaryArray.objects(under:inEntry:into:)`). Used by one worker at
   /// a time.
-  private final class FlatLane: @unchecked Sendable {  // one worker at a time (lanes)
+  final class FlatLane: @unchecked Sendable {  // one worker at a time (lanes)
     private var byObject: [Int: String] = [:]
     let found = UnsafeMutableBufferPointer<Int>.allocate(capacity: KeychainDumpParser.flatKeys.count)
 
@@ -155,7 +145,7 @@ struct KeychainDumpParser {
   }
 
   /// The diagnostics of a dump's entries, added from every core, given back in the entries' order.
-  private final class EntryDiagnostics: @unchecked Sendable {  // `byEntry` guarded by `lock`
+  final class EntryDiagnostics: @unchecked Sendable {  // `byEntry` guarded by `lock`
     private let lock = NSLock()
     private var byEntry: [(position: Int, diagnostics: [Diagnostic])] = []
 

@@ -7,8 +7,8 @@ import UnifiedCache
 struct KeychainItemRouter {
   let limits: InputLimits
   let file: String?
-  /// Whether records with equal attribute strings share them already (`KeychainDumpParser.Parsed.sharesStrings`):
-  /// else the items share them through the read's memo.
+  /// Whether records with equal attribute strings share them already (a flat dump's, `route(flat:...)`): else the
+  /// items share them through the read's memo.
   var sharesStrings = false
 
   /// - Parameter pages: the input's pages, of which every record's borrowed ranges (`appendBorrowedRanges`) are
@@ -61,6 +61,77 @@ struct KeychainItemRouter {
     }
     // The memos' tables go on another core (the items keep the strings they share).
     releaseInBackground(consume memos, worthIt: records.count >= parallelMapMinimumChunk)
+    addNotes(to: &result)
+  }
+
+  /// What one worker of `route(flat:...)` keeps: the strings its records and items share.
+  private struct FlatWorker: Sendable {
+    let memo = ReadMemo()
+    let strings = KeychainDumpParser.FlatLane()
+  }
+
+  /// An entry of a flat dump, made into its record and read on a worker.
+  private enum FlatOutcome: Sendable {
+    case item(Result<(item: ADALTokenItem, diagnostics: [Diagnostic]), ADALItemError>)
+    case other(KeychainRecord)
+  }
+
+  /// The items of a binary dump read without its tree: each entry's record is made, and decoded, on the core that
+  /// takes its chunk, and the input's pages that its objects lie on go once it and every other entry that reads
+  /// them are taken. Made all before the first was decoded, the 10k-item dump's records were a 5 MB block held
+  /// with the whole input at the read's peak.
+  func route(
+    flat entries: FlatDictionaryArray, parser: KeychainDumpParser, into result: inout ADALReadResult,
+    releasing pages: InputPages?
+  ) {
+    if let pages {
+      // Held a few thousand ranges at a time: the whole dump's at once were a 4 MB array at the read's peak.
+      var ranges = [entries.arrayByteRange]
+      for index in 0..<entries.count {
+        entries.appendByteRanges(ofEntry: index, to: &ranges)
+        if ranges.count >= 4_096 {
+          pages.hold(ranges)
+          ranges.removeAll(keepingCapacity: true)
+        }
+      }
+      pages.hold(ranges)
+      pages.releaseUnheld()
+    }
+    let problems = KeychainDumpParser.EntryDiagnostics()
+    let lanes = (0..<activeCores).map { _ in FlatWorker() }
+    result.items.reserveCapacity(entries.count)
+    withUnsafeMutablePointer(to: &result) { output in
+      pipelinedMap(count: entries.count, chunkSize: Self.chunkSize, window: Self.window, lanes: lanes) {
+        lane, index -> FlatOutcome in
+        var record = parser.record(ofFlatEntry: index, in: entries, lane: lane.strings, problems: problems)
+        return withUnsafePointer(to: &record) { pointer in
+          guard KeychainRecord.isADALItem(at: pointer) else { return .other(pointer.pointee) }
+          return .item(Result { () throws(ADALItemError) in try decodeADAL(pointer, memo: lane.memo) })
+        }
+      } takeInOrder: { chunk, decoded in
+        var outcomes: [FlatOutcome] = []
+        swap(&outcomes, &decoded)
+        for outcome in consume outcomes {
+          switch consume outcome {
+          case .item(let item): take(item, into: &output.pointee)
+          case .other(let record): takeOther(record, into: &output.pointee)
+          }
+        }
+        if let pages {
+          var ranges: [Range<Int>] = []
+          for index in chunk { entries.appendByteRanges(ofEntry: index, to: &ranges) }
+          pages.release(ranges)
+        }
+      }
+    }
+    pages?.release([entries.arrayByteRange])
+    result.diagnostics = problems.inEntryOrder() + result.diagnostics
+    releaseInBackground(consume lanes, worthIt: entries.count >= parallelMapMinimumChunk)
+    addNotes(to: &result)
+  }
+
+  /// The notes on what a dump held besides ADAL items.
+  private func addNotes(to result: inout ADALReadResult) {
     if !result.unifiedItems.isEmpty {
       result.diagnostics.append(
         Diagnostic(

@@ -92,11 +92,7 @@ package struct MigrationPipeline: Sendable {
     // digest before its first release, a core would have stood idle for a third of the digest's time.
     pages?.deferReleases()
     let digest = pages.map { pages in
-      BackgroundValue {
-        let digest = SecretFingerprint.sha256Hex(data)
-        pages.resumeReleases()
-        return digest
-      }
+      BackgroundValue { SecretFingerprint.sha256Hex(data) { pages.resumeReleases(below: $0) } }
     }
     let result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
     var unified: MSALInput?

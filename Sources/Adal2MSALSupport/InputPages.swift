@@ -23,8 +23,11 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
   private var holds: [Int32]
   /// Per page, whether the reader let go of it (given back, or waiting in `deferred`).
   private var released: [Bool]
-  /// While releases are deferred, the pages let go meanwhile: given back once `resumeReleases` is called.
-  private var deferred: [Int]?
+  /// While releases are deferred, the offset below which the work beside the reader has read every byte
+  /// (`resumeReleases(below:)`): pages wholly below it go when let go of; nil when releases are not deferred.
+  private var readBeside: Int?
+  /// The pages let go of while releases are deferred that lie at or past `readBeside`: given back as it passes them.
+  private var deferred: [Int] = []
   private let lock = NSLock()
 
   /// `data` must be backed by `base`, an anonymous mapping of `data.count` bytes (rounded up to pages) that
@@ -43,16 +46,37 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
   package var pageCount: Int { holds.count }
   package var releasedPageCount: Int { lock.withLock { released.count(where: { $0 }) } }
 
-  /// Keeps every page the reader lets go of from now on until `resumeReleases()`: for work that reads all the
-  /// bytes beside the reader (the input's digest). The reader goes on meanwhile; it does not wait for that work.
+  /// Keeps every page the reader lets go of from now on until `resumeReleases(below:)` passes it: for work that
+  /// reads all the bytes beside the reader, first to last (the input's digest). The reader goes on meanwhile; it
+  /// does not wait for that work.
   package func deferReleases() {
-    lock.withLock { deferred = deferred ?? [] }
+    lock.withLock { readBeside = readBeside ?? 0 }
   }
 
-  /// Gives back the pages let go of while releases were deferred, and the others as they are let go of.
-  package func resumeReleases() {
-    let pending = lock.withLock { deferred.take() ?? [] }
+  /// The work beside the reader has read every byte below `offset`: the pages let go of that lie wholly below it
+  /// are given back now, and so are those let go of later. Past the last byte (the default), releases are no
+  /// longer deferred. Given back only at the end of that work, a 10k-item dump's pages let go of meanwhile
+  /// were held with the input at the read's peak.
+  package func resumeReleases(below offset: Int = .max) {
+    let pending: [Int] = lock.withLock {
+      guard let passed = readBeside else { return [] }
+      guard offset < data.count else {
+        readBeside = nil
+        defer { deferred = [] }
+        return deferred
+      }
+      readBeside = max(passed, offset)
+      let now = deferred.filter(isPassed)
+      deferred.removeAll(where: isPassed)
+      return now
+    }
     giveBack(pending)
+  }
+
+  /// Whether the work beside the reader has read all of `page`'s bytes (always, when releases are not deferred).
+  private func isPassed(_ page: Int) -> Bool {
+    guard let readBeside else { return true }
+    return min((page + 1) * pageSize, data.count) <= readBeside
   }
 
   /// The offsets of `bytes` in the input, when they are a part of it (a slice that borrows its storage);
@@ -103,11 +127,9 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
     guard !pages.isEmpty else { return }
     let now: [Int] = lock.withLock {
       for page in pages { released[page] = true }
-      guard deferred == nil else {
-        deferred!.append(contentsOf: pages)
-        return []
-      }
-      return pages
+      guard readBeside != nil else { return pages }
+      deferred.append(contentsOf: pages.filter { !isPassed($0) })
+      return pages.filter(isPassed)
     }
     giveBack(now)
   }

@@ -54,8 +54,21 @@ package enum SecretFingerprint {
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// The full lowercase hex SHA-256 of some bytes (for input-file digests in the run record, not for secrets).
-  package static func sha256Hex(_ data: Data) -> String {
-    String(
-      decoding: SHA256.hash(data: data).flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
+  ///
+  /// - Parameter passed: told, every `stride` bytes and at the end, the offset below which every byte is hashed
+  ///   (an input's pages given back behind the digest, `InputPages.resumeReleases(below:)`).
+  package static func sha256Hex(_ data: Data, stride: Int = 1 << 20, passed: ((Int) -> Void)? = nil) -> String {
+    var hasher = SHA256()
+    data.withUnsafeBytes { bytes in
+      var start = 0
+      repeat {
+        let end = min(start + stride, bytes.count)
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        passed?(end)
+        start = end
+      } while start < bytes.count
+    }
+    return String(
+      decoding: hasher.finalize().flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
   }
 }

@@ -72,6 +72,21 @@ package final class FlatDictionaryArray: @unchecked Sendable {  // only reads th
     try? parser.scalar(at: parser.spans[object].offset)
   }
 
+  /// The byte ranges of the input that reading dictionary `index` reads (its own and each of its keys' and values'
+  /// objects), appended to `ranges`: what must stay in memory until its record is made and decoded.
+  package func appendByteRanges(ofEntry index: Int, to ranges: inout [Range<Int>]) {
+    let object = parser.element(entries, index)
+    guard let dictionary = parser.dictionary(object) else { return }
+    let size = parser.trailer.objectRefSize
+    ranges.append(parser.spans[object].offset..<(dictionary.start + 2 * dictionary.count * size))
+    for slot in 0..<(2 * dictionary.count) { ranges.append(parser.byteRange(of: parser.element(dictionary, slot))) }
+  }
+
+  /// The byte range of the array's own object (its references to the dictionaries).
+  package var arrayByteRange: Range<Int> {
+    parser.spans[parser.trailer.topObject].offset..<(entries.start + entries.count * parser.trailer.objectRefSize)
+  }
+
   /// Whether `object`, one that `objects(under:inEntry:into:)` found, is a string.
   package func isString(_ object: Int) -> Bool {
     let kind = parser.spans[object].marker >> 4
@@ -121,6 +136,29 @@ extension BinaryPropertyListParser {
   fileprivate func element(_ container: ContainerSpan, _ position: Int) -> Int {
     let size = trailer.objectRefSize
     return Int(Self.readUnsigned(bytes, at: container.start + position * size, size: size))
+  }
+
+  /// The bytes object `index` takes, marker to end (a scalar's longest form where its size is not counted).
+  fileprivate func byteRange(of index: Int) -> Range<Int> {
+    let span = spans[index]
+    let low = Int(span.marker & 0x0F)
+    let end: Int
+    if let payload = span.payload {
+      switch span.marker >> 4 {
+      case 0x6: end = payload.start + 2 * payload.count
+      case 0xA, 0xC: end = payload.start + payload.count * trailer.objectRefSize
+      case 0xD: end = payload.start + 2 * payload.count * trailer.objectRefSize
+      default: end = payload.start + payload.count
+      }
+    } else {
+      switch span.marker >> 4 {
+      case 0x1, 0x2: end = span.offset + 1 + (1 << min(low, 4))
+      case 0x3: end = span.offset + 9
+      case 0x8: end = span.offset + 2 + low
+      default: end = span.offset + 1
+      }
+    }
+    return span.offset..<max(span.offset + 1, min(end, bytes.count))
   }
 
   /// Whether object `index` is a dictionary whose values are all readable scalars (its keys were checked to be

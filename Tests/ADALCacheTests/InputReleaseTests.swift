@@ -1,5 +1,6 @@
 import ADALCache
 import Adal2MSALSupport
+import Adal2MSALSynthetic
 import Foundation
 import Testing
 import _Adal2MSALTestSupport
@@ -20,15 +21,25 @@ import _Adal2MSALTestSupport
     } + result.diagnostics.map(\.description) + ["\(result.unifiedItems.count) \(result.ignoredItemCount)"]
   }
 
-  @Test func everyPageGoesByTheEndOfTheReadAndTheItemsAreTheSame() throws {
-    let file = Fixtures.url(Self.dump)
+  /// The fixture is one of the reader's chunks; the synthetic dump of 100 users is four (396 items), whose pages
+  /// go chunk by chunk while later chunks are still read (a page given back too early is a crash).
+  @Test(arguments: [(dump, 14), ("synthetic dump", 396)])
+  func everyPageGoesByTheEndOfTheReadAndTheItemsAreTheSame(_ dump: String, items: Int) throws {
+    let file: URL
+    if dump == Self.dump {
+      file = Fixtures.url(dump)
+    } else {
+      var generator = SyntheticGenerator(seed: 11)
+      file = try Fixtures.temporaryDirectory("input-release").appendingPathComponent("dump.bplist")
+      try Data(SyntheticFormat.binaryPlist.encode(generator.dump(users: 100))).write(to: file)
+    }
     let (data, pages) = try InputFile.readReleasable(file.path)
     let inputPages = try #require(pages)
     #expect(inputPages.pageCount > 1)
-    let released = try ADALCacheReader().read(data, file: Self.dump, pages: inputPages)
+    let released = try ADALCacheReader().read(data, file: dump, pages: inputPages)
     #expect(inputPages.releasedPageCount == inputPages.pageCount)
-    let whole = try ADALCacheReader().read(try Fixtures.data(Self.dump), file: Self.dump)
-    #expect(released.items.count == 14)
+    let whole = try ADALCacheReader().read(try Data(contentsOf: file), file: dump)
+    #expect(released.items.count == items)
     #expect(summary(released) == summary(whole))
   }
 

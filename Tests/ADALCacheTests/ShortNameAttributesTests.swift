@@ -47,10 +47,7 @@ struct ShortNameAttributesTests {
 
   @Test func aBinaryDumpReadWithoutItsTree() throws {
     let data = try PropertyListSerialization.data(fromPropertyList: Self.items, format: .binary, options: 0)
-    let parsed = try FlatDictionaryArray.withEntries(of: data, limits: .default, borrowsData: true) {
-      try KeychainDumpParser(limits: .default, file: Self.file).parse(flat: $0)
-    }
-    let records = try #require(parsed, "the dump was left to the general reader").records
+    let records = try #require(try FlatDumpTests.flatRecords(data), "the dump was left to the general reader").records
     #expect(Self.attributes(records) == Self.expected)
   }
 

@@ -171,6 +171,35 @@ import _Adal2MSALTestSupport
     #endif
   }
 
+  /// The pages let go of while releases are deferred go as the work beside the reader passes them (the digest,
+  /// a stride at a time): a page it has read only a part of stays until it reads past its end, and a page it has
+  /// passed goes as soon as it is let go of.
+  @Test func pagesLetGoGoAsTheWorkBesideTheReaderPassesThem() throws {
+    let (bytes, data, pages) = try input(pages: 4)
+    let size = Int(getpagesize())
+    pages.deferReleases()
+    pages.hold([0..<1])
+    pages.releaseUnheld()
+    pages.resumeReleases(below: 2 * size + 10)
+    #expect(pages.releasedPageCount == 3)
+    #if os(Linux)
+      try #require(try Self.residentPages(of: data) == [true, false, true, true])
+    #endif
+    #expect(data[(2 * size)...] == Data(bytes[(2 * size)...]))
+    pages.release([0..<1])
+    #if os(Linux)
+      #expect(try Self.residentPages(of: data) == [false, false, true, true])
+    #endif
+    pages.resumeReleases(below: data.count - 1)
+    #if os(Linux)
+      #expect(try Self.residentPages(of: data) == [false, false, false, true])
+    #endif
+    pages.resumeReleases(below: data.count)
+    #if os(Linux)
+      #expect(try Self.residentPages(of: data) == [false, false, false, false])
+    #endif
+  }
+
   #if os(Linux)
     /// Which of the bytes' pages are in memory, page by page (`mincore`).
     private static func residentPages(of data: Data) throws -> [Bool] {

@@ -202,6 +202,20 @@ extension String {
     #expect(SecretFingerprint.of("abc") == "sha256:ba7816bf8f01")
     #expect(SecretFingerprint.sha256Hex(Data("abc".utf8)).hasPrefix("ba7816bf8f01cfea"))
   }
+
+  /// A digest made a stride at a time is the whole bytes' digest, and says how far it has read after each stride.
+  @Test func aDigestSaysHowFarItHasRead() {
+    // sha256 of "abc" repeated 1,000 times, from Python's hashlib.
+    let data = Data(String(repeating: "abc", count: 1_000).utf8)
+    var passed: [Int] = []
+    let digest = SecretFingerprint.sha256Hex(data, stride: 1_024) { passed.append($0) }
+    #expect(digest == "328de8f1895f8bb09f6e6b4c2012ef2b2a6f067cd002794b750aa040a6f6d8bd")
+    #expect(passed == [1_024, 2_048, 3_000])
+    #expect(SecretFingerprint.sha256Hex(data) == digest)
+    var passedOfEmpty: [Int] = []
+    #expect(SecretFingerprint.sha256Hex(Data()) { passedOfEmpty.append($0) }.hasPrefix("e3b0c44298fc1c14"))
+    #expect(passedOfEmpty == [0])
+  }
 }
 
 @Suite struct SourceLocationTests {
