@@ -39,7 +39,8 @@ enum FirstRunJournal {
   /// `maximumCacheKilobytes`. A smaller cache than the indexes re-read and re-wrote their pages (the 160k-item
   /// migrate with 2 MiB: 83,736 `pread` and 98,204 `pwrite` calls, against 149 and 14,607); a larger one held a
   /// small store's every page until the commit (the 10k-item migrate's 15 MB store: 16 MiB peaked 6 MiB higher
-  /// at its end than 2 MiB). The 64 MiB that runs into an existing store keep (whose updates land anywhere in the
+  /// at its end than 2 MiB, and 2 MiB about 0.5 MiB higher than 1 MiB, which its 11,417 rows' indexes fit in:
+  /// 83 `pread` calls against 75). The 64 MiB that runs into an existing store keep (whose updates land anywhere in the
   /// file) made the 40k-item migrate peak about 22 MiB higher, at no gain in time (docs/benchmarks.md).
   static func cacheKilobytes(forRows rows: Int) -> Int {
     let (bytes, overflow) = rows.multipliedReportingOverflow(by: cacheBytesPerRow)
@@ -48,7 +49,7 @@ enum FirstRunJournal {
 
   /// Page cache a first run's row gets: half as much again as its index entries take.
   static let cacheBytesPerRow = 64
-  static let minimumCacheKilobytes = 2_048
+  static let minimumCacheKilobytes = 1_024
   static let maximumCacheKilobytes = 16_384
 
   /// Puts the store back in WAL mode with `synchronous = FULL` and the whole page cache, after its first run
