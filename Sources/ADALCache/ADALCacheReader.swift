@@ -126,7 +126,7 @@ public struct ADALCacheReader: Sendable {
     // The usual dump, a binary array of item dictionaries, is read without the property list's tree, whose making
     // on one core was about a tenth of a 40k-item dry run's time; any other input is read whole below.
     let parser = KeychainDumpParser(limits: limits, file: file)
-    let router = KeychainItemRouter(limits: limits, file: file, sharesStrings: true)
+    let router = KeychainItemRouter(limits: limits, file: file)
     let flat = try FlatDictionaryArray.withEntries(of: data, limits: limits, borrowsData: true) {
       entries throws(ADALCacheError) -> ADALReadResult in
       guard entries.count <= limits.maxObjects else {

@@ -95,7 +95,7 @@ struct KeychainDumpParser {
   /// (`FlatDictionaryArray`): the record `parse(plist:)` makes of the same entry. Read through `lane`, one worker's
   /// at a time: a string the writer stored once (an access group, a user's account, a service per resource) is
   /// decoded once per lane and shared by the records that name it, so that the router need not share their
-  /// strings again (`KeychainItemRouter.sharesStrings`). Its diagnostics go to `problems`.
+  /// strings again (`KeychainItemRouter.route(flat:parser:into:releasing:)`). Its diagnostics go to `problems`.
   func record(
     ofFlatEntry position: Int, in entries: FlatDictionaryArray, lane: FlatLane, problems: EntryDiagnostics
   ) -> KeychainRecord {

@@ -7,9 +7,6 @@ import UnifiedCache
 struct KeychainItemRouter {
   let limits: InputLimits
   let file: String?
-  /// Whether records with equal attribute strings share them already (a flat dump's, `route(flat:...)`): else the
-  /// items share them through the read's memo.
-  var sharesStrings = false
 
   /// - Parameter pages: the input's pages, of which every record's borrowed ranges (`appendBorrowedRanges`) are
   ///   held: let go as each batch of records is decoded and taken.
@@ -39,7 +36,9 @@ struct KeychainItemRouter {
         pipelinedMap(count: buffer.count, chunkSize: Self.chunkSize, window: Self.window, lanes: memos) {
           memo, index -> Outcome? in
           guard isADALItem[index] else { return nil }
-          return Result { () throws(ADALItemError) in try decodeADAL(records! + index, memo: memo) }
+          return Result { () throws(ADALItemError) in
+            try decodeADAL(records! + index, memo: memo, sharesStrings: false)
+          }
         } takeInOrder: { chunk, decoded in
           for (offset, index) in chunk.enumerated() {
             if let outcome = decoded[offset].take() {
@@ -106,7 +105,8 @@ struct KeychainItemRouter {
         var record = parser.record(ofFlatEntry: index, in: entries, lane: lane.strings, problems: problems)
         return withUnsafePointer(to: &record) { pointer in
           guard KeychainRecord.isADALItem(at: pointer) else { return .other(pointer.pointee) }
-          return .item(Result { () throws(ADALItemError) in try decodeADAL(pointer, memo: lane.memo) })
+          return .item(
+            Result { () throws(ADALItemError) in try decodeADAL(pointer, memo: lane.memo, sharesStrings: true) })
         }
       } takeInOrder: { chunk, decoded in
         var outcomes: [FlatOutcome] = []
@@ -211,8 +211,10 @@ struct KeychainItemRouter {
   }
 
   /// The ADAL item of the record at `record`, whose fields are read one by one in place (see `route`).
+  /// `sharesStrings`: whether records with equal attribute strings share them already (a flat dump's,
+  /// `route(flat:...)`); else the item shares them through the read's memo.
   private func decodeADAL(
-    _ record: UnsafePointer<KeychainRecord>, memo: ReadMemo
+    _ record: UnsafePointer<KeychainRecord>, memo: ReadMemo, sharesStrings: Bool
   ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     // The attributes repeat across items (a user's account, the access group, a service per resource).
     let share = sharesStrings ? { $0 } : memo.shared as (String) -> String

@@ -77,15 +77,12 @@ package final class FlatDictionaryArray: @unchecked Sendable {  // only reads th
   package func appendByteRanges(ofEntry index: Int, to ranges: inout [Range<Int>]) {
     let object = parser.element(entries, index)
     guard let dictionary = parser.dictionary(object) else { return }
-    let size = parser.trailer.objectRefSize
-    ranges.append(parser.spans[object].offset..<(dictionary.start + 2 * dictionary.count * size))
+    ranges.append(parser.byteRange(of: object))
     for slot in 0..<(2 * dictionary.count) { ranges.append(parser.byteRange(of: parser.element(dictionary, slot))) }
   }
 
   /// The byte range of the array's own object (its references to the dictionaries).
-  package var arrayByteRange: Range<Int> {
-    parser.spans[parser.trailer.topObject].offset..<(entries.start + entries.count * parser.trailer.objectRefSize)
-  }
+  package var arrayByteRange: Range<Int> { parser.byteRange(of: parser.trailer.topObject) }
 
   /// Whether `object`, one that `objects(under:inEntry:into:)` found, is a string.
   package func isString(_ object: Int) -> Bool {
