@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 
 /// `adal2msal-bench pipeline`: each stage of a migration, and the whole `adal2msal migrate`, for several input
-/// sizes, next to two floors (reading the bytes; raw SQLite inserts of the same rows).
+/// sizes, next to floors (reading the bytes; raw SQLite inserts of the same rows into the store's schema; plain
+/// inserts of as many rows and bytes into a rowid table, the write's peer).
 struct PipelineBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pipeline",
@@ -11,7 +12,8 @@ struct PipelineBenchmark: ParsableCommand {
     discussion: """
       For each size, synthetic dumps of --items-per-dump items are generated (or reused from --work-dir), then \
       three fresh processes run: `pipeline-stages` (the stages one after another in one process: read bytes, \
-      MigrationPipeline.read, plan, text report, CacheStore.apply, then the raw SQLite floor), and the release \
+      MigrationPipeline.read, plan, text report, CacheStore.apply, then the raw SQLite floor in the store's schema \
+      and the plain floor: as many rows and bytes into a plain rowid table), and the release \
       `adal2msal migrate` twice (a real run and a --dry-run), each timed with its peak RSS.
       """)
 

@@ -10,7 +10,7 @@ import Foundation
 #endif
 
 /// Runs the migration's stages one after the other on an input directory, in this one process, and prints one
-/// JSON line: each stage's time and the process's peak RSS after it, then the two floors. The `pipeline`
+/// JSON line: each stage's time and the process's peak RSS after it, then the floors. The `pipeline`
 /// benchmark starts one per input size, so that peaks do not mix. Hidden from help.
 struct PipelineStagesChild: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -71,14 +71,30 @@ struct PipelineStagesChild: AsyncParsableCommand {
       "adal2msal-stages-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let summary = try await stage("write (CacheStore.apply)") {
-      try CacheStore.open(path: directory.appendingPathComponent("store.sqlite").path).apply(plan)
-    }
+    let storePath = directory.appendingPathComponent("store.sqlite").path
+    // Each write starts with no other stage's dirty pages waiting to go to the disk (`sync`, not timed), so that
+    // the order of the stages does not charge one for another's writes.
+    sync()
+    let summary = try await stage("write (CacheStore.apply)") { try CacheStore.open(path: storePath).apply(plan) }
 
     // The SQLite floor: the same rows (entities and provenance) through the raw C API.
     let rawPath = directory.appendingPathComponent("raw.sqlite").path
     _ = try CacheStore.open(path: rawPath)
+    sync()
     try await stage("floor: raw SQLite inserts") { try RawInsertLoop.run(path: rawPath, plan: plan) }
+
+    // The write's peer: as many plain rows as the store took, each as long as its secrets spread over its rows, as
+    // `compare`'s floor inserts them (sliced from the largest input file, read before the stage).
+    let shape = try CompareStores.adal2msalShape(storePath)
+    let largest = files.max { InputFile.size(of: $0) < InputFile.size(of: $1) } ?? input
+    let source = try PlainInsertLoop.readWhole(largest)
+    let plainPath = directory.appendingPathComponent("plain.sqlite").path
+    sync()
+    try await stage("floor: plain SQLite inserts") {
+      try source.withUnsafeBytes {
+        try PlainInsertLoop.run(path: plainPath, rows: shape.rows, rowBytes: shape.meanSecretBytes, slicing: $0)
+      }
+    }
 
     let output = Output(
       files: files.count, bytes: bytes, items: items, planEntries: plan.entries.count,

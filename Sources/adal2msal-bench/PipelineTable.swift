@@ -42,6 +42,14 @@ enum PipelineTable {
     Swift.print(
       "end to end / (read floor + SQLite floor) = \(format(row.ratio, 2)) wall, \(format(row.cpuRatio, 2)) CPU (target <= 3)"
     )
+    let write = row.seconds("write")
+    let plain = row.seconds("floor: plain")
+    if plain > 0 {
+      let rows = Double(row.stages.rowsInserted)
+      Swift.print(
+        "write / plain SQLite inserts of the same rows and bytes = \(format(write / plain, 2)) wall "
+          + "(\(rate(rows, write)) against \(rate(rows, plain)) rows/s; target: 200000 rows/s)")
+    }
   }
 
   static func printSummary(_ rows: [Row]) {

@@ -162,13 +162,14 @@ enum RawInsertLoop {
     }
   }
 
-  private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+  // The sqlite3 C API calls the floors share, each throwing SQLite's message.
+  static func exec(_ db: OpaquePointer, _ sql: String) throws {
     guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
       throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
     }
   }
 
-  private static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
+  static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
     var statement: OpaquePointer?
     guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
       throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
@@ -176,7 +177,7 @@ enum RawInsertLoop {
     return statement
   }
 
-  private static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
+  static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
     guard sqlite3_step(statement) == SQLITE_DONE else {
       throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
     }
