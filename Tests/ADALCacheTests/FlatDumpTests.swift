@@ -31,7 +31,7 @@ struct FlatDumpTests {
   /// The records of a dump read without its tree, through one lane, and their diagnostics; nil when the dump is
   /// not a flat array.
   static func flatRecords(_ data: Data) throws -> (records: [KeychainRecord], diagnostics: [Diagnostic])? {
-    try FlatDictionaryArray.withEntries(of: data, limits: .default, borrowsData: true) { entries in
+    FlatDictionaryArray.withEntries(of: data, limits: .default, borrowsData: true) { entries in
       let parser = KeychainDumpParser(limits: .default, file: file)
       let (lane, problems) = (KeychainDumpParser.FlatLane(), KeychainDumpParser.EntryDiagnostics())
       let records = (0..<entries.count).map {
