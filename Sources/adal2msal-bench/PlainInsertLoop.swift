@@ -14,9 +14,9 @@ enum PlainInsertLoop {
       throw ValidationError("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }
-    try RawInsertLoop.exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
-    try RawInsertLoop.exec(db, "CREATE TABLE rows (id INTEGER PRIMARY KEY, value BLOB NOT NULL); BEGIN IMMEDIATE")
-    let statement = try RawInsertLoop.prepare(db, "INSERT INTO rows (value) VALUES (?)")
+    try SQLiteCalls.exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+    try SQLiteCalls.exec(db, "CREATE TABLE rows (id INTEGER PRIMARY KEY, value BLOB NOT NULL); BEGIN IMMEDIATE")
+    let statement = try SQLiteCalls.prepare(db, "INSERT INTO rows (value) VALUES (?)")
     defer { sqlite3_finalize(statement) }
     let length = max(0, min(rowBytes, source.count))
     let span = max(1, source.count - length)
@@ -24,9 +24,9 @@ enum PlainInsertLoop {
       // Successive slices of the source, so that rows hold real, differing bytes.
       let start = (row &* 4099) % span
       sqlite3_bind_blob(statement, 1, source.baseAddress.map { $0 + start }, Int32(length), nil)
-      try RawInsertLoop.step(db, statement)
+      try SQLiteCalls.step(db, statement)
     }
-    try RawInsertLoop.exec(db, "COMMIT")
+    try SQLiteCalls.exec(db, "COMMIT")
   }
 
   /// The file into one buffer of its size, with read(2): what any reader of the dump must do at least.

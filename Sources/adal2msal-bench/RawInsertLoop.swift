@@ -16,32 +16,32 @@ enum RawInsertLoop {
       throw ValidationError("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }
-    try exec(
+    try SQLiteCalls.exec(
       db,
       "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA cache_size = -\(CacheStore.cacheKilobytes); BEGIN IMMEDIATE"
     )
-    try exec(
+    try SQLiteCalls.exec(
       db,
       "INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary) VALUES ('', '', '', '', '[]', '{}', '{}')"
     )
     let runID = sqlite3_last_insert_rowid(db)
-    let account = try prepare(
+    let account = try SQLiteCalls.prepare(
       db,
       """
       INSERT INTO accounts (key, home_account_id, environment, realm, local_account_id, username, authority_type,
         name, given_name, family_name, username_hash, environment_group, home_account_hash, key_hash)
       VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
-    let credential = try prepare(
+    let credential = try SQLiteCalls.prepare(
       db,
       """
       INSERT INTO credentials (key, credential_kind, credential_type, home_account_id, environment, client_id,
         realm, target, secret, family_id, cached_at, expires_on, extended_expires_on, key_hash, home_account_hash)
       VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
-    let appMetadata = try prepare(
+    let appMetadata = try SQLiteCalls.prepare(
       db, "INSERT INTO app_metadata (key, client_id, environment, family_id, key_hash) VALUES (NULL, ?, ?, ?, ?)")
-    let provenance = try prepare(
+    let provenance = try SQLiteCalls.prepare(
       db,
       "INSERT INTO provenance (row_table, row_id, run_id, seq, action, sources) VALUES (?, ?, ?, ?, 'add', ?)")
     defer {
@@ -77,7 +77,7 @@ enum RawInsertLoop {
         bind(account, [EnvironmentAliases.group(forHost: a.environment).name], from: 11)
         sqlite3_bind_int64(account, 12, KeyHash.of(a.homeAccountID.lowercased()))
         sqlite3_bind_int64(account, 13, KeyHash.of(key))
-        try step(db, account)
+        try SQLiteCalls.step(db, account)
       case .accessToken(let t):
         try insertCredential(
           db, credential, key: key,
@@ -102,7 +102,7 @@ enum RawInsertLoop {
       case .appMetadata(let m):
         bind(appMetadata, [m.clientID, m.environment, m.familyID])
         sqlite3_bind_int64(appMetadata, 4, KeyHash.of(key))
-        try step(db, appMetadata)
+        try SQLiteCalls.step(db, appMetadata)
       }
       var packed: [UInt8] = []
       for source in entry.sources {
@@ -126,9 +126,9 @@ enum RawInsertLoop {
       sqlite3_bind_int64(provenance, 3, runID)
       sqlite3_bind_int64(provenance, 4, 1)
       sqlite3_bind_blob(provenance, 5, packed, Int32(packed.count), transient)
-      try step(db, provenance)
+      try SQLiteCalls.step(db, provenance)
     }
-    try exec(db, "COMMIT")
+    try SQLiteCalls.exec(db, "COMMIT")
   }
 
   private static func insertCredential(
@@ -146,7 +146,7 @@ enum RawInsertLoop {
     // The store's index columns (`KeyHash`): the key's, and the lowercased home account id's (texts[2]).
     sqlite3_bind_int64(statement, 13, KeyHash.of(key))
     sqlite3_bind_int64(statement, 14, KeyHash.of((texts[2] ?? "").lowercased()))
-    try step(db, statement)
+    try SQLiteCalls.step(db, statement)
   }
 
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -160,27 +160,5 @@ enum RawInsertLoop {
         sqlite3_bind_null(statement, index)
       }
     }
-  }
-
-  // The sqlite3 C API calls the floors share, each throwing SQLite's message.
-  static func exec(_ db: OpaquePointer, _ sql: String) throws {
-    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
-    }
-  }
-
-  static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
-    }
-    return statement
-  }
-
-  static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
-    guard sqlite3_step(statement) == SQLITE_DONE else {
-      throw ValidationError("sqlite: \(String(cString: sqlite3_errmsg(db)))")
-    }
-    sqlite3_reset(statement)
   }
 }
