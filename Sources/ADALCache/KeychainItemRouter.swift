@@ -100,8 +100,10 @@ struct KeychainItemRouter {
     let lanes = (0..<activeCores).map { _ in FlatWorker() }
     result.items.reserveCapacity(entries.count)
     withUnsafeMutablePointer(to: &result) { output in
+      // Optional only so that each outcome is moved out of its chunk (`take()`): iterated, the chunk gave copies
+      // (a retain of each field of every item) and released the originals with it.
       pipelinedMap(count: entries.count, chunkSize: Self.chunkSize, window: Self.window, lanes: lanes) {
-        lane, index -> FlatOutcome in
+        lane, index -> FlatOutcome? in
         var record = parser.record(ofFlatEntry: index, in: entries, lane: lane.strings, problems: problems)
         return withUnsafePointer(to: &record) { pointer in
           guard KeychainRecord.isADALItem(at: pointer) else { return .other(pointer.pointee) }
@@ -109,12 +111,11 @@ struct KeychainItemRouter {
             Result { () throws(ADALItemError) in try decodeADAL(pointer, memo: lane.memo, sharesStrings: true) })
         }
       } takeInOrder: { chunk, decoded in
-        var outcomes: [FlatOutcome] = []
-        swap(&outcomes, &decoded)
-        for outcome in consume outcomes {
-          switch consume outcome {
+        for offset in decoded.indices {
+          switch decoded[offset].take() {
           case .item(let item): take(item, into: &output.pointee)
           case .other(let record): takeOther(record, into: &output.pointee)
+          case nil: preconditionFailure("every entry has an outcome")
           }
         }
         if let pages {
