@@ -4,16 +4,20 @@
 # how long the cores stood idle before it (cores times that time, less the samples' time). A change to one stage
 # shows in its share long before it shows through the machine's noise in wall time (docs/benchmarks.md, "Counting
 # calls"); run each build several times, interleaved. Needs perf (root, or perf_event_paranoid <= 1).
+# PATTERN may list alternatives, A|B; with a leading @ it is matched against the function the sample was taken in
+# only, not its callers, which shares a run's time out by kind of cost (docs/benchmarks.md, "What the redesign
+# could take out").
 #
 #   scripts/bench/sample-shares.sh BINARY DUMP NAME=PATTERN...
 #   scripts/bench/sample-shares.sh .build/release/adal2msal DUMP \
-#     lookups=FlatDictionaryArrayC7objects fingerprints=SecretFingerprintO12digestPrefix
+#     lookups=FlatDictionaryArrayC7objects fingerprints=SecretFingerprintO12digestPrefix \
+#     'counts=@swift_retain|swift_release' 'zeroing=@clear_page'
 #
 # It runs the issue-23 dry run: migrate --adal DUMP --dry-run --now 2026-01-01T00:00:00Z --report (a temporary
 # file) -q. Mangled names: `swift demangle` reads them; `perf script | grep` finds the one to match.
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
@@ -23,6 +27,11 @@ command -v perf > /dev/null || { echo "sample-shares: perf is not installed (Deb
 command -v python3 > /dev/null || { echo "sample-shares: python3 is not installed" >&2; exit 1; }
 for pair in "$@"; do
   [[ $pair == *=?* ]] || { echo "sample-shares: '$pair' is not NAME=PATTERN" >&2; exit 2; }
+  # An empty alternative would match every sample.
+  pattern=${pair#*=}
+  pattern=${pattern#@}
+  [[ -n $pattern && $pattern != *'||'* && $pattern != '|'* && $pattern != *'|' ]] ||
+    { echo "sample-shares: '$pair' has an empty pattern or alternative" >&2; exit 2; }
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -32,7 +41,11 @@ perf script -i "$work/perf.data" 2> /dev/null | python3 -c '
 import os, re, sys
 rate = 8000
 cores = os.cpu_count()
-patterns = [arg.split("=", 1) for arg in sys.argv[1:]]
+# (name, alternatives, whether only the sampled function is matched)
+patterns = []
+for arg in sys.argv[1:]:
+    name, pattern = arg.split("=", 1)
+    patterns.append((name, pattern.lstrip("@").split("|"), pattern.startswith("@")))
 counts = [0] * len(patterns)
 first = [None] * len(patterns)
 times = []
@@ -44,8 +57,9 @@ def count():
         return
     times.append(time)
     frames = " ".join(stack)
-    for position, (_, pattern) in enumerate(patterns):
-        if pattern in frames:
+    for position, (_, alternatives, sampledOnly) in enumerate(patterns):
+        where = stack[0] if sampledOnly else frames
+        if any(alternative in where for alternative in alternatives):
             counts[position] += 1
             if first[position] is None:
                 first[position] = time
@@ -72,7 +86,7 @@ def idle_until(end):
 
 end = max(times) if times else 0.0
 print(f"samples {total}, {(end - start) * 1000:.0f} ms, cores idle {idle_until(end):.0f} ms of {cores}")
-for (name, _), hits, at in zip(patterns, counts, first):
+for (name, _, _), hits, at in zip(patterns, counts, first):
     where = f", first at {(at - start) * 1000:.0f} ms, cores idle {idle_until(at):.0f} ms before" if at else ""
     print(f"{name} {hits} {100 * hits / max(total, 1):.2f}%{where}")
 ' "$@"
