@@ -45,7 +45,8 @@ cores = os.cpu_count()
 patterns = []
 for arg in sys.argv[1:]:
     name, pattern = arg.split("=", 1)
-    patterns.append((name, pattern.lstrip("@").split("|"), pattern.startswith("@")))
+    sampled_only = pattern.startswith("@")
+    patterns.append((name, (pattern[1:] if sampled_only else pattern).split("|"), sampled_only))
 counts = [0] * len(patterns)
 first = [None] * len(patterns)
 times = []
@@ -57,8 +58,8 @@ def count():
         return
     times.append(time)
     frames = " ".join(stack)
-    for position, (_, alternatives, sampledOnly) in enumerate(patterns):
-        where = stack[0] if sampledOnly else frames
+    for position, (_, alternatives, sampled_only) in enumerate(patterns):
+        where = stack[0] if sampled_only else frames
         if any(alternative in where for alternative in alternatives):
             counts[position] += 1
             if first[position] is None:
