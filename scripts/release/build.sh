@@ -13,11 +13,15 @@
 # loaded at its start (`patchelf --remove-needed`: the XML reader looks libxml2 up by name when it first reads an
 # XML property list, so a binary dump or JSON maps neither libxml2 nor the ICU it loads). A built adal2msal is then
 # checked to be linked so (`check_layout.py`). ADAL2MSAL_PLAIN_LINK=1 links as `swift build` does by default.
+# Also on Linux, when the toolchain has llvm-profdata: the code compiled with the counts of a migration's runs
+# (`scripts/release/profile.proftext`, LLVM's IR-level profile-guided optimization: which branches and calls are hot),
+# unless ADAL2MSAL_NO_PROFILE=1 (scripts/release/make-profile.sh, which writes the profile, builds so).
 # On macOS: `swift build -c release`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 order="$repo/scripts/release/text-order.txt"
+profile="$repo/scripts/release/profile.proftext"
 flags=(-c release)
 laid_out=""
 packed=""
@@ -25,6 +29,18 @@ unlinked=""
 if [ "$(uname -s)" = Linux ]; then
   flags+=(--static-swift-stdlib)
   toolchain="$(dirname "$(command -v swift)")"
+  if [ -z "${ADAL2MSAL_NO_PROFILE:-}" ] && [ -f "$profile" ] && [ -x "$toolchain/llvm-profdata" ]; then
+    # The compiler reads the indexed form, made once for each version of the text and named by its digest.
+    digest="$(sha256sum "$profile" | cut -c1-16)"
+    indexed="$repo/.build/profiles/$digest.profdata"
+    if [ ! -f "$indexed" ]; then
+      mkdir -p "$(dirname "$indexed")"
+      "$toolchain/llvm-profdata" merge -o "$indexed.partial" "$profile"
+      mv "$indexed.partial" "$indexed"
+    fi
+    # swift-driver does not pass -ir-profile-use on to the frontend.
+    flags+=(-Xswiftc -Xfrontend -Xswiftc "-ir-profile-use=$indexed")
+  fi
   if [ -z "${ADAL2MSAL_PLAIN_LINK:-}" ] && [ -x "$toolchain/ld.lld" ]; then
     laid_out=1
     flags+=(
@@ -39,9 +55,23 @@ if [ "$(uname -s)" = Linux ]; then
     fi
   fi
 fi
+profiled="${digest:-none}"
+case " $* " in
+  *" --show-bin-path "*) ;;
+  *)
+    # SwiftPM does not compile again when only a -Xfrontend flag changed: the Swift objects compiled with another
+    # profile, or none, are removed, and the build compiles them with this one (the C objects take no profile).
+    built="$(swift build "${flags[@]}" "$@" --show-bin-path)"
+    if [ "$(uname -s)" = Linux ] && [ -d "$built" ] && [ "$(cat "$built/.profile" 2> /dev/null)" != "$profiled" ]; then
+      find "$built" -name '*.swift.o' -delete
+    fi
+    ;;
+esac
 swift build "${flags[@]}" "$@"
 case " $* " in *" --show-bin-path "*) exit 0 ;; esac
-binary="$(swift build "${flags[@]}" --show-bin-path)/adal2msal"
+built="$(swift build "${flags[@]}" "$@" --show-bin-path)"
+if [ "$(uname -s)" = Linux ]; then echo "$profiled" > "$built/.profile"; fi
+binary="$built/adal2msal"
 [ -n "$laid_out" ] && [ -x "$binary" ] || exit 0
 if command -v patchelf > /dev/null; then
   # SwiftPM links libxml2 from its pkg-config entry, before any option that could leave it out; no symbol of the

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates scripts/release/text-order.txt: the functions the release adal2msal runs, which scripts/release/build.sh
 # has the linker lay out together, so that the kernel maps fewer pages of the binary's code (docs/building.md,
-# "The release binary on Linux"). Run it after code changes that rename or add much of what a migration runs (a stale
-# list costs memory, never correctness); it needs valgrind (Debian: apt-get install valgrind):
+# "The release binary on Linux"). Run it after code changes that rename or add much of what a migration runs, and after
+# scripts/release/make-profile.sh (the profile changes what the compiler inlines): a stale list costs memory, never
+# correctness. It needs valgrind (Debian: apt-get install valgrind):
 #
 #     bash scripts/release/make-text-order.sh
 #
