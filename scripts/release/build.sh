@@ -55,22 +55,16 @@ if [ "$(uname -s)" = Linux ]; then
     fi
   fi
 fi
-profiled="${digest:-none}"
-case " $* " in
-  *" --show-bin-path "*) ;;
-  *)
-    # SwiftPM does not compile again when only a -Xfrontend flag changed: the Swift objects compiled with another
-    # profile, or none, are removed, and the build compiles them with this one (the C objects take no profile).
-    built="$(swift build "${flags[@]}" "$@" --show-bin-path)"
-    if [ "$(uname -s)" = Linux ] && [ -d "$built" ] && [ "$(cat "$built/.profile" 2> /dev/null)" != "$profiled" ]; then
-      find "$built" -name '*.swift.o' -delete
-    fi
-    ;;
-esac
-swift build "${flags[@]}" "$@"
-case " $* " in *" --show-bin-path "*) exit 0 ;; esac
+case " $* " in *" --show-bin-path "*) exec swift build "${flags[@]}" "$@" ;; esac
 built="$(swift build "${flags[@]}" "$@" --show-bin-path)"
-if [ "$(uname -s)" = Linux ]; then echo "$profiled" > "$built/.profile"; fi
+profiled="${digest:-none}"
+# SwiftPM does not compile again when only a -Xfrontend flag changed: the Swift objects compiled with another profile,
+# or none, are removed, and the build compiles them with this one (the C objects take no profile).
+if [ "$(uname -s)" = Linux ] && [ -d "$built" ] && [ "$(cat "$built/.profile" 2> /dev/null)" != "$profiled" ]; then
+  find "$built" -name '*.swift.o' -delete
+fi
+swift build "${flags[@]}" "$@"
+echo "$profiled" > "$built/.profile"
 binary="$built/adal2msal"
 [ -n "$laid_out" ] && [ -x "$binary" ] || exit 0
 if command -v patchelf > /dev/null; then

@@ -46,7 +46,8 @@ run() {
 dump="$work/dumps/synthetic-2500-users.bplist"
 run migrate --adal "$dump" --dry-run --now "$now" --report "$work/report.txt" -q
 run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/report.txt" -q
-run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/report.md" --report-format markdown -q
+run migrate --adal "$dump" --out "$work/store.sqlite" --now "$now" --report "$work/report.md" --report-format markdown \
+  -q
 run migrate --adal "$dump" --dry-run --now "$now" --report "$work/report.json" --report-format json -q
 for other in "$work"/dumps/*; do
   [ "$other" = "$dump" ] || run migrate --adal "$other" --dry-run --now "$now" --report "$work/report.txt" -q
