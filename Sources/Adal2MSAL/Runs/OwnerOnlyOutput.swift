@@ -51,12 +51,14 @@ public enum OwnerOnlyOutput {
     }
 
     /// Creates the temporary file (it must not exist) with what `produce` hands its `write` function, and
-    /// flushes it to disk: each part is sent on its way as it is written (`Writeback`), the `fsync` at the end
-    /// waits for all of it. On failure the file is removed.
+    /// flushes it to disk: each part is sent on its way as it is written (`Writeback`) and made durable a few
+    /// megabytes at a time on another thread (`FlushAhead`), the `fsync` at the end waits for the rest. On failure
+    /// the file is removed.
     func write(_ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
       let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw SystemError(errno) }
       var isOpen = true
+      let flushes = FlushAhead(descriptor)
       do {
         var fileOffset = 0
         try produce { buffer in
@@ -71,11 +73,14 @@ public enum OwnerOnlyOutput {
           }
           Writeback.start(descriptor, offset: fileOffset, count: buffer.count)
           fileOffset += buffer.count
+          do throws(SyncFailure) { try flushes.wrote(buffer.count) } catch { throw SystemError(error.code) }
         }
+        do throws(SyncFailure) { try flushes.finish() } catch { throw SystemError(error.code) }
         if fsync(descriptor) != 0 { throw SystemError(errno) }
         isOpen = false
         if close(descriptor) != 0 { throw SystemError(errno) }
       } catch {
+        try? flushes.finish()  // its flush holds the descriptor until it returns
         if isOpen { close(descriptor) }
         unlink(temporary)
         throw error

@@ -52,6 +52,9 @@ extension CacheStore {
             ])
           var writer = try PlanWriter(
             db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt, firstRun: firstRun)
+          // A first run writes the whole store into the database file: synced on the way (`DatabaseFlushAhead`).
+          let flushes = firstRun ? DatabaseFlushAhead(db) : nil
+          defer { try? flushes?.finish() }
           do {
             try body(&writer)
           } catch let error as DatabaseError {
@@ -60,6 +63,7 @@ extension CacheStore {
             throw PartFailure(error: error)
           }
           try writer.finish()
+          try flushes?.finish()
           var summary = writer.summary
           summary.sectionsWritten = try Self.mergeUnknownSections(options.unknownSections, db: db)
           summary.finishedAt = options.now()
