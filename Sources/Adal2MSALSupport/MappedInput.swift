@@ -40,23 +40,16 @@ enum MappedInput {
     guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       base != MAP_FAILED
     else { return nil }
-    adviseHugePages(base, length: length)
+    // Not advised for huge pages: where a VM's balloon reports free memory to its host, it reports free blocks of
+    // 2 MiB, which the host must give back at their first touch; a 40k-item run after the machine sat idle spent
+    // 0.3 s more of system time in huge pages than in pages of 4 KiB, and run after run the two took the same time
+    // (docs/benchmarks.md, "Huge pages for the input").
     guard let count = readChunks(descriptor, size: size, into: base) else {
       munmap(base, length)
       return nil
     }
     let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { _, _ in munmap(base, length) })
     return (data, InputPages(data, base: base))
-  }
-
-  /// Asks for the mapping in huge pages where the system gives them on request (Linux's transparent huge pages in
-  /// `madvise` mode; in `always` mode it has them anyway): the 40k-item dump of 169 MB then takes 80 page faults of
-  /// 2 MiB instead of 41,000 of 4 KiB as it is read (docs/benchmarks.md, "Huge pages for the input"). A page given
-  /// back later splits its huge page and leaves as before. Ignored where refused.
-  private static func adviseHugePages(_ base: UnsafeMutableRawPointer, length: Int) {
-    #if canImport(Glibc)
-      _ = madvise(base, length, MADV_HUGEPAGE)
-    #endif
   }
 
   /// Reads the file's first `size` bytes into `base`, `chunkBytes` at a time on every core: copying a large

@@ -63,19 +63,19 @@ import _Adal2MSALTestSupport
       #expect(data == held)
     }
 
-    /// The input's mapping is advised for huge pages (`hg` among its `VmFlags`), which the system then gives it
-    /// as it is read where transparent huge pages are on.
+    /// The input's mapping is not advised for huge pages (no `hg` among its `VmFlags`): on a VM that reports free
+    /// memory to its host, they made a run after idle slower (`MappedInput`).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")))
-    func theBytesAreAdvisedForHugePages() throws {
+    func theBytesAreNotAdvisedForHugePages() throws {
       let (_, data, _) = try input(pages: 1024)
       let mappings = try Smaps.mappings(overlapping: data)
       #expect(!mappings.isEmpty)
-      #expect(mappings.allSatisfy { $0.flags.contains("hg") })
+      #expect(!mappings.contains { $0.flags.contains("hg") })
     }
 
-    /// Pages given back leave the process's memory though they may have been read into huge pages: of 8 MiB
-    /// read, with a byte held on every 64th page, the mapping keeps those pages resident and no more (a huge page
-    /// kept whole would keep 2 MiB), and the held bytes stay as read.
+    /// Pages given back leave the process's memory though they may have been read into huge pages (where the
+    /// system gives them to every mapping): of 8 MiB read, with a byte held on every 64th page, the mapping keeps
+    /// those pages resident and no more (a huge page kept whole would keep 2 MiB), and the held bytes stay as read.
     @Test func pagesGivenBackFromHugePagesLeaveMemory() throws {
       let (bytes, data, pages) = try input(pages: 2048)
       let size = Int(getpagesize())
