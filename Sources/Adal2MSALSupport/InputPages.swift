@@ -144,10 +144,12 @@ package final class InputPages: @unchecked Sendable {  // every var: guarded by 
       while end < pages.count, pages[end] == pages[end - 1] + 1 { end += 1 }
       let start = base + pages[position] * pageSize
       let length = (pages[end - 1] - pages[position] + 1) * pageSize
-      // Anonymous memory given back reads as zeros: made inaccessible first where the system allows (it may
-      // refuse when the mapping splits into too many pieces), so that a late read crashes instead.
-      _ = mprotect(start, length, PROT_NONE)
-      _ = madvise(start, length, MADV_DONTNEED)
+      // Anonymous memory given back reads as zeros: replaced by an inaccessible mapping of no memory instead, so
+      // that a late read crashes. In one step, not `mprotect` then `madvise`: those rewrote each page's entry and
+      // flushed the other cores' address caches twice (about 3% of a 40k-item dry run). Where the system refuses
+      // the new mapping (too many pieces), the pages still go, and read as zeros.
+      let replaced = mmap(start, length, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+      if replaced == MAP_FAILED { _ = madvise(start, length, MADV_DONTNEED) }
       position = end
     }
   }

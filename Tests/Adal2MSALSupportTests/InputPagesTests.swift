@@ -93,6 +93,25 @@ import _Adal2MSALTestSupport
       for range in held { #expect(data[range] == Data(bytes[range])) }
     }
 
+    /// A page given back is inaccessible, so that a late read of it crashes instead of reading zeros; the pages
+    /// still held stay readable as read.
+    @Test func pagesGivenBackAreInaccessible() throws {
+      let (bytes, data, pages) = try input(pages: 8)
+      let size = Int(getpagesize())
+      let held = (5 * size)..<(5 * size + 1)
+      pages.hold([held])
+      pages.releaseUnheld()
+      let start = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress!) }
+      let pageRange = { (page: Int) in (start + UInt(page * size))..<(start + UInt((page + 1) * size)) }
+      let mappings = try Smaps.mappings(overlapping: data)
+      for page in 0..<8 {
+        let holding = try #require(mappings.first { $0.range.contains(pageRange(page).lowerBound) })
+        #expect(holding.range.upperBound >= pageRange(page).upperBound)
+        #expect(holding.flags.contains("rd") == (page == 5), "page \(page)")
+      }
+      #expect(data[held] == Data(bytes[held]))
+    }
+
     /// A file whose size says 0 but that holds bytes (a /proc file) is read to its end, not to its first read, which
     /// is all that Foundation's `Data(contentsOf:)` gives; and refused as too large once past the limit.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/kallsyms")))
