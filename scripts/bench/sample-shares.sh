@@ -6,9 +6,11 @@
 # calls"); run each build several times, interleaved. Needs perf (root, or perf_event_paranoid <= 1).
 # PATTERN may list alternatives, A|B; with a leading @ it is matched against the function the sample was taken in
 # only, not its callers, which shares a run's time out by kind of cost (docs/benchmarks.md, "What the redesign
-# could take out").
+# could take out"). With --first, each sample counts under the first NAME it matches, in the order given, and the
+# samples none matches under `none`: stages whose functions call one another then share the run out
+# (docs/benchmarks.md, "Where the time goes now").
 #
-#   scripts/bench/sample-shares.sh BINARY DUMP NAME=PATTERN...
+#   scripts/bench/sample-shares.sh [--first] BINARY DUMP NAME=PATTERN...
 #   scripts/bench/sample-shares.sh .build/release/adal2msal DUMP \
 #     lookups=FlatDictionaryArrayC7objects fingerprints=SecretFingerprintO12digestPrefix \
 #     'counts=@swift_retain|swift_release' 'zeroing=@clear_page'
@@ -16,8 +18,13 @@
 # It runs the issue-23 dry run: migrate --adal DUMP --dry-run --now 2026-01-01T00:00:00Z --report (a temporary
 # file) -q. Mangled names: `swift demangle` reads them; `perf script | grep` finds the one to match.
 set -euo pipefail
+first_match=0
+if [ "${1:-}" = --first ]; then
+  first_match=1
+  shift
+fi
 if [ $# -lt 3 ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
@@ -37,7 +44,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 perf record -q -F 8000 -g -o "$work/perf.data" "$binary" migrate --adal "$dump" --dry-run \
   --now 2026-01-01T00:00:00Z --report "$work/report.txt" -q > /dev/null 2>&1
-perf script -i "$work/perf.data" 2> /dev/null | python3 -c '
+perf script -i "$work/perf.data" 2> /dev/null | FIRST_MATCH=$first_match python3 -c '
 import os, re, sys
 rate = 8000
 cores = os.cpu_count()
@@ -47,13 +54,16 @@ for arg in sys.argv[1:]:
     name, pattern = arg.split("=", 1)
     sampled_only = pattern.startswith("@")
     patterns.append((name, (pattern[1:] if sampled_only else pattern).split("|"), sampled_only))
+first_match = os.environ["FIRST_MATCH"] == "1"
 counts = [0] * len(patterns)
 first = [None] * len(patterns)
+unmatched = 0
 times = []
 stack = []
 time = None
 
 def count():
+    global unmatched
     if not stack:
         return
     times.append(time)
@@ -64,6 +74,9 @@ def count():
             counts[position] += 1
             if first[position] is None:
                 first[position] = time
+            if first_match:
+                return
+    unmatched += 1
 
 # perf script: a header line per sample (with its time, "12345.678901:"), then one indented line per frame, then
 # a blank line.
@@ -90,4 +103,6 @@ print(f"samples {total}, {(end - start) * 1000:.0f} ms, cores idle {idle_until(e
 for (name, _, _), hits, at in zip(patterns, counts, first):
     where = f", first at {(at - start) * 1000:.0f} ms, cores idle {idle_until(at):.0f} ms before" if at else ""
     print(f"{name} {hits} {100 * hits / max(total, 1):.2f}%{where}")
+if first_match:
+    print(f"none {unmatched} {100 * unmatched / max(total, 1):.2f}%")
 ' "$@"
