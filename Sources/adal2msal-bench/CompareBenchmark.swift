@@ -60,7 +60,7 @@ struct CompareBenchmark: ParsableCommand {
       // pages of a file no process has read for about a minute from its page cache, and the first run of the
       // first round, the script's, paid for them alone (docs/benchmarks.md, "Side by side").
       let warming = ContinuousClock.now
-      try CompareInputs.readIntoPageCache([dump.path, binary])
+      _ = try ReadFloor.read([dump.path, binary])
       let warmed = BenchFormat.seconds(ContinuousClock.now - warming)
       print("read the dump and adal2msal into the page cache in \(warmed) s")
       var results = CompareTable.Results(users: size, dump: dump)
@@ -201,15 +201,6 @@ enum CompareInputs {
     let dump = Dump(path: path, bytes: try fileSize(path), items: items)
     print("generated \(path): \(items) ADAL items, \(dump.bytes) bytes")
     return dump
-  }
-
-  /// Reads each file to its end, keeping nothing: its pages are then in the page cache.
-  static func readIntoPageCache(_ paths: [String]) throws {
-    for path in paths {
-      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-      defer { try? handle.close() }
-      while let chunk = try handle.read(upToCount: 8 << 20), !chunk.isEmpty {}
-    }
   }
 
   static func fileSize(_ path: String) throws -> Int {
