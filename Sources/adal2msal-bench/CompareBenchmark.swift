@@ -15,7 +15,10 @@ struct CompareBenchmark: ParsableCommand {
       --out NEW.sqlite --report FILE`, the same dump against the store it made (every entity unchanged), as a dry \
       run and as a migration, its dry run without a store (`--dry-run --report FILE`: read, plan and report), and \
       the floor (a child that reads the file into memory and inserts as many rows as adal2msal's store has \
-      entity rows, each a blob of the store's mean secret size, into a plain rowid table). Each run is timed in its own `measure-command` child (wall, CPU, peak RSS). The dump and the adal2msal binary are read once \
+      entity rows, each a blob of the store's mean secret size, into a plain rowid table), and the store's write \
+      alone (a `pipeline-stages` child, as `pipeline` runs it: CacheStore.apply of the dump's plan, provenance \
+      included, beside a plain SQLite loop of as many rows and bytes). Each run is timed in its own \
+      `measure-command` child (wall, CPU, peak RSS). The dump and the adal2msal binary are read once \
       before the first round, so that no run reads them from disk. Sizes of the issue: \
       --users 2500 (10k items), 10000 (40k items, the default), 40000 (160k items).
       """)
@@ -23,7 +26,7 @@ struct CompareBenchmark: ParsableCommand {
   @Option(parsing: .upToNextOption, help: "Dump sizes in users (about 4 ADAL items each).")
   var users: [Int] = [10_000]
 
-  @Option(help: "Rounds of the four runs, interleaved.")
+  @Option(help: "Rounds of the runs, interleaved.")
   var rounds: Int = 3
 
   @Option(help: "The seed of the generated dump.")
@@ -119,6 +122,8 @@ struct CompareBenchmark: ParsableCommand {
             store: floorStore))
         results.floorRowBytes = shape.meanSecretBytes
         CompareStores.remove(floorStore)
+
+        results.writes.append(try CompareRun.measureWrite(dump: dump.path))
         print("round \(round) of \(rounds) done (\(size) users)")
       }
       CompareTable.print(results)

@@ -23,6 +23,21 @@ enum CompareRun {
     var loaded: Bool { (othersCores ?? 0) > CompareRun.loadedAbove }
   }
 
+  /// The store's write as the `pipeline` benchmark times it, in a `pipeline-stages` child (the stages one after
+  /// another in one process): `CacheStore.apply` of the dump's plan into a new store, provenance, the store's
+  /// opening and its commit included, and its peer, a plain SQLite loop of as many rows and bytes.
+  struct WriteSample {
+    var seconds: Double
+    /// The plain SQLite loop's time (`PlainInsertLoop`, the same rows and bytes, the same durability).
+    var plainSeconds: Double
+    /// Entity rows written.
+    var rows: Int
+    /// As `Sample.othersCores`, over the child's whole life (its read, plan and report too).
+    var othersCores: Double?
+
+    var loaded: Bool { (othersCores ?? 0) > CompareRun.loadedAbove }
+  }
+
   static let loadedAbove = 0.25
 
   /// Runs `command` measured; any exit status but 0 is an error (the dump is meant to migrate wholly).
@@ -33,15 +48,35 @@ enum CompareRun {
     guard result.status == 0 else {
       throw ValidationError("\(command.prefix(2).joined(separator: " ")) exited with status \(result.status)")
     }
-    var others: Double?
-    if let before, let after, result.seconds > 0 {
-      let busy = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
-      others = max(0, busy - result.cpuSeconds) / result.seconds
-    }
+    let others = othersCores(busyTicks: before, after, ownCPU: result.cpuSeconds, seconds: result.seconds)
     let size = ["", "-wal"].reduce(0) { $0 + ((try? CompareInputs.fileSize(store + $1)) ?? 0) }
     return Sample(
       seconds: result.seconds, cpuSeconds: result.cpuSeconds, peakMiB: result.peakMiB, storeBytes: size,
       othersCores: others)
+  }
+
+  /// Times the store's write of `dump` (`WriteSample`).
+  static func measureWrite(dump: String) throws -> WriteSample {
+    let before = busyTicks()
+    let cpu = CPUTime.ofChildren()
+    let start = ContinuousClock.now
+    let output = try BenchChild.run(["pipeline-stages", "--input", dump], as: PipelineStagesChild.Output.self)
+    let seconds = BenchFormat.toSeconds(ContinuousClock.now - start)
+    guard let write = output.stage("write"), let plain = output.stage("floor: plain") else {
+      throw ValidationError("pipeline-stages --input \(dump) printed no write or plain-insert stage")
+    }
+    return WriteSample(
+      seconds: write.seconds, plainSeconds: plain.seconds, rows: output.rowsInserted,
+      othersCores: othersCores(
+        busyTicks: before, busyTicks(), ownCPU: CPUTime.ofChildren() - cpu, seconds: seconds))
+  }
+
+  /// The cores the rest of the machine kept busy, on average, while a child used `ownCPU` seconds of CPU in
+  /// `seconds`; nil off Linux.
+  private static func othersCores(busyTicks before: Int?, _ after: Int?, ownCPU: Double, seconds: Double) -> Double? {
+    guard let before, let after, seconds > 0 else { return nil }
+    let busy = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    return max(0, busy - ownCPU) / seconds
   }
 
   /// Busy clock ticks of all CPUs so far (user, nice, system, irq, softirq, steal), or nil off Linux.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The `compare` benchmark's table: min and median wall time of each contender, CPU, peak RSS, store size, and
-/// the ratios the targets are stated in (script / adal2msal, adal2msal / floor, adal2msal's peak RSS /
-/// the input, its store / the tokens and fields it holds).
+/// the figures the targets are stated in (script / adal2msal, adal2msal / floor, the dry run, the
+/// store's write in rows a second, adal2msal's peak RSS / the input, its store / the tokens and fields it holds).
 enum CompareTable {
   struct Results {
     var users: Int
@@ -16,6 +16,8 @@ enum CompareTable {
     /// The dump migrated again into that store.
     var rerun: [CompareRun.Sample] = []
     var floor: [CompareRun.Sample] = []
+    /// The store's write alone, one a round.
+    var writes: [CompareRun.WriteSample] = []
     var scriptRows = 0
     var adal2msalRows = 0
     var floorRowBytes = 0
@@ -66,6 +68,16 @@ enum CompareTable {
         "adal2msal \(name) against its store: \(format(minimum(samples), 2)) s (min), "
           + "\(format(median(samples.map(\.seconds)), 2)) s (median), peak \(samples.map(\.peakMiB).max() ?? 0) MiB   "
           + "[no target; every entity unchanged]")
+    }
+    if let rows = results.writes.first?.rows {
+      let write = results.writes.map(\.seconds)
+      let plain = results.writes.map(\.plainSeconds)
+      func rate(_ seconds: Double) -> String { String(Int((Double(rows) / max(seconds, 1e-9)).rounded())) }
+      Swift.print(
+        "adal2msal write (CacheStore.apply of \(rows) rows, provenance included): \(rate(write.min() ?? 0)) rows/s "
+          + "(min time), \(rate(median(write))) (median); a plain SQLite loop of them: \(rate(plain.min() ?? 0)), "
+          + "\(rate(median(plain))); \(results.writes.filter(\.loaded).count) of \(results.writes.count) loaded   "
+          + "[target: at least 200000 rows/s]")
     }
     let peak = Double(results.adal2msal.map(\.peakMiB).max() ?? 0) * 1_048_576
     Swift.print(

@@ -39,6 +39,9 @@ struct PipelineStagesChild: AsyncParsableCommand {
     var rowsInserted: Int
     var reportBytes: Int
     var stages: [Stage]
+
+    /// The first stage whose name starts with `prefix` (`write`, `floor: plain`), or nil.
+    func stage(_ prefix: String) -> Stage? { stages.first { $0.name.hasPrefix(prefix) } }
   }
 
   func run() async throws {

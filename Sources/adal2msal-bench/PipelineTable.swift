@@ -8,10 +8,10 @@ enum PipelineTable {
     var endToEnd: MeasureCommandChild.Output
     var dryRun: MeasureCommandChild.Output?
 
-    func seconds(_ prefix: String) -> Double { stages.stages.first { $0.name.hasPrefix(prefix) }?.seconds ?? 0 }
+    func seconds(_ prefix: String) -> Double { stages.stage(prefix)?.seconds ?? 0 }
     var floors: Double { seconds("floor: read") + seconds("floor: raw") }
     var ratio: Double { endToEnd.seconds / max(floors, 1e-9) }
-    func cpu(_ prefix: String) -> Double { stages.stages.first { $0.name.hasPrefix(prefix) }?.cpuSeconds ?? 0 }
+    func cpu(_ prefix: String) -> Double { stages.stage(prefix)?.cpuSeconds ?? 0 }
     /// The same ratio in CPU time, which a loaded machine disturbs less.
     var cpuRatio: Double { endToEnd.cpuSeconds / max(cpu("floor: read") + cpu("floor: raw"), 1e-9) }
   }
