@@ -17,7 +17,7 @@ struct CompareBenchmark: ParsableCommand {
       the floor (a child that reads the file into memory and inserts as many rows as adal2msal's store has \
       entity rows, each a blob of the store's mean secret size, into a plain rowid table), and the store's write \
       alone (a `pipeline-stages` child, as `pipeline` runs it: CacheStore.apply of the dump's plan, provenance \
-      included, beside a plain SQLite loop of as many rows and bytes). Each run is timed in its own \
+      included), set beside the floor's insert loop alone. Each run is timed in its own \
       `measure-command` child (wall, CPU, peak RSS). The dump and the adal2msal binary are read once \
       before the first round, so that no run reads them from disk. Sizes of the issue: \
       --users 2500 (10k items), 10000 (40k items, the default), 40000 (160k items).
@@ -113,14 +113,17 @@ struct CompareBenchmark: ParsableCommand {
         try? FileManager.default.removeItem(atPath: dryReport)
 
         let floorStore = scratch.appendingPathComponent("floor-\(tag).sqlite").path
+        let floorInserts = scratch.appendingPathComponent("floor-\(tag).seconds").path
         results.floor.append(
           try CompareRun.measure(
             [
               BenchChild.executable, "compare-floor", "--input", dump.path, "--out", floorStore, "--rows",
-              String(shape.rows), "--row-bytes", String(shape.meanSecretBytes),
+              String(shape.rows), "--row-bytes", String(shape.meanSecretBytes), "--insert-seconds-file",
+              floorInserts,
             ],
             store: floorStore))
         results.floorRowBytes = shape.meanSecretBytes
+        results.floorInserts.append(try CompareRun.seconds(in: floorInserts))
         CompareStores.remove(floorStore)
 
         results.writes.append(try CompareRun.measureWrite(dump: dump.path))

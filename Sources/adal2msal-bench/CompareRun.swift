@@ -25,11 +25,9 @@ enum CompareRun {
 
   /// The store's write as the `pipeline` benchmark times it, in a `pipeline-stages` child (the stages one after
   /// another in one process): `CacheStore.apply` of the dump's plan into a new store, provenance, the store's
-  /// opening and its commit included, and its peer, a plain SQLite loop of as many rows and bytes.
+  /// opening and its commit included.
   struct WriteSample {
     var seconds: Double
-    /// The plain SQLite loop's time (`PlainInsertLoop`, the same rows and bytes, the same durability).
-    var plainSeconds: Double
     /// Entity rows written.
     var rows: Int
     /// As `Sample.othersCores`, over the child's whole life (its read, plan and report too).
@@ -62,13 +60,22 @@ enum CompareRun {
     let start = ContinuousClock.now
     let output = try BenchChild.run(["pipeline-stages", "--input", dump], as: PipelineStagesChild.Output.self)
     let seconds = BenchFormat.toSeconds(ContinuousClock.now - start)
-    guard let write = output.stage("write"), let plain = output.stage("floor: plain") else {
-      throw ValidationError("pipeline-stages --input \(dump) printed no write or plain-insert stage")
+    guard let write = output.stage("write") else {
+      throw ValidationError("pipeline-stages --input \(dump) printed no write stage")
     }
     return WriteSample(
-      seconds: write.seconds, plainSeconds: plain.seconds, rows: output.rowsInserted,
+      seconds: write.seconds, rows: output.rowsInserted,
       othersCores: othersCores(
         busyTicks: before, busyTicks(), ownCPU: CPUTime.ofChildren() - cpu, seconds: seconds))
+  }
+
+  /// The seconds a child wrote to `path` (`compare-floor --insert-seconds-file`), which is then removed.
+  static func seconds(in path: String) throws -> Double {
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+      let seconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    else { throw ValidationError("no seconds in \(path)") }
+    return seconds
   }
 
   /// The cores the rest of the machine kept busy, on average, while a child used `ownCPU` seconds of CPU in
