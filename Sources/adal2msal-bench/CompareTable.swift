@@ -74,7 +74,7 @@ enum CompareTable {
     if let rows = results.writes.first?.rows {
       let write = results.writes.map(\.seconds)
       let plain = results.floorInserts
-      func rate(_ seconds: Double) -> String { String(Int((Double(rows) / max(seconds, 1e-9)).rounded())) }
+      func rate(_ seconds: Double) -> String { PipelineTable.rate(Double(rows), seconds) }
       Swift.print(
         "adal2msal write (CacheStore.apply of \(rows) rows, provenance included): \(rate(write.min() ?? 0)) rows/s "
           + "(min time), \(rate(median(write))) (median); the floor's plain SQLite loop of as many rows: "
