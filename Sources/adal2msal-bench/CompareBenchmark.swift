@@ -112,19 +112,11 @@ struct CompareBenchmark: ParsableCommand {
             store: scratch.appendingPathComponent("dry-run-\(tag).sqlite").path))
         try? FileManager.default.removeItem(atPath: dryReport)
 
-        let floorStore = scratch.appendingPathComponent("floor-\(tag).sqlite").path
-        let floorInserts = scratch.appendingPathComponent("floor-\(tag).seconds").path
-        results.floor.append(
-          try CompareRun.measure(
-            [
-              BenchChild.executable, "compare-floor", "--input", dump.path, "--out", floorStore, "--rows",
-              String(shape.rows), "--row-bytes", String(shape.meanSecretBytes), "--insert-seconds-file",
-              floorInserts,
-            ],
-            store: floorStore))
+        let floor = try CompareRun.measureFloor(
+          input: dump.path, rows: shape.rows, rowBytes: shape.meanSecretBytes, scratch: scratch, tag: tag)
+        results.floor.append(floor.run)
         results.floorRowBytes = shape.meanSecretBytes
-        results.floorInserts.append(try CompareRun.seconds(in: floorInserts))
-        CompareStores.remove(floorStore)
+        results.floorInserts.append(floor.insertSeconds)
 
         results.writes.append(try CompareRun.measureWrite(dump: dump.path))
         print("round \(round) of \(rounds) done (\(size) users)")

@@ -69,8 +69,26 @@ enum CompareRun {
         busyTicks: before, busyTicks(), ownCPU: CPUTime.ofChildren() - cpu, seconds: seconds))
   }
 
+  /// `compare`'s floor in a `compare-floor` child: `input` read whole, then a plain insert loop of `rows` rows of
+  /// `rowBytes` bytes into a new file in `scratch`, removed afterwards. The run, and the loop's own seconds: the
+  /// store's write's peer, timed in a process of its own.
+  static func measureFloor(
+    input: String, rows: Int, rowBytes: Int, scratch: URL, tag: String
+  ) throws -> (run: Sample, insertSeconds: Double) {
+    let store = scratch.appendingPathComponent("floor-\(tag).sqlite").path
+    let inserts = scratch.appendingPathComponent("floor-\(tag).seconds").path
+    defer { CompareStores.remove(store) }
+    let run = try measure(
+      [
+        BenchChild.executable, "compare-floor", "--input", input, "--out", store, "--rows", String(rows),
+        "--row-bytes", String(rowBytes), "--insert-seconds-file", inserts,
+      ],
+      store: store)
+    return (run, try seconds(in: inserts))
+  }
+
   /// The seconds a child wrote to `path` (`compare-floor --insert-seconds-file`), which is then removed.
-  static func seconds(in path: String) throws -> Double {
+  private static func seconds(in path: String) throws -> Double {
     defer { try? FileManager.default.removeItem(atPath: path) }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
       let seconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))

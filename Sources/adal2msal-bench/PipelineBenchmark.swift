@@ -1,6 +1,13 @@
+import Adal2MSAL
 import Adal2MSALSynthetic
 import ArgumentParser
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `adal2msal-bench pipeline`: each stage of a migration, and the whole `adal2msal migrate`, for several input
 /// sizes, next to floors (reading the bytes; raw SQLite inserts of the same rows into the store's schema; plain
@@ -11,10 +18,11 @@ struct PipelineBenchmark: ParsableCommand {
     abstract: "Per-stage and end-to-end migration figures (items/s, MB/s, peak memory) for 10k, 100k and 1M items.",
     discussion: """
       For each size, synthetic dumps of --items-per-dump items are generated (or reused from --work-dir), then \
-      three fresh processes run: `pipeline-stages` (the stages one after another in one process: read bytes, \
-      MigrationPipeline.read, plan, text report, CacheStore.apply, then the raw SQLite floor in the store's schema \
-      and the plain floor: as many rows and bytes into a plain rowid table), and the release \
-      `adal2msal migrate` twice (a real run and a --dry-run), each timed with its peak RSS.
+      four fresh processes run: `pipeline-stages` (the stages one after another in one process: read bytes, \
+      MigrationPipeline.read, plan, text report, CacheStore.apply, then the raw SQLite floor in the store's schema), \
+      the release `adal2msal migrate` twice (a real run and a --dry-run), each timed with its peak RSS, and \
+      `compare-floor`, the write's peer: as many rows and bytes as the store took, inserted into a plain rowid table \
+      of a new file.
       """)
 
   @Option(parsing: .upToNextOption, help: "Input sizes in ADAL items.")
@@ -73,7 +81,18 @@ struct PipelineBenchmark: ParsableCommand {
             scratch.appendingPathComponent("report-dry.txt").path,
           ])
       try? FileManager.default.removeItem(atPath: store)
-      rows.append(PipelineTable.Row(label: label, stages: stages, endToEnd: full, dryRun: dry))
+      // The write's peer in a process of its own, as `compare` times it: after the stages' own writes, in the same
+      // process, it ran at half its speed at 160k items (docs/benchmarks.md, "The write beside a plain insert loop").
+      // Started with no earlier run's pages waiting to go to the disk (`sync`, not timed).
+      let files = try InputFile.expand([directory])
+      let largest = files.max { InputFile.size(of: $0) < InputFile.size(of: $1) } ?? directory
+      sync()
+      let plain = try CompareRun.measureFloor(
+        input: largest, rows: stages.rowsInserted, rowBytes: stages.meanSecretBytes, scratch: scratch,
+        tag: UUID().uuidString)
+      rows.append(
+        PipelineTable.Row(
+          label: label, stages: stages, endToEnd: full, dryRun: dry, plainInsertSeconds: plain.insertSeconds))
       PipelineTable.print(rows.last!)
     }
     PipelineTable.printSummary(rows)

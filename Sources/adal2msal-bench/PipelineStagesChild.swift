@@ -11,7 +11,10 @@ import Foundation
 
 /// Runs the migration's stages one after the other on an input directory, in this one process, and prints one
 /// JSON line: each stage's time and the process's peak RSS after it, then the floors. The `pipeline`
-/// benchmark starts one per input size, so that peaks do not mix. Hidden from help.
+/// benchmark starts one per input size, so that peaks do not mix. The write's peer, a plain insert loop of as many
+/// rows and bytes, is not here: after this process's writes it ran at half its speed (docs/benchmarks.md, "The
+/// write beside a plain insert loop"), so `pipeline` and `compare` time it in a `compare-floor` process of its own,
+/// from `rowsInserted` and `meanSecretBytes`. Hidden from help.
 struct PipelineStagesChild: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pipeline-stages",
@@ -37,10 +40,12 @@ struct PipelineStagesChild: AsyncParsableCommand {
     var items: Int
     var planEntries: Int
     var rowsInserted: Int
+    /// The store's secret bytes spread over its rows: the length of each row of the write's peer.
+    var meanSecretBytes: Int
     var reportBytes: Int
     var stages: [Stage]
 
-    /// The first stage whose name starts with `prefix` (`write`, `floor: plain`), or nil.
+    /// The first stage whose name starts with `prefix` (`write`, `floor: raw`), or nil.
     func stage(_ prefix: String) -> Stage? { stages.first { $0.name.hasPrefix(prefix) } }
   }
 
@@ -85,23 +90,11 @@ struct PipelineStagesChild: AsyncParsableCommand {
     _ = try CacheStore.open(path: rawPath)
     sync()
     try await stage("floor: raw SQLite inserts") { try RawInsertLoop.run(path: rawPath, plan: plan) }
-
-    // The write's peer: as many plain rows as the store took, each as long as its secrets spread over its rows, as
-    // `compare`'s floor inserts them (sliced from the largest input file, read before the stage).
     let shape = try CompareStores.adal2msalShape(storePath)
-    let largest = files.max { InputFile.size(of: $0) < InputFile.size(of: $1) } ?? input
-    let source = try PlainInsertLoop.readWhole(largest)
-    let plainPath = directory.appendingPathComponent("plain.sqlite").path
-    sync()
-    try await stage("floor: plain SQLite inserts") {
-      try source.withUnsafeBytes {
-        try PlainInsertLoop.run(path: plainPath, rows: shape.rows, rowBytes: shape.meanSecretBytes, slicing: $0)
-      }
-    }
 
     let output = Output(
       files: files.count, bytes: bytes, items: items, planEntries: plan.entries.count,
-      rowsInserted: summary.rowsInserted, reportBytes: report, stages: stages)
+      rowsInserted: summary.rowsInserted, meanSecretBytes: shape.meanSecretBytes, reportBytes: report, stages: stages)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     print(String(decoding: try encoder.encode(output), as: UTF8.self))
