@@ -1,6 +1,4 @@
-import Foundation
 import Testing
-import _Adal2MSALTestSupport
 
 /// `adal2msal-bench compare` states issue 23's write target from the store's write of the same dump: its rate must
 /// be of the rows `adal2msal migrate` wrote, in every round, or the figure in README is of something else. No timing
@@ -8,30 +6,19 @@ import _Adal2MSALTestSupport
 struct CompareBenchmarkTests {
   @Test(.enabled(if: StraightforwardScriptTests.python != nil, "no python3"))
   func theWriteLineIsOfTheRowsMigrateWroteInEveryRound() throws {
-    let bench = try #require(
-      BuiltProducts.url("adal2msal-bench"), "adal2msal-bench not built: swift build --build-tests")
-    let work = try Fixtures.temporaryDirectory("compare")
-    let output = try ProcessRunner.run(
-      bench,
-      arguments: [
-        "compare", "--users", "12", "--rounds", "2", "--work-dir", work.path, "--python",
-        try #require(StraightforwardScriptTests.python),
-      ],
-      timeout: 600)
-    #expect(output.exitCode == 0, "\(output.stderr.suffix(2_000))")
-
-    let lines = output.stdout.split(separator: "\n").map(String.init)
+    let lines = try BenchHarness.lines(
+      ["compare", "--users", "12", "--rounds", "2", "--python", try #require(StraightforwardScriptTests.python)],
+      workName: "compare")
     // "adal2msal migrate   MIN  MEDIAN  CPU  PEAK  STORE  ROWS  LOADED of ROUNDS"
-    let migrate = try #require(lines.first { $0.hasPrefix("adal2msal migrate ") }, "\(output.stdout)")
+    let migrate = try #require(lines.first { $0.hasPrefix("adal2msal migrate ") }, "\(lines.joined(separator: "\n"))")
     let migrateColumns = migrate.split(separator: " ")
     let migratedRows = try #require(Int(migrateColumns[migrateColumns.count - 4]), "\(migrate)")
     #expect(migratedRows > 0)
 
     // "adal2msal write (CacheStore.apply of N rows, provenance included): R rows/s (min time), M (median); the
     // floor's plain SQLite loop of as many rows: P, Q; L of ROUNDS loaded   [target: ...]"
-    let write = try #require(lines.first { $0.hasPrefix("adal2msal write (") }, "\(output.stdout)")
-    let figures = write.drop { $0 != "(" }  // past the 2 of "adal2msal"
-    let numbers = figures.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    let write = try #require(lines.first { $0.hasPrefix("adal2msal write (") }, "\(lines.joined(separator: "\n"))")
+    let numbers = BenchHarness.figures(of: write)
     try #require(numbers.count >= 7, "\(write)")
     #expect(numbers[0] == migratedRows, "the write's rows are not migrate's: \(write)")
     let (fastest, median, plainFastest, plainMedian) = (numbers[1], numbers[2], numbers[3], numbers[4])

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// Running the built `adal2msal-bench` for the tests of what its benchmarks print: the lines they state their
+/// figures in, never the figures' size, which only the benchmarks measure.
+enum BenchHarness {
+  /// The lines `adal2msal-bench` prints for `arguments`, run with `--work-dir` in a new temporary directory named
+  /// after `workName`; a run that exits with another status than 0 fails the test, its error output shown.
+  static func lines(_ arguments: [String], workName: String) throws -> [String] {
+    let bench = try #require(
+      BuiltProducts.url("adal2msal-bench"), "adal2msal-bench not built: swift build --build-tests")
+    let work = try Fixtures.temporaryDirectory(workName)
+    let output = try ProcessRunner.run(bench, arguments: arguments + ["--work-dir", work.path], timeout: 600)
+    try #require(output.exitCode == 0, "\(output.stderr.suffix(2_000))")
+    return output.stdout.split(separator: "\n").map(String.init)
+  }
+
+  /// The whole numbers of `line` from its first `(` on: a summary line's figures, past the digits of the
+  /// name before them (the 2 of `adal2msal`).
+  static func figures(of line: String) -> [Int] {
+    line.drop { $0 != "(" }.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+  }
+}
