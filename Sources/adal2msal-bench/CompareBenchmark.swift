@@ -7,11 +7,13 @@ import Foundation
 struct CompareBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "compare",
-    abstract: "adal2msal migrate vs the straightforward Python script vs the floor, on one generated dump.",
+    abstract: "adal2msal migrate vs the straightforward Python script vs the floor, on generated dumps or yours.",
     discussion: """
       For each --users size, one binary-plist keychain dump is generated (about 4 ADAL items a user; reused from \
-      --work-dir), then --rounds rounds run, each spawning in turn: the Python script (plistlib, the keyed-archive \
-      walk, sqlite3 executemany into one plain table per entity type), the release `adal2msal migrate --adal DUMP \
+      --work-dir); each --input is a dump of your own, compared the same way (a keychain dump saved as a binary or \
+      XML property list, which the script reads; adal2msal may exit 2 on it, naming in its report the items it \
+      could not migrate, where a generated dump must migrate whole, status 0). On each dump --rounds rounds run, \
+      each spawning in turn: the Python script (plistlib, the keyed-archive walk, sqlite3 executemany into one plain table per entity type), the release `adal2msal migrate --adal DUMP \
       --out NEW.sqlite --report FILE`, the same dump against the store it made (every entity unchanged), as a dry \
       run and as a migration, its dry run without a store (`--dry-run --report FILE`: read, plan and report), and \
       the floor (a child that reads the file into memory and inserts as many rows as adal2msal's store has \
@@ -19,12 +21,18 @@ struct CompareBenchmark: ParsableCommand {
       alone (a `pipeline-stages` child, as `pipeline` runs it: CacheStore.apply of the dump's plan, provenance \
       included), set beside the floor's insert loop alone. Each run is timed in its own \
       `measure-command` child (wall, CPU, peak RSS). The dump and the adal2msal binary are read once \
-      before the first round, so that no run reads them from disk. Sizes of the issue: \
-      --users 2500 (10k items), 10000 (40k items, the default), 40000 (160k items).
+      before the first round, so that no run reads them from disk. Every run is given --now \
+      \(SyntheticGenerator.referenceNowISO), so that the contenders expire the same access tokens. Sizes of the \
+      issue: --users 2500 (10k items), 10000 (40k items, the default without --input), 40000 (160k items).
       """)
 
-  @Option(parsing: .upToNextOption, help: "Dump sizes in users (about 4 ADAL items each).")
-  var users: [Int] = [10_000]
+  @Option(
+    parsing: .upToNextOption,
+    help: "Generated dump sizes in users (about 4 ADAL items each; default: 10000, none when --input is given).")
+  var users: [Int] = []
+
+  @Option(help: "A keychain dump of your own (a binary or XML property list); repeat the option for more.")
+  var input: [String] = []
 
   @Option(help: "Rounds of the runs, interleaved.")
   var rounds: Int = 3
@@ -41,9 +49,10 @@ struct CompareBenchmark: ParsableCommand {
   @OptionGroup var endToEnd: EndToEndBenchOptions
 
   func validate() throws {
-    guard rounds > 0, !users.isEmpty, users.allSatisfy({ $0 > 0 }) else {
+    guard rounds > 0, users.allSatisfy({ $0 > 0 }) else {
       throw ValidationError("--rounds and --users must be positive")
     }
+    for path in input { try CompareInputs.checkOwnDump(path) }
   }
 
   func run() throws {
@@ -57,8 +66,13 @@ struct CompareBenchmark: ParsableCommand {
     BenchMachine.printHeader()
     print("python: \(CompareContenders.version(of: interpreter)) (\(interpreter)); script: \(scriptPath)")
     print("adal2msal: \(binary); Swift runtime: \(EndToEndBenchOptions.swiftRuntime(of: binary))")
-    for size in users {
-      let dump = try CompareInputs.dump(users: size, seed: seed, work: work)
+    let generated = users.isEmpty && input.isEmpty ? [10_000] : users
+    let dumps =
+      try input.map(CompareInputs.ownDump)
+      + generated.map { size in
+        try CompareInputs.dump(users: size, seed: seed, work: work)
+      }
+    for (number, dump) in dumps.enumerated() {
       // Before the first round, so that no timed run reads the dump or the binary from disk: this VM drops the
       // pages of a file no process has read for about a minute from its page cache, and the first run of the
       // first round, the script's, paid for them alone (docs/benchmarks.md, "Side by side").
@@ -66,9 +80,11 @@ struct CompareBenchmark: ParsableCommand {
       _ = try ReadFloor.read([dump.path, binary])
       let warmed = BenchFormat.seconds(ContinuousClock.now - warming)
       print("read the dump and adal2msal into the page cache in \(warmed) s")
-      var results = CompareTable.Results(users: size, dump: dump)
+      var results = CompareTable.Results(dump: dump)
+      // Status 2: written, with items that could not be read or modelled, which its report names.
+      let migrates: Set<Int32> = dump.isOwn ? [0, 2] : [0]
       for round in 1...rounds {
-        let tag = "\(size)-\(round)"
+        let tag = "\(number)-\(round)"
         let pythonStore = scratch.appendingPathComponent("script-\(tag).sqlite").path
         results.script.append(
           try CompareRun.measure(
@@ -85,7 +101,7 @@ struct CompareBenchmark: ParsableCommand {
               binary, "migrate", "--adal", dump.path, "--out", store, "--now", SyntheticGenerator.referenceNowISO,
               "--report", report,
             ],
-            store: store))
+            store: store, accepted: migrates))
         let shape = try CompareStores.adal2msalShape(store)
         results.adal2msalRows = shape.rows
         results.adal2msalPayloadBytes = try CompareStores.adal2msalPayloadBytes(store)
@@ -96,8 +112,8 @@ struct CompareBenchmark: ParsableCommand {
           binary, "migrate", "--adal", dump.path, "--out", store, "--now", SyntheticGenerator.referenceNowISO,
           "--report", rerunReport,
         ]
-        results.rerunDryRun.append(try CompareRun.measure(rerun + ["--dry-run"], store: store))
-        results.rerun.append(try CompareRun.measure(rerun, store: store))
+        results.rerunDryRun.append(try CompareRun.measure(rerun + ["--dry-run"], store: store, accepted: migrates))
+        results.rerun.append(try CompareRun.measure(rerun, store: store, accepted: migrates))
         try? FileManager.default.removeItem(atPath: rerunReport)
         CompareStores.remove(store)
         try? FileManager.default.removeItem(atPath: report)
@@ -109,7 +125,7 @@ struct CompareBenchmark: ParsableCommand {
               binary, "migrate", "--adal", dump.path, "--dry-run", "--now", SyntheticGenerator.referenceNowISO,
               "--report", dryReport,
             ],
-            store: scratch.appendingPathComponent("dry-run-\(tag).sqlite").path))
+            store: scratch.appendingPathComponent("dry-run-\(tag).sqlite").path, accepted: migrates))
         try? FileManager.default.removeItem(atPath: dryReport)
 
         let floor = try CompareRun.measureFloor(
@@ -119,7 +135,7 @@ struct CompareBenchmark: ParsableCommand {
         results.floorInserts.append(floor.insertSeconds)
 
         results.writes.append(try CompareRun.measureWrite(dump: dump.path))
-        print("round \(round) of \(rounds) done (\(size) users)")
+        print("round \(round) of \(rounds) done (\(dump.label))")
       }
       CompareTable.print(results)
     }
@@ -163,22 +179,25 @@ enum CompareContenders {
   }
 }
 
-/// The generated dump of a size: one binary plist, written by a `generate` child and reused when present.
+/// The dumps `compare` runs on: generated ones, written by a `generate` child and reused when present, and a user's.
 enum CompareInputs {
   struct Dump {
     var path: String
     var bytes: Int
-    var items: Int
+    /// What the table's header calls it: the generated size, or the user's file.
+    var label: String
+    /// A user's dump (`--input`), which may hold items adal2msal cannot migrate; a generated one must migrate
+    /// whole.
+    var isOwn = false
   }
 
   static func dump(users: Int, seed: UInt64, work: URL) throws -> Dump {
     let directory = work.appendingPathComponent("compare-\(users)-users-seed\(seed)")
     let path = directory.appendingPathComponent("synthetic-\(users)-users.bplist").path
     let marker = directory.appendingPathComponent(".complete")
-    if let recorded = try? String(contentsOf: marker, encoding: .utf8),
-      let items = Int(recorded.trimmingCharacters(in: .whitespacesAndNewlines))
-    {
-      return Dump(path: path, bytes: try fileSize(path), items: items)
+    let label = "\(users) users, generated binary plist"
+    if FileManager.default.fileExists(atPath: marker.path) {
+      return Dump(path: path, bytes: try fileSize(path), label: label)
     }
     try? FileManager.default.removeItem(at: directory)
     let process = Process()
@@ -187,20 +206,33 @@ enum CompareInputs {
       "generate", "--users", String(users), "--format", "binary-plist", "--seed", String(seed),
       "--out", directory.path,
     ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
     try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    // "PATH: N ADAL items, B bytes"; the dump also holds one unrelated keychain item.
-    guard process.terminationStatus == 0,
-      let line = output.split(separator: "\n").first(where: { $0.contains(" ADAL items") }),
-      let items = Int(line.split(separator: ": ").last?.split(separator: " ").first ?? "")
-    else { throw ValidationError("generate --users \(users) failed") }
-    try Data("\(items)\n".utf8).write(to: URL(fileURLWithPath: marker.path))
-    let dump = Dump(path: path, bytes: try fileSize(path), items: items)
-    print("generated \(path): \(items) ADAL items, \(dump.bytes) bytes")
-    return dump
+    guard process.terminationStatus == 0 else { throw ValidationError("generate --users \(users) failed") }
+    try Data().write(to: marker)
+    return Dump(path: path, bytes: try fileSize(path), label: label)
+  }
+
+  /// A user's dump, once `checkOwnDump` has let it through.
+  static func ownDump(_ path: String) throws -> Dump {
+    Dump(path: path, bytes: try fileSize(path), label: path, isOwn: true)
+  }
+
+  /// Refuses, naming the file, what the straightforward script cannot read: it loads the dump with `plistlib`,
+  /// so a dump of another format would time its failure, not a migration.
+  static func checkOwnDump(_ path: String) throws {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw ValidationError("--input \(path): no such file, or it cannot be read")
+    }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 1_024)) ?? Data()
+    let text = String(decoding: head, as: UTF8.self)
+    let isXMLPlist = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("<") && text.contains("<plist")
+    guard head.starts(with: Data("bplist00".utf8)) || isXMLPlist else {
+      throw ValidationError(
+        "--input \(path): not a property list; the straightforward script reads keychain dumps saved as a binary "
+          + "or XML property list (an array of the keychain's dictionaries)")
+    }
   }
 
   static func fileSize(_ path: String) throws -> Int {

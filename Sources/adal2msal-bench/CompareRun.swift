@@ -19,6 +19,9 @@ enum CompareRun {
     /// The CPU the rest of the machine used during the run, in cores (other users' builds on a shared host):
     /// all CPU time /proc/stat counted, steal included, minus the run's own. Runs above 0.25 are marked loaded.
     var othersCores: Double?
+    /// The run's exit status: 0, or 2 where `measure` accepted it (a user's dump holding items adal2msal could not
+    /// migrate).
+    var status: Int32 = 0
 
     var loaded: Bool { (othersCores ?? 0) > CompareRun.loadedAbove }
   }
@@ -30,6 +33,8 @@ enum CompareRun {
     var seconds: Double
     /// Entity rows written.
     var rows: Int
+    /// The ADAL items the child read from the dump.
+    var items: Int
     /// As `Sample.othersCores`, over the child's whole life (its read, plan and report too).
     var othersCores: Double?
 
@@ -38,19 +43,22 @@ enum CompareRun {
 
   static let loadedAbove = 0.25
 
-  /// Runs `command` measured; any exit status but 0 is an error (the dump is meant to migrate wholly).
-  static func measure(_ command: [String], store: String) throws -> Sample {
+  /// Runs `command` measured; an exit status outside `accepted` is an error: a generated dump is meant to migrate
+  /// whole, and a contender that failed was not timed doing its work.
+  static func measure(_ command: [String], store: String, accepted: Set<Int32> = [0]) throws -> Sample {
     let before = busyTicks()
     let result = try BenchChild.run(["measure-command", "--"] + command, as: MeasureCommandChild.Output.self)
     let after = busyTicks()
-    guard result.status == 0 else {
-      throw ValidationError("\(command.prefix(2).joined(separator: " ")) exited with status \(result.status)")
+    guard accepted.contains(result.status) else {
+      throw ValidationError(
+        "\(command.prefix(3).joined(separator: " ")) exited with status \(result.status) (accepted: "
+          + "\(accepted.sorted().map(String.init).joined(separator: ", ")))")
     }
     let others = othersCores(busyTicks: before, after, ownCPU: result.cpuSeconds, seconds: result.seconds)
     let size = ["", "-wal"].reduce(0) { $0 + ((try? CompareInputs.fileSize(store + $1)) ?? 0) }
     return Sample(
       seconds: result.seconds, cpuSeconds: result.cpuSeconds, peakMiB: result.peakMiB, storeBytes: size,
-      othersCores: others)
+      othersCores: others, status: result.status)
   }
 
   /// Times the store's write of `dump` (`WriteSample`).
@@ -64,7 +72,7 @@ enum CompareRun {
       throw ValidationError("pipeline-stages --input \(dump) printed no write stage")
     }
     return WriteSample(
-      seconds: write.seconds, rows: output.rowsInserted,
+      seconds: write.seconds, rows: output.rowsInserted, items: output.items,
       othersCores: othersCores(
         busyTicks: before, busyTicks(), ownCPU: CPUTime.ofChildren() - cpu, seconds: seconds))
   }

@@ -5,7 +5,6 @@ import Foundation
 /// store's write in rows a second, adal2msal's peak RSS / the input, its store / the tokens and fields it holds).
 enum CompareTable {
   struct Results {
-    var users: Int
     var dump: CompareInputs.Dump
     var script: [CompareRun.Sample] = []
     var adal2msal: [CompareRun.Sample] = []
@@ -29,9 +28,10 @@ enum CompareTable {
 
   static func print(_ results: Results) {
     let megabytes = format(Double(results.dump.bytes) / 1_000_000, 1)
+    let items = results.writes.first.map { String($0.items) } ?? "?"
     Swift.print(
-      "\n== \(results.users) users: \(results.dump.items) ADAL items in one binary plist, \(megabytes) MB; "
-        + "\(results.script.count) rounds, interleaved ==")
+      "\n== \(results.dump.label): \(items) ADAL items, \(megabytes) MB; \(results.script.count) rounds, "
+        + "interleaved ==")
     Swift.print(line("", "min s", "median s", "CPU s", "peak MiB", "store MiB", "rows", "loaded"))
     // A dry run writes no store: its store and rows columns are "-".
     let contenders: [(String, [CompareRun.Sample], Int?)] = [
@@ -52,6 +52,12 @@ enum CompareTable {
           rows.map(String.init) ?? "-",
           "\(loaded) of \(samples.count)"))
     }
+    let partial = (results.adal2msal + results.dryRun + results.rerunDryRun + results.rerun).filter { $0.status != 0 }
+    if !partial.isEmpty {
+      Swift.print(
+        "adal2msal exited with status 2 in \(partial.count) run(s): items it could not read or model were left out, "
+          + "each named in its report (adal2msal migrate --adal DUMP --dry-run shows them)")
+    }
     let script = (min: minimum(results.script), median: median(results.script.map(\.seconds)))
     let ours = (min: minimum(results.adal2msal), median: median(results.adal2msal.map(\.seconds)))
     let floor = (min: minimum(results.floor), median: median(results.floor.map(\.seconds)))
@@ -69,7 +75,7 @@ enum CompareTable {
       Swift.print(
         "adal2msal \(name) against its store: \(format(minimum(samples), 2)) s (min), "
           + "\(format(median(samples.map(\.seconds)), 2)) s (median), peak \(samples.map(\.peakMiB).max() ?? 0) MiB   "
-          + "[no target; every entity unchanged]")
+          + (results.dump.isOwn ? "[no target]" : "[no target; every entity unchanged]"))
     }
     if let rows = results.writes.first?.rows {
       let write = results.writes.map(\.seconds)

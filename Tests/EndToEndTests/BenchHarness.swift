@@ -5,13 +5,17 @@ import _Adal2MSALTestSupport
 /// Running the built `adal2msal-bench` for the tests of what its benchmarks print: the lines they state their
 /// figures in, never the figures' size, which only the benchmarks measure.
 enum BenchHarness {
-  /// The lines `adal2msal-bench` prints for `arguments`, run with `--work-dir` in a new temporary directory named
-  /// after `workName`; a run that exits with another status than 0 fails the test, its error output shown.
-  static func lines(_ arguments: [String], workName: String) throws -> [String] {
+  /// `adal2msal-bench` run with `arguments` and `--work-dir` in a new temporary directory named after `workName`.
+  static func run(_ arguments: [String], workName: String) throws -> ProcessRunner.Output {
     let bench = try #require(
       BuiltProducts.url("adal2msal-bench"), "adal2msal-bench not built: swift build --build-tests")
     let work = try Fixtures.temporaryDirectory(workName)
-    let output = try ProcessRunner.run(bench, arguments: arguments + ["--work-dir", work.path], timeout: 600)
+    return try ProcessRunner.run(bench, arguments: arguments + ["--work-dir", work.path], timeout: 600)
+  }
+
+  /// The lines of `run`; a run that exits with another status than 0 fails the test, its error output shown.
+  static func lines(_ arguments: [String], workName: String) throws -> [String] {
+    let output = try run(arguments, workName: workName)
     try #require(output.exitCode == 0, "\(output.stderr.suffix(2_000))")
     return output.stdout.split(separator: "\n").map(String.init)
   }

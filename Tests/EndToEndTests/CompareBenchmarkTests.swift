@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 /// `adal2msal-bench compare` states issue 23's write target from the store's write of the same dump: its rate must
 /// be of the rows `adal2msal migrate` wrote, in every round, or the figure in README is of something else. No timing
@@ -27,5 +29,41 @@ struct CompareBenchmarkTests {
     // Rows of hundreds of bytes, made durable: a rate no SQLite write reaches is a rate of no timing at all.
     #expect(fastest < 10_000_000 && plainFastest < 10_000_000, "\(write)")
     #expect(numbers[6] == 2, "one write a round: \(write)")
+  }
+
+  /// A team times both contenders on its own dump (`--input`): a real one may hold items adal2msal cannot
+  /// migrate, which it names and exits 2 for, and the comparison says so instead of stopping.
+  @Test(.enabled(if: StraightforwardScriptTests.python != nil, "no python3"))
+  func aDumpOfYourOwnIsComparedAndItsPartialMigrationSaid() throws {
+    // Written by plistlib (scripts/fixtures/make_adal_fixtures.py): a conflict and an ADFS item without an id
+    // token leave items unmigrated, so adal2msal exits 2 on it.
+    let dump = Fixtures.url("adal/dump-multiuser.xml.plist").path
+    let lines = try BenchHarness.lines(
+      ["compare", "--input", dump, "--rounds", "1", "--python", try #require(StraightforwardScriptTests.python)],
+      workName: "compare-own")
+    let text = lines.joined(separator: "\n")
+    // "== PATH: N ADAL items, M MB; 1 rounds, interleaved =="
+    let header = try #require(lines.first { $0.hasPrefix("== \(dump): ") }, "\(text)")
+    let items = try #require(Int(header.dropFirst("== \(dump): ".count).prefix { $0.isNumber }), "\(header)")
+    #expect(items > 0, "\(header)")
+    #expect(!lines.contains { $0.contains("users, generated") }, "no generated dump without --users: \(text)")
+    // The migration, its dry run, and both runs against its store.
+    #expect(
+      lines.contains(
+        "adal2msal exited with status 2 in 4 run(s): items it could not read or model were left "
+          + "out, each named in its report (adal2msal migrate --adal DUMP --dry-run shows them)"), "\(text)")
+    let migrate = try #require(lines.first { $0.hasPrefix("adal2msal migrate ") }, "\(text)")
+    let write = try #require(lines.first { $0.hasPrefix("adal2msal write (") }, "\(text)")
+    #expect(migrate.split(separator: " ").dropLast(3).last.flatMap { Int($0) } == BenchHarness.figures(of: write).first)
+  }
+
+  /// The script reads property lists only: a dump of another format would time its failure, so it is refused
+  /// by name before anything runs.
+  @Test func aDumpTheScriptCannotReadIsRefusedByName() throws {
+    let dump = Fixtures.url("adal/dump-multiuser.objection.json").path
+    let output = try BenchHarness.run(["compare", "--input", dump], workName: "compare-refused")
+    #expect(output.exitCode == 64, "\(output.stderr)")
+    #expect(output.stderr.contains("--input \(dump): not a property list"), "\(output.stderr)")
+    #expect(!output.stdout.contains("round 1"), "\(output.stdout)")
   }
 }
