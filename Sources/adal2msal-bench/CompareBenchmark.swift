@@ -13,8 +13,9 @@ struct CompareBenchmark: ParsableCommand {
       --work-dir); each --input is a dump of your own, compared the same way (a keychain dump saved as a binary or \
       XML property list, which the script reads; adal2msal may exit 2 on it, naming in its report the items it \
       could not migrate, where a generated dump must migrate whole, status 0). On each dump --rounds rounds run, \
-      each spawning in turn: the Python script (plistlib, the keyed-archive walk, sqlite3 executemany into one plain table per entity type), the release `adal2msal migrate --adal DUMP \
-      --out NEW.sqlite --report FILE`, the same dump against the store it made (every entity unchanged), as a dry \
+      each spawning in turn: the Python script (plistlib, the keyed-archive walk, sqlite3 executemany into one \
+      plain table per entity type), the release `adal2msal migrate --adal DUMP --out NEW.sqlite --report FILE`, \
+      the same dump against the store it made (on a generated dump every entity unchanged), as a dry \
       run and as a migration, its dry run without a store (`--dry-run --report FILE`: read, plan and report), and \
       the floor (a child that reads the file into memory and inserts as many rows as adal2msal's store has \
       entity rows, each a blob of the store's mean secret size, into a plain rowid table), and the store's write \
@@ -68,10 +69,7 @@ struct CompareBenchmark: ParsableCommand {
     print("adal2msal: \(binary); Swift runtime: \(EndToEndBenchOptions.swiftRuntime(of: binary))")
     let generated = users.isEmpty && input.isEmpty ? [10_000] : users
     let dumps =
-      try input.map(CompareInputs.ownDump)
-      + generated.map { size in
-        try CompareInputs.dump(users: size, seed: seed, work: work)
-      }
+      try input.map(CompareInputs.ownDump) + generated.map { try CompareInputs.dump(users: $0, seed: seed, work: work) }
     for (number, dump) in dumps.enumerated() {
       // Before the first round, so that no timed run reads the dump or the binary from disk: this VM drops the
       // pages of a file no process has read for about a minute from its page cache, and the first run of the
