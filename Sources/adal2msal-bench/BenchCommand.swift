@@ -32,3 +32,11 @@ enum BenchMain {
     done.wait()
   }
 }
+
+/// A benchmark that could not be measured (a contender failed, a child printed nothing, a file could not be read).
+/// Not a `ValidationError`, which is for the options given: those print the usage and exit 64, these exit 1.
+struct BenchFailure: Error, CustomStringConvertible {
+  let description: String
+
+  init(_ description: String) { self.description = description }
+}

@@ -206,7 +206,7 @@ enum CompareInputs {
     ]
     try process.run()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ValidationError("generate --users \(users) failed") }
+    guard process.terminationStatus == 0 else { throw BenchFailure("generate --users \(users) failed") }
     try Data().write(to: marker)
     return Dump(path: path, bytes: try fileSize(path), label: label)
   }

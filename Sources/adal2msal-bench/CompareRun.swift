@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 
@@ -50,7 +49,7 @@ enum CompareRun {
     let result = try BenchChild.run(["measure-command", "--"] + command, as: MeasureCommandChild.Output.self)
     let after = busyTicks()
     guard accepted.contains(result.status) else {
-      throw ValidationError(
+      throw BenchFailure(
         "\(command.prefix(3).joined(separator: " ")) exited with status \(result.status) (accepted: "
           + "\(accepted.sorted().map(String.init).joined(separator: ", ")))")
     }
@@ -69,7 +68,7 @@ enum CompareRun {
     let output = try BenchChild.run(["pipeline-stages", "--input", dump], as: PipelineStagesChild.Output.self)
     let seconds = BenchFormat.toSeconds(ContinuousClock.now - start)
     guard let write = output.stage("write") else {
-      throw ValidationError("pipeline-stages --input \(dump) printed no write stage")
+      throw BenchFailure("pipeline-stages --input \(dump) printed no write stage")
     }
     return WriteSample(
       seconds: write.seconds, rows: output.rowsInserted, items: output.items,
@@ -100,7 +99,7 @@ enum CompareRun {
     defer { try? FileManager.default.removeItem(atPath: path) }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
       let seconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    else { throw ValidationError("no seconds in \(path)") }
+    else { throw BenchFailure("no seconds in \(path)") }
     return seconds
   }
 

@@ -51,7 +51,7 @@ struct FleetBenchmark: ParsableCommand {
           SyntheticGenerator.referenceNowISO, "--report", scratch.appendingPathComponent("report.txt").path,
         ] + (itemsPerPart.map { ["--items-per-part", String($0)] } ?? []), as: MeasureCommandChild.Output.self)
       guard endToEnd.status == 0 || endToEnd.status == 2 else {
-        throw ValidationError("adal2msal migrate of \(directory) exited with status \(endToEnd.status)")
+        throw BenchFailure("adal2msal migrate of \(directory) exited with status \(endToEnd.status)")
       }
       try? FileManager.default.removeItem(atPath: store)
       let f = PipelineTable.format

@@ -80,10 +80,10 @@ enum BenchChild {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw ValidationError("\(arguments.first ?? "child") exited with status \(process.terminationStatus)")
+      throw BenchFailure("\(arguments.first ?? "child") exited with status \(process.terminationStatus)")
     }
     guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last else {
-      throw ValidationError("\(arguments.first ?? "child") printed nothing")
+      throw BenchFailure("\(arguments.first ?? "child") printed nothing")
     }
     return try JSONDecoder().decode(T.self, from: Data(line.utf8))
   }

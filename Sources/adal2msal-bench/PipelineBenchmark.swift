@@ -102,7 +102,7 @@ struct PipelineBenchmark: ParsableCommand {
     let result = try BenchChild.run(["measure-command", "--", binary] + arguments, as: MeasureCommandChild.Output.self)
     // Exit status 2 is "migrated, with skips or conflicts" (expired access tokens are skipped).
     guard result.status == 0 || result.status == 2 else {
-      throw ValidationError("adal2msal \(arguments.joined(separator: " ")) exited with status \(result.status)")
+      throw BenchFailure("adal2msal \(arguments.joined(separator: " ")) exited with status \(result.status)")
     }
     return result
   }

@@ -112,12 +112,12 @@ enum ReadFloor {
     var checksum: UInt64 = 0
     for path in paths {
       let descriptor = open(path, O_RDONLY)
-      guard descriptor >= 0 else { throw ValidationError("cannot open \(path)") }
+      guard descriptor >= 0 else { throw BenchFailure("cannot open \(path)") }
       defer { close(descriptor) }
       while true {
         let count = systemRead(descriptor, buffer.baseAddress, size)
         guard count > 0 else {
-          if count < 0 { throw ValidationError("cannot read \(path)") }
+          if count < 0 { throw BenchFailure("cannot read \(path)") }
           break
         }
         total += count

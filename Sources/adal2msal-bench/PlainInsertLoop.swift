@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDBSQLite
 
@@ -11,7 +10,7 @@ enum PlainInsertLoop {
   static func run(path: String, rows: Int, rowBytes: Int, slicing source: UnsafeRawBufferPointer) throws {
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
-      throw ValidationError("cannot open \(path)")
+      throw BenchFailure("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }
     try SQLiteCalls.exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
@@ -32,16 +31,16 @@ enum PlainInsertLoop {
   /// The file into one buffer of its size, with read(2): what any reader of the dump must do at least.
   static func readWhole(_ path: String) throws -> [UInt8] {
     let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw ValidationError("cannot read \(path)") }
+    guard descriptor >= 0 else { throw BenchFailure("cannot read \(path)") }
     defer { close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw ValidationError("cannot stat \(path)") }
+    guard fstat(descriptor, &status) == 0 else { throw BenchFailure("cannot stat \(path)") }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var offset = 0
     try bytes.withUnsafeMutableBytes { buffer in
       while offset < buffer.count {
         let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        guard count > 0 else { throw ValidationError("short read of \(path)") }
+        guard count > 0 else { throw BenchFailure("short read of \(path)") }
         offset += count
       }
     }

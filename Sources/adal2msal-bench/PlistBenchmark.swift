@@ -73,7 +73,7 @@ extension BenchCommand {
       try process.run()
       let output = pipe.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
-      guard process.terminationStatus == 0 else { throw ValidationError("the \(reader) child failed") }
+      guard process.terminationStatus == 0 else { throw BenchFailure("the \(reader) child failed") }
       var figures: [String: Double] = [:]
       for field in String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace) {
         let parts = field.split(separator: "=")
@@ -100,7 +100,7 @@ extension BenchCommand {
         let archives = KeyedArchiveReader()
         var resolved = 0
         for item in document.value.arrayValue ?? [] where try archives.read(item).rootClassName != nil { resolved += 1 }
-        guard resolved == values else { throw ValidationError("resolved \(resolved) of \(values) archives") }
+        guard resolved == values else { throw BenchFailure("resolved \(resolved) of \(values) archives") }
         resolveSeconds = Self.seconds(ContinuousClock.now - parsed)
         print("parse=\(Self.seconds(parsed - start))")
       case "floor":
@@ -130,7 +130,7 @@ extension BenchCommand {
         guard let base = buffer.baseAddress else { return }
         while done < size {
           let count = read(descriptor, base + done, size - done)
-          guard count > 0 else { throw ValidationError("short read of \(path)") }
+          guard count > 0 else { throw BenchFailure("short read of \(path)") }
           done += count
         }
       }

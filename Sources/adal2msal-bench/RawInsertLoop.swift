@@ -1,5 +1,4 @@
 import Adal2MSAL
-import ArgumentParser
 import Foundation
 import GRDBSQLite
 
@@ -13,7 +12,7 @@ enum RawInsertLoop {
   static func run(path: String, plan: MigrationPlan) throws {
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
-      throw ValidationError("cannot open \(path)")
+      throw BenchFailure("cannot open \(path)")
     }
     defer { sqlite3_close_v2(db) }
     try SQLiteCalls.exec(

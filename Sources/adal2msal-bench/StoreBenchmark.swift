@@ -52,7 +52,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     let storeSeconds = seconds(since: clock)
     let storeCPU = CPUTime.ofSelf() - cpu
     guard summary.rowsInserted == rows else {
-      throw ValidationError("the store inserted \(summary.rowsInserted) rows, expected \(rows)")
+      throw BenchFailure("the store inserted \(summary.rowsInserted) rows, expected \(rows)")
     }
 
     let rawRate = Double(rows) / rawSeconds

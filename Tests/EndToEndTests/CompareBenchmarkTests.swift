@@ -66,4 +66,15 @@ struct CompareBenchmarkTests {
     #expect(output.stderr.contains("--input \(dump): not a property list"), "\(output.stderr)")
     #expect(!output.stdout.contains("round 1"), "\(output.stdout)")
   }
+
+  /// A contender that fails is a benchmark that could not be measured, not a usage error: status 1, the failed
+  /// command named, no usage printed.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/false"), "no /bin/false"))
+  func aContenderThatFailsIsAFailureNotAUsageError() throws {
+    let output = try BenchHarness.run(
+      ["compare", "--users", "12", "--rounds", "1", "--python", "/bin/false"], workName: "compare-failed")
+    #expect(output.exitCode == 1, "\(output.stderr)")
+    #expect(output.stderr.contains("/bin/false ") && output.stderr.contains("exited with status 1"), "\(output.stderr)")
+    #expect(!output.stderr.contains("Usage:"), "\(output.stderr)")
+  }
 }
