@@ -1,3 +1,4 @@
+import Adal2MSAL
 import Adal2MSALSynthetic
 import ArgumentParser
 import Foundation
@@ -223,10 +224,8 @@ enum CompareInputs {
       throw ValidationError("--input \(path): no such file, or it cannot be read")
     }
     defer { try? handle.close() }
-    let head = (try? handle.read(upToCount: 1_024)) ?? Data()
-    let text = String(decoding: head, as: UTF8.self)
-    let isXMLPlist = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("<") && text.contains("<plist")
-    guard head.starts(with: Data("bplist00".utf8)) || isXMLPlist else {
+    // The opening bytes tell the two encodings apart, as adal2msal's own reader tells them.
+    guard PropertyListFormat.sniff((try? handle.read(upToCount: 64)) ?? Data()) != nil else {
       throw ValidationError(
         "--input \(path): not a property list; the straightforward script reads keychain dumps saved as a binary "
           + "or XML property list (an array of the keychain's dictionaries)")
