@@ -5,26 +5,39 @@
 # shows in its share long before it shows through the machine's noise in wall time (docs/benchmarks.md, "Counting
 # calls"); run each build several times, interleaved. Needs perf (root, or perf_event_paranoid <= 1).
 # PATTERN may list alternatives, A|B; with a leading @ it is matched against the function the sample was taken in
-# only, not its callers, which shares a run's time out by kind of cost (docs/benchmarks.md, "What the redesign
-# could take out"). With --first, each sample counts under the first NAME it matches, in the order given, and the
-# samples none matches under `none`: stages whose functions call one another then share the run out
-# (docs/benchmarks.md, "Where the time goes now").
+# only (and its library, as perf prints it: @libsqlite3, @kernel.kallsyms), not its callers, which shares a run's
+# time out by kind of cost (docs/benchmarks.md, "What the redesign could take out"). With --first, each sample
+# counts under the first NAME it matches, in the order given, and the samples none matches under `none`: stages
+# whose functions call one another then share the run out (docs/benchmarks.md, "Where the time goes now").
+# With --stage PATTERN, BINARY is adal2msal-bench: it samples the stages' child (`pipeline-stages --input DUMP`,
+# each stage run alone) and counts only the samples from the first to the last whose stack holds PATTERN. With
+# --by-thread, the shares are given for each thread that holds 1% of the samples or more.
 #
-#   scripts/bench/sample-shares.sh [--first] BINARY DUMP NAME=PATTERN...
+#   scripts/bench/sample-shares.sh [--first] [--by-thread] [--stage PATTERN] BINARY DUMP NAME=PATTERN...
 #   scripts/bench/sample-shares.sh .build/release/adal2msal DUMP \
 #     lookups=FlatDictionaryArrayC7objects fingerprints=SecretFingerprintO12digestPrefix \
 #     'counts=@swift_retain|swift_release' 'zeroing=@clear_page'
 #
-# It runs the issue-23 dry run: migrate --adal DUMP --dry-run --now 2026-01-01T00:00:00Z --report (a temporary
-# file) -q. Mangled names: `swift demangle` reads them; `perf script | grep` finds the one to match.
+# Without --stage it runs the issue-23 dry run: migrate --adal DUMP --dry-run --now 2026-01-01T00:00:00Z --report
+# (a temporary file) -q. Mangled names: `swift demangle` reads them; `perf script | grep` finds the one to match.
 set -euo pipefail
 first_match=0
-if [ "${1:-}" = --first ]; then
-  first_match=1
-  shift
-fi
+by_thread=0
+stage=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --first) first_match=1; shift ;;
+    --by-thread) by_thread=1; shift ;;
+    --stage)
+      [ $# -ge 2 ] && [[ -n $2 && $2 != *'||'* && $2 != '|'* && $2 != *'|' ]] ||
+        { echo "sample-shares: --stage needs a pattern without an empty alternative" >&2; exit 2; }
+      stage=$2
+      shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 3 ]; then
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
@@ -42,9 +55,14 @@ for pair in "$@"; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-perf record -q -F 8000 -g -o "$work/perf.data" "$binary" migrate --adal "$dump" --dry-run \
-  --now 2026-01-01T00:00:00Z --report "$work/report.txt" -q > /dev/null 2>&1
-perf script -i "$work/perf.data" 2> /dev/null | FIRST_MATCH=$first_match python3 -c '
+if [ -n "$stage" ]; then
+  run=("$binary" pipeline-stages --input "$dump")
+else
+  run=("$binary" migrate --adal "$dump" --dry-run --now 2026-01-01T00:00:00Z --report "$work/report.txt" -q)
+fi
+perf record -q -F 8000 -g -o "$work/perf.data" "${run[@]}" > /dev/null 2>&1
+perf script -i "$work/perf.data" 2> /dev/null |
+  FIRST_MATCH=$first_match BY_THREAD=$by_thread STAGE=$stage python3 -c '
 import os, re, sys
 rate = 8000
 cores = os.cpu_count()
@@ -55,54 +73,76 @@ for arg in sys.argv[1:]:
     sampled_only = pattern.startswith("@")
     patterns.append((name, (pattern[1:] if sampled_only else pattern).split("|"), sampled_only))
 first_match = os.environ["FIRST_MATCH"] == "1"
-counts = [0] * len(patterns)
-first = [None] * len(patterns)
-unmatched = 0
-times = []
+by_thread = os.environ["BY_THREAD"] == "1"
+stage = os.environ["STAGE"].split("|") if os.environ["STAGE"] else None
+
+# perf script: a header line per sample ("command TID 12345.678901: ..."), then one indented line per frame, then
+# a blank line. Each sample is kept as (thread, time, frames).
+samples = []
+header = None
 stack = []
-time = None
-
-def count():
-    global unmatched
-    if not stack:
-        return
-    times.append(time)
-    frames = " ".join(stack)
-    for position, (_, alternatives, sampled_only) in enumerate(patterns):
-        where = stack[0] if sampled_only else frames
-        if any(alternative in where for alternative in alternatives):
-            counts[position] += 1
-            if first[position] is None:
-                first[position] = time
-            if first_match:
-                return
-    unmatched += 1
-
-# perf script: a header line per sample (with its time, "12345.678901:"), then one indented line per frame, then
-# a blank line.
 for line in sys.stdin:
     if not line.strip():
-        count()
-        stack = []
+        if header and stack:
+            samples.append((header[0], header[1], stack))
+        header, stack = None, []
     elif line[0] in " \t":
         stack.append(line.strip())
     else:
-        found = re.search(r" (\d+\.\d+):", line)
-        time = float(found.group(1)) if found else None
-count()
-total = len(times)
-start = min(times) if times else 0.0
+        found = re.search(r" (\d+)(?:/\d+)? +(\d+\.\d+):", line)
+        header = (int(found.group(1)), float(found.group(2))) if found else None
+if header and stack:
+    samples.append((header[0], header[1], stack))
 
-def idle_until(end):
-    # How long the cores stood idle from the first sample to `end`, in milliseconds.
-    before = sum(1 for sample in times if sample < end)
-    return max(0.0, cores * (end - start) - before / rate) * 1000
+if stage:
+    held = [time for _, time, frames in samples if any(part in " ".join(frames) for part in stage)]
+    if not held:
+        sys.exit("sample-shares: no sample holds the --stage pattern")
+    samples = [sample for sample in samples if min(held) <= sample[1] <= max(held)]
 
-end = max(times) if times else 0.0
-print(f"samples {total}, {(end - start) * 1000:.0f} ms, cores idle {idle_until(end):.0f} ms of {cores}")
-for (name, _, _), hits, at in zip(patterns, counts, first):
-    where = f", first at {(at - start) * 1000:.0f} ms, cores idle {idle_until(at):.0f} ms before" if at else ""
-    print(f"{name} {hits} {100 * hits / max(total, 1):.2f}%{where}")
-if first_match:
-    print(f"none {unmatched} {100 * unmatched / max(total, 1):.2f}%")
+def share(selected, label, whole):
+    counts = [0] * len(patterns)
+    first = [None] * len(patterns)
+    unmatched = 0
+    times = [time for _, time, _ in selected]
+    for _, time, frames in selected:
+        joined = " ".join(frames)
+        for position, (_, alternatives, sampled_only) in enumerate(patterns):
+            where = frames[0] if sampled_only else joined
+            if any(alternative in where for alternative in alternatives):
+                counts[position] += 1
+                if first[position] is None:
+                    first[position] = time
+                if first_match:
+                    break
+        else:
+            unmatched += 1
+    total = len(selected)
+    start = min(times) if times else 0.0
+    end = max(times) if times else 0.0
+
+    def idle_until(moment):
+        # How long the cores stood idle from the first sample to `moment`, in milliseconds.
+        before = sum(1 for sample in times if sample < moment)
+        return max(0.0, cores * (moment - start) - before / rate) * 1000
+
+    idle = f", cores idle {idle_until(end):.0f} ms of {cores}" if whole else ""
+    print(f"{label}samples {total}, {(end - start) * 1000:.0f} ms{idle}")
+    for (name, _, _), hits, at in zip(patterns, counts, first):
+        where = f", first at {(at - start) * 1000:.0f} ms" if at else ""
+        if at and whole:
+            where += f", cores idle {idle_until(at):.0f} ms before"
+        print(f"{label}{name} {hits} {100 * hits / max(total, 1):.2f}%{where}")
+    if first_match:
+        print(f"{label}none {unmatched} {100 * unmatched / max(total, 1):.2f}%")
+
+if by_thread:
+    threads = {}
+    for sample in samples:
+        threads.setdefault(sample[0], []).append(sample)
+    for thread, selected in sorted(threads.items(), key=lambda item: -len(item[1])):
+        if len(selected) * 100 >= len(samples):
+            share(selected, f"thread {thread}: ", whole=False)
+else:
+    share(samples, "", whole=True)
 ' "$@"
