@@ -11,8 +11,9 @@ struct CompareBenchmark: ParsableCommand {
     abstract: "adal2msal migrate vs the straightforward Python script vs the floor, on generated dumps or yours.",
     discussion: """
       For each --users size, one binary-plist keychain dump is generated (about 4 ADAL items a user; reused from \
-      --work-dir); each --input is a dump of your own, compared the same way (a keychain dump saved as a binary or \
-      XML property list, which the script reads; adal2msal may exit 2 on it, naming in its report the items it \
+      --work-dir); each --input is a dump of your own, compared the same way (an array of the keychain's \
+      dictionaries saved as a binary or XML property list, which the script reads, with ADAL items in it: any \
+      other file is refused before anything runs; adal2msal may exit 2 on it, naming in its report the items it \
       could not migrate, where a generated dump must migrate whole, status 0). On each dump --rounds rounds run, \
       each spawning in turn: the Python script (plistlib, the keyed-archive walk, sqlite3 executemany into one \
       plain table per entity type), the release `adal2msal migrate --adal DUMP --out NEW.sqlite --report FILE`, \
@@ -33,7 +34,8 @@ struct CompareBenchmark: ParsableCommand {
     help: "Generated dump sizes in users (about 4 ADAL items each; default: 10000, none when --input is given).")
   var users: [Int] = []
 
-  @Option(help: "A keychain dump of your own (a binary or XML property list); repeat the option for more.")
+  @Option(
+    help: "A keychain dump of your own, with ADAL items (a binary or XML property list); repeat it for more.")
   var input: [String] = []
 
   @Option(help: "Rounds of the runs, interleaved.")
@@ -217,8 +219,9 @@ enum CompareInputs {
     Dump(path: path, bytes: try fileSize(path), label: path, isOwn: true)
   }
 
-  /// Refuses, naming the file, what the straightforward script cannot read: it loads the dump with `plistlib`,
-  /// so a dump of another format would time its failure, not a migration.
+  /// Refuses, naming the file, a dump the straightforward script cannot read or that holds nothing to migrate: the
+  /// script loads it with `plistlib` and walks an array of the keychain's dictionaries, so a dump of another form
+  /// would time its failure, and one without ADAL items two programs with nothing to do, whose ratios mean nothing.
   static func checkOwnDump(_ path: String) throws {
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw ValidationError("--input \(path): no such file, or it cannot be read")
@@ -229,6 +232,24 @@ enum CompareInputs {
       throw ValidationError(
         "--input \(path): not a property list; the straightforward script reads keychain dumps saved as a binary "
           + "or XML property list (an array of the keychain's dictionaries)")
+    }
+    // What adal2msal reads from it, by its own reader and limits.
+    let read: ADALReadResult
+    do {
+      read = try ADALCacheReader().read(try InputFile.read(path), file: path)
+    } catch {
+      // The reader's errors start with the file's name and where in it.
+      throw ValidationError("--input \(error.localizedDescription)")
+    }
+    guard read.inputKind == .keychainPlistArray else {
+      throw ValidationError(
+        "--input \(path): adal2msal reads it as \(read.inputKind.rawValue); the straightforward script reads an "
+          + "array of the keychain's dictionaries (\(ADALInputKind.keychainPlistArray.rawValue))")
+    }
+    guard !read.items.isEmpty else {
+      throw ValidationError(
+        "--input \(path): no ADAL items (\(read.ignoredItemCount) other keychain item(s)); nothing to migrate, "
+          + "so nothing to time")
     }
   }
 

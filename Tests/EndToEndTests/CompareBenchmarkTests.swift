@@ -67,10 +67,38 @@ struct CompareBenchmarkTests {
     #expect(!output.stdout.contains("round 1"), "\(output.stdout)")
   }
 
+  /// A property list the script would misread, or one with nothing to migrate, is refused by what adal2msal's
+  /// reader makes of it: the script would fail on the first, and on the second both contenders would time doing
+  /// nothing and the table print ratios of nothing (a peak 80,000 times the input).
+  @Test(arguments: [
+    ("adal/dump-multiuser-classes.xml.plist", "adal2msal reads it as keychain-plist-classes; the straightforward"),
+    ("adal/macos-blob.bplist", "adal2msal reads it as macos-blob; the straightforward"),
+    ("plist/foundation-sample.xml.plist", "the XML property list is neither a keychain dump nor a keyed archive"),
+  ])
+  func aPropertyListTheScriptWouldMisreadIsRefusedByName(fixture: String, refusal: String) throws {
+    let dump = Fixtures.url(fixture).path
+    let output = try BenchHarness.run(["compare", "--input", dump], workName: "compare-misread")
+    #expect(output.exitCode == 64, "\(output.stderr)")
+    #expect(output.stderr.contains("--input \(dump): \(refusal)"), "\(output.stderr)")
+    #expect(!output.stdout.contains("round 1"), "\(output.stdout)")
+  }
+
+  @Test func aKeychainDumpWithoutADALItemsIsRefused() throws {
+    let dump = try Fixtures.temporaryDirectory("compare-no-adal").appendingPathComponent("other-items.xml.plist")
+    // Another app's generic password: a keychain dump, read whole, with no ADAL item in it.
+    let item: [String: Any] = ["class": "genp", "svce": "com.example.other", "acct": "someone", "v_Data": Data([1])]
+    try PropertyListSerialization.data(fromPropertyList: [item], format: .xml, options: 0).write(to: dump)
+    let output = try BenchHarness.run(["compare", "--input", dump.path], workName: "compare-no-adal-work")
+    #expect(output.exitCode == 64, "\(output.stderr)")
+    #expect(
+      output.stderr.contains("--input \(dump.path): no ADAL items (1 other keychain item(s)); nothing to migrate"),
+      "\(output.stderr)")
+    #expect(!output.stdout.contains("round 1"), "\(output.stdout)")
+  }
+
   /// A contender that fails is a benchmark that could not be measured, not a usage error: status 1, the failed
   /// command named, no usage printed.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/false"), "no /bin/false"))
-  func aContenderThatFailsIsAFailureNotAUsageError() throws {
+  @Test func aContenderThatFailsIsAFailureNotAUsageError() throws {
     let output = try BenchHarness.run(
       ["compare", "--users", "12", "--rounds", "1", "--python", "/bin/false"], workName: "compare-failed")
     #expect(output.exitCode == 1, "\(output.stderr)")
