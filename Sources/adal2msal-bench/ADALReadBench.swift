@@ -12,7 +12,7 @@ struct ADALReadBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adal-read", abstract: "Time ADALCacheReader on a keychain dump scaled up by repetition.")
 
-  @Option(help: "A plist keychain dump (array of item dictionaries).")
+  @Option(help: "A keychain dump with ADAL items, saved as a property list (an array of item dictionaries).")
   var input: String = "Fixtures/adal/dump-multiuser.bplist"
 
   @Option(help: "How many times to repeat the dump's entries.")
@@ -21,12 +21,17 @@ struct ADALReadBench: ParsableCommand {
   @Option(help: "Timed runs per format (the best is reported).")
   var runs: Int = 3
 
+  func validate() throws {
+    guard copies > 0, runs > 0 else { throw ValidationError("--copies and --runs must be positive") }
+    try KeychainDumpInput.check(input)
+  }
+
   func run() throws {
     let source = try Data(contentsOf: URL(fileURLWithPath: input))
     guard let entries = try PropertyListSerialization.propertyList(from: source, format: nil) as? [Any] else {
-      throw ValidationError("\(input) is not a plist array of keychain items")
+      throw BenchFailure("\(input): Foundation does not read it as a property list array")
     }
-    let scaled = Array(repeating: entries, count: max(1, copies)).flatMap { $0 }
+    let scaled = Array(repeating: entries, count: copies).flatMap { $0 }
     let json: [[String: Any]] = scaled.compactMap { entry in
       guard let item = entry as? [String: Any] else { return nil }
       return item.mapValues { value -> Any in
@@ -48,17 +53,22 @@ struct ADALReadBench: ParsableCommand {
         "item_class": "kSecClassGenericPassword", "type": (item["type"] as? Int).map(String.init) ?? "",
       ]
     }
-    let inputs: [(String, Data)] = [
-      ("binary plist", try PropertyListSerialization.data(fromPropertyList: scaled, format: .binary, options: 0)),
-      ("XML plist", try PropertyListSerialization.data(fromPropertyList: scaled, format: .xml, options: 0)),
-      ("base64 JSON", try JSONSerialization.data(withJSONObject: json)),
-      ("objection JSON", try JSONSerialization.data(withJSONObject: objection)),
-    ]
+    let inputs: [(String, Data)]
+    do {
+      inputs = [
+        ("binary plist", try PropertyListSerialization.data(fromPropertyList: scaled, format: .binary, options: 0)),
+        ("XML plist", try PropertyListSerialization.data(fromPropertyList: scaled, format: .xml, options: 0)),
+        ("base64 JSON", try JSONSerialization.data(withJSONObject: json)),
+        ("objection JSON", try JSONSerialization.data(withJSONObject: objection)),
+      ]
+    } catch {
+      throw BenchFailure("\(input): its entries could not be written again in the four dump formats: \(error)")
+    }
     let reader = ADALCacheReader()
     for (name, data) in inputs {
       var best = Duration.seconds(1_000_000)
       var items = 0
-      for _ in 0..<max(1, runs) {
+      for _ in 0..<runs {
         let start = ContinuousClock.now
         let result = try reader.read(data, file: name)
         best = min(best, ContinuousClock.now - start)

@@ -56,7 +56,7 @@ struct CompareBenchmark: ParsableCommand {
     guard rounds > 0, users.allSatisfy({ $0 > 0 }) else {
       throw ValidationError("--rounds and --users must be positive")
     }
-    for path in input { try CompareInputs.checkOwnDump(path) }
+    for path in input { try KeychainDumpInput.check(path) }
   }
 
   func run() throws {
@@ -214,43 +214,9 @@ enum CompareInputs {
     return Dump(path: path, bytes: try fileSize(path), label: label)
   }
 
-  /// A user's dump, once `checkOwnDump` has let it through.
+  /// A user's dump, once `KeychainDumpInput.check` has let it through.
   static func ownDump(_ path: String) throws -> Dump {
     Dump(path: path, bytes: try fileSize(path), label: path, isOwn: true)
-  }
-
-  /// Refuses, naming the file, a dump the straightforward script cannot read or that holds nothing to migrate: the
-  /// script loads it with `plistlib` and walks an array of the keychain's dictionaries, so a dump of another form
-  /// would time its failure, and one without ADAL items two programs with nothing to do, whose ratios mean nothing.
-  static func checkOwnDump(_ path: String) throws {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw ValidationError("--input \(path): no such file, or it cannot be read")
-    }
-    defer { try? handle.close() }
-    // The opening bytes tell the two encodings apart, as adal2msal's own reader tells them.
-    guard PropertyListFormat.sniff((try? handle.read(upToCount: 64)) ?? Data()) != nil else {
-      throw ValidationError(
-        "--input \(path): not a property list; the straightforward script reads keychain dumps saved as a binary "
-          + "or XML property list (an array of the keychain's dictionaries)")
-    }
-    // What adal2msal reads from it, by its own reader and limits.
-    let read: ADALReadResult
-    do {
-      read = try ADALCacheReader().read(try InputFile.read(path), file: path)
-    } catch {
-      // The reader's errors start with the file's name and where in it.
-      throw ValidationError("--input \(error.localizedDescription)")
-    }
-    guard read.inputKind == .keychainPlistArray else {
-      throw ValidationError(
-        "--input \(path): adal2msal reads it as \(read.inputKind.rawValue); the straightforward script reads an "
-          + "array of the keychain's dictionaries (\(ADALInputKind.keychainPlistArray.rawValue))")
-    }
-    guard !read.items.isEmpty else {
-      throw ValidationError(
-        "--input \(path): no ADAL items (\(read.ignoredItemCount) other keychain item(s)); nothing to migrate, "
-          + "so nothing to time")
-    }
   }
 
   static func fileSize(_ path: String) throws -> Int {

@@ -67,6 +67,10 @@ struct PipelineBenchmark: ParsableCommand {
     var rows: [PipelineTable.Row] = []
     for (label, directory) in runs {
       let stages = try BenchChild.run(["pipeline-stages", "--input", directory], as: PipelineStagesChild.Output.self)
+      // Without an item to migrate, every rate and ratio below would be of nothing.
+      guard stages.items > 0 else {
+        throw BenchFailure("\(label): adal2msal read no ADAL items from it; nothing to migrate, so nothing to time")
+      }
       let store = scratch.appendingPathComponent("e2e-\(UUID().uuidString).sqlite").path
       let common = ["migrate", "--adal", directory, "--now", SyntheticGenerator.referenceNowISO]
       let full = try measure(

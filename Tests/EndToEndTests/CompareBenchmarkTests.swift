@@ -71,8 +71,8 @@ struct CompareBenchmarkTests {
   /// reader makes of it: the script would fail on the first, and on the second both contenders would time doing
   /// nothing and the table print ratios of nothing (a peak 80,000 times the input).
   @Test(arguments: [
-    ("adal/dump-multiuser-classes.xml.plist", "adal2msal reads it as keychain-plist-classes; the straightforward"),
-    ("adal/macos-blob.bplist", "adal2msal reads it as macos-blob; the straightforward"),
+    ("adal/dump-multiuser-classes.xml.plist", "adal2msal reads it as keychain-plist-classes; this benchmark"),
+    ("adal/macos-blob.bplist", "adal2msal reads it as macos-blob; this benchmark"),
     ("plist/foundation-sample.xml.plist", "the XML property list is neither a keychain dump nor a keyed archive"),
   ])
   func aPropertyListTheScriptWouldMisreadIsRefusedByName(fixture: String, refusal: String) throws {
@@ -84,10 +84,7 @@ struct CompareBenchmarkTests {
   }
 
   @Test func aKeychainDumpWithoutADALItemsIsRefused() throws {
-    let dump = try Fixtures.temporaryDirectory("compare-no-adal").appendingPathComponent("other-items.xml.plist")
-    // Another app's generic password: a keychain dump, read whole, with no ADAL item in it.
-    let item: [String: Any] = ["class": "genp", "svce": "com.example.other", "acct": "someone", "v_Data": Data([1])]
-    try PropertyListSerialization.data(fromPropertyList: [item], format: .xml, options: 0).write(to: dump)
+    let dump = try BenchHarness.dumpWithoutADALItems("compare-no-adal")
     let output = try BenchHarness.run(["compare", "--input", dump.path], workName: "compare-no-adal-work")
     #expect(output.exitCode == 64, "\(output.stderr)")
     #expect(

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `adal2msal-bench pipeline` sets the store's write beside a plain insert loop of as many rows, timed in a process
@@ -26,5 +27,18 @@ struct PipelineBenchmarkTests {
     #expect(storeRate > 0 && plainRate > 0, "\(write)")
     // Rows of hundreds of bytes, made durable: a rate no SQLite write reaches is a rate of no timing at all.
     #expect(storeRate < 10_000_000 && plainRate < 10_000_000, "\(write)")
+  }
+
+  /// An input with no ADAL item gives nothing to time: its rates and ratios would be of nothing (a wall ratio of
+  /// 14 against the floors, 0 rows/s), so the benchmark fails and names it.
+  @Test func anInputWithoutADALItemsIsAFailureNotFigures() throws {
+    let dump = try BenchHarness.dumpWithoutADALItems("pipeline-no-adal")
+    let output = try BenchHarness.run(
+      ["pipeline", "--input", dump.path, "--skip-dry-run"], workName: "pipeline-no-adal-work")
+    #expect(output.exitCode == 1, "\(output.stderr)")
+    #expect(
+      output.stderr.contains("\(dump.path): adal2msal read no ADAL items from it; nothing to migrate"),
+      "\(output.stderr)")
+    #expect(!output.stdout.contains("== summary =="), "\(output.stdout)")
   }
 }
