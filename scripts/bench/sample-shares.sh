@@ -21,6 +21,10 @@
 # Without --stage it runs the issue-23 dry run: migrate --adal DUMP --dry-run --now 2026-01-01T00:00:00Z --report
 # (a temporary file) -q. Mangled names: `swift demangle` reads them; `perf script | grep` finds the one to match.
 set -euo pipefail
+# Whether $1 is a usable pattern: an empty one, or an empty alternative, would match every sample.
+usable_pattern() {
+  [[ -n $1 && $1 != *'||'* && $1 != '|'* && $1 != *'|' ]]
+}
 first_match=0
 by_thread=0
 stage=
@@ -29,7 +33,7 @@ while [ $# -gt 0 ]; do
     --first) first_match=1; shift ;;
     --by-thread) by_thread=1; shift ;;
     --stage)
-      [ $# -ge 2 ] && [[ -n $2 && $2 != *'||'* && $2 != '|'* && $2 != *'|' ]] ||
+      [ $# -ge 2 ] && usable_pattern "$2" ||
         { echo "sample-shares: --stage needs a pattern without an empty alternative" >&2; exit 2; }
       stage=$2
       shift 2 ;;
@@ -37,7 +41,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 3 ]; then
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
@@ -47,10 +51,8 @@ command -v perf > /dev/null || { echo "sample-shares: perf is not installed (Deb
 command -v python3 > /dev/null || { echo "sample-shares: python3 is not installed" >&2; exit 1; }
 for pair in "$@"; do
   [[ $pair == *=?* ]] || { echo "sample-shares: '$pair' is not NAME=PATTERN" >&2; exit 2; }
-  # An empty alternative would match every sample.
   pattern=${pair#*=}
-  pattern=${pattern#@}
-  [[ -n $pattern && $pattern != *'||'* && $pattern != '|'* && $pattern != *'|' ]] ||
+  usable_pattern "${pattern#@}" ||
     { echo "sample-shares: '$pair' has an empty pattern or alternative" >&2; exit 2; }
 done
 work=$(mktemp -d)
