@@ -11,9 +11,13 @@
 # whose functions call one another then share the run out (docs/benchmarks.md, "Where the time goes now").
 # With --stage PATTERN, BINARY is adal2msal-bench: it samples the stages' child (`pipeline-stages --input DUMP`,
 # each stage run alone) and counts only the samples from the first to the last whose stack holds PATTERN. With
-# --by-thread, the shares are given for each thread that holds 1% of the samples or more.
+# --by-thread, the shares are given for each thread that holds 1% of the samples or more. With --within PATTERN,
+# only the samples whose stack holds PATTERN count, and with --without PATTERN only those whose stack does not (one
+# stage's own samples, wherever they fall in time, less those of a stage it calls), so the @ patterns share that
+# stage out by kind of cost; the cores' idle time is not given then.
 #
-#   scripts/bench/sample-shares.sh [--first] [--by-thread] [--stage PATTERN] BINARY DUMP NAME=PATTERN...
+#   scripts/bench/sample-shares.sh [--first] [--by-thread] [--stage PATTERN] [--within PATTERN] \
+#     [--without PATTERN] BINARY DUMP NAME=PATTERN...
 #   scripts/bench/sample-shares.sh .build/release/adal2msal DUMP \
 #     lookups=FlatDictionaryArrayC7objects fingerprints=SecretFingerprintO12digestPrefix \
 #     'counts=@swift_retain|swift_release' 'zeroing=@clear_page'
@@ -25,23 +29,28 @@ set -euo pipefail
 usable_pattern() {
   [[ -n $1 && $1 != *'||'* && $1 != '|'* && $1 != *'|' ]]
 }
+# The pattern an option takes (--stage, --within, --without): the option and what follows it, checked.
+pattern_argument() {
+  [ $# -ge 2 ] && usable_pattern "$2" ||
+    { echo "sample-shares: $1 needs a pattern without an empty alternative" >&2; exit 2; }
+}
 first_match=0
 by_thread=0
 stage=
+within=
+without=
 while [ $# -gt 0 ]; do
   case $1 in
     --first) first_match=1; shift ;;
     --by-thread) by_thread=1; shift ;;
-    --stage)
-      [ $# -ge 2 ] && usable_pattern "$2" ||
-        { echo "sample-shares: --stage needs a pattern without an empty alternative" >&2; exit 2; }
-      stage=$2
-      shift 2 ;;
+    --stage) pattern_argument "$@"; stage=$2; shift 2 ;;
+    --within) pattern_argument "$@"; within=$2; shift 2 ;;
+    --without) pattern_argument "$@"; without=$2; shift 2 ;;
     *) break ;;
   esac
 done
 if [ $# -lt 3 ]; then
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary=$1
@@ -64,7 +73,7 @@ else
 fi
 perf record -q -F 8000 -g -o "$work/perf.data" "${run[@]}" > /dev/null 2>&1
 perf script -i "$work/perf.data" 2> /dev/null |
-  FIRST_MATCH=$first_match BY_THREAD=$by_thread STAGE=$stage python3 -c '
+  FIRST_MATCH=$first_match BY_THREAD=$by_thread STAGE=$stage WITHIN=$within WITHOUT=$without python3 -c '
 import os, re, sys
 rate = 8000
 cores = os.cpu_count()
@@ -77,6 +86,8 @@ for arg in sys.argv[1:]:
 first_match = os.environ["FIRST_MATCH"] == "1"
 by_thread = os.environ["BY_THREAD"] == "1"
 stage = os.environ["STAGE"].split("|") if os.environ["STAGE"] else None
+within = os.environ["WITHIN"].split("|") if os.environ["WITHIN"] else None
+without = os.environ["WITHOUT"].split("|") if os.environ["WITHOUT"] else None
 
 # perf script: a header line per sample ("command TID 12345.678901: ..."), then one indented line per frame, then
 # a blank line. Each sample is kept as (thread, time, frames).
@@ -96,11 +107,22 @@ for line in sys.stdin:
 if header and stack:
     samples.append((header[0], header[1], stack))
 
+def holds(frames, parts):
+    joined = " ".join(frames)
+    return any(part in joined for part in parts)
+
 if stage:
-    held = [time for _, time, frames in samples if any(part in " ".join(frames) for part in stage)]
+    held = [time for _, time, frames in samples if holds(frames, stage)]
     if not held:
         sys.exit("sample-shares: no sample holds the --stage pattern")
     samples = [sample for sample in samples if min(held) <= sample[1] <= max(held)]
+if within or without:
+    samples = [
+        sample for sample in samples
+        if (not within or holds(sample[2], within)) and not (without and holds(sample[2], without))
+    ]
+    if not samples:
+        sys.exit("sample-shares: no sample is left by --within and --without")
 
 def share(selected, label, whole):
     counts = [0] * len(patterns)
@@ -146,5 +168,6 @@ if by_thread:
         if len(selected) * 100 >= len(samples):
             share(selected, f"thread {thread}: ", whole=False)
 else:
-    share(samples, "", whole=True)
+    # The idle time is of the whole run: the samples of one stage leave out what ran beside it.
+    share(samples, "", whole=not (within or without))
 ' "$@"
