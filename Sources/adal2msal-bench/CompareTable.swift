@@ -19,6 +19,8 @@ enum CompareTable {
     var writes: [CompareRun.WriteSample] = []
     /// The floor's insert loop alone (its read left out), one a round: the write's peer.
     var floorInserts: [Double] = []
+    /// Whether the two contenders' stores hold the same tokens, users and apps, one a round.
+    var work: [CompareWork] = []
     var scriptRows = 0
     var adal2msalRows = 0
     var floorRowBytes = 0
@@ -58,6 +60,7 @@ enum CompareTable {
         "adal2msal exited with status 2 in \(partial.count) run(s): items it could not read or model were left out, "
           + "each named in its report (adal2msal migrate --adal DUMP --dry-run shows them)")
     }
+    for line in (results.work.first { !$0.isSame } ?? results.work.first)?.lines ?? [] { Swift.print(line) }
     let script = (min: minimum(results.script), median: median(results.script.map(\.seconds)))
     let ours = (min: minimum(results.adal2msal), median: median(results.adal2msal.map(\.seconds)))
     let floor = (min: minimum(results.floor), median: median(results.floor.map(\.seconds)))

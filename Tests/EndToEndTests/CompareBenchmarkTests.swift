@@ -29,6 +29,47 @@ struct CompareBenchmarkTests {
     // Rows of hundreds of bytes, made durable: a rate no SQLite write reaches is a rate of no timing at all.
     #expect(fastest < 10_000_000 && plainFastest < 10_000_000, "\(write)")
     #expect(numbers[6] == 2, "one write a round: \(write)")
+
+    // "same work: both stores hold the same R refresh tokens, A access tokens, I id tokens, U users and M apps
+    // (...)": the ratios are of the same work. Each generated user has one refresh token secret and one id token.
+    let work = try #require(lines.first { $0.hasPrefix("same work: ") }, "\(lines.joined(separator: "\n"))")
+    let held = work.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    try #require(held.count == 5, "\(work)")
+    #expect(held[0] == 12 && held[2] == 12 && held[3] == 12 && held[1] > 0 && held[4] > 0, "\(work)")
+  }
+
+  /// A yardstick that does less than adal2msal makes adal2msal look slower, and one that does more makes it look
+  /// faster: on a generated dump, which both must migrate whole, `compare` says what differs and fails.
+  @Test(.enabled(if: StraightforwardScriptTests.python != nil, "no python3"))
+  func aScriptThatKeepsFewerTokensIsNotTheSameWork() throws {
+    let original = try String(
+      contentsOf: Fixtures.repositoryRoot.appendingPathComponent("scripts/bench/straightforward_migrate.py"),
+      encoding: .utf8)
+    let keepsThree = original.replacingOccurrences(
+      of: "        if refresh:\n", with: "        if refresh and len(refresh_tokens) < 3:\n")
+    try #require(keepsThree != original, "the script no longer has the line this test changes")
+    let script = try Fixtures.temporaryDirectory("compare-fewer").appendingPathComponent("keeps_three.py")
+    try keepsThree.write(to: script, atomically: true, encoding: .utf8)
+
+    let output = try BenchHarness.run(
+      [
+        "compare", "--users", "12", "--rounds", "1", "--python", try #require(StraightforwardScriptTests.python),
+        "--script", script.path,
+      ],
+      workName: "compare-fewer-work")
+    #expect(output.exitCode == 1, "\(output.stderr)")
+    #expect(
+      output.stderr.contains(
+        "the script and adal2msal did not migrate the same tokens, users and apps of 12 users, generated binary plist"),
+      "\(output.stderr)")
+    let lines = output.stdout.split(separator: "\n").map(String.init)
+    let header = try #require(lines.firstIndex(of: "NOT the same work, so the ratios compare unlike runs:"), "\(lines)")
+    // Only the refresh tokens differ; the table and its ratios are still printed, for what they are.
+    #expect(
+      lines[header + 1] == "  refresh tokens: 12 in adal2msal's store, 3 in the script's; 9 only in adal2msal's, 0 "
+        + "only in the script's")
+    #expect(lines[header + 2].hasPrefix("script / adal2msal: "), "\(lines)")
+    #expect(!output.stdout.contains("same work: both"), "\(output.stdout)")
   }
 
   /// A team times both contenders on its own dump (`--input`): a real one may hold items adal2msal cannot
@@ -55,6 +96,12 @@ struct CompareBenchmarkTests {
     let migrate = try #require(lines.first { $0.hasPrefix("adal2msal migrate ") }, "\(text)")
     let write = try #require(lines.first { $0.hasPrefix("adal2msal write (") }, "\(text)")
     #expect(migrate.split(separator: " ").dropLast(3).last.flatMap { Int($0) } == BenchHarness.figures(of: write).first)
+    // The items adal2msal names and leaves out, the script migrates by its simpler rules, and the other way round:
+    // the table says the two did not do the same work.
+    let unlike = try #require(lines.firstIndex(of: "NOT the same work, so the ratios compare unlike runs:"), "\(text)")
+    #expect(
+      lines[unlike + 1] == "  refresh tokens: 6 in adal2msal's store, 5 in the script's; 4 only in adal2msal's, 3 "
+        + "only in the script's", "\(text)")
   }
 
   /// The script reads property lists only: a dump of another format would time its failure, so it is refused
