@@ -11,11 +11,16 @@ enum PipelineTable {
     var plainInsertSeconds: Double
 
     func seconds(_ prefix: String) -> Double { stages.stage(prefix)?.seconds ?? 0 }
-    var floors: Double { seconds("floor: read") + seconds("floor: raw") }
-    var ratio: Double { endToEnd.seconds / max(floors, 1e-9) }
+    /// Issue 23's floor: the input read, and the plain loop a user would write for as many rows and bytes.
+    var floor: Double { seconds("floor: read") + plainInsertSeconds }
+    var ratio: Double { endToEnd.seconds / max(floor, 1e-9) }
+    /// The floors of an earlier target: the input read, and the same rows inserted into the store's own schema,
+    /// which inherits that schema's cost.
+    var schemaFloors: Double { seconds("floor: read") + seconds("floor: raw") }
+    var schemaRatio: Double { endToEnd.seconds / max(schemaFloors, 1e-9) }
     func cpu(_ prefix: String) -> Double { stages.stage(prefix)?.cpuSeconds ?? 0 }
     /// The same ratio in CPU time, which a loaded machine disturbs less.
-    var cpuRatio: Double { endToEnd.cpuSeconds / max(cpu("floor: read") + cpu("floor: raw"), 1e-9) }
+    var schemaCPURatio: Double { endToEnd.cpuSeconds / max(cpu("floor: read") + cpu("floor: raw"), 1e-9) }
   }
 
   static func print(_ row: Row) {
@@ -42,8 +47,11 @@ enum PipelineTable {
           format(megabytes / run.seconds, 1), String(run.peakMiB)))
     }
     Swift.print(
-      "end to end / (read floor + SQLite floor) = \(format(row.ratio, 2)) wall, \(format(row.cpuRatio, 2)) CPU (target <= 3)"
-    )
+      "end to end / (read floor + plain SQLite inserts of the same rows and bytes) = \(format(row.ratio, 2)) wall "
+        + "(target: at most 1.5)")
+    Swift.print(
+      "end to end / (read floor + raw inserts into the store's own schema, which inherit its cost) = "
+        + "\(format(row.schemaRatio, 2)) wall, \(format(row.schemaCPURatio, 2)) CPU (no target)")
     let write = row.seconds("write")
     let rows = Double(row.stages.rowsInserted)
     Swift.print(
@@ -55,14 +63,15 @@ enum PipelineTable {
   static func printSummary(_ rows: [Row]) {
     Swift.print("\n== summary ==")
     Swift.print(
-      "| input | MB | migrate s | migrate CPU s | items/s | peak MiB | floors s | ratio | dry run s | dry-run peak MiB | report s |"
+      "| input | MB | migrate s | migrate CPU s | items/s | peak MiB | read + plain inserts s | migrate / that | dry run s "
+        + "| dry-run peak MiB | report s |"
     )
     Swift.print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows {
       Swift.print(
         "| \(row.label) | \(format(Double(row.stages.bytes) / 1_000_000, 0)) | \(format(row.endToEnd.seconds, 2)) | "
           + "\(format(row.endToEnd.cpuSeconds, 2)) | "
-          + "\(rate(Double(row.stages.items), row.endToEnd.seconds)) | \(row.endToEnd.peakMiB) | \(format(row.floors, 2)) | "
+          + "\(rate(Double(row.stages.items), row.endToEnd.seconds)) | \(row.endToEnd.peakMiB) | \(format(row.floor, 2)) | "
           + "\(format(row.ratio, 2)) | \(row.dryRun.map { format($0.seconds, 2) } ?? "-") | \(row.dryRun.map { String($0.peakMiB) } ?? "-") | "
           + "\(format(row.seconds("report"), 2)) |")
     }

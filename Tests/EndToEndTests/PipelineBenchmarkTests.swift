@@ -27,6 +27,20 @@ struct PipelineBenchmarkTests {
     #expect(storeRate > 0 && plainRate > 0, "\(write)")
     // Rows of hundreds of bytes, made durable: a rate no SQLite write reaches is a rate of no timing at all.
     #expect(storeRate < 10_000_000 && plainRate < 10_000_000, "\(write)")
+
+    // The run's ratio is to issue 23's floor, the read and that plain loop; the floor of the store's own schema,
+    // which inherits its cost, is named so and given no target.
+    let text = lines.joined(separator: "\n")
+    let peer = try #require(
+      lines.first { $0.hasPrefix("end to end / (read floor + plain SQLite inserts of the same rows and bytes) = ") },
+      "\(text)")
+    #expect(peer.hasSuffix(" wall (target: at most 1.5)"), "\(peer)")
+    let ratio = peer.split(separator: "=").last?.split(separator: " ").first.flatMap { Double(String($0)) }
+    #expect((ratio ?? 0) > 0, "\(peer)")
+    let schema = try #require(
+      lines.first { $0.hasPrefix("end to end / (read floor + raw inserts into the store's own schema") }, "\(text)")
+    #expect(schema.contains("which inherit its cost") && schema.hasSuffix("(no target)"), "\(schema)")
+    #expect(!text.contains("target <= 3"), "\(text)")
   }
 
   /// An input with no ADAL item gives nothing to time: its rates and ratios would be of nothing (a wall ratio of
