@@ -1,4 +1,5 @@
 import Adal2MSAL
+import Adal2MSALSynthetic
 import ArgumentParser
 import Foundation
 import GRDBSQLite
@@ -66,7 +67,10 @@ struct StoreBenchmark: AsyncParsableCommand {
     // columns (`CompareStores.adal2msalPayloadBytes`), sliced from random bytes so that no two rows are alike.
     let rowBytes = Int((Double(try CompareStores.adal2msalPayloadBytes(storePath)) / Double(rows)).rounded())
     let source = directory.appendingPathComponent("peer-source.bin")
-    try Data((0..<(4 << 20)).map { _ in UInt8.random(in: 0...255) }).write(to: source)
+    var generator = SyntheticRandom(seed: 42)
+    var random = Data(capacity: 4 << 20)
+    for _ in 0..<(4 << 20) / 8 { withUnsafeBytes(of: generator.next()) { random.append(contentsOf: $0) } }
+    try random.write(to: source)
     sync()
     let plainSeconds = try CompareRun.measureFloor(
       input: source.path, rows: rows, rowBytes: rowBytes, scratch: directory, tag: "store"
