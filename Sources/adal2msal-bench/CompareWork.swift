@@ -5,9 +5,9 @@ import GRDB
 /// something only when both stores hold the same tokens and users. Compared by sets, not by row counts: adal2msal
 /// writes a family refresh token and each app's own (MSAL's layout), where the script writes one row, so their
 /// rows legitimately differ while the secrets they keep are the same.
-struct CompareWork: Equatable {
+struct CompareWork {
   /// One kind of thing both stores hold, as a set on each side.
-  struct Kind: Equatable {
+  struct Kind {
     /// What is compared, as the line prints it ("refresh tokens").
     var name: String
     var inAdal2msal: Int
