@@ -22,7 +22,8 @@ struct CompareBenchmark: ParsableCommand {
       the floor (a child that reads the file into memory and inserts as many rows as adal2msal's store has \
       entity rows, each a blob of the store's mean secret size, into a plain rowid table), and the store's write \
       alone (a `pipeline-stages` child, as `pipeline` runs it: CacheStore.apply of the dump's plan, provenance \
-      included), set beside the floor's insert loop alone. Each run is timed in its own \
+      included), set beside the floor's insert loop alone; the same child gives how many cores each stage kept \
+      busy alone (decoding, planning, the text report, the write). Each run is timed in its own \
       `measure-command` child (wall, CPU, peak RSS). The dump and the adal2msal binary are read once \
       before the first round, so that no run reads them from disk. Every run is given --now \
       \(SyntheticGenerator.referenceNowISO), so that the contenders expire the same access tokens. Sizes of the \

@@ -36,6 +36,8 @@ enum CompareRun {
     var items: Int
     /// As `Sample.othersCores`, over the child's whole life (its read, plan and report too).
     var othersCores: Double?
+    /// Every stage of the child, one after another: how busy the cores were in each (`CompareTable.coresBusy`).
+    var stages: [PipelineStagesChild.Stage]
 
     var loaded: Bool { (othersCores ?? 0) > CompareRun.loadedAbove }
   }
@@ -73,7 +75,8 @@ enum CompareRun {
     return WriteSample(
       seconds: write.seconds, rows: output.rowsInserted, items: output.items,
       othersCores: othersCores(
-        busyTicks: before, busyTicks(), ownCPU: CPUTime.ofChildren() - cpu, seconds: seconds))
+        busyTicks: before, busyTicks(), ownCPU: CPUTime.ofChildren() - cpu, seconds: seconds),
+      stages: output.stages)
   }
 
   /// `compare`'s floor in a `compare-floor` child: `input` read whole, then a plain insert loop of `rows` rows of

@@ -90,6 +90,7 @@ enum CompareTable {
           + "\(rate(plain.min() ?? 0)), \(rate(median(plain))); \(results.writes.filter(\.loaded).count) of "
           + "\(results.writes.count) loaded   [target: at least 200000 rows/s]")
     }
+    if let cores = coresBusy(results.writes) { Swift.print(cores) }
     let peak = Double(results.adal2msal.map(\.peakMiB).max() ?? 0) * 1_048_576
     Swift.print(
       "adal2msal peak RSS / input: \(format(peak / Double(max(results.dump.bytes, 1)), 2))x   [target: below 1.5x]")
@@ -108,6 +109,26 @@ enum CompareTable {
         "other load during the runs: \(format(others.min() ?? 0, 2))-\(format(most, 2)) cores busy besides the run; "
           + "\(all.filter(\.loaded).count) of \(all.count) runs loaded (above \(CompareRun.loadedAbove))")
     }
+  }
+
+  /// The stages the issue asks to use both cores where the work splits, by their names in `pipeline-stages`.
+  private static let splitStages = [
+    ("decoding", "read + parse + decode"), ("planning", "plan"), ("the text report", "report"), ("the write", "write"),
+  ]
+
+  /// How many cores each stage kept busy, its CPU time over its wall time, by the median of the write's children
+  /// (where each stage runs alone; `migrate` renders its report while it writes); nil without a child.
+  static func coresBusy(_ writes: [CompareRun.WriteSample]) -> String? {
+    guard !writes.isEmpty else { return nil }
+    let figures = splitStages.map { name, prefix in
+      let ratios = writes.compactMap { $0.stages.stage(prefix) }.filter { $0.seconds > 0 }.map {
+        $0.cpuSeconds / $0.seconds
+      }
+      return "\(name) \(ratios.isEmpty ? "-" : format(median(ratios), 2))"
+    }
+    return "adal2msal cores busy (CPU / wall of each stage alone, the median of the write's children): "
+      + figures.joined(separator: ", ") + ", of \(ProcessInfo.processInfo.activeProcessorCount) cores   "
+      + "[target: both cores used where the work splits]"
   }
 
   private static func minimum(_ samples: [CompareRun.Sample]) -> Double { samples.map(\.seconds).min() ?? 0 }

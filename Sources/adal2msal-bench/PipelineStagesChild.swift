@@ -46,7 +46,7 @@ struct PipelineStagesChild: AsyncParsableCommand {
     var stages: [Stage]
 
     /// The first stage whose name starts with `prefix` (`write`, `floor: raw`), or nil.
-    func stage(_ prefix: String) -> Stage? { stages.first { $0.name.hasPrefix(prefix) } }
+    func stage(_ prefix: String) -> Stage? { stages.stage(prefix) }
   }
 
   func run() async throws {
@@ -99,6 +99,11 @@ struct PipelineStagesChild: AsyncParsableCommand {
     encoder.outputFormatting = [.sortedKeys]
     print(String(decoding: try encoder.encode(output), as: UTF8.self))
   }
+}
+
+extension [PipelineStagesChild.Stage] {
+  /// The first stage whose name starts with `prefix` (`write`, `floor: raw`), or nil.
+  func stage(_ prefix: String) -> PipelineStagesChild.Stage? { first { $0.name.hasPrefix(prefix) } }
 }
 
 /// The reading floor: every byte of every file read from the page cache with `read(2)` into one reused buffer,

@@ -30,6 +30,21 @@ struct CompareBenchmarkTests {
     #expect(fastest < 10_000_000 && plainFastest < 10_000_000, "\(write)")
     #expect(numbers[6] == 2, "one write a round: \(write)")
 
+    // "adal2msal cores busy (...): decoding D, planning P, the text report R, the write W, of N cores   [target:
+    // both cores used where the work splits]": each stage's CPU over its wall time, none above the machine's cores.
+    let busy = try #require(lines.first { $0.hasPrefix("adal2msal cores busy (") }, "\(lines.joined(separator: "\n"))")
+    let stated = busy.split(separator: "): ", maxSplits: 1).last.map(String.init) ?? ""
+    let stages = ["decoding", "planning", "the text report", "the write"]
+    let cores = try stages.map { stage in
+      let figure = stated.components(separatedBy: "\(stage) ").dropFirst().first?.prefix { $0 != "," }
+      return try #require(figure.flatMap { Double($0) }, "no figure for \(stage): \(busy)")
+    }
+    let machine = ProcessInfo.processInfo.activeProcessorCount
+    #expect(stated.contains(", of \(machine) cores   [target: both cores used where the work splits]"), "\(busy)")
+    for (stage, busyCores) in zip(stages, cores) {
+      #expect(busyCores > 0 && busyCores <= Double(machine) + 0.25, "\(stage): \(busy)")
+    }
+
     // "same work: both stores hold the same R refresh tokens, A access tokens, I id tokens, U users and M apps
     // (...)": the ratios are of the same work. Each generated user has one refresh token secret and one id token.
     let work = try #require(lines.first { $0.hasPrefix("same work: ") }, "\(lines.joined(separator: "\n"))")
