@@ -68,9 +68,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     let rowBytes = Int((Double(try CompareStores.adal2msalPayloadBytes(storePath)) / Double(rows)).rounded())
     let source = directory.appendingPathComponent("peer-source.bin")
     var generator = SyntheticRandom(seed: 42)
-    var random = Data(capacity: 4 << 20)
-    for _ in 0..<(4 << 20) / 8 { withUnsafeBytes(of: generator.next()) { random.append(contentsOf: $0) } }
-    try random.write(to: source)
+    try Data(generator.bytes(4 << 20)).write(to: source)
     sync()
     let plainSeconds = try CompareRun.measureFloor(
       input: source.path, rows: rows, rowBytes: rowBytes, scratch: directory, tag: "store"
