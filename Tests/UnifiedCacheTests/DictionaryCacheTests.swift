@@ -32,11 +32,16 @@ import _Adal2MSALTestSupport
 
   @Test func entriesThatAreNotEntitiesAreNamed() throws {
     let json =
-      #"[{"Key":"refresh_tokens","Value":["not json", "{\"environment\":\"login.windows.net\"}"]},{"Key":"app_things","Value":[]}]"#
+      #"[{"Key":"refresh_tokens","Value":["not json", "{\"environment\":\"login.windows.net\"}"]},{"Key":"app_things","Value":[]},"#
+      + #"{"Key":7,"Value":[]}]"#
     let result = try UnifiedCacheJSONReader().read(Data(json.utf8), file: "d.json")
     #expect(result.contents.refreshTokens.isEmpty)
+    // A node whose Key is no string is named as one whose Key is unknown, never passed over.
     #expect(
-      result.diagnostics.map(\.code) == ["unified.invalid-entry", "unified.invalid-entry", "unified.invalid-section"])
+      result.diagnostics.map(\.code) == [
+        "unified.invalid-entry", "unified.invalid-entry", "unified.invalid-section", "unified.invalid-section",
+      ])
     #expect(result.diagnostics.first?.location?.keyPath == "[0].Value[0]")
+    #expect(result.diagnostics.last?.location?.keyPath == "[2].Value")
   }
 }

@@ -27,9 +27,10 @@ struct DictionaryCacheReader {
   func read(_ elements: [JSONValue]) -> UnifiedCacheReadResult {
     var assembler = CacheAssembler()
     for (index, element) in elements.enumerated() {
-      guard case .object(let object) = element, case .string(let key)? = object["Key"] else { continue }
+      // `isDictionary` admitted only objects with a `Key` and a `Value`.
+      guard case .object(let object) = element else { continue }
       let location = SourceLocation(file: file, keyPath: "[\(index)].Value")
-      guard let kind = Self.kinds[key] else {
+      guard case .string(let key)? = object["Key"], let kind = Self.kinds[key] else {
         // MSAL.NET drops unknown nodes on reading; here they are named (never shown), as not migrated.
         assembler.report(
           Diagnostic(
