@@ -50,7 +50,9 @@ extension Adal2MSALCommand {
     @OptionGroup var reporting: ReportOptions
 
     @Flag(
-      help: "Fail (exit 1, nothing written) when any item is skipped for a reason other than policy, or in conflict.")
+      help:
+        "Fail (exit 1, nothing written) on anything that would exit 2: an item not read or not modelled, a user with no MSAL identity or in an identity conflict, a skipped file."
+    )
     var strict = false
 
     @Option(
