@@ -47,7 +47,7 @@ let package = Package(
     .target(
       name: "CacheStore",
       dependencies: [
-        "Adal2MSALSupport", "PropertyLists", "UnifiedCache", "MigrationEngine",
+        "Adal2MSALSupport", "UnifiedCache", "MigrationEngine",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
