@@ -2,7 +2,7 @@ import GRDB
 
 extension StoreSchema {
   /// The store that every migration has run on, built in one step: what a file that holds nothing yet gets.
-  /// Replaying the history on such a file rebuilt the entity tables three times, each migration in a
+  /// Replaying the history on such a file rebuilt each entity table two to four times, each migration in a
   /// transaction of its own, and then needed a `VACUUM` for the pages the rebuilds left free: most of a small
   /// migration's time. Each migration's name is recorded as applied, so that a later version migrates this
   /// store as it migrates one that ran them all. `SchemaMigrationTests` checks that both give the same schema,
