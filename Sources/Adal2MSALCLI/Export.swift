@@ -47,12 +47,13 @@ extension Adal2MSALCommand {
     var encryptionKeyFile: String?
 
     func run() async throws {
-      try await runReportingFailures { try checkOutputs() }
       let written = output.flatMap { $0 == "-" ? nil : $0 }
       let exported: CacheExport
       do {
         let sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
-        exported = try ExportRun(store: cache, library: library, output: written, sealing: sealing).run()
+        var export = ExportRun(store: cache, library: library, output: written, sealing: sealing)
+        export.fileNames = fileNames
+        exported = try export.run()
       } catch let error as CacheStoreError {
         throw StoreCommandSupport.fail(error, file: cache)
       } catch {

@@ -43,15 +43,17 @@ extension Adal2MSALCommand {
     var quiet = false
 
     func run() async throws {
-      try await runReportingFailures { try checkOutputs() }
       var options = ImportRun.Options()
       options.dryRun = dryRun
+      options.fileNames = fileNames
       let outcome: ImportOutcome
       do {
         options.sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         outcome = try ImportRun(files: files, store: out, options: options).run(
           progress: ProgressLine(enabled: false).handler(store: out))
       } catch let error as InputFileError {
+        throw commandFailure(error)
+      } catch let error as OutputPathError {
         throw commandFailure(error)
       } catch let error as StoreWriteLockError {
         throw commandFailure(error)

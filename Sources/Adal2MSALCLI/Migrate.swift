@@ -104,8 +104,8 @@ extension Adal2MSALCommand {
         environment: ProcessInfo.processInfo.environment)
       let progress = ProgressLine(enabled: !quiet && Terminal.standardErrorIsTerminal)
       let outcome = try await runReportingFailures {
-        try checkOutputs()
         var options = MigrationRun.Options()
+        options.fileNames = fileNames
         options.migration = try planning.migrationOptions(redactUsernames: reporting.redactUsernames)
         options.limits = inputs.limits
         options.startedAt = startedAt

@@ -15,19 +15,8 @@ import Foundation
 /// (a directory, a device such as `/dev/null`, a FIFO, a socket): a run renames its output into place, which
 /// would replace the device or the other file. `-` is standard output for outputs that can stream.
 package struct OutputGuard: Sendable {
-  /// One file of the run: what the user called it (`--report`, `the --adal input`) and its path.
-  package struct Entry: Sendable, Hashable {
-    package var role: String
-    package var path: String
-
-    package init(role: String, path: String) {
-      self.role = role
-      self.path = path
-    }
-  }
-
-  private var reads: [Entry] = []
-  private var writes: [(entry: Entry, streams: Bool)] = []
+  private var reads: [RunFile] = []
+  private var writes: [(entry: RunFile, streams: Bool)] = []
 
   package init() {}
 
@@ -36,31 +25,41 @@ package struct OutputGuard: Sendable {
     guard let path else { return }
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-      for file in (try? InputFile.files(inDirectory: path)) ?? [] { reads.append(Entry(role: role, path: file)) }
+      for file in (try? InputFile.files(inDirectory: path)) ?? [] { reads.append(RunFile(role: role, path: file)) }
     } else {
-      reads.append(Entry(role: role, path: path))
+      reads.append(RunFile(role: role, path: path))
     }
   }
 
   /// A file the run writes. `streams`: `-` means standard output for it.
   package mutating func writing(_ path: String?, as role: String, streams: Bool = false) {
     guard let path else { return }
-    writes.append((Entry(role: role, path: path), streams))
+    writes.append((RunFile(role: role, path: path), streams))
   }
 
   /// A SQLite store the run writes: the file and its side files (`-wal`, `-shm`, `-journal`), which no other
-  /// output may be either.
-  package mutating func writingStore(_ path: String, as role: String) {
+  /// output may be either. `storeName` names the store in its side files' roles (`the --out store`).
+  package mutating func writingStore(_ path: String, as role: String, storeName: String) {
     writing(path, as: role)
+    readingSideFiles(of: path, storeName: storeName)
+  }
+
+  /// A SQLite store the run only reads: the file and its side files, which no output may be.
+  package mutating func readingStore(_ path: String, as role: String) {
+    reads.append(RunFile(role: role, path: path))
+    readingSideFiles(of: path, storeName: role)
+  }
+
+  private mutating func readingSideFiles(of store: String, storeName: String) {
     for suffix in ["-wal", "-shm", "-journal"] {
-      reads.append(Entry(role: "the \(role) store's \(suffix) file", path: path + suffix))
+      reads.append(RunFile(role: "\(storeName)'s \(suffix) file", path: store + suffix))
     }
   }
 
   /// Throws `OutputPathError` for the first output that is not a regular file or a new path, or that is the
   /// same file as another file of the run.
   package func check() throws(OutputPathError) {
-    var seen: [(entry: Entry, identity: FileIdentity)] = []
+    var seen: [(entry: RunFile, identity: FileIdentity)] = []
     for read in reads {
       if let identity = FileIdentity(read.path) { seen.append((read, identity)) }
     }
@@ -114,11 +113,23 @@ enum FileIdentity: Hashable {
   }
 }
 
-/// An output path that a run refuses before writing anything.
-package struct OutputPathError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
-  package enum Problem: Sendable, Hashable {
+/// One file of a run: what the run calls it (`--report`, `the ADAL input`) and its path.
+public struct RunFile: Sendable, Hashable {
+  public var role: String
+  public var path: String
+
+  public init(role: String, path: String) {
+    self.role = role
+    self.path = path
+  }
+}
+
+/// An output path that a run refuses before it reads or writes anything.
+public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  /// Why the output is refused.
+  public enum Problem: Sendable, Hashable {
     /// The output is the same file as another file of the run (an input, the store, the key, another output).
-    case sameFile(as: OutputGuard.Entry)
+    case sameFile(as: RunFile)
     /// The output exists and is a directory, a device, a FIFO or a socket.
     case notRegular(String)
     /// `-` for an output that cannot be standard output (a store).
@@ -126,15 +137,15 @@ package struct OutputPathError: Error, LocalizedError, CustomStringConvertible, 
   }
 
   /// The refused output.
-  package var output: OutputGuard.Entry
-  package var problem: Problem
+  public var output: RunFile
+  public var problem: Problem
 
-  package init(_ output: OutputGuard.Entry, _ problem: Problem) {
+  package init(_ output: RunFile, _ problem: Problem) {
     self.output = output
     self.problem = problem
   }
 
-  package var description: String {
+  public var description: String {
     let name = "\(output.role) \(output.path)"
     switch problem {
     case .sameFile(let other):
@@ -147,5 +158,5 @@ package struct OutputPathError: Error, LocalizedError, CustomStringConvertible, 
     }
   }
 
-  package var errorDescription: String? { description }
+  public var errorDescription: String? { description }
 }

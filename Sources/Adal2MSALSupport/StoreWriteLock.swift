@@ -85,18 +85,23 @@ package final class StoreWriteLock: @unchecked Sendable {
   deinit { release() }
 }
 
-/// The store's write lock cannot be taken.
-package struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
-  package enum Problem: Sendable, Hashable {
+/// The store's write lock (on the store's directory, which one writing run at a time holds) cannot be taken.
+public struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  /// Why the lock cannot be taken.
+  public enum Problem: Sendable, Hashable {
+    /// The directory cannot be opened (the `errno` of `open`).
     case cannotOpen(Int32)
+    /// The lock failed other than by being held (the `errno` of `flock`).
     case cannotLock(Int32)
+    /// Another run held the lock for longer than the wait allowed, in seconds.
     case timedOut(TimeInterval)
   }
 
-  package var directory: String
-  package var problem: Problem
+  /// The store's directory.
+  public var directory: String
+  public var problem: Problem
 
-  package var description: String {
+  public var description: String {
     switch problem {
     case .cannotOpen(let code):
       "\(directory): cannot open the store's directory to lock it (\(String(cString: strerror(code)))); "
@@ -109,5 +114,5 @@ package struct StoreWriteLockError: Error, LocalizedError, CustomStringConvertib
     }
   }
 
-  package var errorDescription: String? { description }
+  public var errorDescription: String? { description }
 }

@@ -29,7 +29,7 @@ import _Adal2MSALTestSupport
     clash.reading(input, as: "the input")
     clash.writing(directory.appendingPathComponent("link").path, as: "--report")
     let error = #expect(throws: OutputPathError.self) { try clash.check() }
-    #expect(error?.problem == .sameFile(as: OutputGuard.Entry(role: "the input", path: input)))
+    #expect(error?.problem == .sameFile(as: RunFile(role: "the input", path: input)))
     #expect(error?.description.contains("writing it would destroy that file") == true)
   }
 
@@ -37,12 +37,12 @@ import _Adal2MSALTestSupport
     var device = OutputGuard()
     device.writing("/dev/null", as: "--output")
     #expect(
-      throws: OutputPathError(OutputGuard.Entry(role: "--output", path: "/dev/null"), .notRegular("a character device"))
+      throws: OutputPathError(RunFile(role: "--output", path: "/dev/null"), .notRegular("a character device"))
     ) {
       try device.check()
     }
     var dash = OutputGuard()
-    dash.writingStore("-", as: "--out")
+    dash.writingStore("-", as: "--out", storeName: "the --out store")
     #expect(throws: OutputPathError.self) { try dash.check() }
   }
 
@@ -50,7 +50,7 @@ import _Adal2MSALTestSupport
     let directory = try Fixtures.temporaryDirectory("guard")
     defer { try? FileManager.default.removeItem(at: directory) }
     var paths = OutputGuard()
-    paths.writingStore(directory.appendingPathComponent("new.sqlite").path, as: "--out")
+    paths.writingStore(directory.appendingPathComponent("new.sqlite").path, as: "--out", storeName: "the --out store")
     paths.writing(directory.path + "/./new.sqlite-wal", as: "--report")
     #expect(throws: OutputPathError.self) { try paths.check() }
   }

@@ -99,6 +99,24 @@ import _Adal2MSALTestSupport
     #expect(collected.lines.contains { $0.hasPrefix("skips by reason: ") })
   }
 
+  @Test func aReportThatIsTheRunsInputIsRefusedAndTheInputKept() async throws {
+    let dir = try Fixtures.temporaryDirectory("doc-refused")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let input = dir.appendingPathComponent("cache.json").path
+    try FileManager.default.copyItem(
+      atPath: Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json").path, toPath: input)
+    let before = try Data(contentsOf: URL(fileURLWithPath: input))
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let refused = try await migrateWithReport(msal: [input], store: store, report: input)
+    #expect(refused.hasPrefix("refused: the report \(input) is the same file as the MSAL input \(input)"), "\(refused)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+    #expect(!FileManager.default.fileExists(atPath: store))
+    let summary = try await migrateWithReport(
+      msal: [input], store: store, report: dir.appendingPathComponent("report.txt").path)
+    #expect(!summary.hasPrefix("refused"), "\(summary)")
+    #expect(FileManager.default.fileExists(atPath: store))
+  }
+
   @Test func inspectingAFileNamesItsFormat() throws {
     let text = try describe(file: Fixtures.url("adal/dump-multiuser.xml.plist").path)
     #expect(text.contains("format: ADAL keychain-plist-array"))

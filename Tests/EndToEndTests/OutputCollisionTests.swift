@@ -192,3 +192,103 @@ struct OutputCollisionTests {
     #expect(!FileManager.default.fileExists(atPath: setup.path("-")), "a file named - was written")
   }
 }
+
+/// The same check in the library's runs, for pipelines that call them directly: the error names both files in
+/// the library's words, and nothing is read or written.
+@Suite("Output collisions in the library's runs", .serialized)
+struct LibraryOutputCollisionTests {
+  typealias Setup = OutputCollisionTests.Setup
+
+  /// Runs `body`, expects it to refuse `output` as the same file as `other`, and every file to be as it was.
+  func expectRefused(
+    _ setup: Setup, output: RunFile, sameAs other: RunFile, _ body: () async throws -> Void
+  ) async throws {
+    let before = try setup.snapshot()
+    let error = await #expect(throws: OutputPathError.self) { try await body() }
+    #expect(error?.output == output)
+    #expect(error?.problem == .sameFile(as: other))
+    #expect(try setup.snapshot() == before, "a file of the directory changed, appeared or vanished")
+  }
+
+  @Test func aMigrationsReportThatIsItsInputIsRefused() async throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    var options = MigrationRun.Options()
+    options.report = .file(setup.input.path)
+    try await expectRefused(
+      setup, output: RunFile(role: "the report", path: setup.input.path),
+      sameAs: RunFile(role: "the MSAL input", path: setup.input.path)
+    ) {
+      _ = try await MigrationRun(msal: [setup.input.path], store: setup.path("new.sqlite"), options: options).run()
+    }
+  }
+
+  @Test func aDryRunsReportThatIsTheStoresWriteAheadLogIsRefused() async throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    var options = MigrationRun.Options()
+    options.dryRun = true
+    options.report = .file(setup.store.path + "-wal")
+    try await expectRefused(
+      setup, output: RunFile(role: "the report", path: setup.store.path + "-wal"),
+      sameAs: RunFile(role: "the store's -wal file", path: setup.store.path + "-wal")
+    ) {
+      _ = try await MigrationRun(msal: [setup.input.path], store: setup.store.path, options: options).run()
+    }
+  }
+
+  @Test func aReportThatIsAzureCLIsServicePrincipalsIsRefused() async throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    let tokenCache = setup.path("msal_token_cache.json")
+    try FileManager.default.copyItem(atPath: setup.input.path, toPath: tokenCache)
+    var options = MigrationRun.Options()
+    options.azureCLIDirectory = setup.directory.path
+    options.report = .file(setup.path("service_principal_entries.json"))
+    try await expectRefused(
+      setup, output: RunFile(role: "the report", path: setup.path("service_principal_entries.json")),
+      sameAs: RunFile(
+        role: "Azure CLI's service principals", path: setup.directory.path + "/service_principal_entries.json")
+    ) {
+      _ = try await MigrationRun(msal: [tokenCache], store: setup.path("new.sqlite"), options: options).run()
+    }
+  }
+
+  /// Azure CLI's token cache holds the user's current sign-ins: a run that would replace it without reading it
+  /// is refused (the command line refuses it as a usage error).
+  @Test func azureCLIsTokenCacheThatIsNotAnInputIsRefused() async throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    try FileManager.default.copyItem(atPath: setup.input.path, toPath: setup.path("msal_token_cache.json"))
+    var options = MigrationRun.Options()
+    options.azureCLIDirectory = setup.directory.path
+    let before = try setup.snapshot()
+    let error = await #expect(throws: AzureCLIFiles.Refusal.self) {
+      _ = try await MigrationRun(msal: [setup.input.path], store: setup.path("new.sqlite"), options: options).run()
+    }
+    #expect(error?.description.contains("pass it with --msal") == true)
+    #expect(try setup.snapshot() == before)
+  }
+
+  @Test func anImportIntoItsInputIsRefused() async throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    try await expectRefused(
+      setup, output: RunFile(role: "the store", path: setup.input.path),
+      sameAs: RunFile(role: "the MSAL input", path: setup.input.path)
+    ) {
+      _ = try ImportRun(files: [setup.input.path], store: setup.input.path).run()
+    }
+  }
+
+  @Test func anExportOverItsStoreIsRefused() async throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    try await expectRefused(
+      setup, output: RunFile(role: "the export", path: setup.store.path),
+      sameAs: RunFile(role: "the store", path: setup.store.path)
+    ) {
+      _ = try ExportRun(store: setup.store.path, library: .python, output: setup.store.path).run()
+    }
+  }
+}

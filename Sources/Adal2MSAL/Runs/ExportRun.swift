@@ -19,6 +19,8 @@ public struct ExportRun: Sendable {
   public var output: String?
   /// The key of an encrypted store.
   public var sealing: SecretSealing?
+  /// What a refused output's error calls the run's files.
+  package var fileNames = RunFileNames()
 
   public init(store: String, library: MSALLibrary? = nil, output: String? = nil, sealing: SecretSealing? = nil) {
     self.store = store
@@ -27,10 +29,14 @@ public struct ExportRun: Sendable {
     self.sealing = sealing
   }
 
-  /// Reads the store (read-only) and writes the export to `output`, if given.
+  /// Reads the store (read-only) and writes the export to `output`, if given. Before anything is read, an output
+  /// that is the store or one of its side files (device and inode after following links), or that exists and is
+  /// not a regular file, is refused.
   ///
-  /// - Throws: a store failure (`CacheStoreError`) or an output that cannot be written (`RunOutputError`).
+  /// - Throws: a refused output (`OutputPathError`), a store failure (`CacheStoreError`) or an output that cannot
+  ///   be written (`RunOutputError`).
   public func run() throws -> CacheExport {
+    try checkFiles()
     let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: library)
     guard let output else { return exported }
     do {

@@ -24,6 +24,8 @@ public struct ImportRun: Sendable {
     public var limits = InputLimits.default
     /// When the run started, for the run row; the call's time when nil.
     public var startedAt: Date?
+    /// What a refused output's error calls the run's files.
+    package var fileNames = RunFileNames()
 
     public init() {}
   }
@@ -38,12 +40,14 @@ public struct ImportRun: Sendable {
     self.options = options
   }
 
-  /// Imports the files.
+  /// Imports the files. Before anything is read or written, a store that is the same file as an input (device
+  /// and inode after following links), or that exists and is not a regular file, is refused.
   ///
   /// - Parameter progress: told when the run waits for another run writing in the store's directory.
-  /// - Throws: a file that cannot be read (`InputFileError`) or is no unified cache (`UnifiedCacheError`), or a
-  ///   store failure (`CacheStoreError`, `StoreWriteLockError`).
+  /// - Throws: a refused store (`OutputPathError`), a file that cannot be read (`InputFileError`) or is no
+  ///   unified cache (`UnifiedCacheError`), or a store failure (`CacheStoreError`, `StoreWriteLockError`).
   public func run(progress: RunProgressHandler? = nil) throws -> ImportOutcome {
+    try checkFiles()
     let startedAt = options.startedAt ?? Date()
     let inputs = try files.map { (path: $0, data: try InputFile.read($0, limits: options.limits)) }
     let dryRun = options.dryRun

@@ -58,6 +58,8 @@ public struct MigrationRun: Sendable {
     public var recordedOptions: JSONObject = [:]
     /// When the run started, for the run row; the call's time when nil.
     public var startedAt: Date?
+    /// What a refused output's error calls the run's files.
+    package var fileNames = RunFileNames()
 
     public init() {}
   }
@@ -80,10 +82,15 @@ public struct MigrationRun: Sendable {
   /// Runs the migration. A refused run (`--strict` with a problem, or nothing usable) is an outcome whose
   /// `result` is `.failed`, with nothing written; unusable inputs and store failures are thrown.
   ///
-  /// - Throws: the first unusable input named directly (`InputFileError`, `ADALCacheError`,
-  ///   `UnifiedCacheError`), a store failure (`CacheStoreError`, `StoreWriteLockError`), or a report or Azure
-  ///   CLI file that cannot be written (`RunOutputError`).
+  /// Before anything is read or written, the store and the report are refused when one is the same file as an
+  /// input, as the other or as Azure CLI's files (device and inode after following links), or exists and is not
+  /// a regular file; so is an Azure CLI directory whose token cache is not an MSAL input.
+  ///
+  /// - Throws: a refused output (`OutputPathError`, `AzureCLIFiles.Refusal`), the first unusable input named
+  ///   directly (`InputFileError`, `ADALCacheError`, `UnifiedCacheError`), a store failure (`CacheStoreError`,
+  ///   `StoreWriteLockError`), or a report or Azure CLI file that cannot be written (`RunOutputError`).
   public func run(progress: RunProgressHandler? = nil) async throws -> MigrationOutcome {
+    try checkFiles()
     let startedAt = options.startedAt ?? Date()
     let pipeline = MigrationPipeline(options: options.migration, limits: options.limits)
     let dryRun = options.dryRun || store == nil
