@@ -13,10 +13,11 @@ import Foundation
 /// any other of them (device and inode after following links, so hard links and symlinks count; two new paths
 /// are compared by their resolved directory and name) and an output that exists but is not a regular file
 /// (a directory, a device such as `/dev/null`, a FIFO, a socket): a run renames its output into place, which
-/// would replace the device or the other file. `-` is standard output for outputs that can stream.
+/// would replace the device or the other file. An output named `-` is refused: a run takes standard output as
+/// no path (`ReportDestination.stream`, `ExportRun.output` nil), never as a file named `-`.
 package struct OutputGuard: Sendable {
   private var reads: [RunFile] = []
-  private var writes: [(entry: RunFile, streams: Bool)] = []
+  private var writes: [RunFile] = []
 
   package init() {}
 
@@ -31,10 +32,10 @@ package struct OutputGuard: Sendable {
     }
   }
 
-  /// A file the run writes. `streams`: `-` means standard output for it.
-  package mutating func writing(_ path: String?, as role: String, streams: Bool = false) {
+  /// A file the run writes (a run given standard output for an output has no path for it).
+  package mutating func writing(_ path: String?, as role: String) {
     guard let path else { return }
-    writes.append((RunFile(role: role, path: path), streams))
+    writes.append(RunFile(role: role, path: path))
   }
 
   /// A SQLite store the run writes: the file and its side files (`-wal`, `-shm`, `-journal`), which no other
@@ -63,11 +64,8 @@ package struct OutputGuard: Sendable {
     for read in reads {
       if let identity = FileIdentity(read.path) { seen.append((read, identity)) }
     }
-    for (output, streams) in writes {
-      if output.path == "-" {
-        if streams { continue }
-        throw OutputPathError(output, .standardOutput)
-      }
+    for output in writes {
+      if output.path == "-" { throw OutputPathError(output, .standardOutput) }
       if let kind = FileIdentity.nonRegularKind(output.path) { throw OutputPathError(output, .notRegular(kind)) }
       guard let identity = FileIdentity(output.path) else { continue }
       if let clash = seen.first(where: { $0.identity == identity }) {

@@ -21,8 +21,8 @@ import _Adal2MSALTestSupport
 
     var fine = OutputGuard()
     fine.reading(input, as: "the input")
-    fine.writing(directory.appendingPathComponent("report.txt").path, as: "--report", streams: true)
-    fine.writing("-", as: "--export", streams: true)
+    fine.writing(directory.appendingPathComponent("report.txt").path, as: "--report")
+    fine.writing(nil, as: "--output")
     try fine.check()
 
     var clash = OutputGuard()
@@ -43,7 +43,10 @@ import _Adal2MSALTestSupport
     }
     var dash = OutputGuard()
     dash.writingStore("-", as: "--out", storeName: "the --out store")
-    #expect(throws: OutputPathError.self) { try dash.check() }
+    #expect(throws: OutputPathError(RunFile(role: "--out", path: "-"), .standardOutput)) { try dash.check() }
+    var report = OutputGuard()
+    report.writing("-", as: "the report")
+    #expect(throws: OutputPathError(RunFile(role: "the report", path: "-"), .standardOutput)) { try report.check() }
   }
 
   @Test func twoNewOutputsWithOnePathClash() throws {
