@@ -20,31 +20,35 @@ package struct RunFileNames: Sendable {
 // Each run checks its files first thing in `run()`, before any input is read or any output is opened, so that
 // a refused run writes nothing: the command line and a pipeline get the same check.
 
+extension OutputGuard {
+  /// The files every run has beside its inputs: those the library is not given, and the store, written or only
+  /// read.
+  fileprivate mutating func addCommonFiles(_ names: RunFileNames, store: String?, written: Bool) {
+    for file in names.otherReads { reading(file.path, as: file.role) }
+    guard let store else { return }
+    if written {
+      writingStore(store, as: names.storeOutput, storeName: names.store)
+    } else {
+      readingStore(store, as: names.store)
+    }
+  }
+}
+
 extension MigrationRun {
   /// The inputs, the store, the report and Azure CLI's files of this run.
   func checkFiles() throws {
-    if let directory = options.azureCLIDirectory {
-      try AzureCLIFiles(directory: directory).validate(msalInputs: msal, dryRun: options.dryRun || store == nil)
-    }
-    let names = options.fileNames
+    let azureCLI = options.azureCLIDirectory.map { AzureCLIFiles(directory: $0) }
+    try azureCLI?.validate(msalInputs: msal, dryRun: options.dryRun || store == nil)
     var files = OutputGuard()
-    for path in adal { files.reading(path, as: names.adalInput) }
-    for path in msal { files.reading(path, as: names.msalInput) }
-    for file in names.otherReads { files.reading(file.path, as: file.role) }
-    if let directory = options.azureCLIDirectory {
+    for path in adal { files.reading(path, as: options.fileNames.adalInput) }
+    for path in msal { files.reading(path, as: options.fileNames.msalInput) }
+    files.addCommonFiles(options.fileNames, store: store, written: !options.dryRun)
+    if let azureCLI {
       // Read by the run (the token cache is an MSAL input, the service principals are merged) and then replaced.
-      let azureCLI = AzureCLIFiles(directory: directory)
       files.reading(azureCLI.tokenCache, as: "Azure CLI's token cache")
       files.reading(azureCLI.servicePrincipals, as: "Azure CLI's service principals")
     }
-    if let store {
-      if options.dryRun {
-        files.readingStore(store, as: names.store)
-      } else {
-        files.writingStore(store, as: names.storeOutput, storeName: names.store)
-      }
-    }
-    if case .file(let path) = options.report { files.writing(path, as: names.report) }
+    if case .file(let path) = options.report { files.writing(path, as: options.fileNames.report) }
     try files.check()
   }
 }
@@ -52,15 +56,9 @@ extension MigrationRun {
 extension ImportRun {
   /// The inputs and the store of this run.
   func checkFiles() throws(OutputPathError) {
-    let names = options.fileNames
     var files = OutputGuard()
-    for path in self.files { files.reading(path, as: names.msalInput) }
-    for file in names.otherReads { files.reading(file.path, as: file.role) }
-    if options.dryRun {
-      files.readingStore(store, as: names.store)
-    } else {
-      files.writingStore(store, as: names.storeOutput, storeName: names.store)
-    }
+    for path in self.files { files.reading(path, as: options.fileNames.msalInput) }
+    files.addCommonFiles(options.fileNames, store: store, written: !options.dryRun)
     try files.check()
   }
 }
@@ -69,8 +67,7 @@ extension ExportRun {
   /// The store and the export of this run.
   func checkFiles() throws(OutputPathError) {
     var files = OutputGuard()
-    files.readingStore(store, as: fileNames.store)
-    for file in fileNames.otherReads { files.reading(file.path, as: file.role) }
+    files.addCommonFiles(fileNames, store: store, written: false)
     files.writing(output, as: fileNames.export)
     try files.check()
   }
