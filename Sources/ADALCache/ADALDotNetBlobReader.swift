@@ -3,7 +3,7 @@ import Foundation
 import UnifiedCache
 
 /// Reads the ADAL.NET v3 token cache blob (`TokenCache.Serialize`, MSAL.NET `SerializeAdalV3`, Azure PowerShell's
-/// `TokenCache.dat`; ../shared/spec/more-legacy-caches.md §2) into the ADAL item model.
+/// `TokenCache.dat`; docs/formats.md, "ADAL.NET v3 entries") into the ADAL item model.
 ///
 /// Bytes: .NET `BinaryWriter`, little-endian: int32 schema 3, int32 count, then per entry a key and a value string,
 /// each a 7-bit varint UTF-8 byte length and the bytes. Key `authority:::resource:::clientId:::subjectType`; value

@@ -4,8 +4,8 @@ import UnifiedCache
 
 /// Reads ADAL Python / Azure CLI `accessTokens.json` and ADAL Node caches: a JSON array of flat token-response
 /// entries (`_authority`, `_clientId`, `resource`, `accessToken`, `refreshToken`, `expiresOn`, `isMRRT`, `userId`,
-/// `oid`, `tenantId`, …; ../shared/spec/more-legacy-caches.md §1 and §4) into the ADAL item model, so that the
-/// engine plans them like keychain items.
+/// `oid`, `tenantId`, …; docs/formats.md, "ADAL Python / Azure CLI and ADAL Node entries") into the ADAL item
+/// model, so that the engine plans them like keychain items.
 ///
 /// - One item per entry: an MRRT entry (`isMRRT`) is a multi-resource refresh token that also carries the
 ///   access token of its `resource`; an entry with both tokens otherwise is a single-resource RT+AT.

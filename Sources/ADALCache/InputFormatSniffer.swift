@@ -2,10 +2,10 @@ import Adal2MSALSupport
 import Foundation
 import UnifiedCache
 
-/// A cache format adal2msal recognises by content (../shared/spec/more-legacy-caches.md) that is not a keychain
-/// dump. ADAL Python / Azure CLI and ADAL Node arrays are read by `ADALPythonCacheReader`, ADAL.NET v3 blobs by
-/// `ADALDotNetBlobReader` (issue 25); the MSAL.NET v2 dictionary is an MSAL input; the others are refused as not
-/// supported yet.
+/// A cache format adal2msal recognises by content (docs/verdicts.md, "Formats, recognised by positive evidence";
+/// the writers' code: docs/sources.md) that is not a keychain dump. ADAL Python / Azure CLI and ADAL Node arrays
+/// are read by `ADALPythonCacheReader`, ADAL.NET v3 blobs by `ADALDotNetBlobReader` (issue 25); the MSAL.NET v2
+/// dictionary is an MSAL input; the others are refused as not supported yet.
 public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable {
   case adalDotNetV3 = "adal-dotnet-v3"
   case adalDotNetV2 = "adal-dotnet-v2"
@@ -42,11 +42,11 @@ public enum UnsupportedFormat: String, Sendable, Hashable, Codable, CaseIterable
       "dump the keychain with objection (`ios keychain dump --json`) or as a property list instead"
     case .azureCLIServicePrincipals, .pythonPickle: "leave it out of the inputs"
     case .adalAndroidPreferences:
-      // StorageHelper: cE1 + AES-256-CBC + HMAC; key version A001 is wrapped by AndroidKeyStore (more-legacy-caches §5).
+      // ADAL Android's StorageHelper: cE1 + AES-256-CBC + HMAC; key version A001 is wrapped by AndroidKeyStore.
       "its values (cE1…) are encrypted with a key held in the device's Android keystore (A001) or the app's own "
         + "key (U001), so they cannot be read off the device; sign in again with MSAL there"
     case .adalDotNetV2:
-      // ADAL.NET 3+ and MSAL.NET's DeserializeAdalV3 skip any version but 3 (more-legacy-caches §2).
+      // ADAL.NET 3+ and MSAL.NET's DeserializeAdalV3 skip any version but 3 (their AdalCacheOperations.cs).
       "ADAL.NET 3 and later and MSAL.NET skip version-2 blobs too (an app past ADAL.NET 2 has signed its "
         + "users in again); leave it out of the inputs"
     default: "leave it out of the inputs"

@@ -5,7 +5,7 @@ import _Adal2MSALTestSupport
 
 /// ADAL.NET v3 token cache blobs (`TokenCache.Serialize`, `TokenCache.dat`): the ADAL.NET test suite's own blob
 /// (../shared/realworld, read in place) and blobs built here byte by byte to the layout
-/// (../shared/spec/more-legacy-caches.md §2), migrated and checked with the real MSAL Python.
+/// (docs/formats.md, "ADAL.NET v3 entries"), migrated and checked with the real MSAL Python.
 @Suite(.serialized) struct ADALDotNetBlobTests {
   static let realBlob = Fixtures.repositoryRoot
     .appendingPathComponent("../shared/realworld/adal-dotnet-v3_oldcache.serialized").standardized

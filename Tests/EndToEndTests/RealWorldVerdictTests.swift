@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _Adal2MSALTestSupport
 
-/// Every real cache file of ../shared/realworld (read in place; CI has ../shared beside the clone) through
+/// Every real cache file of ../shared/realworld (read in place; CI has ../shared/realworld beside the clone) through
 /// `migrate`, as `--adal` and as `--msal`: each gets a truthful verdict, named here per file.
 @Suite(.serialized) struct RealWorldVerdictTests {
   static let folder = Fixtures.repositoryRoot.appendingPathComponent("../shared/realworld").standardized

@@ -3,7 +3,7 @@ import MigrationEngine
 import Testing
 import UnifiedCache
 
-/// What PRODUCT.md's mapping rules demand of each scenario, checked field by field (independently of the
+/// What the mapping rules (docs/mapping.md) demand of each scenario, checked field by field (independently of the
 /// golden files). Secrets are compared by value: the scenario generator names every token after its role.
 @Suite struct ScenarioBehaviourTests {
   @Test func singleUserMapsEveryField() throws {

@@ -1,7 +1,7 @@
 import Testing
 import UnifiedCache
 
-/// The keys of msal-key-styles.md's sample (home `uid.utid`, `login.microsoftonline.com`, client `cid`, realm
+/// The keys of one sample entity of each type (home `uid.utid`, `login.microsoftonline.com`, client `cid`, realm
 /// `utid`, family `1`), library by library, with the `target` each library writes for the scopes
 /// `User.Read openid profile` (MSAL.NET sorts them ignoring case; the others keep the server's order).
 @Suite struct LibraryKeysTests {

@@ -17,7 +17,7 @@ struct UnresolvedIdentity: Sendable, Hashable {
   var reason: String
 }
 
-/// Identity resolution (PRODUCT.md "The mapping, decided", rules 1-6) for every user of a set of ADAL items.
+/// Identity resolution (docs/mapping.md, "1. Identity", rules 1-6) for every user of a set of ADAL items.
 struct IdentityResolver: Sendable {
   let existing: ExistingAccountIndex
 

@@ -30,14 +30,14 @@ struct EntityMapper {
     /// The newest item's displayable username: every entity of the user records it.
     var username: String?
 
-    /// The rule an entity made from `items` (the group's) records: the first, in PRODUCT.md order, that fired
-    /// for them.
+    /// The rule an entity made from `items` (the group's) records: the first, in docs/mapping.md's order, that
+    /// fired for them.
     func rule(of items: some Sequence<SourcedItem>) -> IdentityRule {
       Self.firstRule(of: items, in: resolved) ?? rule
     }
 
-    /// The first rule, in PRODUCT.md order, that `resolved` gives `items`; nil when it gives them none. A loop,
-    /// not `compactMap(...).min`: that was an array per entity.
+    /// The first rule, in docs/mapping.md's order, that `resolved` gives `items`; nil when it gives them none. A
+    /// loop, not `compactMap(...).min`: that was an array per entity.
     static func firstRule(of items: some Sequence<SourcedItem>, in resolved: [ResolvedIdentity?]) -> IdentityRule? {
       var first: IdentityRule?
       for sourced in items {

@@ -23,7 +23,7 @@ public enum PlanAction: String, Sendable, Hashable, Codable, CaseIterable {
   public var needsAttention: Bool { self == .skip || self == .conflict }
 }
 
-/// Which rule gave an account its identity (PRODUCT.md, "The mapping, decided").
+/// Which rule gave an account its identity (docs/mapping.md, "1. Identity").
 public enum IdentityRule: String, Sendable, Hashable, Codable, CaseIterable {
   /// 1. The item's archived `homeAccountId` (ADAL 2.7+).
   case archivedHomeAccountID = "archived-home-account-id"
@@ -253,7 +253,7 @@ public struct PlanUser: Sendable, Hashable {
   public var cloud: String
   public var status: Status
   public var homeAccountID: String?
-  /// The rule that gave the identity (the first rule, in PRODUCT.md order, that fired for any of its items).
+  /// The rule that gave the identity (the first rule, in docs/mapping.md's order, that fired for any of its items).
   public var rule: IdentityRule?
   /// `identity.resolved`, `identity.guest`, `identity.conflict`, ...
   public var reasonCode: String

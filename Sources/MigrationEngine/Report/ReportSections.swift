@@ -118,7 +118,7 @@ enum ReportSections {
   }
 
   /// Folds `user` (a later cluster of the same account) into `merged`: its other names, the earlier identity
-  /// rule in PRODUCT.md's order, and its sources.
+  /// rule in docs/mapping.md's order, and its sources.
   private static func merge(_ user: PlanUser, into merged: inout PlanUser) {
     merged.otherUsernames = Array(
       Set(merged.otherUsernames + user.otherUsernames + [user.username].compactMap { $0 })
@@ -130,6 +130,6 @@ enum ReportSections {
 }
 
 extension IdentityRule {
-  /// The rule's place in PRODUCT.md's order (archived home account id first).
+  /// The rule's place in docs/mapping.md's order (archived home account id first).
   var order: Int { IdentityRule.allCases.firstIndex(of: self) ?? Int.max }
 }

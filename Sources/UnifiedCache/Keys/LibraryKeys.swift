@@ -5,7 +5,7 @@ import Adal2MSALSupport
 /// Every library finds the entry it replaces on refresh, or removes on sign-out, under the key it computes
 /// (MSAL.NET alone re-keys on load), so an export for a library must use exactly these keys. The target component
 /// is the `target` field as written, lowercased, never re-sorted: that is what the libraries do with a stored
-/// entry. The rules and their sources: msal-key-styles.md; the summary: docs/unified-cache-keys.md.
+/// entry. The rules: docs/unified-cache-keys.md; the libraries' code they were read from: docs/sources.md.
 public enum LibraryKeys {
   /// For MSAL ObjC, which finds keychain items by attributes rather than a key: `<acct>|<svce>`.
   public static func key(for entity: AnyUnifiedEntity, in library: MSALLibrary) -> String {

@@ -1,6 +1,6 @@
 /// The MSAL library that will load an exported cache. Each computes cache keys and spells optional fields its
 /// own way, and finds the entries it replaces or removes by the key it computes, so an export is written for one
-/// of them (docs/unified-cache-keys.md; the rules, with their sources, are in msal-key-styles.md).
+/// of them (the rules: docs/unified-cache-keys.md; the libraries' code they were read from: docs/sources.md).
 public enum MSALLibrary: String, Sendable, Hashable, CaseIterable, Codable {
   /// MSAL.NET (also reads every other style: it re-keys every entity on load).
   case dotnet

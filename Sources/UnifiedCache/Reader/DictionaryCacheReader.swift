@@ -4,8 +4,9 @@ import Foundation
 /// Reads the MSAL.NET v2 "dictionary" cache (`SerializeMsalV2`, `TokenCacheDictionarySerializer`; MSAL.NET 2.x and
 /// ADAL.NET 4/5): a JSON array of `{"Key": k, "Value": [string…]}` with `k` one of `access_tokens`,
 /// `refresh_tokens`, `id_tokens`, `accounts`, each string a JSON object with the unified snake_case fields
-/// (../shared/spec/more-legacy-caches.md §3). The objects go through the same `EntityDecoder` as the sections of
-/// the JSON cache; the format has no cache keys, so each entity is stored under the key computed from its fields.
+/// (docs/formats.md, "MSAL.NET v2 dictionary cache"). The objects go through the same `EntityDecoder` as the
+/// sections of the JSON cache; the format has no cache keys, so each entity is stored under the key computed from
+/// its fields.
 struct DictionaryCacheReader {
   let limits: InputLimits
   let file: String?

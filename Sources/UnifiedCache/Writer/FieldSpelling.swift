@@ -1,7 +1,7 @@
 /// The names of the modelled fields that the MSAL libraries spell differently, and which spelling to write.
 ///
-/// For a target library: the names that library reads (msal-key-styles.md, "Fields"). Without one: the names the
-/// entry had in its file (`WrittenForm`), else the model's own name.
+/// For a target library: the names that library reads (docs/unified-cache-keys.md, "Field spellings by
+/// library"). Without one: the names the entry had in its file (`WrittenForm`), else the model's own name.
 struct FieldSpelling {
   /// A modelled field with more than one spelling; the raw value is the model's own name.
   enum Field: String {

@@ -7,7 +7,7 @@ import Foundation
 /// of `kSecClass`, `kSecAttrAccount`, ... are `class`, `acct`, ...), `gena` and `v_Data` in base64: the format
 /// the keychain-dump reader takes as input, and what docs/objc-keychain-import.md's importer hands to
 /// `SecItemAdd`. `agrp` is the access group without the team prefix, which the importer adds.
-/// Layout (msal-key-styles.md, "MSAL ObjC keychain items"): credentials under `<home>-<env>`, `gena`
+/// Layout (docs/unified-cache-keys.md, "MSAL ObjC keychain items"): credentials under `<home>-<env>`, `gena`
 /// `<type>-<client or family>-<realm>`, `svce` that plus `-<target>`; a family refresh token also as a plain
 /// refresh token of its client, as MSAL ObjC writes it.
 public enum UnifiedKeychainWriter {
