@@ -8,6 +8,7 @@ that document, and nothing may point outside the repository but the real cache f
 (`../shared/realworld`). CHANGELOG.md is history and is not checked.
 """
 
+import functools
 import re
 import subprocess
 import sys
@@ -30,6 +31,7 @@ def tracked_files():
     return [ROOT / line for line in listing.splitlines() if line.endswith((".md", ".swift", ".sh", ".py"))]
 
 
+@functools.cache
 def headings(path):
     """A document's sections: its headings, and the paragraphs that open with a bold label (`**Counting calls.**`)."""
     names = []
