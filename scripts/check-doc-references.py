@@ -8,6 +8,7 @@ that document, and nothing may point outside the repository but the real cache f
 (`../shared/realworld`). CHANGELOG.md is history and is not checked.
 """
 
+import bisect
 import functools
 import re
 import subprocess
@@ -23,6 +24,7 @@ LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
 OUTSIDE = re.compile(r"(?<![\w.])\.\./[\w./-]+")
 BARE_DOCUMENT = re.compile(r"(?<![\w./-])([\w-]+\.md)\b")
 SECTION = re.compile(r"((?:docs/)?[\w-]+\.md),\s+\"([^\"]+)\"")
+COMMENT_MARKER = re.compile(r"^\s*(?:///?|#)\s?")
 BOLD_LEAD = re.compile(r"^\*\*([^*]+?)\.?\*\*")
 
 
@@ -80,13 +82,27 @@ def problems_in(path, documents):
         for match in OUTSIDE.finditer(line if is_prose else ""):
             if not match.group(0).startswith(OUTSIDE_ALLOWED):
                 yield f"{where}: names {match.group(0)}, outside the repository"
-        for match in SECTION.finditer(line):
-            document = resolve_doc(match.group(1), path)
-            if document is None:
-                continue
-            section = match.group(2)
-            if not any(heading == section or heading.startswith(section) for heading in headings(document)):
-                yield f"{where}: cites \"{section}\" of {match.group(1)}, which has no such heading"
+    yield from section_problems(path, text, relative)
+
+
+def section_problems(path, text, relative):
+    """Sections cited as `FILE.md, "Heading"`, read over the whole file with comment markers taken out, since a
+    citation often wraps onto the next line."""
+    starts, pieces, offset = [], [], 0
+    for line in text.splitlines():
+        piece = COMMENT_MARKER.sub("", line)
+        starts.append(offset)
+        pieces.append(piece)
+        offset += len(piece) + 1
+    joined = " ".join(pieces)
+    for match in SECTION.finditer(joined):
+        document = resolve_doc(match.group(1), path)
+        if document is None:
+            continue
+        section = " ".join(match.group(2).split())
+        if not any(heading == section or heading.startswith(section) for heading in headings(document)):
+            number = bisect.bisect_right(starts, match.start())
+            yield f"{relative}:{number}: cites \"{section}\" of {match.group(1)}, which has no such heading"
 
 
 def main():
