@@ -13,18 +13,38 @@ public struct ADALCacheError: Error, LocalizedError, CustomStringConvertible, Se
     case unrecognised
     /// A known format that adal2msal does not migrate yet.
     case unsupported(UnsupportedFormat)
-    /// A supported input given with the wrong option (an MSAL cache, an adal2msal store).
-    case wrongOption
+    /// A file adal2msal reads, given in the wrong place: it belongs as the named role.
+    case wrongOption(InputRole)
+  }
+
+  /// Where a file refused as `wrongOption` belongs. The reader knows what the file is, not how its caller takes
+  /// files, so the run that called it says how to give it there (`remedy`): the command line names its options,
+  /// a pipeline the library's parameters.
+  public enum InputRole: String, Sendable, Hashable {
+    /// An ADAL cache or dump, to migrate.
+    case adalInput
+    /// An MSAL unified cache, to merge or import.
+    case msalInput
+    /// An adal2msal store, to write or read.
+    case store
   }
 
   public var message: String
   public var location: SourceLocation
   public var kind: Kind
+  /// What to do instead, added after the message; nil when the thrower knows of nothing.
+  public var remedy: String?
 
-  public init(_ message: String, at location: SourceLocation, kind: Kind = .unreadable) {
+  public init(_ message: String, at location: SourceLocation, kind: Kind = .unreadable, remedy: String? = nil) {
     self.message = message
     self.location = location
     self.kind = kind
+    self.remedy = remedy
+  }
+
+  /// Where the file belongs, when it was refused as given in the wrong place.
+  public var belongsAs: InputRole? {
+    if case .wrongOption(let role) = kind { role } else { nil }
   }
 
   /// The error for an input `InputFormatSniffer` refuses.
@@ -36,14 +56,14 @@ public struct ADALCacheError: Error, LocalizedError, CustomStringConvertible, Se
         "not supported yet: \(format.displayName); \(format.todo)", at: location, kind: .unsupported(format))
     case .sqlite(isStore: true):
       return ADALCacheError(
-        "this is an adal2msal store, not an input cache: pass it as --out", at: location, kind: .wrongOption)
+        "this is an adal2msal store, not an input cache", at: location, kind: .wrongOption(.store))
     case .sqlite(isStore: false):
       return ADALCacheError(
         "this is an SQLite database but not an adal2msal store or a token cache", at: location, kind: .unrecognised)
     }
   }
 
-  public var description: String { "\(location): \(message)" }
+  public var description: String { "\(location): \(message)" + (remedy.map { ": \($0)" } ?? "") }
   public var errorDescription: String? { description }
 }
 

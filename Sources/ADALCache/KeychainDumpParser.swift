@@ -219,8 +219,8 @@ struct KeychainDumpParser {
       if let format = InputFormatSniffer.unsupportedJSONArray(array) {
         if format == .msalDotNetDictionary {
           throw ADALCacheError(
-            "this is an MSAL unified cache, not an ADAL cache: pass it with --msal (an MSAL.NET v2 dictionary cache)",
-            at: location, kind: .wrongOption)
+            "this is an MSAL unified cache (an MSAL.NET v2 dictionary cache), not an ADAL cache", at: location,
+            kind: .wrongOption(.msalInput))
         }
         throw ADALCacheError.refusing(.unsupported(format), file: file)
       }
@@ -243,7 +243,7 @@ struct KeychainDumpParser {
     if Self.isItem(dictionary) { return [("", [root])] }
     if dictionary.keys.contains(where: Self.msalSections.contains) {
       throw ADALCacheError(
-        "this is an MSAL unified cache, not an ADAL cache: pass it with --msal", at: location, kind: .wrongOption)
+        "this is an MSAL unified cache, not an ADAL cache", at: location, kind: .wrongOption(.msalInput))
     }
     throw ADALCacheError(
       "not a keychain dump: the JSON is an object with \(dictionary.count) top-level keys, none a keychain class, "

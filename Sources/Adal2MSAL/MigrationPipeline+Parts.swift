@@ -77,7 +77,7 @@ extension MigrationPipeline {
     let adalEntries = try InputFile.expandMarkingDirectories(adal)
     let adalPaths = adalEntries.map(\.path)
     let msalPaths = try InputFile.expand(msal)
-    let limits = self.limits
+    let (limits, names) = (self.limits, fileNames)
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
     var failures: [SkippedInput?] = Array(repeating: nil, count: adalPaths.count)
@@ -99,7 +99,7 @@ extension MigrationPipeline {
       { entry in
         defer { progress?(entry.path) }
         do {
-          let file = try Self.readADAL(entry.path, limits: limits)
+          let file = try Self.readADAL(entry.path, limits: limits, names: names)
           let keys = splittable ? InputPartitions.keys(of: file.input, unified: file.unified) : []
           return Result<(ADALFile, [String]), SkippedInput>.success((file, keys))
         } catch {
@@ -158,7 +158,7 @@ extension MigrationPipeline {
     index.isOnePart = keeping
     if !keeping { returnFreedMemory() }
     for (position, path) in msalPaths.enumerated() {
-      let (data, result) = try Self.readMSAL(path, limits: limits)
+      let (data, result) = try Self.readMSAL(path, limits: limits, names: names)
       let input = MSALInput(result, file: path)
       index.unknownSections.mergeUnknownSections(input.contents.unknownSections)
       for account in input.accountKeys {
@@ -234,7 +234,7 @@ extension MigrationPipeline {
   private func readAgain(_ positions: [Int], of index: InputIndex, progress: (@Sendable (String) -> Void)?) throws
     -> [ADALFile]
   {
-    let limits = self.limits
+    let (limits, names) = (self.limits, fileNames)
     let results = ResultSlots<ADALFile>(count: positions.count)
     DispatchQueue.concurrentPerform(iterations: min(Self.readWidth, max(1, positions.count))) { worker in
       for slot in stride(from: worker, to: positions.count, by: Self.readWidth) {
@@ -243,7 +243,7 @@ extension MigrationPipeline {
         results.set(
           slot,
           Result {
-            let file = try Self.readADAL(path, limits: limits)
+            let file = try Self.readADAL(path, limits: limits, names: names)
             guard file.record.sha256 == index.adalDigests[positions[slot]] else {
               throw InputFileError(
                 path: path, problem: .unreadable(reason: "the file changed while it was being migrated; run again"))

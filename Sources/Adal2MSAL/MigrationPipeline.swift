@@ -10,10 +10,15 @@ import UnifiedCache
 package struct MigrationPipeline: Sendable {
   package var options: MigrationOptions
   package var limits: InputLimits
+  /// How a refusal of an input given in the wrong place says where it belongs.
+  package var fileNames: RunFileNames
 
-  package init(options: MigrationOptions = MigrationOptions(), limits: InputLimits = .default) {
+  package init(
+    options: MigrationOptions = MigrationOptions(), limits: InputLimits = .default, fileNames: RunFileNames = .init()
+  ) {
     self.options = options
     self.limits = limits
+    self.fileNames = fileNames
   }
 
   /// Everything read from the inputs of one run, in a deterministic order (the order of the expanded paths).
@@ -38,10 +43,10 @@ package struct MigrationPipeline: Sendable {
   ) async throws -> Inputs {
     let adalPaths = try InputFile.expand(adal)
     let msalPaths = try InputFile.expand(msal)
-    let limits = self.limits
+    let (limits, names) = (self.limits, fileNames)
     let adalFiles = try await Self.mapConcurrently(adalPaths) { path in
       defer { progress?() }
-      return try Self.readADAL(path, limits: limits)
+      return try Self.readADAL(path, limits: limits, names: names)
     }
     var inputs = Inputs(adal: [], msal: [], records: [])
     for file in adalFiles {
@@ -50,7 +55,7 @@ package struct MigrationPipeline: Sendable {
       inputs.records.append(file.record)
     }
     for path in msalPaths {
-      let (data, result) = try Self.readMSAL(path, limits: limits)
+      let (data, result) = try Self.readMSAL(path, limits: limits, names: names)
       inputs.msal.append(MSALInput(result, file: path))
       inputs.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
       progress?()
@@ -85,7 +90,9 @@ package struct MigrationPipeline: Sendable {
     var ignored = 0
   }
 
-  static func readADAL(_ path: String, limits: InputLimits) throws -> ADALFile {
+  /// Reads an ADAL input; one that is another file adal2msal reads is refused with where it belongs, in `names`'
+  /// words.
+  static func readADAL(_ path: String, limits: InputLimits, names: RunFileNames) throws -> ADALFile {
     let (data, pages) = try InputFile.readReleasable(path, limits: limits, pagesFrom: Self.largeInputBytes)
     // The digest needs nothing from the read: it runs on another core while the reader goes on. The pages the
     // reader lets go of meanwhile are given back once the digest has read them: had the reader waited for the
@@ -94,7 +101,12 @@ package struct MigrationPipeline: Sendable {
     let digest = pages.map { pages in
       BackgroundValue { SecretFingerprint.sha256Hex(data) { pages.resumeReleases(below: $0) } }
     }
-    let result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
+    let result: ADALReadResult
+    do {
+      result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
+    } catch {
+      throw names.advising(error)
+    }
     var unified: MSALInput?
     if !result.unifiedItems.isEmpty {
       unified = MSALInput(UnifiedKeychainDecoder().decode(result.unifiedItems), file: path)
@@ -106,19 +118,30 @@ package struct MigrationPipeline: Sendable {
       input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
   }
 
-  /// Reads an MSAL input. A file that is something else is named: an adal2msal store ("pass it as --out"), an
-  /// ADAL input ("pass it with --adal"), a known unsupported format ("not supported yet").
-  static func readMSAL(_ path: String, limits: InputLimits) throws -> (Data, UnifiedCacheReadResult) {
+  /// Reads an MSAL input (as `readUnifiedCache` does) and names its unmodelled credentials.
+  static func readMSAL(_ path: String, limits: InputLimits, names: RunFileNames) throws -> (
+    Data, UnifiedCacheReadResult
+  ) {
     let data = try InputFile.read(path, limits: limits)
+    return (data, countingUnmodelled(try readUnifiedCache(data, file: path, limits: limits, names: names), file: path))
+  }
+
+  /// Reads an MSAL unified cache. A file that is something else is named: an adal2msal store or an ADAL input,
+  /// each with where it belongs in `names`' words, or a known unsupported format ("not supported yet").
+  package static func readUnifiedCache(_ data: Data, file path: String, limits: InputLimits, names: RunFileNames)
+    throws -> UnifiedCacheReadResult
+  {
     if let refusal = InputFormatSniffer.refusal(data) {
-      guard refusal == .unsupported(.adalDotNetV3) else { throw ADALCacheError.refusing(refusal, file: path) }
-      throw ADALCacheError(
-        "this is an ADAL input (adal-dotnet-v3), not an MSAL cache: pass it with --adal",
-        at: SourceLocation(file: path),
-        kind: .wrongOption)
+      guard refusal == .unsupported(.adalDotNetV3) else {
+        throw names.advising(ADALCacheError.refusing(refusal, file: path))
+      }
+      throw names.advising(
+        ADALCacheError(
+          "this is an ADAL input (adal-dotnet-v3), not an MSAL cache", at: SourceLocation(file: path),
+          kind: .wrongOption(.adalInput)))
     }
     do {
-      return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
+      return try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
     } catch {
       let adal: ADALReadResult
       do {
@@ -127,9 +150,10 @@ package struct MigrationPipeline: Sendable {
         if case .unsupported = other.kind { throw other }
         throw error
       }
-      throw ADALCacheError(
-        "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache: pass it with --adal",
-        at: SourceLocation(file: path), kind: .wrongOption)
+      throw names.advising(
+        ADALCacheError(
+          "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache", at: SourceLocation(file: path),
+          kind: .wrongOption(.adalInput)))
     }
   }
 

@@ -53,6 +53,8 @@ extension Adal2MSALCommand {
           progress: ProgressLine(enabled: false).handler(store: out))
       } catch let error as InputFileError {
         throw commandFailure(error)
+      } catch let error as ADALCacheError {
+        throw commandFailure(error)
       } catch let error as OutputPathError {
         throw commandFailure(error)
       } catch let error as StoreWriteLockError {

@@ -30,7 +30,9 @@ extension Adal2MSALCommand {
 
     func run() async throws {
       let output = try await runReportingFailures {
-        try Inspection(file: file, revealSecrets: showSecrets).render(format)
+        var inspection = Inspection(file: file, revealSecrets: showSecrets)
+        inspection.fileNames = fileNames
+        return try inspection.render(format)
       }
       // The one place text output is made safe for a terminal (JSON escapes control characters itself).
       FileHandle.standardOutput.write(Data((format == .text ? TerminalText.escaped(output) : output).utf8))

@@ -90,7 +90,7 @@ extension Adal2MSALCommand {
       guard planWholeUpTo >= 0 else { throw ValidationError("--plan-whole-up-to must not be negative") }
       if let azureCLIDir {
         do {
-          try AzureCLIFiles(directory: azureCLIDir).validate(msalInputs: inputs.msal, dryRun: dryRun)
+          try AzureCLIFiles(directory: azureCLIDir).validate(msalInputs: inputs.msal, dryRun: dryRun, names: fileNames)
         } catch {
           throw ValidationError(error.description)
         }

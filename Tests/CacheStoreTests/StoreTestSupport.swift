@@ -27,8 +27,14 @@ enum StoreTestSupport {
   /// Imports files into the store the way `adal2msal import` does.
   @discardableResult
   static func importFiles(_ urls: [URL], into store: CacheStore) throws -> AppliedRunSummary {
-    let files = try urls.map { (path: $0.lastPathComponent, data: try Data(contentsOf: $0)) }
-    let planned = try ImportPlan.make(files: files, existing: try store.contents())
+    let files = try urls.map { url in
+      let data = try Data(contentsOf: url)
+      return (
+        path: url.lastPathComponent, data: data,
+        cache: try UnifiedCacheJSONReader().read(data, file: url.lastPathComponent)
+      )
+    }
+    let planned = ImportPlan.make(files: files, existing: try store.contents())
     return try store.apply(planned.plan, options: ApplyOptions(unknownSections: planned.unknownSections))
   }
 

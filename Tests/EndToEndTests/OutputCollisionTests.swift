@@ -266,7 +266,7 @@ struct LibraryOutputCollisionTests {
     let error = await #expect(throws: AzureCLIFiles.Refusal.self) {
       _ = try await MigrationRun(msal: [setup.input.path], store: setup.path("new.sqlite"), options: options).run()
     }
-    #expect(error?.description.contains("pass it with --msal") == true)
+    #expect(error?.description.contains("pass it in `msal:`") == true)
     #expect(try setup.snapshot() == before)
   }
 

@@ -59,7 +59,13 @@ import _Adal2MSALTestSupport
     "msal-dotnet_SingleCloudTokenCache.json": (msalHint, msalClean),
     "msal-dotnet_TokenCacheWithWamId.json": (msalHint, msalClean),
     // MSAL.NET v2 dictionary cache (issue 25): read as unified entities with --msal.
-    "msal-dotnet_cachecompat_dotnet_dictionary.bin": (msalHint, msalClean),
+    "msal-dotnet_cachecompat_dotnet_dictionary.bin": (
+      Verdict(
+        status: 1,
+        message:
+          "this is an MSAL unified cache (an MSAL.NET v2 dictionary cache), not an ADAL cache: pass it with --msal"),
+      msalClean
+    ),
     // An AccessToken entry without environment, client_id or secret.
     "msal-go-2020_src_test_serialized_cache.json": (msalHint, msalPartial),
     "msal-go_devapps_serialized_cache.json": (msalHint, msalClean),

@@ -38,18 +38,23 @@ public struct AzureCLIFiles: Sendable {
     public var errorDescription: String? { description }
   }
 
-  /// Refuses, before anything is read or written, a directory that is missing or whose token cache would be lost.
-  public func validate(msalInputs: [String], dryRun: Bool) throws(Refusal) {
+  /// Refuses, before anything is read or written, a directory that is missing or whose token cache would be lost,
+  /// and a run that does not write (`dryRun`): each refusal says what to change in `names`' words.
+  package func validate(msalInputs: [String], dryRun: Bool, names: RunFileNames) throws(Refusal) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-      throw Refusal(description: "--azure-cli-dir \(directory) is not a directory")
+      throw Refusal(description: "\(names.azureCLIDirectory) \(directory) is not a directory")
     }
-    guard !dryRun else { throw Refusal(description: "--azure-cli-dir writes files: leave out --dry-run") }
+    guard !dryRun else {
+      throw Refusal(
+        description:
+          "Azure CLI's files are written after the store, and this run writes none: \(names.toWriteAzureCLIFiles)")
+    }
     let standard = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
     if FileManager.default.fileExists(atPath: tokenCache), !msalInputs.map(standard).contains(standard(tokenCache)) {
       throw Refusal(
-        description:
-          "\(tokenCache) exists: pass it with --msal so that its sign-ins are merged into the store, or move it away")
+        description: "\(tokenCache) exists: \(names.giveAsMSALInput) so that its sign-ins are merged into the store, "
+          + "or move it away")
     }
   }
 

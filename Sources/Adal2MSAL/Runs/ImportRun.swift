@@ -24,8 +24,8 @@ public struct ImportRun: Sendable {
     public var limits = InputLimits.default
     /// When the run started, for the run row; the call's time when nil.
     public var startedAt: Date?
-    /// What a refused output's error calls the run's files.
-    package var fileNames = RunFileNames()
+    /// What a refused file's error calls the run's files, and how it says to give them instead.
+    package var fileNames = RunFileNames.importing
 
     public init() {}
   }
@@ -44,12 +44,20 @@ public struct ImportRun: Sendable {
   /// and inode after following links), or that exists and is not a regular file, is refused.
   ///
   /// - Parameter progress: told when the run waits for another run writing in the store's directory.
-  /// - Throws: a refused store (`OutputPathError`), a file that cannot be read (`InputFileError`) or is no
-  ///   unified cache (`UnifiedCacheError`), or a store failure (`CacheStoreError`, `StoreWriteLockError`).
+  /// - Throws: a refused store (`OutputPathError`), a file that cannot be read (`InputFileError`), that is an
+  ///   ADAL input or a store (`ADALCacheError`, saying where it belongs) or no unified cache (`UnifiedCacheError`),
+  ///   or a store failure (`CacheStoreError`, `StoreWriteLockError`).
   public func run(progress: RunProgressHandler? = nil) throws -> ImportOutcome {
     try checkFiles()
     let startedAt = options.startedAt ?? Date()
-    let inputs = try files.map { (path: $0, data: try InputFile.read($0, limits: options.limits)) }
+    let (limits, names) = (options.limits, options.fileNames)
+    let inputs = try files.map { path in
+      let data = try InputFile.read(path, limits: limits)
+      return (
+        path: path, data: data,
+        cache: try MigrationPipeline.readUnifiedCache(data, file: path, limits: limits, names: names)
+      )
+    }
     let dryRun = options.dryRun
     let lock = dryRun ? nil : try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
     defer { lock?.release() }
@@ -61,8 +69,7 @@ public struct ImportRun: Sendable {
         ? nil
         : try CacheStore.open(
           path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
-      let planned = try ImportPlan.make(
-        files: inputs, existing: try target?.contents() ?? UnifiedCacheContents(), limits: options.limits)
+      let planned = ImportPlan.make(files: inputs, existing: try target?.contents() ?? UnifiedCacheContents())
       var outcome = ImportOutcome(
         added: planned.plan.count(.add), updated: planned.plan.count(.update),
         unchanged: planned.plan.count(.unchanged), diagnostics: planned.diagnostics)
@@ -83,6 +90,15 @@ public struct ImportRun: Sendable {
     }
     lock?.committed()
     return outcome
+  }
+}
+
+extension RunFileNames {
+  /// An import's words: it reads only unified caches, and an ADAL input is for a migration.
+  static var importing: RunFileNames {
+    var names = RunFileNames()
+    names.giveAsADALInput = "migrate it with `MigrationRun(adal:)`"
+    return names
   }
 }
 

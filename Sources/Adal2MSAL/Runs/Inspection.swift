@@ -24,6 +24,8 @@ public struct Inspection: Sendable {
   /// Show tokens, secrets and the values of fields this tool does not model.
   public var revealSecrets: Bool
   public var limits: InputLimits
+  /// How the refusal of an adal2msal store says what reads one.
+  package var fileNames = RunFileNames.inspecting
 
   public init(file: String, revealSecrets: Bool = false, limits: InputLimits = .default) {
     self.file = file
@@ -34,7 +36,7 @@ public struct Inspection: Sendable {
   /// Reads the file and renders what it is and holds.
   ///
   /// - Throws: a file that cannot be read or is none of these (`InputFileError`, `ADALCacheError`,
-  ///   `UnifiedCacheError`, `PropertyListError`).
+  ///   `UnifiedCacheError`, `PropertyListError`); an adal2msal store is refused with what reads it.
   public func render(_ format: Format) throws -> String {
     // A keychain dump's pages are given back as its items are decoded, as `migrate` reads it: held whole beside
     // the items, the 40k-item dump peaked at 2.1x its size.
@@ -59,7 +61,7 @@ public struct Inspection: Sendable {
       adal = try ADALCacheReader(limits: limits).read(data, file: file, pages: pages)
     } catch {
       // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
-      guard PropertyListFormat.sniff(data) != nil else { throw error }
+      guard PropertyListFormat.sniff(data) != nil else { throw fileNames.advising(error) }
       // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
       if case .unsupported = error.kind { throw error }
       // The reader gives pages back only once it has recognised a dump, after which it does not fail; should
@@ -104,5 +106,14 @@ public struct Inspection: Sendable {
     var bytes = data.prefix(4096)[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+  }
+}
+
+extension RunFileNames {
+  /// An inspection's words: it shows inputs, and a store is read by the store's own API.
+  static var inspecting: RunFileNames {
+    var names = RunFileNames()
+    names.giveAsStore = "read it with `CacheStore.open(path:options:)`"
+    return names
   }
 }

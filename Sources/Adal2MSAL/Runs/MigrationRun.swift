@@ -58,7 +58,7 @@ public struct MigrationRun: Sendable {
     public var recordedOptions: JSONObject = [:]
     /// When the run started, for the run row; the call's time when nil.
     public var startedAt: Date?
-    /// What a refused output's error calls the run's files.
+    /// What a refused file's error calls the run's files, and how it says to give them instead.
     package var fileNames = RunFileNames()
 
     public init() {}
@@ -92,7 +92,7 @@ public struct MigrationRun: Sendable {
   public func run(progress: RunProgressHandler? = nil) async throws -> MigrationOutcome {
     try checkFiles()
     let startedAt = options.startedAt ?? Date()
-    let pipeline = MigrationPipeline(options: options.migration, limits: options.limits)
+    let pipeline = MigrationPipeline(options: options.migration, limits: options.limits, fileNames: options.fileNames)
     let dryRun = options.dryRun || store == nil
     let sealing = options.sealing
     // The target is read beside the inputs, read-only (a core waited for it otherwise: 0.35 s of the 40k-item

@@ -1,8 +1,10 @@
+import ADALCache
 import Adal2MSALSupport
 import Foundation
 
-/// What a run calls its files when it refuses an output (`OutputPathError`): the library's words by default;
-/// `adal2msal` gives its options' names, and the key file it read, which a run never sees.
+/// What a run calls its files when it refuses one (an output, `OutputPathError`; an input given in the wrong
+/// place, `ADALCacheError.Kind.wrongOption`; Azure CLI's directory, `AzureCLIFiles.Refusal`): the library's words
+/// by default; `adal2msal` gives its options' names, and the key file it read, which a run never sees.
 package struct RunFileNames: Sendable {
   package var adalInput = "the ADAL input"
   package var msalInput = "the MSAL input"
@@ -13,8 +15,32 @@ package struct RunFileNames: Sendable {
   package var export = "the export"
   /// Files the run reads that the library is not given (the command line's key file).
   package var otherReads: [RunFile] = []
+  /// How a file refused as given in the wrong place is given instead, said after what it is (`remedy(for:)`).
+  package var giveAsADALInput = "pass it in `adal:`"
+  package var giveAsMSALInput = "pass it in `msal:`"
+  package var giveAsStore = "pass it as `store:`"
+  /// Where Azure CLI's files go, and what a run that may not write them must change.
+  package var azureCLIDirectory = "the Azure CLI directory"
+  package var toWriteAzureCLIFiles = "give the run a store and leave `dryRun` off"
 
   package init() {}
+
+  /// How to give a file that belongs as `role`.
+  package func remedy(for role: ADALCacheError.InputRole) -> String {
+    switch role {
+    case .adalInput: giveAsADALInput
+    case .msalInput: giveAsMSALInput
+    case .store: giveAsStore
+    }
+  }
+
+  /// `error`, with how to give the file instead when it was given in the wrong place.
+  package func advising(_ error: ADALCacheError) -> ADALCacheError {
+    guard let role = error.belongsAs, error.remedy == nil else { return error }
+    var advised = error
+    advised.remedy = remedy(for: role)
+    return advised
+  }
 }
 
 // Each run checks its files first thing in `run()`, before any input is read or any output is opened, so that
@@ -38,7 +64,7 @@ extension MigrationRun {
   /// The inputs, the store, the report and Azure CLI's files of this run.
   func checkFiles() throws {
     let azureCLI = options.azureCLIDirectory.map { AzureCLIFiles(directory: $0) }
-    try azureCLI?.validate(msalInputs: msal, dryRun: options.dryRun || store == nil)
+    try azureCLI?.validate(msalInputs: msal, dryRun: options.dryRun || store == nil, names: options.fileNames)
     var files = OutputGuard()
     for path in adal { files.reading(path, as: options.fileNames.adalInput) }
     for path in msal { files.reading(path, as: options.fileNames.msalInput) }

@@ -15,18 +15,18 @@ public struct ImportPlan: Sendable {
   /// What the reader reported about entries it skipped.
   public var diagnostics: [Diagnostic]
 
-  /// Plans importing `files` (path and bytes) into a store that currently holds `existing`.
+  /// Plans importing `files` (path, bytes and what `UnifiedCacheJSONReader` read from them) into a store that
+  /// currently holds `existing`.
   public static func make(
-    files: [(path: String, data: Data)], existing: UnifiedCacheContents, limits: InputLimits = .default,
+    files: [(path: String, data: Data, cache: UnifiedCacheReadResult)], existing: UnifiedCacheContents,
     plannedAt: Date = Date()
-  ) throws(UnifiedCacheError) -> ImportPlan {
+  ) -> ImportPlan {
     var incoming: [String: (entity: AnyUnifiedEntity, sources: [PlanSource])] = [:]
     var unknown = JSONObject()
     var diagnostics: [Diagnostic] = []
     var inputs: [PlanInput] = []
-    let reader = UnifiedCacheJSONReader(limits: limits)
     for file in files {
-      let result = try reader.read(file.data, file: file.path)
+      let result = file.cache
       diagnostics += result.diagnostics
       inputs.append(
         PlanInput(
