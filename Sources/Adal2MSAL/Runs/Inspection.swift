@@ -24,7 +24,7 @@ public struct Inspection: Sendable {
   /// Show tokens, secrets and the values of fields this tool does not model.
   public var revealSecrets: Bool
   public var limits: InputLimits
-  /// How the refusal of an adal2msal store says what reads one.
+  /// How the refusal of a file that it does not show (a store) says what reads it.
   package var fileNames = RunFileNames.inspecting
 
   public init(file: String, revealSecrets: Bool = false, limits: InputLimits = .default) {
@@ -110,9 +110,12 @@ public struct Inspection: Sendable {
 }
 
 extension RunFileNames {
-  /// An inspection's words: it shows inputs, and a store is read by the store's own API.
+  /// An inspection's words: it shows inputs but an MSAL.NET v2 dictionary cache, which a migration reads, and a
+  /// store, which the store's own API reads.
   static var inspecting: RunFileNames {
     var names = RunFileNames()
+    names.giveAsADALInput = "read it with `MigrationRun(adal:)`"
+    names.giveAsMSALInput = "read it with `MigrationRun(msal:)`"
     names.giveAsStore = "read it with `CacheStore.open(path:options:)`"
     return names
   }

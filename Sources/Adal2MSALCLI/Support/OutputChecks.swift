@@ -5,12 +5,17 @@ import Adal2MSAL
 // instead: the options' names, and the key file, which the runs never see.
 
 extension RunFileNames {
-  /// The names the store commands share: `--out` for the store they write, and the key file.
+  /// The names the commands share: `--out` for the store they write, the key file, and the command that reads a
+  /// file given to one that does not.
   static func commandLine(keyFile: String?) -> RunFileNames {
     var names = RunFileNames()
     names.storeOutput = "--out"
     names.store = "the --out store"
+    names.giveAsADALInput = "read it with adal2msal migrate --adal"
+    names.giveAsMSALInput = "read it with adal2msal migrate --msal"
     names.giveAsStore = "pass it as --out"
+    names.azureCLIDirectory = "--azure-cli-dir"
+    names.toWriteAzureCLIFiles = "leave out --dry-run"
     if let keyFile { names.otherReads = [RunFile(role: "the --encryption-key-file", path: keyFile)] }
     return names
   }
@@ -24,8 +29,6 @@ extension Adal2MSALCommand.Migrate {
     names.report = "--report"
     names.giveAsADALInput = "pass it with --adal"
     names.giveAsMSALInput = "pass it with --msal"
-    names.azureCLIDirectory = "--azure-cli-dir"
-    names.toWriteAzureCLIFiles = "leave out --dry-run"
     return names
   }
 }
@@ -41,7 +44,7 @@ extension Adal2MSALCommand.Import {
 
 extension Adal2MSALCommand.Inspect {
   var fileNames: RunFileNames {
-    var names = RunFileNames()
+    var names = RunFileNames.commandLine(keyFile: nil)
     names.giveAsStore = "adal2msal accounts lists its accounts, and adal2msal export writes it out as a cache"
     return names
   }
