@@ -30,12 +30,28 @@ enum StoreCommandSupport {
   static func fail(_ error: CacheStoreError, file: String) -> ExitCode {
     let place = [error.location.file ?? file, error.location.keyPath.map { "at \($0)" }]
       .compactMap { $0 }.joined(separator: " ")
-    return fail(error.message, file: place, todo: error.remedy)
+    return fail(error.message, file: place, todo: error.inCommandLineWords.remedy)
   }
 
   static func fail(_ error: UnifiedCacheError, file: String) -> ExitCode {
     fail(
       error.message, file: error.location.description,
       todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
+  }
+}
+
+extension CacheStoreError {
+  /// The error with the command line's options where the library's remedy names what a pipeline gives instead
+  /// (a key, a run that writes). A remedy its thrower chose is kept.
+  var inCommandLineWords: CacheStoreError {
+    guard remedy == reason.defaultRemedy else { return self }
+    var worded = self
+    switch reason {
+    case .keyRequired:
+      worded.remedy = "give its key with --encryption-key-file or \(SecretSealing.environmentVariable)"
+    case .outdatedSchema: worded.remedy = "run adal2msal migrate or import on it (without --dry-run) to upgrade it"
+    default: break
+    }
+    return worded
   }
 }

@@ -116,8 +116,7 @@ public struct CacheStore: Sendable {
     }
     if !complete {
       throw CacheStoreError(
-        .unknownSchema, "the store's schema is older than this adal2msal or the file is not a store",
-        remedy: "run adal2msal migrate or import on it (without --dry-run) to upgrade it",
+        .outdatedSchema, "the store's schema is older than this adal2msal or the file is not a store",
         at: SourceLocation(file: path))
     }
   }

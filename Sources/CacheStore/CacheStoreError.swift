@@ -22,6 +22,9 @@ public struct CacheStoreError: Error, LocalizedError, CustomStringConvertible, S
     case corruptRow = "corrupt-row"
     /// The schema is newer than this tool knows.
     case unknownSchema = "unknown-schema"
+    /// A store opened read-only has a schema older than this tool writes (or the file is not a store): opened to
+    /// write, it is upgraded.
+    case outdatedSchema = "outdated-schema"
     /// SQLite reported an error (busy beyond the timeout, disk full, I/O error, ...).
     case database = "database"
   }
@@ -46,16 +49,19 @@ public struct CacheStoreError: Error, LocalizedError, CustomStringConvertible, S
 }
 
 extension CacheStoreError.Reason {
-  /// What to do, when the thrower has nothing more specific.
+  /// What to do, when the thrower has nothing more specific, in the library's words (`adal2msal` names its
+  /// options instead where the remedy is one).
   public var defaultRemedy: String {
     switch self {
     case .cannotOpen: "check the path and that the file is an adal2msal SQLite cache"
-    case .keyRequired: "give its key with --encryption-key-file or \(SecretSealing.environmentVariable)"
+    case .keyRequired:
+      "give its key: a `SecretSealing`, or `SecretSealing.fromEnvironment()` with \(SecretSealing.environmentVariable) set"
     case .wrongKey: "give the key the store was created with"
     case .notEncrypted: "open it without an encryption key"
     case .badKey: "give 32 raw bytes, 64 hex digits or the base64 of 32 bytes"
     case .secretUnreadable, .corruptRow: "restore the file from a backup or import it again"
     case .unknownSchema: "use the newer adal2msal that wrote it"
+    case .outdatedSchema: "open it to write once to upgrade it, as a run that is not a dry run does"
     case .database: "fix the cause and run again; nothing was written"
     }
   }

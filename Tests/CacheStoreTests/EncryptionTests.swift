@@ -78,6 +78,9 @@ import _Adal2MSALTestSupport
     let missing = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: store.path) }
     #expect(missing?.reason == .keyRequired)
     #expect(missing?.localizedDescription.contains("ADAL2MSAL_ENCRYPTION_KEY") == true)
+    // The library's words: `adal2msal` names its option instead (`StoreCLITests`).
+    #expect(missing?.remedy.contains("`SecretSealing.fromEnvironment()`") == true)
+    #expect(missing?.localizedDescription.contains("--") == false)
 
     let plainPath = try StoreTestSupport.freshPath()
     _ = try CacheStore.open(path: plainPath)

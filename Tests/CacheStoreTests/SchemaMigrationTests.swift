@@ -227,6 +227,26 @@ import _Adal2MSALTestSupport
     #expect(try Self.schema(store) == Self.schema(fresh))
   }
 
+  /// A store of an older schema is upgraded only when it is opened to write: read-only (a dry run, `accounts`,
+  /// `export`), it is refused, and the refusal says so in the library's words (`StoreCLITests` has the command
+  /// line's).
+  @Test func anOlderStoreOpenedReadOnlyIsRefusedWithHowToUpgradeIt() throws {
+    let contents = try ApplyTests.seedContents()
+    let tables = [
+      "accounts", "credentials", "app_metadata", "runs", "provenance_rows", "provenance_files", "provenance",
+    ]
+    let path = try Self.store(upTo: "v5", holding: contents, tables: tables)
+    let refused = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: path, options: .reading()) }
+    #expect(refused?.reason == .outdatedSchema)
+    #expect(
+      refused?.description.hasSuffix(
+        "the store's schema is older than this adal2msal or the file is not a store; open it to write once to "
+          + "upgrade it, as a run that is not a dry run does") == true, "\(refused.map(String.init(describing:)) ?? "")"
+    )
+    #expect(try CacheStore.open(path: path).contents() == contents)
+    #expect(try CacheStore.open(path: path, options: .reading()).contents() == contents)
+  }
+
   /// v6: a v5 store's credentials and provenance get their key hashes, and every lookup (by key, by account,
   /// of provenance) finds what it found before; the same plan again finds every entity current.
   @Test func aVersion5StoreIsFoundThroughItsKeyHashes() throws {

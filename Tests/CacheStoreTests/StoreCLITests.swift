@@ -89,6 +89,13 @@ import _Adal2MSALTestSupport
     #expect(noKey.stdout.isEmpty)
     #expect(noKey.stderr.hasPrefix("adal2msal: error: the store is encrypted and no key was given, \(cache), "))
     #expect(noKey.stderr.split(separator: "\n").count == 1)
+    // The command line's words for the library's remedy (`SecretSealing`), through both ways it prints an error.
+    let remedy = "give its key with --encryption-key-file or ADAL2MSAL_ENCRYPTION_KEY"
+    #expect(noKey.stderr.hasSuffix(remedy + "\n"), "\(noKey.stderr)")
+    let migrateNoKey = try Self.cli(["migrate", "--msal", Self.seed, "--out", cache, "--dry-run"])
+    #expect(migrateNoKey.exitCode == 1)
+    #expect(
+      migrateNoKey.stderr.hasSuffix(remedy + "\n") && !migrateNoKey.stderr.contains("`"), "\(migrateNoKey.stderr)")
 
     let wrongKey = directory.appendingPathComponent("wrong").path
     try Data(String(repeating: "ff", count: 32).utf8).write(to: URL(fileURLWithPath: wrongKey))
@@ -103,6 +110,25 @@ import _Adal2MSALTestSupport
     #expect(viaEnvironment.exitCode == 0)
     let secrets = try StoreTestSupport.read(URL(fileURLWithPath: Self.seed)).refreshTokens.map(\.secret.value)
     #expect(secrets.allSatisfy { viaEnvironment.stdout.contains($0) })
+  }
+
+  /// A store of an older schema read by a command that does not write (`accounts`, a dry run) is refused with
+  /// the commands that upgrade it.
+  @Test func anOlderStoreReadOnlyNamesTheCommandsThatUpgradeIt() throws {
+    let contents = try ApplyTests.seedContents()
+    let store = try SchemaMigrationTests.store(
+      upTo: "v5", holding: contents,
+      tables: ["accounts", "credentials", "app_metadata", "runs", "provenance_rows", "provenance_files", "provenance"])
+    let remedy = "run adal2msal migrate or import on it (without --dry-run) to upgrade it"
+    let accounts = try Self.cli(["accounts", store])
+    #expect(accounts.exitCode == 1)
+    #expect(accounts.stderr.hasSuffix(remedy + "\n"), "\(accounts.stderr)")
+    let dryRun = try Self.cli(["migrate", "--msal", Self.seed, "--out", store, "--dry-run"])
+    #expect(dryRun.exitCode == 1)
+    #expect(dryRun.stderr.hasSuffix(remedy + "\n"), "\(dryRun.stderr)")
+    let upgraded = try Self.cli(["import", Self.seed, "--out", store])
+    #expect(upgraded.exitCode == 0, "\(upgraded.stderr)")
+    #expect(try Self.cli(["accounts", store]).exitCode == 0)
   }
 
   @Test func unreadableInputIsAOneLineError() throws {

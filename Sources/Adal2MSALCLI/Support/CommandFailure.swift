@@ -7,7 +7,9 @@ import Foundation
 /// secret; a hint says what to do.
 func commandFailure(_ error: any Error, hint: String? = nil) -> ExitCode {
   let message: String
-  if let localized = error as? LocalizedError, let description = localized.errorDescription {
+  if let store = error as? CacheStoreError {
+    message = store.inCommandLineWords.description
+  } else if let localized = error as? LocalizedError, let description = localized.errorDescription {
     message = description
   } else {
     message = String(describing: error)
