@@ -118,8 +118,9 @@ package struct MigrationPipeline: Sendable {
       input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
   }
 
-  /// Reads an MSAL input (as `readUnifiedCache` does) and names its unmodelled credentials.
-  static func readMSAL(_ path: String, limits: InputLimits, names: RunFileNames) throws -> (
+  /// Reads an MSAL input (as `readUnifiedCache` does) and names its unmodelled credentials: `migrate --msal` and
+  /// `import` read their files so.
+  package static func readMSAL(_ path: String, limits: InputLimits, names: RunFileNames) throws -> (
     Data, UnifiedCacheReadResult
   ) {
     let data = try InputFile.read(path, limits: limits)
@@ -128,7 +129,7 @@ package struct MigrationPipeline: Sendable {
 
   /// Reads an MSAL unified cache. A file that is something else is named: an adal2msal store or an ADAL input,
   /// each with where it belongs in `names`' words, or a known unsupported format ("not supported yet").
-  package static func readUnifiedCache(_ data: Data, file path: String, limits: InputLimits, names: RunFileNames)
+  static func readUnifiedCache(_ data: Data, file path: String, limits: InputLimits, names: RunFileNames)
     throws -> UnifiedCacheReadResult
   {
     if let refusal = InputFormatSniffer.refusal(data) {
@@ -165,7 +166,7 @@ package struct MigrationPipeline: Sendable {
     var result = result
     let what =
       "a credential in a section adal2msal does not model, kept verbatim and written back by export, "
-      + "not migrated as an entity"
+      + "not stored as an entity"
     func name(_ path: String) {
       result.diagnostics.append(
         Diagnostic(.warning, code: "unified.unmodelled-entry", what, at: SourceLocation(file: file, keyPath: path)))

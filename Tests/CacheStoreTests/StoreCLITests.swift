@@ -131,6 +131,26 @@ import _Adal2MSALTestSupport
     #expect(try Self.cli(["accounts", store]).exitCode == 0)
   }
 
+  /// A credential in a section the model does not know (MSAL Go's partitions) is named by `import` as it is by
+  /// `migrate --msal`, kept, and written back by `export`.
+  @Test func importNamesTheCredentialsItKeepsVerbatim() throws {
+    let cache = try StoreTestSupport.freshPath()
+    let input = cache + ".json"
+    try Data(
+      #"{"Account": {}, "AccessTokensPartition": {"p1": {"k1": {"credential_type": "AccessToken", "secret": "s"}}}}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: input))
+    let imported = try Self.cli(["import", input, "--out", cache])
+    #expect(imported.exitCode == 0, "\(imported.stderr)")
+    #expect(
+      imported.stderr.contains(
+        "at AccessTokensPartition.p1.k1: warning: a credential in a section adal2msal does not model, kept verbatim "
+          + "and written back by export, not stored as an entity [unified.unmodelled-entry]"), "\(imported.stderr)")
+    let exported = try Self.cli(["export", cache])
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
+    #expect(((root["AccessTokensPartition"] as? [String: Any])?["p1"] as? [String: Any])?["k1"] != nil)
+  }
+
   @Test func unreadableInputIsAOneLineError() throws {
     let cache = try StoreTestSupport.freshPath()
     let bad = cache + ".txt"

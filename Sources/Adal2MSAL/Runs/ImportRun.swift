@@ -52,11 +52,8 @@ public struct ImportRun: Sendable {
     let startedAt = options.startedAt ?? Date()
     let (limits, names) = (options.limits, options.fileNames)
     let inputs = try files.map { path in
-      let data = try InputFile.read(path, limits: limits)
-      return (
-        path: path, data: data,
-        cache: try MigrationPipeline.readUnifiedCache(data, file: path, limits: limits, names: names)
-      )
+      let (data, cache) = try MigrationPipeline.readMSAL(path, limits: limits, names: names)
+      return (path: path, data: data, cache: cache)
     }
     let dryRun = options.dryRun
     let lock = dryRun ? nil : try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
