@@ -118,20 +118,13 @@ package struct MigrationPipeline: Sendable {
       input: ADALInput(result, file: path), unified: unified, record: record, ignored: result.ignoredItemCount)
   }
 
-  /// Reads an MSAL input (as `readUnifiedCache` does) and names its unmodelled credentials: `migrate --msal` and
-  /// `import` read their files so.
+  /// Reads an MSAL input, as `migrate --msal` and `import` read their files, and names its unmodelled credentials.
+  /// A file that is something else is named: an adal2msal store or an ADAL input, each with where it belongs in
+  /// `names`' words, or a known unsupported format ("not supported yet").
   package static func readMSAL(_ path: String, limits: InputLimits, names: RunFileNames) throws -> (
     Data, UnifiedCacheReadResult
   ) {
     let data = try InputFile.read(path, limits: limits)
-    return (data, countingUnmodelled(try readUnifiedCache(data, file: path, limits: limits, names: names), file: path))
-  }
-
-  /// Reads an MSAL unified cache. A file that is something else is named: an adal2msal store or an ADAL input,
-  /// each with where it belongs in `names`' words, or a known unsupported format ("not supported yet").
-  static func readUnifiedCache(_ data: Data, file path: String, limits: InputLimits, names: RunFileNames)
-    throws -> UnifiedCacheReadResult
-  {
     if let refusal = InputFormatSniffer.refusal(data) {
       guard refusal == .unsupported(.adalDotNetV3) else {
         throw names.advising(ADALCacheError.refusing(refusal, file: path))
@@ -142,7 +135,7 @@ package struct MigrationPipeline: Sendable {
           kind: .wrongOption(.adalInput)))
     }
     do {
-      return try UnifiedCacheJSONReader(limits: limits).read(data, file: path)
+      return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
     } catch {
       let adal: ADALReadResult
       do {

@@ -15,7 +15,7 @@ package struct RunFileNames: Sendable {
   package var export = "the export"
   /// Files the run reads that the library is not given (the command line's key file).
   package var otherReads: [RunFile] = []
-  /// How a file refused as given in the wrong place is given instead, said after what it is (`remedy(for:)`).
+  /// How a file refused as given in the wrong place is given instead, said after what it is (`advising`).
   package var giveAsADALInput = "pass it in `adal:`"
   package var giveAsMSALInput = "pass it in `msal:`"
   package var giveAsStore = "pass it as `store:`"
@@ -25,20 +25,16 @@ package struct RunFileNames: Sendable {
 
   package init() {}
 
-  /// How to give a file that belongs as `role`.
-  package func remedy(for role: ADALCacheError.InputRole) -> String {
-    switch role {
-    case .adalInput: giveAsADALInput
-    case .msalInput: giveAsMSALInput
-    case .store: giveAsStore
-    }
-  }
-
   /// `error`, with how to give the file instead when it was given in the wrong place.
   package func advising(_ error: ADALCacheError) -> ADALCacheError {
     guard let role = error.belongsAs, error.remedy == nil else { return error }
     var advised = error
-    advised.remedy = remedy(for: role)
+    advised.remedy =
+      switch role {
+      case .adalInput: giveAsADALInput
+      case .msalInput: giveAsMSALInput
+      case .store: giveAsStore
+      }
     return advised
   }
 }
