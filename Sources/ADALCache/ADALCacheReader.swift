@@ -66,7 +66,7 @@ public struct ADALCacheReader: Sendable {
     }
     throw ADALCacheError(
       "not a recognised ADAL input: \(InputFormatSniffer.describe(data)); expected a keychain dump (plist or JSON), "
-        + "a macOS ADAL cache blob or an archived item (see `adal2msal inspect`)",
+        + "a macOS ADAL cache blob or an archived item",
       at: SourceLocation(file: file), kind: .unrecognised)
   }
 

@@ -227,7 +227,7 @@ struct KeychainDumpParser {
       guard array.contains(where: { $0.objectValue.map(Self.isItem) ?? false }) else {
         throw ADALCacheError(
           "not a keychain dump: the JSON is an array of \(array.count) entries, none with keychain attributes "
-            + "(service, account, data); expected an objection or keychain JSON dump (see `adal2msal inspect`)",
+            + "(service, account, data); expected an objection or keychain JSON dump",
           at: location, kind: .unrecognised)
       }
       return [("", array)]
@@ -247,7 +247,7 @@ struct KeychainDumpParser {
     }
     throw ADALCacheError(
       "not a keychain dump: the JSON is an object with \(dictionary.count) top-level keys, none a keychain class, "
-        + "a keychain attribute or an MSAL cache section (see `adal2msal inspect`)",
+        + "a keychain attribute or an MSAL cache section",
       at: location, kind: .unrecognised)
   }
 

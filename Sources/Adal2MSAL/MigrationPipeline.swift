@@ -105,7 +105,7 @@ package struct MigrationPipeline: Sendable {
     do {
       result = try ADALCacheReader(limits: limits).read(data, file: path, pages: pages)
     } catch {
-      throw names.advising(error)
+      throw names.advising(error, of: data)
     }
     var unified: MSALInput?
     if !result.unifiedItems.isEmpty {
@@ -127,12 +127,12 @@ package struct MigrationPipeline: Sendable {
     let data = try InputFile.read(path, limits: limits)
     if let refusal = InputFormatSniffer.refusal(data) {
       guard refusal == .unsupported(.adalDotNetV3) else {
-        throw names.advising(ADALCacheError.refusing(refusal, file: path))
+        throw names.advising(ADALCacheError.refusing(refusal, file: path), of: data)
       }
       throw names.advising(
         ADALCacheError(
           "this is an ADAL input (adal-dotnet-v3), not an MSAL cache", at: SourceLocation(file: path),
-          kind: .wrongOption(.adalInput)))
+          kind: .wrongOption(.adalInput)), of: data)
     }
     do {
       return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
@@ -147,7 +147,7 @@ package struct MigrationPipeline: Sendable {
       throw names.advising(
         ADALCacheError(
           "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache", at: SourceLocation(file: path),
-          kind: .wrongOption(.adalInput)))
+          kind: .wrongOption(.adalInput)), of: data)
     }
   }
 

@@ -51,20 +51,14 @@ extension Adal2MSALCommand {
         options.sealing = try StoreCommandSupport.sealing(keyFile: encryptionKeyFile)
         outcome = try ImportRun(files: files, store: out, options: options).run(
           progress: ProgressLine(enabled: false).handler(store: out))
-      } catch let error as InputFileError {
-        throw commandFailure(error)
-      } catch let error as ADALCacheError {
-        throw commandFailure(error)
-      } catch let error as OutputPathError {
-        throw commandFailure(error)
-      } catch let error as StoreWriteLockError {
-        throw commandFailure(error)
       } catch let error as CacheStoreError {
         throw StoreCommandSupport.fail(error, file: out)
       } catch let error as UnifiedCacheError {
         throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
       } catch {
-        throw StoreCommandSupport.fail("import failed (\(type(of: error)))", file: out, todo: "run again")
+        // An input that cannot be read or belongs elsewhere, a refused store path, another run's lock: each
+        // error says what it is and what to do.
+        throw commandFailure(error)
       }
       for diagnostic in outcome.diagnostics.prefix(10) {
         Terminal.standardError("adal2msal: \(diagnostic)")

@@ -32,20 +32,6 @@ import _Adal2MSALTestSupport
     func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() }
   }
 
-  /// The error `body` throws, as the type the library documents for it.
-  func refusal<E: Error>(_ type: E.Type, _ body: () async throws -> Void) async -> E? {
-    do {
-      try await body()
-    } catch let error as E {
-      return error
-    } catch {
-      Issue.record("\(error) is not \(E.self)")
-      return nil
-    }
-    Issue.record("nothing was refused")
-    return nil
-  }
-
   @Test func aPipelineIsToldTheLibrarysParameters() async throws {
     let scratch = try Scratch()
     defer { try? FileManager.default.removeItem(at: scratch.directory) }
@@ -187,4 +173,18 @@ import _Adal2MSALTestSupport
         "msal.json: file skipped: this is an MSAL unified cache, not an ADAL cache: pass it with --msal"),
       "\(output.stdout.suffix(2000))")
   }
+}
+
+/// The error `body` throws, as the type the library documents for it; an issue when it throws another or none.
+func refusal<E: Error>(_ type: E.Type, _ body: () async throws -> Void) async -> E? {
+  do {
+    try await body()
+  } catch let error as E {
+    return error
+  } catch {
+    Issue.record("\(error) is not \(E.self)")
+    return nil
+  }
+  Issue.record("nothing was refused")
+  return nil
 }

@@ -5,7 +5,8 @@ import PropertyLists
 import UnifiedCache
 
 /// What a file is and what it holds, as `adal2msal inspect` shows it: an ADAL input (one line per item), a
-/// unified cache (one line per entity) or any other property list or NSKeyedArchiver archive (its tree).
+/// unified cache (one line per entity; a blank file is an empty one) or any other property list or
+/// NSKeyedArchiver archive (its tree).
 /// Tokens are shown as SHA-256 fingerprints unless `revealSecrets` is set.
 ///
 /// ```swift
@@ -41,7 +42,7 @@ public struct Inspection: Sendable {
     // A keychain dump's pages are given back as its items are decoded, as `migrate` reads it: held whole beside
     // the items, the 40k-item dump peaked at 2.1x its size.
     let (data, pages) = try InputFile.readReleasable(file, limits: limits)
-    if Self.looksLikeJSONObject(data), let result = try unifiedCache(data) {
+    if Self.mayBeUnifiedCache(data), let result = try unifiedCache(data) {
       switch format {
       case .text:
         return
@@ -61,7 +62,7 @@ public struct Inspection: Sendable {
       adal = try ADALCacheReader(limits: limits).read(data, file: file, pages: pages)
     } catch {
       // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
-      guard PropertyListFormat.sniff(data) != nil else { throw fileNames.advising(error) }
+      guard PropertyListFormat.sniff(data) != nil else { throw fileNames.advising(error, of: data) }
       // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
       if case .unsupported = error.kind { throw error }
       // The reader gives pages back only once it has recognised a dump, after which it does not fail; should
@@ -101,11 +102,13 @@ public struct Inspection: Sendable {
   }
 
   /// A JSON object (after an optional byte-order mark and white space): a unified cache, or an ADAL JSON dump
-  /// of keychain classes (most ADAL JSON dumps are arrays).
-  static func looksLikeJSONObject(_ data: Data) -> Bool {
+  /// of keychain classes (most ADAL JSON dumps are arrays). A file of white space alone is an empty unified
+  /// cache, as `migrate --msal` and every MSAL library read it (msal-node's samples ship a 0-byte one).
+  static func mayBeUnifiedCache(_ data: Data) -> Bool {
     var bytes = data.prefix(4096)[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+    guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return true }
+    return first == UInt8(ascii: "{")
   }
 }
 

@@ -1,6 +1,7 @@
 import ADALCache
 import Adal2MSALSupport
 import Foundation
+import PropertyLists
 
 /// What a run calls its files when it refuses one (an output, `OutputPathError`; an input given in the wrong
 /// place, `ADALCacheError.Kind.wrongOption`; Azure CLI's directory, `AzureCLIFiles.Refusal`): the library's words
@@ -19,22 +20,28 @@ package struct RunFileNames: Sendable {
   package var giveAsADALInput = "pass it in `adal:`"
   package var giveAsMSALInput = "pass it in `msal:`"
   package var giveAsStore = "pass it as `store:`"
+  /// How to see a property list that is no ADAL input: its tree. (`Inspection` shows the tree, never refuses it.)
+  package var toShowAPropertyList = "`Inspection(file:)` shows its tree"
   /// Where Azure CLI's files go, and what a run that may not write them must change.
   package var azureCLIDirectory = "the Azure CLI directory"
   package var toWriteAzureCLIFiles = "give the run a store and leave `dryRun` off"
 
   package init() {}
 
-  /// `error`, with how to give the file instead when it was given in the wrong place.
-  package func advising(_ error: ADALCacheError) -> ADALCacheError {
-    guard let role = error.belongsAs, error.remedy == nil else { return error }
+  /// `error`, refusing the file read as `data`, with what to do instead: how to give the file when it was given
+  /// in the wrong place, and how to see a property list of another kind, which the refusal cannot show.
+  package func advising(_ error: ADALCacheError, of data: Data) -> ADALCacheError {
+    guard error.remedy == nil else { return error }
     var advised = error
-    advised.remedy =
-      switch role {
-      case .adalInput: giveAsADALInput
-      case .msalInput: giveAsMSALInput
-      case .store: giveAsStore
-      }
+    switch error.kind {
+    case .wrongOption(.adalInput): advised.remedy = giveAsADALInput
+    case .wrongOption(.msalInput): advised.remedy = giveAsMSALInput
+    case .wrongOption(.store): advised.remedy = giveAsStore
+    // The two checks `Inspection` makes before it shows a file's tree: the ADAL reader did not recognise it, and
+    // it is a property list. Any other file `Inspection` refuses as the run did.
+    case .unrecognised where PropertyListFormat.sniff(data) != nil: advised.remedy = toShowAPropertyList
+    case .unrecognised, .unreadable, .unsupported: break
+    }
     return advised
   }
 }

@@ -16,6 +16,7 @@ extension RunFileNames {
     names.giveAsStore = "pass it as --out"
     names.azureCLIDirectory = "--azure-cli-dir"
     names.toWriteAzureCLIFiles = "leave out --dry-run"
+    names.toShowAPropertyList = "adal2msal inspect shows its tree"
     if let keyFile { names.otherReads = [RunFile(role: "the --encryption-key-file", path: keyFile)] }
     return names
   }

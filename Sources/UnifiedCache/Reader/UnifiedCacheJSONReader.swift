@@ -38,8 +38,7 @@ public struct UnifiedCacheJSONReader: Sendable {
       throw UnifiedCacheError(
         .notACache,
         "not an MSAL cache: the JSON is an object with \(object.count) top-level key(s) and no cache section "
-          + "(AccessToken, RefreshToken, IdToken, Account, AppMetadata); check that this is the cache file "
-          + "(see `adal2msal inspect`)",
+          + "(AccessToken, RefreshToken, IdToken, Account, AppMetadata); check that this is the cache file",
         at: SourceLocation(file: file, keyPath: "$"))
     }
     var assembler = CacheAssembler()
