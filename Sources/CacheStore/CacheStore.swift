@@ -44,6 +44,12 @@ public struct CacheStore: Sendable {
   public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError)
     -> CacheStore
   {
+    // Before anything touches the file, its mode included.
+    if OwnerOnlyFile.nonRegularKind(path) == nil, let identity = StoreIdentity.of(path),
+      let refusal = identity.refusal(of: path, readOnly: options.readOnly)
+    {
+      throw refusal
+    }
     if options.createIfMissing {
       if try !StoreFile.createOwnerOnly(path) { try StoreFile.secureExisting(path) }
     } else if !options.readOnly, FileManager.default.fileExists(atPath: path) {
@@ -106,6 +112,7 @@ public struct CacheStore: Sendable {
 
   /// For a read-only open: the schema must be exactly the one this version writes.
   private func checkSchemaIsCurrent() throws {
+    if let refusal = try queue.read(StoreIdentity.of).refusal(of: path, readOnly: true) { throw refusal }
     let migrator = StoreSchema.migrator
     let (complete, superseded) = try queue.read { db in
       (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
@@ -116,7 +123,7 @@ public struct CacheStore: Sendable {
     }
     if !complete {
       throw CacheStoreError(
-        .outdatedSchema, "the store's schema is older than this adal2msal or the file is not a store",
+        .outdatedSchema, "the store's schema is older than this adal2msal",
         at: SourceLocation(file: path))
     }
   }
@@ -127,6 +134,8 @@ public struct CacheStore: Sendable {
     // An up-to-date store is not touched: the migrator's own bookkeeping would otherwise write to the file
     // even when no migration runs, and a run that then fails must leave the file byte for byte as it was.
     if try queue.read({ try migrator.hasCompletedMigrations($0) && !migrator.hasBeenSuperseded($0) }) { return }
+    // `open` refused such a file before touching it, unless it could not read it then.
+    if let refusal = try queue.read(StoreIdentity.of).refusal(of: path, readOnly: false) { throw refusal }
     // A file that holds nothing yet gets its schema with `synchronous = NORMAL`: each migration is its own
     // transaction, and a sync each made most of a new store's creation. In WAL mode a power loss can then lose
     // those commits but never corrupt the file, and the first commit with `FULL` (a run's) syncs the WAL that

@@ -22,9 +22,11 @@ public struct CacheStoreError: Error, LocalizedError, CustomStringConvertible, S
     case corruptRow = "corrupt-row"
     /// The schema is newer than this tool knows.
     case unknownSchema = "unknown-schema"
-    /// A store opened read-only has a schema older than this tool writes (or the file is not a store): opened to
-    /// write, it is upgraded.
+    /// A store opened read-only has a schema older than this tool writes: opened to write, it is upgraded.
     case outdatedSchema = "outdated-schema"
+    /// The file is not a store: not an SQLite database, one with tables of its own, or (to read) an empty file.
+    /// Nothing is written to it.
+    case notAStore = "not-a-store"
     /// SQLite reported an error (busy beyond the timeout, disk full, I/O error, ...).
     case database = "database"
   }
@@ -62,6 +64,7 @@ extension CacheStoreError.Reason {
     case .secretUnreadable, .corruptRow: "restore the file from a backup or import it again"
     case .unknownSchema: "use the newer adal2msal that wrote it"
     case .outdatedSchema: "open it to write once to upgrade it, as a run that is not a dry run does"
+    case .notAStore: "give the path of an adal2msal store, or of a new file for a new store"
     case .database: "fix the cause and run again; nothing was written"
     }
   }

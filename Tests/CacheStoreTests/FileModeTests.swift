@@ -111,7 +111,8 @@ import _Adal2MSALTestSupport
     try Data("this is not sqlite, just text long enough to be read as a header......".utf8).write(
       to: URL(fileURLWithPath: path))
     let error = #expect(throws: CacheStoreError.self) { try CacheStore.open(path: path) }
-    #expect(error?.reason == .cannotOpen)
+    #expect(error?.reason == .notAStore)
+    #expect(error?.message == "the file is not an SQLite database, so not an adal2msal store; nothing was written")
     #expect(error?.location.file == path)
   }
 

@@ -240,7 +240,7 @@ import _Adal2MSALTestSupport
     #expect(refused?.reason == .outdatedSchema)
     #expect(
       refused?.description.hasSuffix(
-        "the store's schema is older than this adal2msal or the file is not a store; open it to write once to "
+        "the store's schema is older than this adal2msal; open it to write once to "
           + "upgrade it, as a run that is not a dry run does") == true, "\(refused.map(String.init(describing:)) ?? "")"
     )
     #expect(try CacheStore.open(path: path).contents() == contents)

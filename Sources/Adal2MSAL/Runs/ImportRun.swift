@@ -62,7 +62,7 @@ public struct ImportRun: Sendable {
     let outcome = try CacheStore.removingNewFileOnFailure(store, existed: existed) {
       let sealing = options.sealing
       let target: CacheStore? =
-        dryRun && !FileManager.default.fileExists(atPath: store)
+        dryRun && CacheStore.wouldCreate(store)
         ? nil
         : try CacheStore.open(
           path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))

@@ -191,13 +191,13 @@ public struct MigrationRun: Sendable {
     return outcome
   }
 
-  /// The target, opened read-only and read whole on another thread: nil when it does not exist (a dry run
-  /// never creates one).
+  /// The target, opened read-only and read whole on another thread: nil when it does not exist or holds nothing
+  /// yet (a dry run never creates one).
   private static func readInBackground(
     _ store: String, sealing: SecretSealing?
   ) -> BackgroundValue<Result<CheckedContents?, CacheStoreError>> {
     BackgroundValue {
-      guard FileManager.default.fileExists(atPath: store) else { return .success(nil) }
+      guard !CacheStore.wouldCreate(store) else { return .success(nil) }
       return Result { () throws(CacheStoreError) in try CheckedContents(path: store, sealing: sealing) }
     }
   }
