@@ -3,6 +3,7 @@ import Adal2MSALSupport
 import CacheStore
 import Foundation
 import MigrationEngine
+import PropertyLists
 import UnifiedCache
 
 /// How a migration reads its inputs (in parallel) and plans them against a store: `MigrationRun` calls it, and
@@ -120,7 +121,8 @@ package struct MigrationPipeline: Sendable {
 
   /// Reads an MSAL input, as `migrate --msal` and `import` read their files, and names its unmodelled credentials.
   /// A file that is something else is named: an adal2msal store or an ADAL input, each with where it belongs in
-  /// `names`' words, or a known unsupported format ("not supported yet").
+  /// `names`' words, a known unsupported format ("not supported yet"), or a property list of another kind (what
+  /// shows its tree).
   package static func readMSAL(_ path: String, limits: InputLimits, names: RunFileNames) throws -> (
     Data, UnifiedCacheReadResult
   ) {
@@ -142,6 +144,9 @@ package struct MigrationPipeline: Sendable {
         adal = try ADALCacheReader(limits: limits).read(data, file: path)
       } catch let other {
         if case .unsupported = other.kind { throw other }
+        // A property list is no JSON: the JSON reader's "unexpected character" at its first byte says nothing of
+        // what it is, the ADAL reader's refusal does (and that `Inspection` shows its tree).
+        if PropertyListFormat.sniff(data) != nil { throw names.advising(other, of: data) }
         throw error
       }
       throw names.advising(

@@ -66,6 +66,11 @@ import _Adal2MSALTestSupport
       #expect(refused?.kind == .unrecognised, "\(plist)")
       #expect(refused?.remedy == "`Inspection(file:)` shows its tree", "\(plist)")
       #expect(refused?.description == "\(plist): \(words): `Inspection(file:)` shows its tree")
+      // Given as an MSAL cache, it is refused so too, not as JSON with an unexpected first character.
+      let asMSAL = await refusal(ADALCacheError.self) { _ = try await MigrationRun(msal: [plist], store: store).run() }
+      let imported = await refusal(ADALCacheError.self) { _ = try ImportRun(files: [plist], store: store).run() }
+      #expect(asMSAL?.description == refused?.description)
+      #expect(imported?.description == refused?.description)
       // What the remedy promises: the inspection shows the tree.
       let shown = try Inspection(file: plist).render(.text)
       #expect(shown.contains("content: dictionary (2 keys)"), "\(shown)")
@@ -89,9 +94,15 @@ import _Adal2MSALTestSupport
     defer { try? FileManager.default.removeItem(at: scratch.directory) }
     let clock = ["--now", "2025-06-01T12:00:00Z"]
     for (plist, words) in scratch.propertyLists {
-      let migrated = try CLI.run(["migrate", "--adal", plist, "--dry-run"] + clock)
-      #expect(migrated.exitCode == 1, "\(migrated.stderr)")
-      #expect(migrated.stderr == "adal2msal: error: \(plist): \(words): adal2msal inspect shows its tree\n")
+      let expected = "adal2msal: error: \(plist): \(words): adal2msal inspect shows its tree\n"
+      for role in ["--adal", "--msal"] {
+        let migrated = try CLI.run(["migrate", role, plist, "--dry-run"] + clock)
+        #expect(migrated.exitCode == 1, "\(role): \(migrated.stderr)")
+        #expect(migrated.stderr == expected, "\(role)")
+      }
+      let imported = try CLI.run(["import", plist, "--out", scratch.directory.appendingPathComponent("s.sqlite").path])
+      #expect(imported.exitCode == 1, "\(imported.stderr)")
+      #expect(imported.stderr == expected)
       let inspected = try CLI.run(["inspect", plist])
       #expect(inspected.exitCode == 0, "\(inspected.stderr)")
       #expect(inspected.stdout.contains("launches: 3"), "\(inspected.stdout)")
