@@ -68,7 +68,7 @@ public enum InputFormatSniffer {
   /// The refusal for `data`, from its leading bytes alone; nil when it may be a supported input.
   public static func refusal(_ data: Data) -> Refusal? {
     let bytes = data.prefix(64 * 1024)
-    if bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+    if StoreFileMarker.isSQLite(header: bytes) {
       // Stores made before the application id: their schema text, when it is in the first bytes.
       let text = String(decoding: bytes, as: UTF8.self)
       return .sqlite(

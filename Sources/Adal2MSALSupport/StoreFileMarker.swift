@@ -1,9 +1,14 @@
 /// How an adal2msal store says what it is: SQLite's header field `application_id` (bytes 68-71, big-endian),
 /// which its schema sets, so that an input reader can tell a store given by mistake from a first look at the file
-/// (the schema's text may sit anywhere in a large file).
+/// (the schema's text may sit anywhere in a large file), and the store's opening a file that is no store.
 package enum StoreFileMarker {
   /// `A2MS` in ASCII.
   package static let applicationID: Int32 = 0x4132_4D53
+
+  /// Whether `header` (the file's first bytes) starts with SQLite's magic string: an SQLite database.
+  package static func isSQLite<Bytes: Collection<UInt8>>(header: Bytes) -> Bool {
+    header.starts(with: "SQLite format 3\u{0}".utf8)
+  }
 
   /// Whether `header` (the file's first bytes) is an SQLite file whose application id is adal2msal's.
   package static func isStore<Bytes: Collection<UInt8>>(header: Bytes) -> Bool {

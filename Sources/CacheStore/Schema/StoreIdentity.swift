@@ -27,7 +27,7 @@ enum StoreIdentity: Equatable {
       return nil
     }
     if header.isEmpty { return .nothing }
-    guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return .notADatabase }
+    guard StoreFileMarker.isSQLite(header: header) else { return .notADatabase }
     if StoreFileMarker.isStore(header: header) { return .store }
     // Stores before schema v4 have no application id, and a store's last commits may be in its WAL, which only
     // SQLite reads: the schema tells.
