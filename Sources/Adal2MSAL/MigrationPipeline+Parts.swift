@@ -31,6 +31,9 @@ extension MigrationPipeline {
     /// Files of an `--adal` directory that could not be used (unreadable, unrecognised, unsupported), in
     /// path order: a fleet goes on without them, and the run names and counts them.
     package var skippedFiles: [SkippedInput] = []
+    /// What the run says of its input directories (`InputDirectory.diagnostics`): the hidden entries it did not
+    /// read, and a directory with no file to read.
+    package var directoryDiagnostics: [Diagnostic] = []
     /// Keychain items that are neither ADAL nor MSAL items, by ADAL file (for `InputAccounting.addIgnored`).
     package var ignoredItems: [String: Int] = [:]
     /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
@@ -74,12 +77,14 @@ extension MigrationPipeline {
     adal: [String], msal: [String], keepingAtMost maxItems: Int, itemsPerPart: Int,
     progress: (@Sendable (String) -> Void)? = nil
   ) async throws -> InputIndex {
-    let adalEntries = try InputFile.expandMarkingDirectories(adal)
+    let (adalEntries, adalDirectories) = try InputFile.expandMarkingDirectories(adal)
     let adalPaths = adalEntries.map(\.path)
-    let msalPaths = try InputFile.expand(msal)
+    let (msalEntries, msalDirectories) = try InputFile.expandMarkingDirectories(msal)
+    let msalPaths = msalEntries.map(\.path)
     let (limits, names) = (self.limits, fileNames)
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
+    index.directoryDiagnostics = (adalDirectories + msalDirectories).flatMap(\.diagnostics)
     var failures: [SkippedInput?] = Array(repeating: nil, count: adalPaths.count)
     // Every file read, whole or `stripped`; `whole` marks those whose items are kept.
     var files: [ADALFile?] = Array(repeating: nil, count: adalPaths.count)

@@ -9,7 +9,8 @@ extension Adal2MSALCommand {
       discussion: """
         Looks accounts up as MSAL's accountForUsername / accountForIdentifier do: the username trimmed and \
         case-insensitive (with --environment, any host of the same cloud matches, e.g. login.microsoftonline.com \
-        finds login.windows.net), the home account id case-insensitive. Exits with status 1 when nothing matches.
+        finds login.windows.net), the home account id case-insensitive. Exits with status 1 when a --username or \
+        --identifier lookup matches nothing; a listing, with or without --environment, exits 0.
 
         Example:
           adal2msal accounts cache.sqlite --username alice@contoso.com --environment login.microsoftonline.com

@@ -87,43 +87,35 @@ package enum InputFile {
     }
   }
 
-  /// The regular files of a directory (not hidden, not recursive into hidden folders), sorted by path, so
-  /// that runs over a directory are deterministic.
+  /// The files a run reads of a directory (`InputDirectory`): in it and in its subdirectories, not hidden,
+  /// sorted by path, so that runs over a directory are deterministic.
   package static func files(inDirectory path: String) throws -> [String] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-      throw InputFileError(path: path, problem: .unreadable(reason: "cannot list the directory"))
-    }
-    return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
-      let full = (path as NSString).appendingPathComponent(name)
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        return nil
-      }
-      return full
-    }
+    try InputDirectory(listing: path).files
   }
 
   /// `expand`, each path marked with whether it came from a directory (a fleet: a bad file there is skipped,
-  /// not the end of the run).
-  package static func expandMarkingDirectories(_ paths: [String]) throws -> [(path: String, inDirectory: Bool)] {
-    try paths.flatMap { path -> [(path: String, inDirectory: Bool)] in
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        return try files(inDirectory: path).map { ($0, true) }
+  /// not the end of the run), and the directories listed, for what the run says of them.
+  package static func expandMarkingDirectories(_ paths: [String]) throws -> (
+    entries: [(path: String, inDirectory: Bool)], directories: [InputDirectory]
+  ) {
+    var entries: [(path: String, inDirectory: Bool)] = []
+    var directories: [InputDirectory] = []
+    for path in paths {
+      guard FileIdentity.isDirectory(path) else {
+        entries.append((path, false))
+        continue
       }
-      return [(path, false)]
+      let directory = try InputDirectory(listing: path)
+      entries += directory.files.map { ($0, true) }
+      directories.append(directory)
     }
+    return (entries, directories)
   }
 
-  /// Paths as given, with every directory replaced by its files (sorted); files keep their given order.
+  /// Paths as given, with every directory replaced by its files (`files(inDirectory:)`); files keep their
+  /// given order.
   package static func expand(_ paths: [String]) throws -> [String] {
-    try paths.flatMap { path -> [String] in
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        return try files(inDirectory: path)
-      }
-      return [path]
-    }
+    try paths.flatMap { path in try FileIdentity.isDirectory(path) ? files(inDirectory: path) : [path] }
   }
 
   /// The size the system gives for `path` (of the file a link names), without opening it; 0 when it gives none.

@@ -24,8 +24,7 @@ package struct OutputGuard: Sendable {
   /// A file the run reads. A directory stands for the files in it (as the readers expand it).
   package mutating func reading(_ path: String?, as role: String) {
     guard let path else { return }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+    if FileIdentity.isDirectory(path) {
       for file in (try? InputFile.files(inDirectory: path)) ?? [] { reads.append(RunFile(role: role, path: file)) }
     } else {
       reads.append(RunFile(role: role, path: path))
@@ -92,6 +91,18 @@ enum FileIdentity: Hashable {
     guard let resolved = realpath(directory, nil) else { return nil }
     defer { free(resolved) }
     self = .new(String(cString: resolved) + "/" + url.lastPathComponent)
+  }
+
+  /// Whether `path` names a directory (after following links).
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Whether `path` is a symbolic link (not followed).
+  static func isLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
   }
 
   /// What an existing path is when it is not a regular file (after following links); nil for a regular or

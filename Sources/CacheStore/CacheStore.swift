@@ -45,9 +45,8 @@ public struct CacheStore: Sendable {
     -> CacheStore
   {
     // Before anything touches the file, its mode included.
-    if OwnerOnlyFile.nonRegularKind(path) == nil, let identity = StoreIdentity.of(path),
-      let refusal = identity.refusal(of: path, readOnly: options.readOnly)
-    {
+    if let refusal = StoreIdentity.refusalOfNonRegular(path, readOnly: options.readOnly) { throw refusal }
+    if let identity = StoreIdentity.of(path), let refusal = identity.refusal(of: path, readOnly: options.readOnly) {
       throw refusal
     }
     if options.createIfMissing {

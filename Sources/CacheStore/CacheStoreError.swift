@@ -24,7 +24,8 @@ public struct CacheStoreError: Error, LocalizedError, CustomStringConvertible, S
     case unknownSchema = "unknown-schema"
     /// A store opened read-only has a schema older than this tool writes: opened to write, it is upgraded.
     case outdatedSchema = "outdated-schema"
-    /// The file is not a store: not an SQLite database, one with tables of its own, or (to read) an empty file.
+    /// The file is not a store: not an SQLite database, one with tables of its own, (to read) an empty file, or
+    /// no regular file at all (a directory, a FIFO, a device).
     /// Nothing is written to it.
     case notAStore = "not-a-store"
     /// SQLite reported an error (busy beyond the timeout, disk full, I/O error, ...).

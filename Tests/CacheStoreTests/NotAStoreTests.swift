@@ -85,6 +85,23 @@ import _Adal2MSALTestSupport
     #expect(try queue.read { try String.fetchAll($0, sql: "SELECT body FROM notes") } == ["keep me"])
   }
 
+  /// SQLite said of a directory "disk I/O error". (A FIFO, on which it waited for a writer forever, is
+  /// `NotAStoreCommandTests`' case: a command runs under a timeout, and this process would wait as SQLite did.)
+  @Test func aPathThatIsNoRegularFileIsRefusedUnopened() throws {
+    let directory = try StoreTestSupport.freshPath("a-directory")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    for (path, kind) in [(directory, "a directory"), ("/dev/null", "a character device")] {
+      #expect(!CacheStore.wouldCreate(path), "\(path)")
+      for options in [CacheStoreOptions(), .reading(sealing: nil)] {
+        let refused = refusal(path, options)
+        #expect(refused?.reason == .notAStore)
+        let written = options.readOnly ? "" : "; nothing was written"
+        #expect(refused?.message == "the path is \(kind), not an adal2msal store\(written)")
+      }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+  }
+
   @Test func anEmptyFileIsANewStoreToWriteAndNoStoreToRead() throws {
     let path = try StoreTestSupport.freshPath()
     #expect(FileManager.default.createFile(atPath: path, contents: nil))

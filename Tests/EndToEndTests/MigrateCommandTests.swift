@@ -222,6 +222,25 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// A family refresh token is keyed by the client id as given: one with a pasted space or a line break would be
+  /// written where no MSAL library looks, so such an id is a usage error. An id of another shape (ADFS allows
+  /// any string) is taken.
+  @Test func clientIDWithSpacesIsAUsageError() throws {
+    let frtOnly = Fixtures.url("scenarios/frt-only-no-client/adal.xml.plist").path
+    for clientID in ["", " 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0", "4b0db8c2 9f26", "app\n", "app\u{1B}[31m"] {
+      let run = try adal2msal(["migrate", "--adal", frtOnly, "--dry-run", "--client-id", clientID])
+      #expect(run.exitCode == 64, "\(clientID.debugDescription): \(run.stderr)")
+      #expect(run.stderr.contains("is no application id: it is empty or holds a space or control character"))
+      #expect(!run.stderr.contains("\u{1B}"), "a control character is shown escaped: \(run.stderr)")
+      #expect(run.stdout.isEmpty)
+    }
+    for clientID in ["4b0db8c2-9f26-4417-8bde-3f0e3656f8e0", "https://contoso.com/app"] {
+      let run = try adal2msal(["migrate", "--adal", frtOnly, "--dry-run", "--client-id", clientID, "--report", "-"])
+      #expect(run.exitCode == 0, "\(clientID): \(run.stderr)")
+      #expect(run.stdout.contains("RefreshToken  client \(clientID), family 1"), "\(run.stdout)")
+    }
+  }
+
   @Test func usageErrorsExit64() throws {
     let run = try adal2msal(["migrate", "--out", "/tmp/x.sqlite"])
     #expect(run.exitCode == 64)

@@ -63,6 +63,35 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// A directory, a FIFO and a device: `accounts` and `export` waited forever on a FIFO (SQLite opens it and
+  /// waits for a writer) and called a directory "SQLite error 10: disk I/O error". Every command refuses each
+  /// unopened, in one line that names it and what it is.
+  @Test func aPathThatIsNoRegularFileIsRefusedUnopened() throws {
+    let scratch = try Fixtures.temporaryDirectory("not-a-file")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let directory = scratch.appendingPathComponent("a-directory").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    let fifo = scratch.appendingPathComponent("a-fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let export = scratch.appendingPathComponent("export.json").path
+    let listing = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
+    for (store, kind) in [
+      (directory, "a directory"), (fifo, "a FIFO (named pipe)"), ("/dev/null", "a character device"),
+    ] {
+      for arguments in Self.commands(store: store, export: export) {
+        let output = try CLI.run(arguments)
+        #expect(!output.timedOut, "\(arguments) waited on \(store)")
+        #expect(CLI.contractViolations(output, expected: [store, kind]).isEmpty, "\(arguments): \(output.stderr)")
+        if ["accounts", "export"].contains(arguments[0]) {
+          #expect(
+            output.stderr.contains("the path is \(kind), not an adal2msal store, \(store),"), "\(output.stderr)")
+        }
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == listing, "\(store)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+  }
+
   @Test func anEmptyFileIsANewStoreToADryRunAsToTheRunItPreviews() throws {
     let scratch = try Fixtures.temporaryDirectory("empty-store")
     defer { try? FileManager.default.removeItem(at: scratch) }

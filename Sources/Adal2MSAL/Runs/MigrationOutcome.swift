@@ -23,6 +23,10 @@ public struct MigrationOutcome: Sendable {
   public var usersWithProblemsCount = 0
   /// Files of an `--adal` directory that were skipped whole, with why.
   public var skippedFiles: [SkippedInput] = []
+  /// What the run says of its input directories, also in the report: a note for each hidden entry it did not
+  /// read (`input.hidden-entry`), and a warning for a directory with no file to read (`input.empty-directory`).
+  /// Neither changes the verdict: no item was in them.
+  public var directoryDiagnostics: [Diagnostic] = []
   /// Where every input item ended, per file.
   public var accounting = InputAccounting()
   /// The run row written to the store; nil for a dry run, a run without a store or a failed (rolled back) run.

@@ -7,7 +7,7 @@ struct MigrationInputOptions: ParsableArguments {
   @Option(
     name: .customLong("adal"), parsing: .upToNextOption,
     help: ArgumentHelp(
-      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs, archived items, ADAL Python / Azure CLI accessTokens.json, ADAL Node caches or ADAL.NET v3 blobs; a directory means every file in it (read on all cores).",
+      "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs, archived items, ADAL Python / Azure CLI accessTokens.json, ADAL Node caches or ADAL.NET v3 blobs; a directory means every file in it and in its subdirectories (read on all cores; hidden entries, whose names start with a dot, are named and not read).",
       valueName: "file-or-directory"))
   var adal: [String] = []
 
@@ -84,9 +84,20 @@ struct PlanningOptions: ParsableArguments {
       }
       clock = .fixed(date)
     }
+    if let clientID, clientID.isEmpty || clientID.unicodeScalars.contains(where: Self.isNoIDCharacter) {
+      // An MSAL library finds a refresh token by its client id as written: one with a pasted space is never used.
+      throw ValidationError(
+        "--client-id '\(TerminalText.escaped(clientID, keepingNewlines: false))' is no application id: it is empty "
+          + "or holds a space or control character; give the app's client id, e.g. 4b0db8c2-9f26-4417-8bde-3f0e3656f8e0"
+      )
+    }
     return MigrationOptions(
       clientID: clientID, skipAccessTokens: skipAccessTokens, prefer: prefer, clock: clock,
       redactUsernames: redactUsernames, targetLibrary: library)
+  }
+
+  private static func isNoIDCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
   }
 
   /// Epoch seconds or ISO 8601 with its offset, each read strictly (`CivilTime.secondsSince1970(decimal:)` and

@@ -16,6 +16,9 @@ struct MigrationSummary {
     for skipped in outcome.skippedFiles {
       Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
     }
+    for diagnostic in outcome.directoryDiagnostics where !quiet || diagnostic.severity != .note {
+      Terminal.standardError("adal2msal: \(diagnostic)")
+    }
     if outcome.result == .failed {
       let what =
         verdict.yieldedAnything

@@ -65,8 +65,18 @@ enum StoreIdentity: Equatable {
     case .otherDatabase: message = "the file is an SQLite database with tables of its own, not an adal2msal store"
     case .notADatabase: message = "the file is not an SQLite database, so not an adal2msal store"
     }
-    return CacheStoreError(
-      .notAStore, readOnly ? message : message + "; nothing was written", at: SourceLocation(file: path))
+    return Self.refusal(message, of: path, readOnly: readOnly)
+  }
+
+  /// The refusal of a path that is no regular file (`OwnerOnlyFile.nonRegularKind`): SQLite would wait for a
+  /// FIFO's writer forever, and call a directory a disk I/O error. Nil for a regular or missing file.
+  static func refusalOfNonRegular(_ path: String, readOnly: Bool) -> CacheStoreError? {
+    guard let kind = OwnerOnlyFile.nonRegularKind(path) else { return nil }
+    return refusal("the path is \(kind), not an adal2msal store", of: path, readOnly: readOnly)
+  }
+
+  private static func refusal(_ message: String, of path: String, readOnly: Bool) -> CacheStoreError {
+    CacheStoreError(.notAStore, readOnly ? message : message + "; nothing was written", at: SourceLocation(file: path))
   }
 }
 
@@ -74,6 +84,8 @@ extension CacheStore {
   /// Whether a run that writes `path` would create its store there: no file, or one that holds nothing yet. A dry
   /// run reads no store from such a path, as the run it previews starts from none.
   package static func wouldCreate(_ path: String) -> Bool {
-    !FileManager.default.fileExists(atPath: path) || StoreIdentity.of(path) == .nothing
+    // A FIFO is not opened to look (that would wait for a writer): the run's opening refuses it.
+    !FileManager.default.fileExists(atPath: path)
+      || (OwnerOnlyFile.nonRegularKind(path) == nil && StoreIdentity.of(path) == .nothing)
   }
 }

@@ -1,0 +1,83 @@
+import Adal2MSALSupport
+import Foundation
+import Testing
+import _Adal2MSALTestSupport
+
+/// A directory given as an input: the files a run reads in it and its subdirectories, and what it passes over.
+@Suite struct InputDirectoryTests {
+  /// A fleet kept a folder per device, with what such folders also hold: a Mac's `.DS_Store`, a version-control
+  /// folder, a link to a folder, a link back up (a loop), a broken link and a FIFO.
+  private func makeFleet(in scratch: URL) throws -> String {
+    let fleet = scratch.appendingPathComponent("fleet").path
+    let manager = FileManager.default
+    for folder in ["device-a/deeper", ".git/objects"] {
+      try manager.createDirectory(atPath: "\(fleet)/\(folder)", withIntermediateDirectories: true)
+    }
+    try manager.createDirectory(
+      atPath: scratch.appendingPathComponent("elsewhere").path, withIntermediateDirectories: true)
+    for file in [
+      "b.plist", "device-a/keychain.plist", "device-a/deeper/x.plist", ".DS_Store", ".git/objects/o",
+      "device-a/.hidden.plist", "../elsewhere/kept.plist",
+    ] {
+      #expect(manager.createFile(atPath: "\(fleet)/\(file)", contents: Data("x".utf8)), "\(file)")
+    }
+    try manager.createSymbolicLink(atPath: "\(fleet)/a-link", withDestinationPath: "device-a")
+    try manager.createSymbolicLink(atPath: "\(fleet)/device-a/up", withDestinationPath: "..")
+    try manager.createSymbolicLink(atPath: "\(fleet)/linked", withDestinationPath: "../elsewhere")
+    try manager.createSymbolicLink(atPath: "\(fleet)/broken", withDestinationPath: "nowhere")
+    #expect(mkfifo("\(fleet)/pipe", 0o600) == 0)
+    return fleet
+  }
+
+  @Test func subdirectoriesAreReadAndHiddenEntriesNamed() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-directory")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let fleet = try makeFleet(in: scratch)
+    let listing = try InputDirectory(listing: fleet)
+    // Each file once: `device-a` under its own path, not through `a-link` (listed first by name) or `up`.
+    #expect(
+      listing.files == [
+        "\(fleet)/b.plist", "\(fleet)/broken", "\(fleet)/device-a/deeper/x.plist", "\(fleet)/device-a/keychain.plist",
+        "\(fleet)/linked/kept.plist", "\(fleet)/pipe",
+      ])
+    #expect(listing.hidden == ["\(fleet)/.DS_Store", "\(fleet)/.git", "\(fleet)/device-a/.hidden.plist"])
+    #expect(try InputFile.files(inDirectory: fleet) == listing.files)
+
+    let said = listing.diagnostics.map { "\($0)" }
+    #expect(
+      said
+        == listing.hidden.map {
+          "\($0): note: not read: its name starts with \".\" (hidden); name it as an input to read it [input.hidden-entry]"
+        })
+  }
+
+  @Test func aDirectoryWithNoFileToReadIsAWarning() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-directory")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let empty = scratch.appendingPathComponent("empty").path
+    try FileManager.default.createDirectory(atPath: "\(empty)/only-folders/deeper", withIntermediateDirectories: true)
+    #expect(
+      try InputDirectory(listing: empty).diagnostics.map { "\($0)" } == [
+        "\(empty): warning: the directory holds no file to read [input.empty-directory]"
+      ])
+    #expect(FileManager.default.createFile(atPath: "\(empty)/.DS_Store", contents: Data()))
+    let hiddenOnly = try InputDirectory(listing: empty)
+    #expect(hiddenOnly.diagnostics.map(\.code) == ["input.empty-directory", "input.hidden-entry"])
+    #expect(hiddenOnly.diagnostics.first?.message == "the directory holds no file to read (1 hidden, not read)")
+  }
+
+  @Test func expandKeepsTheGivenOrderAndListsEachDirectory() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-directory")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let fleet = try makeFleet(in: scratch)
+    let single = scratch.appendingPathComponent("single.json").path
+    let missing = scratch.appendingPathComponent("missing.json").path
+    let files = try InputDirectory(listing: fleet).files
+    #expect(try InputFile.expand([single, fleet, missing]) == [single] + files + [missing])
+    let marked = try InputFile.expandMarkingDirectories([fleet, single])
+    #expect(marked.entries.map(\.path) == files + [single])
+    #expect(marked.entries.map(\.inDirectory) == files.map { _ in true } + [false])
+    #expect(marked.directories.map(\.path) == [fleet])
+    #expect(throws: InputFileError.self) { try InputDirectory(listing: missing) }
+  }
+}
