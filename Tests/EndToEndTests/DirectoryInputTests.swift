@@ -71,6 +71,30 @@ import _Adal2MSALTestSupport
     #expect(quiet.stdout.contains("[input.hidden-entry]"), "\(quiet.stdout)")
   }
 
+  /// A fleet copied from Macs has a `.DS_Store` in every folder: standard error names the first five, the report
+  /// all of them.
+  @Test func manyHiddenEntriesAreCountedOnStandardErrorAndNamedInTheReport() throws {
+    let fleet = try Fleet()
+    defer { try? FileManager.default.removeItem(at: fleet.scratch) }
+    let folders = (3...9).map { "\(fleet.fleet)/device-\($0)" }
+    for folder in folders {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      #expect(FileManager.default.createFile(atPath: "\(folder)/.DS_Store", contents: Data("Bud1".utf8)))
+    }
+    let run = try CLI.run([
+      "migrate", "--adal", fleet.fleet, "--dry-run", "--now", Self.clock, "--report-format", "json",
+    ])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let hidden = ([fleet.dsStore] + folders.map { "\($0)/.DS_Store" }).sorted()
+    let notes = run.stderr.split(separator: "\n").filter { $0.contains("[input.hidden-entry]") }
+    #expect(notes.map { String($0.dropFirst("adal2msal: ".count).prefix { $0 != ":" }) } == Array(hidden.prefix(5)))
+    #expect(run.stderr.contains("adal2msal: note: and 3 more hidden entries not read (see the report)\n"))
+    let report = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+    let named = diagnostics.filter { $0["code"] as? String == "input.hidden-entry" }
+    #expect(named.compactMap { ($0["location"] as? [String: Any])?["file"] as? String } == hidden)
+  }
+
   @Test func aDirectoryWithNoFileToReadIsAWarningNotASilentEmptyStore() async throws {
     let fleet = try Fleet()
     defer { try? FileManager.default.removeItem(at: fleet.scratch) }

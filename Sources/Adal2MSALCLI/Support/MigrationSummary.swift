@@ -16,9 +16,7 @@ struct MigrationSummary {
     for skipped in outcome.skippedFiles {
       Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
     }
-    for diagnostic in outcome.directoryDiagnostics where !quiet || diagnostic.severity != .note {
-      Terminal.standardError("adal2msal: \(diagnostic)")
-    }
+    printDirectoryDiagnostics()
     if outcome.result == .failed {
       let what =
         verdict.yieldedAnything
@@ -48,6 +46,25 @@ struct MigrationSummary {
       "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
         + "see the report" + examples)
     return ExitStatus.successWithSkips
+  }
+
+  /// At most this many hidden entries are named on standard error (a fleet copied from Macs holds a `.DS_Store`
+  /// per folder); the report names them all.
+  static let hiddenEntriesListed = 5
+
+  /// The directories' warnings, then, unless `--quiet`, the first hidden entries they did not read.
+  private func printDirectoryDiagnostics() {
+    let diagnostics = outcome.directoryDiagnostics
+    for diagnostic in diagnostics where diagnostic.severity != .note {
+      Terminal.standardError("adal2msal: \(diagnostic)")
+    }
+    guard !quiet else { return }
+    let notes = diagnostics.filter { $0.severity == .note }
+    for note in notes.prefix(Self.hiddenEntriesListed) { Terminal.standardError("adal2msal: \(note)") }
+    if notes.count > Self.hiddenEntriesListed {
+      Terminal.standardError(
+        "adal2msal: note: and \(notes.count - Self.hiddenEntriesListed) more hidden entries not read (see the report)")
+    }
   }
 
   private var examples: String {
