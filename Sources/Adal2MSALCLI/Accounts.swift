@@ -68,7 +68,8 @@ extension Adal2MSALCommand {
       }
       if found.isEmpty, let wanted = username ?? identifier {
         let what = username != nil ? "username" : "identifier"
-        Terminal.standardError("no account for \(what) \(wanted) in \(cache)")
+        let cloud = environment.map { " (in the cloud of \($0))" } ?? ""
+        Terminal.standardError("no account for \(what) \(wanted)\(cloud) in \(cache)")
         throw ExitCode(1)
       }
       switch format {

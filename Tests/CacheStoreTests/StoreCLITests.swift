@@ -58,6 +58,18 @@ import _Adal2MSALTestSupport
     let none = try Self.cli(["accounts", cache, "--username", "nobody@contoso.com"])
     #expect(none.exitCode == 1)
     #expect(none.stderr == "no account for username nobody@contoso.com in \(cache)\n")
+    // The user is there, in another cloud: the message names the cloud the lookup was narrowed to.
+    for lookup in [
+      ["--username", "liu.kang@bogavrilltd.onmicrosoft.com"],
+      ["--identifier", "ae821e4d-f408-451a-af82-882691148603.49f548d0-12b7-4169-a390-bb5304d24462"],
+    ] {
+      let elsewhere = try Self.cli(["accounts", cache] + lookup + ["--environment", "login.chinacloudapi.cn"])
+      #expect(elsewhere.exitCode == 1)
+      #expect(
+        elsewhere.stderr
+          == "no account for \(lookup[0].dropFirst(2)) \(lookup[1]) (in the cloud of login.chinacloudapi.cn) in \(cache)\n"
+      )
+    }
     let both = try Self.cli(["accounts", cache, "--username", "a", "--identifier", "b"])
     #expect(both.exitCode != 0)
   }
