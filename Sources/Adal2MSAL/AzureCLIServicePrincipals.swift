@@ -39,7 +39,8 @@ public enum AzureCLIServicePrincipals {
   public static func collect(fromADAL paths: [String], limits: InputLimits) throws -> [Entry] {
     var entries: [Entry] = []
     for path in try InputFile.expand(paths) {
-      let data = try InputFile.read(path, limits: limits)
+      // A file a directory run skipped (a broken link, a FIFO) was named by `migrate` already.
+      guard let data = try? InputFile.read(path, limits: limits) else { continue }
       guard let array = (try? JSONParser(limits: limits).parse(data))?.arrayValue else { continue }
       for object in array.compactMap(\.objectValue) {
         guard let id = object["servicePrincipalId"]?.stringValue,

@@ -70,16 +70,17 @@ extension MigrationPipeline {
   /// are then about `maxItems`, as many as this pass held before it knew the run was in parts.
   ///
   /// A file of an `--adal` directory that cannot be used (unreadable, unrecognised, unsupported) is not an
-  /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet).
+  /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet). The run's own
+  /// files found in a directory (`runFiles`: the store and its side files) are passed over and named.
   ///
   /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
   package func index(
-    adal: [String], msal: [String], keepingAtMost maxItems: Int, itemsPerPart: Int,
-    progress: (@Sendable (String) -> Void)? = nil
+    adal: [String], msal: [String], passingOver runFiles: [String] = [], keepingAtMost maxItems: Int,
+    itemsPerPart: Int, progress: (@Sendable (String) -> Void)? = nil
   ) async throws -> InputIndex {
-    let (adalEntries, adalDirectories) = try InputFile.expandMarkingDirectories(adal)
+    let (adalEntries, adalDirectories) = try InputFile.expandMarkingDirectories(adal, passingOver: runFiles)
     let adalPaths = adalEntries.map(\.path)
-    let (msalEntries, msalDirectories) = try InputFile.expandMarkingDirectories(msal)
+    let (msalEntries, msalDirectories) = try InputFile.expandMarkingDirectories(msal, passingOver: runFiles)
     let msalPaths = msalEntries.map(\.path)
     let (limits, names) = (self.limits, fileNames)
     var index = InputIndex(

@@ -12,14 +12,20 @@ package struct InputDirectory: Sendable, Hashable {
   /// The entries whose names start with ".", here and in the subdirectories, sorted by path: not read, and a
   /// hidden directory not listed.
   package var hidden: [String] = []
+  /// The run's own files found here (`passingOver`), sorted by path: a store kept beside the dumps it was
+  /// migrated from is the run's target, not one of its inputs.
+  package var runFiles: [String] = []
 
   /// Lists `path` and each of its subdirectories, in the order of their names. A directory reached through a
   /// symbolic link is listed after those reached without one, and a directory reached again (a loop, or a
   /// second path to it) is not listed again: each file is read once, under its path without links if it has one.
   ///
+  /// - Parameter runFiles: files of the run that are no inputs (its store and the store's side files), passed
+  ///   over wherever they are found, by identity, through links too.
   /// - Throws: `InputFileError` naming the first directory that cannot be listed.
-  package init(listing path: String) throws {
+  package init(listing path: String, passingOver runFiles: [String] = []) throws {
     self.path = path
+    let ownFiles = Set(runFiles.compactMap { FileIdentity($0) })
     var listed: Set<FileIdentity> = []
     var pending = [path]
     var linked: [String] = []
@@ -35,7 +41,11 @@ package struct InputDirectory: Sendable, Hashable {
         if name.hasPrefix(".") {
           hidden.append(entry)
         } else if !FileIdentity.isDirectory(entry) {
-          files.append(entry)
+          if !ownFiles.isEmpty, let identity = FileIdentity(entry), ownFiles.contains(identity) {
+            self.runFiles.append(entry)
+          } else {
+            files.append(entry)
+          }
         } else if FileIdentity.isLink(entry) {
           linked.append(entry)
         } else {
@@ -46,10 +56,15 @@ package struct InputDirectory: Sendable, Hashable {
     }
     files.sort()
     hidden.sort()
+    self.runFiles.sort()
   }
 
-  /// What a run says of this directory: a note for each hidden entry it did not read, and a warning when it
-  /// found no file to read at all (a mistyped or not yet filled folder would otherwise migrate nothing unsaid).
+  /// The code of the note that names a hidden entry.
+  package static let hiddenEntryCode = "input.hidden-entry"
+
+  /// What a run says of this directory: a warning when it found no file to read at all (a mistyped or not yet
+  /// filled folder would otherwise migrate nothing unsaid), and a note for each hidden entry and each file of
+  /// the run's own it did not read.
   package var diagnostics: [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     if files.isEmpty {
@@ -61,8 +76,13 @@ package struct InputDirectory: Sendable, Hashable {
     }
     diagnostics += hidden.map {
       Diagnostic(
-        .note, code: "input.hidden-entry",
+        .note, code: Self.hiddenEntryCode,
         "not read: its name starts with \".\" (hidden); name it as an input to read it",
+        at: SourceLocation(file: $0))
+    }
+    diagnostics += runFiles.map {
+      Diagnostic(
+        .note, code: "input.run-file", "not read: it is the store this run reads and writes, or one of its side files",
         at: SourceLocation(file: $0))
     }
     return diagnostics

@@ -88,14 +88,14 @@ package enum InputFile {
   }
 
   /// The files a run reads of a directory (`InputDirectory`): in it and in its subdirectories, not hidden,
-  /// sorted by path, so that runs over a directory are deterministic.
-  package static func files(inDirectory path: String) throws -> [String] {
-    try InputDirectory(listing: path).files
+  /// sorted by path, so that runs over a directory are deterministic; `runFiles` passed over.
+  package static func files(inDirectory path: String, passingOver runFiles: [String] = []) throws -> [String] {
+    try InputDirectory(listing: path, passingOver: runFiles).files
   }
 
   /// `expand`, each path marked with whether it came from a directory (a fleet: a bad file there is skipped,
   /// not the end of the run), and the directories listed, for what the run says of them.
-  package static func expandMarkingDirectories(_ paths: [String]) throws -> (
+  package static func expandMarkingDirectories(_ paths: [String], passingOver runFiles: [String] = []) throws -> (
     entries: [(path: String, inDirectory: Bool)], directories: [InputDirectory]
   ) {
     var entries: [(path: String, inDirectory: Bool)] = []
@@ -105,17 +105,19 @@ package enum InputFile {
         entries.append((path, false))
         continue
       }
-      let directory = try InputDirectory(listing: path)
+      let directory = try InputDirectory(listing: path, passingOver: runFiles)
       entries += directory.files.map { ($0, true) }
       directories.append(directory)
     }
     return (entries, directories)
   }
 
-  /// Paths as given, with every directory replaced by its files (`files(inDirectory:)`); files keep their
-  /// given order.
-  package static func expand(_ paths: [String]) throws -> [String] {
-    try paths.flatMap { path in try FileIdentity.isDirectory(path) ? files(inDirectory: path) : [path] }
+  /// Paths as given, with every directory replaced by its files (`files(inDirectory:passingOver:)`); files keep
+  /// their given order.
+  package static func expand(_ paths: [String], passingOver runFiles: [String] = []) throws -> [String] {
+    try paths.flatMap { path in
+      try FileIdentity.isDirectory(path) ? files(inDirectory: path, passingOver: runFiles) : [path]
+    }
   }
 
   /// The size the system gives for `path` (of the file a link names), without opening it; 0 when it gives none.

@@ -21,11 +21,14 @@ package struct OutputGuard: Sendable {
 
   package init() {}
 
-  /// A file the run reads. A directory stands for the files in it (as the readers expand it).
-  package mutating func reading(_ path: String?, as role: String) {
+  /// A file the run reads. A directory stands for the files in it, `runFiles` passed over (as the readers expand
+  /// it).
+  package mutating func reading(_ path: String?, as role: String, passingOver runFiles: [String] = []) {
     guard let path else { return }
     if FileIdentity.isDirectory(path) {
-      for file in (try? InputFile.files(inDirectory: path)) ?? [] { reads.append(RunFile(role: role, path: file)) }
+      for file in (try? InputFile.files(inDirectory: path, passingOver: runFiles)) ?? [] {
+        reads.append(RunFile(role: role, path: file))
+      }
     } else {
       reads.append(RunFile(role: role, path: path))
     }
@@ -51,7 +54,7 @@ package struct OutputGuard: Sendable {
   }
 
   private mutating func readingSideFiles(of store: String, storeName: String) {
-    for suffix in ["-wal", "-shm", "-journal"] {
+    for suffix in StoreFileMarker.sideFileSuffixes {
       reads.append(RunFile(role: "\(storeName)'s \(suffix) file", path: store + suffix))
     }
   }

@@ -2,6 +2,12 @@
 /// which its schema sets, so that an input reader can tell a store given by mistake from a first look at the file
 /// (the schema's text may sit anywhere in a large file), and the store's opening a file that is no store.
 package enum StoreFileMarker {
+  /// The files SQLite keeps beside a store, by the suffix it adds to the store's path.
+  package static let sideFileSuffixes = ["-wal", "-shm", "-journal"]
+
+  /// A store's path and its side files' paths.
+  package static func files(of store: String) -> [String] { [store] + sideFileSuffixes.map { store + $0 } }
+
   /// `A2MS` in ASCII.
   package static let applicationID: Int32 = 0x4132_4D53
 

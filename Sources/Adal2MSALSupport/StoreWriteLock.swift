@@ -59,7 +59,7 @@ package final class StoreWriteLock: @unchecked Sendable {
     existed = FileManager.default.fileExists(atPath: storePath)
     // An existing store is left to SQLite (an interrupted transaction rolls back); registering nothing still
     // gives an interrupted run its status, 128 + the signal.
-    cleanup = InterruptCleanup.register(existed ? [] : ["", "-wal", "-shm", "-journal"].map { storePath + $0 })
+    cleanup = InterruptCleanup.register(existed ? [] : StoreFileMarker.files(of: storePath))
   }
 
   /// The run committed: an interruption from now on leaves the store in place.

@@ -37,8 +37,7 @@ enum StoreFile {
         remedy: "give the path of a new file or of a store written by migrate or import", at: SourceLocation(file: path)
       )
     }
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-      let file = path + suffix
+    for file in StoreFileMarker.files(of: path) {
       guard let status = OwnerOnlyFile.status(file) else { continue }
       guard status.isOwnedByCurrentUser else {
         throw CacheStoreError(
@@ -112,7 +111,7 @@ extension CacheStore {
       return try body()
     } catch {
       if !existed {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for file in StoreFileMarker.files(of: path) { unlink(file) }
       }
       throw error
     }

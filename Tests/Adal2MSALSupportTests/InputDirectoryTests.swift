@@ -51,6 +51,25 @@ import _Adal2MSALTestSupport
         })
   }
 
+  /// A store kept beside the dumps it was migrated from is the run's target: passed over by identity (named here
+  /// through a link), with its side files, and named in a note.
+  @Test func theRunsStoreIsPassedOver() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-directory")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let fleet = try makeFleet(in: scratch)
+    for file in ["device-a/cache.sqlite", "device-a/cache.sqlite-wal", "device-a/cache.sqlite.bak"] {
+      #expect(FileManager.default.createFile(atPath: "\(fleet)/\(file)", contents: Data("x".utf8)))
+    }
+    let store = "\(fleet)/a-link/cache.sqlite"
+    let listing = try InputDirectory(listing: fleet, passingOver: StoreFileMarker.files(of: store))
+    #expect(listing.runFiles == ["\(fleet)/device-a/cache.sqlite", "\(fleet)/device-a/cache.sqlite-wal"])
+    #expect(listing.files == (try InputDirectory(listing: fleet)).files.filter { !listing.runFiles.contains($0) })
+    #expect(listing.files.contains("\(fleet)/device-a/cache.sqlite.bak"))
+    let notes = listing.diagnostics.filter { $0.code == "input.run-file" }
+    #expect(notes.map(\.location?.file) == listing.runFiles)
+    #expect(try InputFile.expand([fleet], passingOver: StoreFileMarker.files(of: store)) == listing.files)
+  }
+
   @Test func aDirectoryWithNoFileToReadIsAWarning() throws {
     let scratch = try Fixtures.temporaryDirectory("input-directory")
     defer { try? FileManager.default.removeItem(at: scratch) }

@@ -95,6 +95,57 @@ import _Adal2MSALTestSupport
     #expect(named.compactMap { ($0["location"] as? [String: Any])?["file"] as? String } == hidden)
   }
 
+  /// `cd dumps && adal2msal migrate --adal . --out cache.sqlite`, run again: the store is the run's target, not
+  /// an input (it was refused as "the same file as the --adal input", and as a store given as an input).
+  @Test func aStoreKeptBesideItsDumpsIsTheTargetNotAnInput() throws {
+    let fleet = try Fleet()
+    defer { try? FileManager.default.removeItem(at: fleet.scratch) }
+    let directory = URL(fileURLWithPath: fleet.fleet)
+    let run = ["migrate", "--adal", ".", "--out", "cache.sqlite", "--now", Self.clock]
+    let first = try CLI.run(run, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    #expect(first.stderr.contains("wrote run 1 to cache.sqlite: 5 added, 0 updated"), "\(first.stderr)")
+    let again = try CLI.run(run + ["--report", "-", "--report-format", "json"], in: directory)
+    #expect(again.exitCode == 0, "\(again.stderr)")
+    #expect(again.stderr.contains("wrote run 2 to cache.sqlite: 0 added, 0 updated"), "\(again.stderr)")
+    #expect(!again.stderr.contains("input.run-file"), "named in the report only: \(again.stderr)")
+    let report = try #require(JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+    let inputs = try #require(report["inputs"] as? [[String: Any]])
+    #expect(inputs.compactMap { $0["path"] as? String } == ["./device-1/keychain.plist", "./device-2/keychain.plist"])
+    let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+    let runFiles = diagnostics.filter { $0["code"] as? String == "input.run-file" }
+    #expect(runFiles.compactMap { ($0["location"] as? [String: Any])?["file"] as? String } == ["./cache.sqlite"])
+    // Named as an input, the store is still refused.
+    let named = try CLI.run(["migrate", "--adal", "cache.sqlite", "--out", "cache.sqlite"], in: directory)
+    #expect(CLI.contractViolations(named, expected: ["is the same file as the --adal input"]).isEmpty)
+  }
+
+  /// A file the run skipped in a directory (a FIFO) failed the Azure CLI step, which read the directory again,
+  /// after the store was written: status 1, "nothing written", with the store written and no Azure CLI files.
+  @Test func azureCLIFilesAreWrittenPastAFileTheRunSkipped() throws {
+    let scratch = try Fixtures.temporaryDirectory("directory-input")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let inputs = scratch.appendingPathComponent("azure").path
+    let azure = scratch.appendingPathComponent("dot-azure").path
+    for directory in [inputs, azure] {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+    try FileManager.default.copyItem(
+      atPath: Fixtures.url("adal-python/accessTokens.json").path, toPath: "\(inputs)/accessTokens.json")
+    #expect(mkfifo("\(inputs)/pipe", 0o600) == 0)
+    let store = scratch.appendingPathComponent("cache.sqlite").path
+    let run = try CLI.run([
+      "migrate", "--adal", inputs, "--out", store, "--azure-cli-dir", azure, "--adal-time-zone", "UTC", "-q",
+    ])
+    #expect(!run.timedOut)
+    #expect(run.exitCode == 2, "\(run.stderr)")
+    #expect(run.stderr.hasPrefix("adal2msal: warning: \(inputs)/pipe: skipped: is a FIFO"), "\(run.stderr)")
+    let cache = try Data(contentsOf: URL(fileURLWithPath: "\(azure)/msal_token_cache.json"))
+    let sections = try #require(JSONSerialization.jsonObject(with: cache) as? [String: Any])
+    #expect((sections["RefreshToken"] as? [String: Any])?.isEmpty == false)
+    #expect(FileManager.default.fileExists(atPath: "\(azure)/service_principal_entries.json"))
+  }
+
   @Test func aDirectoryWithNoFileToReadIsAWarningNotASilentEmptyStore() async throws {
     let fleet = try Fleet()
     defer { try? FileManager.default.removeItem(at: fleet.scratch) }

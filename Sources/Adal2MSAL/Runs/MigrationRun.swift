@@ -103,13 +103,13 @@ public struct MigrationRun: Sendable {
     // Inputs first: a bad input fails the run before the target is written to.
     var fileRead: (@Sendable (String) -> Void)?
     if progress != nil {
-      let reading = ReadingProgress(paths: adal + msal, handler: progress)
+      let reading = ReadingProgress(paths: adal + msal, passingOver: storeFiles, handler: progress)
       reading.start()
       fileRead = { reading.finished($0) }
     }
     var index = try await pipeline.index(
-      adal: adal, msal: msal, keepingAtMost: options.planWholeUpTo, itemsPerPart: options.itemsPerPart,
-      progress: fileRead)
+      adal: adal, msal: msal, passingOver: storeFiles, keepingAtMost: options.planWholeUpTo,
+      itemsPerPart: options.itemsPerPart, progress: fileRead)
     // One writer at a time, from before the store is opened to write until the run has committed or cleaned up.
     var lock: StoreWriteLock?
     if let store, !dryRun {

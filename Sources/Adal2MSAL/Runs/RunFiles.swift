@@ -64,13 +64,17 @@ extension OutputGuard {
 }
 
 extension MigrationRun {
+  /// The store and its side files, which an input directory may hold (a store kept beside its dumps): passed
+  /// over there, as the run's target rather than an input.
+  var storeFiles: [String] { store.map(StoreFileMarker.files(of:)) ?? [] }
+
   /// The inputs, the store, the report and Azure CLI's files of this run.
   func checkFiles() throws {
     let azureCLI = options.azureCLIDirectory.map { AzureCLIFiles(directory: $0) }
     try azureCLI?.validate(msalInputs: msal, dryRun: options.dryRun || store == nil, names: options.fileNames)
     var files = OutputGuard()
-    for path in adal { files.reading(path, as: options.fileNames.adalInput) }
-    for path in msal { files.reading(path, as: options.fileNames.msalInput) }
+    for path in adal { files.reading(path, as: options.fileNames.adalInput, passingOver: storeFiles) }
+    for path in msal { files.reading(path, as: options.fileNames.msalInput, passingOver: storeFiles) }
     files.addCommonFiles(options.fileNames, store: store, written: !options.dryRun)
     if let azureCLI {
       // Read by the run (the token cache is an MSAL input, the service principals are merged) and then replaced.

@@ -52,10 +52,10 @@ final class ReadingProgress: @unchecked Sendable {
   private var files = 0
   private let totalBytes: Int
 
-  /// The sizes of the files `paths` expands to (directories listed), read with `stat`.
-  init(paths: [String], handler: RunProgressHandler?) {
+  /// The sizes of the files `paths` expands to (directories listed, `runFiles` passed over), read with `stat`.
+  init(paths: [String], passingOver runFiles: [String] = [], handler: RunProgressHandler?) {
     var sizes: [String: Int] = [:]
-    if handler != nil, let expanded = try? InputFile.expand(paths) {
+    if handler != nil, let expanded = try? InputFile.expand(paths, passingOver: runFiles) {
       for path in expanded {
         sizes[path] = InputFile.size(of: path)
       }

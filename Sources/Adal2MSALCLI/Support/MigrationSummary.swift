@@ -52,14 +52,15 @@ struct MigrationSummary {
   /// per folder); the report names them all.
   static let hiddenEntriesListed = 5
 
-  /// The directories' warnings, then, unless `--quiet`, the first hidden entries they did not read.
+  /// The directories' warnings, then, unless `--quiet`, the first hidden entries they did not read (the run's
+  /// own files found there are named in the report only).
   private func printDirectoryDiagnostics() {
     let diagnostics = outcome.directoryDiagnostics
     for diagnostic in diagnostics where diagnostic.severity != .note {
       Terminal.standardError("adal2msal: \(diagnostic)")
     }
     guard !quiet else { return }
-    let notes = diagnostics.filter { $0.severity == .note }
+    let notes = diagnostics.filter { $0.code == InputDirectory.hiddenEntryCode }
     for note in notes.prefix(Self.hiddenEntriesListed) { Terminal.standardError("adal2msal: \(note)") }
     if notes.count > Self.hiddenEntriesListed {
       Terminal.standardError(
