@@ -31,8 +31,8 @@ extension MigrationPipeline {
     /// Files of an `--adal` directory that could not be used (unreadable, unrecognised, unsupported), in
     /// path order: a fleet goes on without them, and the run names and counts them.
     package var skippedFiles: [SkippedInput] = []
-    /// What the run says of its input directories (`InputDirectory.diagnostics`): the hidden entries it did not
-    /// read, and a directory with no file to read.
+    /// What the run says of its input directories (`InputDirectory.diagnostics`): the hidden entries and the
+    /// run's own files it did not read, and a directory with no file to read.
     package var directoryDiagnostics: [Diagnostic] = []
     /// Keychain items that are neither ADAL nor MSAL items, by ADAL file (for `InputAccounting.addIgnored`).
     package var ignoredItems: [String: Int] = [:]

@@ -20,12 +20,12 @@ package struct InputDirectory: Sendable, Hashable {
   /// symbolic link is listed after those reached without one, and a directory reached again (a loop, or a
   /// second path to it) is not listed again: each file is read once, under its path without links if it has one.
   ///
-  /// - Parameter runFiles: files of the run that are no inputs (its store and the store's side files), passed
-  ///   over wherever they are found, by identity, through links too.
+  /// - Parameter ownPaths: files of the run that are no inputs (its store and the store's side files), passed
+  ///   over wherever they are found, by identity, through links too, and kept in `runFiles`.
   /// - Throws: `InputFileError` naming the first directory that cannot be listed.
-  package init(listing path: String, passingOver runFiles: [String] = []) throws {
+  package init(listing path: String, passingOver ownPaths: [String] = []) throws {
     self.path = path
-    let ownFiles = Set(runFiles.compactMap { FileIdentity($0) })
+    let ownFiles = Set(ownPaths.compactMap { FileIdentity($0) })
     var listed: Set<FileIdentity> = []
     var pending = [path]
     var linked: [String] = []
@@ -42,7 +42,7 @@ package struct InputDirectory: Sendable, Hashable {
           hidden.append(entry)
         } else if !FileIdentity.isDirectory(entry) {
           if !ownFiles.isEmpty, let identity = FileIdentity(entry), ownFiles.contains(identity) {
-            self.runFiles.append(entry)
+            runFiles.append(entry)
           } else {
             files.append(entry)
           }
@@ -56,7 +56,7 @@ package struct InputDirectory: Sendable, Hashable {
     }
     files.sort()
     hidden.sort()
-    self.runFiles.sort()
+    runFiles.sort()
   }
 
   /// The code of the note that names a hidden entry.

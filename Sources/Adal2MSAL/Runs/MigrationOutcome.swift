@@ -24,8 +24,9 @@ public struct MigrationOutcome: Sendable {
   /// Files of an `--adal` directory that were skipped whole, with why.
   public var skippedFiles: [SkippedInput] = []
   /// What the run says of its input directories, also in the report: a note for each hidden entry it did not
-  /// read (`input.hidden-entry`), and a warning for a directory with no file to read (`input.empty-directory`).
-  /// Neither changes the verdict: no item was in them.
+  /// read (`input.hidden-entry`) and for its own store or side file found in one (`input.run-file`), and a
+  /// warning for a directory with no file to read (`input.empty-directory`). None changes the verdict: no input
+  /// item was in them.
   public var directoryDiagnostics: [Diagnostic] = []
   /// Where every input item ended, per file.
   public var accounting = InputAccounting()
