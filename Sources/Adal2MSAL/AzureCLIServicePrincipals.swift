@@ -34,11 +34,14 @@ public enum AzureCLIServicePrincipals {
     }
   }
 
-  /// Every service-principal entry of the JSON arrays among `paths` (directories expanded), in input order. Files
-  /// that are not JSON arrays are passed over: `migrate` has read and judged every input already.
-  public static func collect(fromADAL paths: [String], limits: InputLimits) throws -> [Entry] {
+  /// Every service-principal entry of the JSON arrays among `paths` (directories expanded, `runFiles` such as the
+  /// run's store passed over), in input order. Files that are not JSON arrays are passed over: `migrate` has read
+  /// and judged every input already.
+  public static func collect(fromADAL paths: [String], passingOver runFiles: [String] = [], limits: InputLimits)
+    throws -> [Entry]
+  {
     var entries: [Entry] = []
-    for path in try InputFile.expand(paths) {
+    for path in try InputFile.expand(paths, passingOver: runFiles) {
       // A file a directory run skipped (a broken link, a FIFO) was named by `migrate` already.
       guard let data = try? InputFile.read(path, limits: limits) else { continue }
       guard let array = (try? JSONParser(limits: limits).parse(data))?.arrayValue else { continue }

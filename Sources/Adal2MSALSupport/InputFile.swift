@@ -112,12 +112,9 @@ package enum InputFile {
     return (entries, directories)
   }
 
-  /// Paths as given, with every directory replaced by its files (`files(inDirectory:passingOver:)`); files keep
-  /// their given order.
+  /// Paths as given, with every directory replaced by its files (`InputDirectory`); files keep their given order.
   package static func expand(_ paths: [String], passingOver runFiles: [String] = []) throws -> [String] {
-    try paths.flatMap { path in
-      try FileIdentity.isDirectory(path) ? files(inDirectory: path, passingOver: runFiles) : [path]
-    }
+    try expandMarkingDirectories(paths, passingOver: runFiles).entries.map(\.path)
   }
 
   /// The size the system gives for `path` (of the file a link names), without opening it; 0 when it gives none.

@@ -45,7 +45,6 @@ public struct CacheStore: Sendable {
     -> CacheStore
   {
     // Before anything touches the file, its mode included.
-    if let refusal = StoreIdentity.refusalOfNonRegular(path, readOnly: options.readOnly) { throw refusal }
     if let identity = StoreIdentity.of(path), let refusal = identity.refusal(of: path, readOnly: options.readOnly) {
       throw refusal
     }

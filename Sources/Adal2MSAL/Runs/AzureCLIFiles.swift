@@ -61,7 +61,9 @@ public struct AzureCLIFiles: Sendable {
   /// Writes both files (mode 0600, atomically) from the store at `store` and the ADAL inputs.
   public func write(store: String, sealing: SecretSealing?, adal: [String], limits: InputLimits) throws -> Written {
     let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: .python)
-    let principals = try AzureCLIServicePrincipals.collect(fromADAL: adal, limits: limits)
+    // The store, when it is kept among the inputs, is the run's target: not read again here.
+    let principals = try AzureCLIServicePrincipals.collect(
+      fromADAL: adal, passingOver: StoreFileMarker.files(of: store), limits: limits)
     let existing = FileManager.default.contents(atPath: servicePrincipals)
     let merged: (data: Data, added: Int)
     do {

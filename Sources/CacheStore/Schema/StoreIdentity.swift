@@ -14,9 +14,13 @@ enum StoreIdentity: Equatable {
   case otherDatabase
   /// Not an SQLite database at all.
   case notADatabase
+  /// No regular file (`OwnerOnlyFile.nonRegularKind`: a directory, a FIFO, a device), never opened: SQLite, and
+  /// this look, would wait for a FIFO's writer forever, and SQLite calls a directory a disk I/O error.
+  case notAFile(kind: String)
 
-  /// What the regular file at `path` holds; nil when it cannot be read, which the opening then reports.
+  /// What the file at `path` holds; nil when it cannot be read (or is missing), which the opening then reports.
   static func of(_ path: String) -> StoreIdentity? {
+    if let kind = OwnerOnlyFile.nonRegularKind(path) { return .notAFile(kind: kind) }
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
     let header: Data
@@ -64,19 +68,10 @@ enum StoreIdentity: Equatable {
       message = "the file holds no store yet (it is empty)"
     case .otherDatabase: message = "the file is an SQLite database with tables of its own, not an adal2msal store"
     case .notADatabase: message = "the file is not an SQLite database, so not an adal2msal store"
+    case .notAFile(let kind): message = "the path is \(kind), not an adal2msal store"
     }
-    return Self.refusal(message, of: path, readOnly: readOnly)
-  }
-
-  /// The refusal of a path that is no regular file (`OwnerOnlyFile.nonRegularKind`): SQLite would wait for a
-  /// FIFO's writer forever, and call a directory a disk I/O error. Nil for a regular or missing file.
-  static func refusalOfNonRegular(_ path: String, readOnly: Bool) -> CacheStoreError? {
-    guard let kind = OwnerOnlyFile.nonRegularKind(path) else { return nil }
-    return refusal("the path is \(kind), not an adal2msal store", of: path, readOnly: readOnly)
-  }
-
-  private static func refusal(_ message: String, of path: String, readOnly: Bool) -> CacheStoreError {
-    CacheStoreError(.notAStore, readOnly ? message : message + "; nothing was written", at: SourceLocation(file: path))
+    return CacheStoreError(
+      .notAStore, readOnly ? message : message + "; nothing was written", at: SourceLocation(file: path))
   }
 }
 
@@ -84,8 +79,6 @@ extension CacheStore {
   /// Whether a run that writes `path` would create its store there: no file, or one that holds nothing yet. A dry
   /// run reads no store from such a path, as the run it previews starts from none.
   package static func wouldCreate(_ path: String) -> Bool {
-    // A FIFO is not opened to look (that would wait for a writer): the run's opening refuses it.
-    !FileManager.default.fileExists(atPath: path)
-      || (OwnerOnlyFile.nonRegularKind(path) == nil && StoreIdentity.of(path) == .nothing)
+    !FileManager.default.fileExists(atPath: path) || StoreIdentity.of(path) == .nothing
   }
 }
