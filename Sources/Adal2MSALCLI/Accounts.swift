@@ -72,12 +72,18 @@ extension Adal2MSALCommand {
         Terminal.standardError("no account for \(what) \(wanted)\(cloud) in \(cache)")
         throw ExitCode(1)
       }
+      let listing: String
       switch format {
       case .json:
         let shown = showSecrets ? found : found.map(UnknownValues.withholding)
-        print(JSONText.pretty(.array(shown.map { .object(UnifiedEntityJSON.object(for: $0)) })))
+        listing = JSONText.pretty(.array(shown.map { .object(UnifiedEntityJSON.object(for: $0)) })) + "\n"
       case .text:
-        print(Self.table(found), terminator: "")
+        listing = Self.table(found)
+      }
+      do {
+        try Terminal.standardOutput(listing, what: "the accounts")
+      } catch {
+        throw commandFailure(error)
       }
     }
 

@@ -25,7 +25,7 @@ struct Adal2MSALCommand: AsyncParsableCommand {
   static func main() async {
     AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
     if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
-      FileHandle.standardError.write(Data((message + "\n").utf8))
+      Terminal.standardError(message)
       exit(withError: ExitStatus.usage)
     }
     do {

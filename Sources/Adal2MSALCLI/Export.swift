@@ -62,7 +62,13 @@ extension Adal2MSALCommand {
       for diagnostic in exported.diagnostics {
         Terminal.standardError("adal2msal: \(diagnostic)")
       }
-      if written == nil { FileHandle.standardOutput.write(exported.data) }
+      if written == nil {
+        do {
+          try Terminal.standardOutput(exported.data, what: "the export")
+        } catch {
+          throw commandFailure(error)
+        }
+      }
     }
   }
 }

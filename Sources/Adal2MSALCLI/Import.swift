@@ -67,7 +67,15 @@ extension Adal2MSALCommand {
         Terminal.standardError("adal2msal: note: \(outcome.diagnostics.count - 10) more diagnostics")
       }
       switch format {
-      case .json: print(JSONText.pretty(.object(json(outcome)), indent: 2))
+      case .json:
+        do {
+          try Terminal.standardOutput(JSONText.pretty(.object(json(outcome)), indent: 2) + "\n", what: "the summary")
+        } catch {
+          guard let applied = outcome.applied else { throw commandFailure(error) }
+          Terminal.standardError(
+            "adal2msal: error: run \(applied.runID) was written to \(out), but \(error)")
+          throw ExitStatus.partial
+        }
       case .text where !quiet: Terminal.standardError(summary(outcome))
       case .text: break
       }

@@ -29,13 +29,13 @@ extension Adal2MSALCommand {
     var showSecrets = false
 
     func run() async throws {
-      let output = try await runReportingFailures {
+      try await runReportingFailures {
         var inspection = Inspection(file: file, revealSecrets: showSecrets)
         inspection.fileNames = fileNames
-        return try inspection.render(format)
+        let output = try inspection.render(format)
+        // The one place text output is made safe for a terminal (JSON escapes control characters itself).
+        try Terminal.standardOutput(format == .text ? TerminalText.escaped(output) : output, what: "the inspection")
       }
-      // The one place text output is made safe for a terminal (JSON escapes control characters itself).
-      FileHandle.standardOutput.write(Data((format == .text ? TerminalText.escaped(output) : output).utf8))
     }
   }
 }

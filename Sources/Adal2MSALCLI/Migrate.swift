@@ -103,7 +103,7 @@ extension Adal2MSALCommand {
         toInputBytes: InputFile.totalBytes(of: inputs.adal + inputs.msal),
         environment: ProcessInfo.processInfo.environment)
       let progress = ProgressLine(enabled: !quiet && Terminal.standardErrorIsTerminal)
-      let outcome = try await runReportingFailures {
+      let (outcome, afterCommit) = try await runReportingFailures { () -> (MigrationOutcome, StoreWrittenError?) in
         var options = MigrationRun.Options()
         options.fileNames = fileNames
         options.migration = try planning.migrationOptions(redactUsernames: reporting.redactUsernames)
@@ -120,10 +120,18 @@ extension Adal2MSALCommand {
         options.azureCLIDirectory = azureCLIDir
         options.recordedOptions = recordedOptions()
         defer { progress.finish() }
-        return try await MigrationRun(adal: inputs.adal, msal: inputs.msal, store: out, options: options)
-          .run(progress: progress.handler(store: out))
+        do {
+          let run = MigrationRun(adal: inputs.adal, msal: inputs.msal, store: out, options: options)
+          return (try await run.run(progress: progress.handler(store: out)), nil)
+        } catch let error as StoreWrittenError {
+          return (error.outcome, error)
+        }
       }
-      let status = MigrationSummary(outcome: outcome, store: out, reportPlace: reportPlace, quiet: quiet).print()
+      var status = MigrationSummary(outcome: outcome, store: out, reportPlace: reportPlace, quiet: quiet).print()
+      if let afterCommit {
+        _ = commandFailure(afterCommit)
+        status = ExitStatus.partial
+      }
       if status != ExitStatus.success { throw status }
     }
 

@@ -3,6 +3,12 @@ import Foundation
 import Testing
 import _Adal2MSALTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `migrate --azure-cli-dir DIR`: Azure CLI 2.30+'s msal_token_cache.json and service_principal_entries.json
 /// (mode 0600) from the ADAL-era accessTokens.json the real ADAL Python wrote.
 @Suite(.serialized) struct AzureCLIDirTests {
@@ -51,5 +57,61 @@ import _Adal2MSALTestSupport
       try JSONSerialization.jsonObject(with: Data(contentsOf: principals)) as? [[String: String]])
     #expect(after.count == 1)  // not added twice
     #expect(again.stderr.contains("0 service principal(s) added"))
+  }
+
+  /// Service principals that could not be merged into, found before the store is written: each run is refused
+  /// with the file named, no store is left, and the file is as it was. Earlier, a file that was no JSON array
+  /// failed the run after its store had committed, and one that could not be read was taken for none.
+  @Test func aServicePrincipalsFileThatCannotBeMergedIsRefusedBeforeTheStore() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-refused")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure")
+    let principals = azure.appendingPathComponent("service_principal_entries.json")
+    let out = scratch.appendingPathComponent("cache.sqlite").path
+    let cases: [(name: String, make: () throws -> Void, expected: String)] = [
+      ("not JSON", { try Data("garbage".utf8).write(to: principals) }, "is not valid JSON (at byte 0)"),
+      ("an object", { try Data("{}".utf8).write(to: principals) }, "is not a JSON array"),
+      ("a FIFO", { #expect(mkfifo(principals.path, 0o600) == 0) }, "is a FIFO (named pipe), not a regular file"),
+      (
+        "a directory", { try FileManager.default.createDirectory(at: principals, withIntermediateDirectories: true) },
+        "is a directory, not a regular file"
+      ),
+    ]
+    for (name, make, expected) in cases {
+      try? FileManager.default.removeItem(at: azure)
+      try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+      try make()
+      let before = try FileManager.default.attributesOfItem(atPath: principals.path)[.modificationDate] as? Date
+      let run = try CLI.run(["migrate", "--adal", Self.fixture.path, "--out", out, "--azure-cli-dir", azure.path])
+      #expect(run.exitCode == 64 && !run.timedOut, "\(name): \(run.exitCode) \(run.stderr.prefix(600))")
+      #expect(run.stderr.contains(principals.path) && run.stderr.contains(expected), "\(name): \(run.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out), "\(name): a store was left")
+      #expect(!FileManager.default.fileExists(atPath: azure.appendingPathComponent("msal_token_cache.json").path))
+      let after = try FileManager.default.attributesOfItem(atPath: principals.path)[.modificationDate] as? Date
+      #expect(before == after, "\(name): the file was replaced")
+    }
+  }
+
+  /// Azure CLI's files that cannot be written once the store has committed (a directory that takes no new
+  /// file): the run says that its store was written, exits 2 (not 1, "nothing written"), and the store holds
+  /// the run; the next run, with the directory writable, writes the files.
+  @Test func filesThatCannotBeWrittenAfterTheStoreSayTheStoreWasWritten() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-after-commit")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    let out = scratch.appendingPathComponent("cache.sqlite").path
+    let arguments = ["migrate", "--adal", Self.fixture.path, "--out", out, "--azure-cli-dir", azure.path, "-q"]
+    let undo = try #require(Faults.makeReadOnly(azure), "cannot make a directory read-only here")
+    let run = try CLI.run(arguments)
+    undo()
+    #expect(run.exitCode == 2, "\(run.exitCode): \(run.stderr.prefix(600))")
+    #expect(run.stderr.contains("adal2msal: error: run 1 was written to \(out), but cannot write an Azure CLI file"))
+    #expect(run.stderr.contains(azure.appendingPathComponent("msal_token_cache.json").path))
+    let accounts = try CLI.run(["accounts", out])
+    #expect(accounts.exitCode == 0 && accounts.stdout.split(separator: "\n").count == 3, "\(accounts.stdout)")
+    let again = try CLI.run(arguments)
+    #expect(again.exitCode == 0, "\(again.stderr.prefix(600))")
+    #expect(FileManager.default.fileExists(atPath: azure.appendingPathComponent("msal_token_cache.json").path))
   }
 }

@@ -38,8 +38,9 @@ public struct AzureCLIFiles: Sendable {
     public var errorDescription: String? { description }
   }
 
-  /// Refuses, before anything is read or written, a directory that is missing or whose token cache would be lost,
-  /// and a run that does not write (`dryRun`): each refusal says what to change in `names`' words.
+  /// Refuses, before anything is read or written, a directory that is missing, whose token cache would be lost or
+  /// whose files could not be replaced or merged into (no regular file, not readable, not a JSON array of service
+  /// principals), and a run that does not write (`dryRun`): each refusal says what to change in `names`' words.
   package func validate(msalInputs: [String], dryRun: Bool, names: RunFileNames) throws(Refusal) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -50,12 +51,32 @@ public struct AzureCLIFiles: Sendable {
         description:
           "Azure CLI's files are written after the store, and this run writes none: \(names.toWriteAzureCLIFiles)")
     }
+    for path in [tokenCache, servicePrincipals] {
+      if let kind = OwnerOnlyFile.nonRegularKind(path) {
+        throw Refusal(description: "\(path) is \(kind), not a regular file: the run replaces it; move it away")
+      }
+    }
     let standard = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
     if FileManager.default.fileExists(atPath: tokenCache), !msalInputs.map(standard).contains(standard(tokenCache)) {
       throw Refusal(
         description: "\(tokenCache) exists: \(names.giveAsMSALInput) so that its sign-ins are merged into the store, "
           + "or move it away")
     }
+    // Found now, not once the store holds the run: a service principals file that cannot be merged into.
+    do {
+      _ = try AzureCLIServicePrincipals.merged([], into: existingServicePrincipals())
+    } catch let error as AzureCLIServicePrincipals.MergeError {
+      throw Refusal(description: "\(servicePrincipals): \(error): move it away and run again")
+    } catch {
+      throw Refusal(description: "\(error) (Azure CLI's service principals, which the run adds to)")
+    }
+  }
+
+  /// The existing `service_principal_entries.json`, nil when there is none. One that cannot be read is an error,
+  /// never taken for none: its entries would be lost when the file is replaced.
+  private func existingServicePrincipals() throws -> Data? {
+    guard FileManager.default.fileExists(atPath: servicePrincipals) else { return nil }
+    return try InputFile.read(servicePrincipals)
   }
 
   /// Writes both files (mode 0600, atomically) from the store at `store` and the ADAL inputs.
@@ -64,10 +85,9 @@ public struct AzureCLIFiles: Sendable {
     // The store, when it is kept among the inputs, is the run's target: not read again here.
     let principals = try AzureCLIServicePrincipals.collect(
       fromADAL: adal, passingOver: StoreFileMarker.files(of: store), limits: limits)
-    let existing = FileManager.default.contents(atPath: servicePrincipals)
     let merged: (data: Data, added: Int)
     do {
-      merged = try AzureCLIServicePrincipals.merged(principals, into: existing)
+      merged = try AzureCLIServicePrincipals.merged(principals, into: existingServicePrincipals())
     } catch {
       throw RunOutputError(
         "cannot merge the service principals (\(error))", file: servicePrincipals,

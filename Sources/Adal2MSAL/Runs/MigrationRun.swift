@@ -88,7 +88,9 @@ public struct MigrationRun: Sendable {
   ///
   /// - Throws: a refused output (`OutputPathError`, `AzureCLIFiles.Refusal`), the first unusable input named
   ///   directly (`InputFileError`, `ADALCacheError`, `UnifiedCacheError`), a store failure (`CacheStoreError`,
-  ///   `StoreWriteLockError`), or a report or Azure CLI file that cannot be written (`RunOutputError`).
+  ///   `StoreWriteLockError`), or a report that cannot be written (`RunOutputError`, or the stream's error). Once
+  ///   the store has committed, a report or Azure CLI file that cannot be written is a `StoreWrittenError`,
+  ///   which holds the outcome.
   public func run(progress: RunProgressHandler? = nil) async throws -> MigrationOutcome {
     try checkFiles()
     let startedAt = options.startedAt ?? Date()
@@ -175,8 +177,6 @@ public struct MigrationRun: Sendable {
         }
       }
       lock?.committed()
-      try publish(&staged)
-      if let rest { try run.writeReport(rest) }
       outcome = run.outcome(strict: options.strict)
       outcome.applied = applied
     } catch is Refused {
@@ -184,10 +184,22 @@ public struct MigrationRun: Sendable {
       if let rest { try run.writeReport(rest) }
       return run.outcome(strict: options.strict)
     }
+    // The store holds the run now: what fails from here on is named with it (`StoreWrittenError`), and each
+    // output is still tried. Azure CLI's files go before a report on a stream, which a reader may stop taking.
+    var failures: [any Error] = []
+    do { try publish(&staged) } catch { failures.append(error) }
     if let directory = options.azureCLIDirectory {
-      outcome.azureCLI = try AzureCLIFiles(directory: directory).write(
-        store: store, sealing: sealing, adal: adal, limits: options.limits)
+      do {
+        outcome.azureCLI = try AzureCLIFiles(directory: directory).write(
+          store: store, sealing: sealing, adal: adal, limits: options.limits)
+      } catch {
+        failures.append(error)
+      }
     }
+    if let rest {
+      do { try run.writeReport(rest) } catch { failures.append(error) }
+    }
+    guard failures.isEmpty else { throw StoreWrittenError(outcome: outcome, store: store, failures: failures) }
     return outcome
   }
 

@@ -8,9 +8,9 @@ enum ExitStatus {
   /// Failure, nothing written: an unusable or unsupported input, a store error, inputs with errors that gave
   /// nothing usable, or `--strict` with anything not migrated for a reason other than policy.
   static let failure = ExitCode(1)
-  /// Partial: written (or would be), but some items or files could not be read or modelled; counted and named
-  /// in the report.
-  static let successWithSkips = ExitCode(2)
+  /// Partial: written (or would be), but some items or files could not be read or modelled (counted and named
+  /// in the report), or an output written after the store committed failed (named on standard error).
+  static let partial = ExitCode(2)
   /// Usage error: a bad option or argument (ArgumentParser's EX_USAGE).
   static let usage = ExitCode.validationFailure
 
@@ -23,7 +23,9 @@ enum ExitStatus {
           error, nothing usable from inputs with errors, or --strict with
           an item not migrated for a reason other than policy)
       2   written, but items or files that could not be read or modelled
-          were skipped (counted and named in the report)
+          were skipped (counted and named in the report), or an output
+          written after the store (the report, Azure CLI's files, import's
+          JSON summary) failed (named on standard error)
       64  usage error
     """
 }

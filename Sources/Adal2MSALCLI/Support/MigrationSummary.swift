@@ -45,7 +45,7 @@ struct MigrationSummary {
     Terminal.standardError(
       "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
         + "see the report" + examples)
-    return ExitStatus.successWithSkips
+    return ExitStatus.partial
   }
 
   /// At most this many hidden entries are named on standard error (a fleet copied from Macs holds a `.DS_Store`

@@ -66,7 +66,7 @@ final class ProgressLine: @unchecked Sendable {
       lastDraw = now
       shown = true
       let line = Self.describe(latest) + " (\(Int(elapsed)) s)"
-      FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+      Terminal.standardError(raw: "\r\u{1B}[2K\(line)")
     }
   }
 
@@ -74,7 +74,7 @@ final class ProgressLine: @unchecked Sendable {
   private func erase() {
     guard enabled else { return }
     lock.withLock {
-      if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+      if shown { Terminal.standardError(raw: "\r\u{1B}[2K") }
       shown = false
     }
   }

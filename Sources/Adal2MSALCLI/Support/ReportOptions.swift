@@ -31,7 +31,7 @@ struct ReportOptions: ParsableArguments {
     return Terminal.colorOnStandardOutput
   }
 
-  private static let standardOutput = ReportDestination.stream { try FileHandle.standardOutput.write(contentsOf: $0) }
+  private static let standardOutput = ReportDestination.stream { try Terminal.standardOutput($0, what: "the report") }
 }
 
 extension ReportFormat: ExpressibleByArgument {}

@@ -20,6 +20,52 @@ enum Terminal {
   /// Writes one line to standard error: the one way messages reach it (the progress bar aside), so that a
   /// name or value from an input with control characters in it is shown escaped (`TerminalText`).
   static func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
+    standardError(raw: TerminalText.escaped(line) + "\n")
   }
+
+  /// Writes `text` to standard error as it is (the progress bar's control sequences). A failure is ignored:
+  /// there is nowhere left to report it, and the run's exit status still tells.
+  static func standardError(raw text: String) {
+    var text = text
+    _ = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+  }
+
+  /// Writes `bytes` to standard output, the one way output reaches it; `what` names the output in the error
+  /// ("the report"). A closed pipe ends the process with SIGPIPE, as it does any command-line tool.
+  static func standardOutput(_ bytes: UnsafeRawBufferPointer, what: String) throws(StandardOutputError) {
+    if let code = writeAll(bytes, to: STDOUT_FILENO) { throw StandardOutputError(what: what, code: code) }
+  }
+
+  static func standardOutput(_ text: String, what: String) throws(StandardOutputError) {
+    var text = text
+    let failure = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }
+    if let code = failure { throw StandardOutputError(what: what, code: code) }
+  }
+
+  static func standardOutput(_ data: Data, what: String) throws(StandardOutputError) {
+    let failure = data.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
+    if let code = failure { throw StandardOutputError(what: what, code: code) }
+  }
+
+  /// Writes all of `bytes` to `descriptor`, again after a signal: nil, or the system's error number.
+  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += written
+    }
+    return nil
+  }
+}
+
+/// Standard output could not be written (a full disk, a closed file): what was being written and why.
+struct StandardOutputError: Error, LocalizedError, CustomStringConvertible {
+  var what: String
+  var code: Int32
+  var description: String { "cannot write \(what) to standard output (\(String(cString: strerror(code))))" }
+  var errorDescription: String? { description }
 }
