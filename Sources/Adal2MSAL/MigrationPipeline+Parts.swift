@@ -31,9 +31,9 @@ extension MigrationPipeline {
     /// Files of an `--adal` directory that could not be used (unreadable, unrecognised, unsupported), in
     /// path order: a fleet goes on without them, and the run names and counts them.
     package var skippedFiles: [SkippedInput] = []
-    /// What the run says of its input directories (`InputDirectory.diagnostics`): the hidden entries and the
-    /// run's own files it did not read, and a directory with no file to read.
-    package var directoryDiagnostics: [Diagnostic] = []
+    /// What the run says of its inputs (`InputFile.expandMarkingDirectories`): the hidden entries and the run's
+    /// own files it did not read, a directory with no file to read, and a file given again.
+    package var inputDiagnostics: [Diagnostic] = []
     /// Keychain items that are neither ADAL nor MSAL items, by ADAL file (for `InputAccounting.addIgnored`).
     package var ignoredItems: [String: Int] = [:]
     /// Unknown top-level sections of the MSAL inputs (later files win by name), carried into the store.
@@ -78,14 +78,14 @@ extension MigrationPipeline {
     adal: [String], msal: [String], passingOver runFiles: [String] = [], keepingAtMost maxItems: Int,
     itemsPerPart: Int, progress: (@Sendable (String) -> Void)? = nil
   ) async throws -> InputIndex {
-    let (adalEntries, adalDirectories) = try InputFile.expandMarkingDirectories(adal, passingOver: runFiles)
+    let (adalEntries, adalDiagnostics) = try InputFile.expandMarkingDirectories(adal, passingOver: runFiles)
     let adalPaths = adalEntries.map(\.path)
-    let (msalEntries, msalDirectories) = try InputFile.expandMarkingDirectories(msal, passingOver: runFiles)
+    let (msalEntries, msalDiagnostics) = try InputFile.expandMarkingDirectories(msal, passingOver: runFiles)
     let msalPaths = msalEntries.map(\.path)
     let (limits, names) = (self.limits, fileNames)
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
-    index.directoryDiagnostics = (adalDirectories + msalDirectories).flatMap(\.diagnostics)
+    index.inputDiagnostics = adalDiagnostics + msalDiagnostics
     var failures: [SkippedInput?] = Array(repeating: nil, count: adalPaths.count)
     // Every file read, whole or `stripped`; `whole` marks those whose items are kept.
     var files: [ADALFile?] = Array(repeating: nil, count: adalPaths.count)

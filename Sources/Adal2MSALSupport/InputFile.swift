@@ -94,23 +94,46 @@ package enum InputFile {
   }
 
   /// `expand`, each path marked with whether it came from a directory (a fleet: a bad file there is skipped,
-  /// not the end of the run), and the directories listed, for what the run says of them.
+  /// not the end of the run), and what the run says of its inputs: the directories' diagnostics
+  /// (`InputDirectory.diagnostics`) and a warning for each file given again (`repeatedFileCode`).
+  ///
+  /// A file is read once, however often it is given (by name, through a directory, through a link): it is
+  /// listed where it was first given, and counted as named directly if it was named directly anywhere.
   package static func expandMarkingDirectories(_ paths: [String], passingOver runFiles: [String] = []) throws -> (
-    entries: [(path: String, inDirectory: Bool)], directories: [InputDirectory]
+    entries: [(path: String, inDirectory: Bool)], diagnostics: [Diagnostic]
   ) {
     var entries: [(path: String, inDirectory: Bool)] = []
-    var directories: [InputDirectory] = []
+    var diagnostics: [Diagnostic] = []
+    var positions: [FileIdentity: Int] = [:]
+    func add(_ path: String, inDirectory: Bool) {
+      guard let identity = FileIdentity(path), case .existing = identity else {
+        entries.append((path, inDirectory))  // a missing file is named by its reader
+        return
+      }
+      guard let first = positions[identity] else {
+        positions[identity] = entries.count
+        entries.append((path, inDirectory))
+        return
+      }
+      entries[first].inDirectory = entries[first].inDirectory && inDirectory
+      let given = entries[first].path
+      let message = given == path ? "given again: read once" : "the same file as \(given), given before: read once"
+      diagnostics.append(Diagnostic(.warning, code: repeatedFileCode, message, at: SourceLocation(file: path)))
+    }
     for path in paths {
       guard FileIdentity.isDirectory(path) else {
-        entries.append((path, false))
+        add(path, inDirectory: false)
         continue
       }
       let directory = try InputDirectory(listing: path, passingOver: runFiles)
-      entries += directory.files.map { ($0, true) }
-      directories.append(directory)
+      for file in directory.files { add(file, inDirectory: true) }
+      diagnostics += directory.diagnostics
     }
-    return (entries, directories)
+    return (entries, diagnostics)
   }
+
+  /// The code of the warning that names a file given again.
+  package static let repeatedFileCode = "input.repeated-file"
 
   /// Paths as given, with every directory replaced by its files (`InputDirectory`); files keep their given order.
   package static func expand(_ paths: [String], passingOver runFiles: [String] = []) throws -> [String] {

@@ -96,7 +96,34 @@ import _Adal2MSALTestSupport
     let marked = try InputFile.expandMarkingDirectories([fleet, single])
     #expect(marked.entries.map(\.path) == files + [single])
     #expect(marked.entries.map(\.inDirectory) == files.map { _ in true } + [false])
-    #expect(marked.directories.map(\.path) == [fleet])
+    #expect(marked.diagnostics == (try InputDirectory(listing: fleet).diagnostics))
     #expect(throws: InputFileError.self) { try InputDirectory(listing: missing) }
+  }
+
+  /// A file given again (by name, through its directory, through a link to it) is read once, where it was first
+  /// given, and named; one named directly anywhere counts as named directly, so that a bad one ends the run.
+  @Test func aFileGivenAgainIsReadOnceAndNamed() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-repeated")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let dumps = scratch.appendingPathComponent("dumps").path
+    try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+    let (a, b, c) = ("\(dumps)/a.plist", "\(dumps)/b.plist", "\(dumps)/c.plist")
+    let link = scratch.appendingPathComponent("link.plist").path
+    for file in [a, b, c] { #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8))) }
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: a)
+    let missing = scratch.appendingPathComponent("missing.plist").path
+
+    let marked = try InputFile.expandMarkingDirectories([dumps, b, link, missing, missing, dumps])
+    #expect(marked.entries.map(\.path) == [a, b, c, missing, missing])
+    #expect(marked.entries.map(\.inDirectory) == [false, false, true, false, false])
+    #expect(
+      marked.diagnostics.map { "\($0)" } == [
+        "\(b): warning: given again: read once [input.repeated-file]",
+        "\(link): warning: the same file as \(a), given before: read once [input.repeated-file]",
+        "\(a): warning: given again: read once [input.repeated-file]",
+        "\(b): warning: given again: read once [input.repeated-file]",
+        "\(c): warning: given again: read once [input.repeated-file]",
+      ])
+    #expect(try InputFile.expand([a, a]) == [a])
   }
 }

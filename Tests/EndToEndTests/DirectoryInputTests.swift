@@ -161,8 +161,48 @@ import _Adal2MSALTestSupport
     // A pipeline gets the same from the library, beside the fleet's note.
     let outcome = try await MigrationRun(adal: [fleet.fleet, empty], store: fleet.store("lib.sqlite")).run()
     #expect(outcome.result == .complete)
-    #expect(outcome.directoryDiagnostics.map { "\($0)" }.contains(String(warning.dropFirst("adal2msal: ".count))))
-    #expect(outcome.directoryDiagnostics.map(\.code) == ["input.hidden-entry", "input.empty-directory"])
+    #expect(outcome.inputDiagnostics.map { "\($0)" }.contains(String(warning.dropFirst("adal2msal: ".count))))
+    #expect(outcome.inputDiagnostics.map(\.code) == ["input.hidden-entry", "input.empty-directory"])
     #expect(outcome.accounting.files.keys.sorted() == fleet.dumps)
+  }
+
+  /// A dump given by name besides its directory (and again) is read once: the store, the plan and the accounting
+  /// are those of the fleet given once, and a warning names each repetition, under `--quiet` too. Read twice, it
+  /// was counted as two files, its items each migrated twice over, and half of them "duplicates" of themselves.
+  @Test func aDumpGivenAgainIsReadOnce() throws {
+    let fleet = try Fleet()
+    defer { try? FileManager.default.removeItem(at: fleet.scratch) }
+    let common = ["--now", Self.clock, "--report-format", "json", "-q"]
+    let once = try CLI.run(
+      ["migrate", "--adal", fleet.fleet, "--out", fleet.store("once.sqlite"), "--report", fleet.store("once.json")]
+        + common)
+    #expect(once.exitCode == 0 && once.stderr.isEmpty, "\(once.stderr)")
+    let again = try CLI.run(
+      [
+        "migrate", "--adal", fleet.fleet, "--adal", fleet.dumps[1], "--adal", fleet.fleet, "--out",
+        fleet.store("again.sqlite"), "--report", fleet.store("again.json"),
+      ] + common)
+    #expect(again.exitCode == 0, "\(again.stderr)")
+    let warnings = [fleet.dumps[1], fleet.dumps[0], fleet.dumps[1]].map {
+      "adal2msal: \($0): warning: given again: read once [input.repeated-file]"
+    }
+    #expect(again.stderr == warnings.joined(separator: "\n") + "\n")
+    #expect(
+      try CLI.run(["export", fleet.store("again.sqlite")]).stdout
+        == CLI.run(["export", fleet.store("once.sqlite")]).stdout)
+    func report(_ name: String) throws -> [String: Any] {
+      try #require(
+        JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fleet.store(name)))) as? [String: Any])
+    }
+    let (reportOnce, reportAgain) = (try report("once.json"), try report("again.json"))
+    func canonical(_ value: Any?) throws -> Data {
+      try JSONSerialization.data(withJSONObject: try #require(value), options: [.sortedKeys])
+    }
+    for key in ["summary", "inputs", "users"] {
+      #expect(try canonical(reportAgain[key]) == canonical(reportOnce[key]), "\(key) differs")
+    }
+    let codes = (reportAgain["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+    #expect(codes.filter { $0 == "input.repeated-file" }.count == 3)
+    #expect(codes.filter { $0 == "input.accounting" }.count == 2)
   }
 }

@@ -143,7 +143,7 @@ struct PartedMigration {
     rest.diagnostics += index.skippedFiles.map {
       Diagnostic(.warning, code: "input.file-skipped", "file skipped: \($0.reason)", at: SourceLocation(file: $0.path))
     }
-    rest.diagnostics += index.directoryDiagnostics
+    rest.diagnostics += index.inputDiagnostics
     if holding {
       var names = RedactionNames()
       for part in held + [rest] { names.add(part) }
@@ -260,7 +260,7 @@ struct PartedMigration {
     var outcome = MigrationOutcome(verdict: verdict, strict: strict, plannedAt: plannedAt)
     tally.fill(&outcome)
     outcome.skippedFiles = index.skippedFiles
-    outcome.directoryDiagnostics = index.directoryDiagnostics
+    outcome.inputDiagnostics = index.inputDiagnostics
     outcome.accounting = accounting
     outcome.reportFile = report.file
     return outcome

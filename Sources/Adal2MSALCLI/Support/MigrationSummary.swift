@@ -16,7 +16,7 @@ struct MigrationSummary {
     for skipped in outcome.skippedFiles {
       Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
     }
-    printDirectoryDiagnostics()
+    printInputDiagnostics()
     if outcome.result == .failed {
       let what =
         verdict.yieldedAnything
@@ -52,10 +52,11 @@ struct MigrationSummary {
   /// per folder); the report names them all.
   static let hiddenEntriesListed = 5
 
-  /// The directories' warnings, then, unless `--quiet`, the first hidden entries they did not read (the run's
-  /// own files found there are named in the report only).
-  private func printDirectoryDiagnostics() {
-    let diagnostics = outcome.directoryDiagnostics
+  /// The inputs' warnings (an empty directory, a file given again), then, unless `--quiet`, the first hidden
+  /// entries the directories held, which were not read (the run's own files found there are named in the report
+  /// only).
+  private func printInputDiagnostics() {
+    let diagnostics = outcome.inputDiagnostics
     for diagnostic in diagnostics where diagnostic.severity != .note {
       Terminal.standardError("adal2msal: \(diagnostic)")
     }
