@@ -20,7 +20,7 @@ extension Adal2MSALCommand {
       case text, json
     }
 
-    @Argument(help: "The SQLite store (written by migrate or import).")
+    @Argument(help: "The SQLite store (written by migrate or import).", transform: PathArgument.nonEmpty)
     var cache: String
 
     @Option(help: "Only the accounts with this username (UPN), trimmed and case-insensitive.")
@@ -39,7 +39,8 @@ extension Adal2MSALCommand {
     var showSecrets = false
 
     @Option(
-      help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
+      help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).",
+      transform: PathArgument.nonEmpty)
     var encryptionKeyFile: String?
 
     func validate() throws {

@@ -25,7 +25,7 @@ extension Adal2MSALCommand {
       case msalJSON = "msal-json"
     }
 
-    @Argument(help: "The SQLite store (written by migrate or import).")
+    @Argument(help: "The SQLite store (written by migrate or import).", transform: PathArgument.nonEmpty)
     var cache: String
 
     @Option(help: "Output format: msal-json (the unified cache JSON).")
@@ -39,11 +39,14 @@ extension Adal2MSALCommand {
         valueName: "library"))
     var library: MSALLibrary?
 
-    @Option(help: "Write to this file (mode 0600, atomically) instead of standard output; `-` is standard output.")
+    @Option(
+      help: "Write to this file (mode 0600, atomically) instead of standard output; `-` is standard output.",
+      transform: PathArgument.nonEmpty)
     var output: String?
 
     @Option(
-      help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).")
+      help: "The key of an encrypted store: 32 raw bytes, 64 hex digits or base64 (or set ADAL2MSAL_ENCRYPTION_KEY).",
+      transform: PathArgument.nonEmpty)
     var encryptionKeyFile: String?
 
     func run() async throws {

@@ -15,10 +15,11 @@ extension Adal2MSALCommand {
           adal2msal import msal_cache.json other_cache.json --out cache.sqlite --dry-run
         """)
 
-    @Argument(help: "Unified-cache JSON files (MSAL.NET, Python, Java or Node layout).")
+    @Argument(
+      help: "Unified-cache JSON files (MSAL.NET, Python, Java or Node layout).", transform: PathArgument.nonEmpty)
     var files: [String]
 
-    @Option(help: "The SQLite store to write (created with mode 0600 when missing).")
+    @Option(help: "The SQLite store to write (created with mode 0600 when missing).", transform: PathArgument.nonEmpty)
     var out: String
 
     @Flag(help: "Show the summary of what would change and write nothing.")
@@ -36,7 +37,8 @@ extension Adal2MSALCommand {
     var format: OutputFormat = .text
 
     @Option(
-      help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).")
+      help: "Seal the tokens with this key (32 raw bytes, 64 hex digits or base64; or set ADAL2MSAL_ENCRYPTION_KEY).",
+      transform: PathArgument.nonEmpty)
     var encryptionKeyFile: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors and warnings.")

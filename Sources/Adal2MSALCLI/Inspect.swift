@@ -17,7 +17,7 @@ extension Adal2MSALCommand {
           adal2msal inspect msal_cache.json --format json
         """)
 
-    @Argument(help: "The file to inspect.")
+    @Argument(help: "The file to inspect.", transform: PathArgument.nonEmpty)
     var file: String
 
     @Option(help: "Output format: text or json.")

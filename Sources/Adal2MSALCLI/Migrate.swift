@@ -33,7 +33,7 @@ extension Adal2MSALCommand {
     @Option(
       help: ArgumentHelp(
         "The SQLite store to write (created with mode 0600 when missing). A dry run without it plans against an empty cache.",
-        valueName: "cache.sqlite"))
+        valueName: "cache.sqlite"), transform: PathArgument.nonEmpty)
     var out: String?
 
     @Flag(
@@ -58,13 +58,13 @@ extension Adal2MSALCommand {
     @Option(
       help: ArgumentHelp(
         "Seal the tokens at rest with this key (32 raw bytes, 64 hex digits or base64); or set ADAL2MSAL_ENCRYPTION_KEY.",
-        valueName: "file"))
+        valueName: "file"), transform: PathArgument.nonEmpty)
     var encryptionKeyFile: String?
 
     @Option(
       help: ArgumentHelp(
         "After writing, also write Azure CLI 2.30+'s files here (mode 0600): msal_token_cache.json (the whole store, as export --for python writes it) and service_principal_entries.json (the service principals of the ADAL Python / Azure CLI inputs, merged into an existing one). An existing msal_token_cache.json must be among the --msal inputs.",
-        valueName: "dir"))
+        valueName: "dir"), transform: PathArgument.nonEmpty)
     var azureCLIDir: String?
 
     @Option(

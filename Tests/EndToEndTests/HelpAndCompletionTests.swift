@@ -20,6 +20,33 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// An empty path (`--out "$STORE"` with the variable unset) is a usage error naming the option, for every path
+  /// a command takes: read as a path, it failed later with an empty name (": no such file"), and `--azure-cli-dir
+  /// ""` said "--azure-cli-dir  is not a directory".
+  @Test(arguments: [
+    (["inspect", ""], "'<file>'"),
+    (["accounts", ""], "'<cache>'"),
+    (["accounts", "s.sqlite", "--encryption-key-file", ""], "'--encryption-key-file <encryption-key-file>'"),
+    (["export", ""], "'<cache>'"),
+    (["export", "s.sqlite", "--output", ""], "'--output <output>'"),
+    (["import", "a.json", "", "--out", "s.sqlite"], "'<files>'"),
+    (["import", "a.json", "--out", ""], "'--out <out>'"),
+    (["migrate", "--adal", "a.plist", "", "--dry-run"], "'--adal <file-or-directory>'"),
+    (["migrate", "--msal", "", "--dry-run"], "'--msal <file>'"),
+    (["migrate", "--adal", "a.plist", "--out", ""], "'--out <cache.sqlite>'"),
+    (["migrate", "--adal", "a.plist", "--dry-run", "--report", ""], "'--report <file>'"),
+    (["migrate", "--adal", "a.plist", "--out", "s.sqlite", "--azure-cli-dir", ""], "'--azure-cli-dir <dir>'"),
+    (
+      ["migrate", "--adal", "a.plist", "--out", "s.sqlite", "--encryption-key-file", ""],
+      "'--encryption-key-file <file>'"
+    ),
+  ])
+  func anEmptyPathIsAUsageError(arguments: [String], option: String) throws {
+    let run = try adal2msal(arguments)
+    #expect(run.exitCode == 64, "\(run.stderr)")
+    #expect(run.stderr.hasPrefix("Error: The value '' is invalid for \(option): the path is empty\n"), "\(run.stderr)")
+  }
+
   @Test func aMistypedSubcommandGetsTheOneMeant() throws {
     let typo = try adal2msal(["migrat", "--adal", "x"])
     #expect(typo.exitCode == 64)

@@ -8,13 +8,14 @@ struct MigrationInputOptions: ParsableArguments {
     name: .customLong("adal"), parsing: .upToNextOption,
     help: ArgumentHelp(
       "ADAL inputs: keychain dumps (plist or JSON), macOS cache blobs, archived items, ADAL Python / Azure CLI accessTokens.json, ADAL Node caches or ADAL.NET v3 blobs; a directory means every file in it and in its subdirectories (read on all cores; hidden entries, whose names start with a dot, are named and not read).",
-      valueName: "file-or-directory"))
+      valueName: "file-or-directory"), transform: PathArgument.nonEmpty)
   var adal: [String] = []
 
   @Option(
     name: .customLong("msal"), parsing: .upToNextOption,
     help: ArgumentHelp(
-      "MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go).", valueName: "file"))
+      "MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go).", valueName: "file"),
+    transform: PathArgument.nonEmpty)
   var msal: [String] = []
 
   @Option(help: ArgumentHelp("Largest input file accepted, in bytes.", valueName: "bytes"))

@@ -7,7 +7,7 @@ struct ReportOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Write the full report (every entry with its action, reason and sources) to this file (mode 0600); `-` is standard output. By default it goes to standard output on a dry run and nowhere otherwise.",
-      valueName: "file"))
+      valueName: "file"), transform: PathArgument.nonEmpty)
   var report: String?
 
   @Option(help: "Report format: text (the default; coloured on a terminal unless NO_COLOR is set), json or markdown.")
