@@ -218,6 +218,7 @@ import _Adal2MSALTestSupport
     for now in ["2026-11-21T10:00:00Zjunk", "2026-02-30T10:00:00Z", "2026-11-21T10:00:00", "1e300", "0x10"] {
       let run = try adal2msal(["migrate", "--adal", Self.dump, "--dry-run", "--now", now])
       #expect(run.exitCode == 64 && run.stderr.contains("--now: '\(now)' is neither ISO 8601"), "\(run.stderr)")
+      #expect(run.stderr.contains("\nUsage: adal2msal migrate <options>\n"), "migrate's usage: \(run.stderr)")
       #expect(run.stdout.isEmpty)
     }
   }
@@ -232,6 +233,7 @@ import _Adal2MSALTestSupport
       #expect(run.exitCode == 64, "\(clientID.debugDescription): \(run.stderr)")
       #expect(run.stderr.contains("is no application id: it is empty or holds a space or control character"))
       #expect(!run.stderr.contains("\u{1B}"), "a control character is shown escaped: \(run.stderr)")
+      #expect(run.stderr.contains("\nUsage: adal2msal migrate <options>\n"), "migrate's usage: \(run.stderr)")
       #expect(run.stdout.isEmpty)
     }
     for clientID in ["4b0db8c2-9f26-4417-8bde-3f0e3656f8e0", "https://contoso.com/app"] {

@@ -75,6 +75,12 @@ struct PlanningOptions: ParsableArguments {
       valueName: "library"))
   var library: MSALLibrary?
 
+  /// `--now` and `--client-id` checked as the options are parsed, so that a bad value is answered with
+  /// `migrate`'s usage (thrown from `run`, it got the root command's).
+  func validate() throws {
+    _ = try migrationOptions(redactUsernames: false)
+  }
+
   func migrationOptions(redactUsernames: Bool) throws -> MigrationOptions {
     var clock = MigrationClock.system
     if let now {
