@@ -23,6 +23,7 @@ struct Adal2MSALCommand: AsyncParsableCommand {
 
   /// ArgumentParser's entry point, after a mistyped subcommand has been answered with the one meant.
   static func main() async {
+    Terminal.reserveClosedStreams()
     AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
     if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
       Terminal.standardError(message)

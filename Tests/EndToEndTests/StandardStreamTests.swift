@@ -92,6 +92,19 @@ import _Adal2MSALTestSupport
     #expect(usage.exitCode == 64 && !usage.terminatedBySignal, "\(usage.exitCode)")
   }
 
+  /// A closed standard output (`>&-`) is the same error, "Bad file descriptor": the stream is held by /dev/null,
+  /// read-only, before any file is opened. Earlier the first file opened took its number, and the report was
+  /// written into that (here one of the runtime's event descriptors: "Invalid argument").
+  @Test(arguments: [
+    ["inspect", dump], ["accounts", "STORE"], ["export", "STORE"], ["migrate", "--adal", dump, "--dry-run", "-q"],
+  ])
+  func aClosedStandardOutputIsAnError(arguments: [String]) throws {
+    let scratch = try Scratch()
+    defer { try? FileManager.default.removeItem(at: scratch.directory) }
+    let run = try CLI.runInShell(prefix: "exec >&-", arguments.map { $0 == "STORE" ? scratch.store : $0 })
+    #expect(run.exitCode == 1 && run.stderr.hasSuffix("to standard output (Bad file descriptor)\n"), "\(run.stderr)")
+  }
+
   /// The library's side of it: a report stream that fails once the store has committed is a `StoreWrittenError`
   /// holding the outcome (with the run row), after Azure CLI's files were written.
   @Test func aFailingReportStreamAfterTheCommitGivesTheOutcome() async throws {

@@ -17,6 +17,20 @@ enum Terminal {
     standardOutputIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
   }
 
+  /// Opens /dev/null, read-only, in place of a standard stream that was closed (`>&-`), before any other file is
+  /// opened. Otherwise the first file opened took its number, and what was meant for standard output or error
+  /// went into it (the runtime's own event descriptors among them). Read-only, a write to it still fails and is
+  /// reported, as a write to a closed stream was.
+  static func reserveClosedStreams() {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+      let opened = open("/dev/null", O_RDONLY)
+      if opened >= 0, opened != descriptor {
+        _ = dup2(opened, descriptor)
+        _ = close(opened)
+      }
+    }
+  }
+
   /// Writes one line to standard error: the one way messages reach it (the progress bar aside), so that a
   /// name or value from an input with control characters in it is shown escaped (`TerminalText`).
   static func standardError(_ line: String) {
