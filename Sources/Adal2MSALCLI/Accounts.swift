@@ -71,7 +71,7 @@ extension Adal2MSALCommand {
         let what = username != nil ? "username" : "identifier"
         let cloud = environment.map { " (in the cloud of \($0))" } ?? ""
         Terminal.standardError("no account for \(what) \(wanted)\(cloud) in \(cache)")
-        throw ExitCode(1)
+        throw ExitStatus.failure
       }
       let listing: String
       switch format {

@@ -9,7 +9,8 @@ extension Adal2MSALCommand {
       discussion: """
         Every entity of the files is an add, an update or unchanged against the store; a later file wins for \
         the same cache key. Everything is written in one transaction with a run record and the provenance of \
-        every row, so a failed import leaves the store as it was. Prints a one-line summary on standard error.
+        every row, so a failed import leaves the store as it was. Prints a one-line summary on standard error. \
+        Entries or sections that cannot be read or modelled are named on standard error, and the import exits 2.
 
         Example:
           adal2msal import msal_cache.json other_cache.json --out cache.sqlite --dry-run
@@ -32,7 +33,8 @@ extension Adal2MSALCommand {
     @Option(
       help: """
         Summary format: text (one line on standard error) or json (an object on standard output, for scripts: \
-        added, updated and unchanged count rows written, or on a dry run entities that would be).
+        added, updated and unchanged count rows written, or on a dry run entities that would be; notReadOrModelled \
+        counts the entries and sections that could not be read or modelled).
         """)
     var format: OutputFormat = .text
 
@@ -56,7 +58,7 @@ extension Adal2MSALCommand {
       } catch let error as CacheStoreError {
         throw StoreCommandSupport.fail(error, file: out)
       } catch let error as UnifiedCacheError {
-        throw StoreCommandSupport.fail(error, file: error.location.file ?? "")
+        throw StoreCommandSupport.fail(error)
       } catch {
         // An input that cannot be read or belongs elsewhere, a refused store path, another run's lock: each
         // error says what it is and what to do.
@@ -81,6 +83,13 @@ extension Adal2MSALCommand {
       case .text where !quiet: Terminal.standardError(summary(outcome))
       case .text: break
       }
+      // What could not be read is lost to the store (or kept verbatim): partial, as `migrate --msal` says it.
+      if outcome.notReadOrModelled > 0 {
+        Terminal.standardError(
+          "adal2msal: warning: \(outcome.notReadOrModelled) entry(ies) or section(s) could not be read or modelled "
+            + "(named above)")
+        throw ExitStatus.partial
+      }
     }
 
     /// The one-line summary.
@@ -93,12 +102,13 @@ extension Adal2MSALCommand {
         + "\(outcome.updated) updated, \(outcome.unchanged) unchanged"
     }
 
-    /// The summary for scripts: the same three counts whether or not the run wrote.
+    /// The summary for scripts: the same counts whether or not the run wrote.
     private func json(_ outcome: ImportOutcome) -> JSONObject {
       var object: JSONObject = [
         "dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) }),
         "added": .number(String(outcome.added)), "updated": .number(String(outcome.updated)),
         "unchanged": .number(String(outcome.unchanged)),
+        "notReadOrModelled": .number(String(outcome.notReadOrModelled)),
       ]
       if let applied = outcome.applied { object["runID"] = .number(String(applied.runID)) }
       return object

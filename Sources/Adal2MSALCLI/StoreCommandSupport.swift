@@ -21,21 +21,23 @@ enum StoreCommandSupport {
     return try SecretSealing.keyFile(at: keyFile)
   }
 
-  /// Prints `adal2msal: error: <what>, <file>, <what to do>` on standard error; the caller throws the result.
-  static func fail(_ what: String, file: String, todo: String) -> ExitCode {
-    Terminal.standardError("adal2msal: error: \(what), \(file), \(todo)")
-    return ExitCode(1)
+  /// Prints `adal2msal: error: <file and place>: <what>; <what to do>` on standard error, the form of every
+  /// command's errors (`CacheStoreError`'s, `RunOutputError`'s); the caller throws the result.
+  static func fail(_ what: String, at place: String, todo: String) -> ExitCode {
+    Terminal.standardError("adal2msal: error: \(place): \(what); \(todo)")
+    return ExitStatus.failure
   }
 
+  /// A store error, placed at `file` (the store the command was given) when it names no file of its own.
   static func fail(_ error: CacheStoreError, file: String) -> ExitCode {
-    let place = [error.location.file ?? file, error.location.keyPath.map { "at \($0)" }]
-      .compactMap { $0 }.joined(separator: " ")
-    return fail(error.message, file: place, todo: error.inCommandLineWords.remedy)
+    var location = error.location
+    if location.file == nil { location.file = file }
+    return fail(error.message, at: location.description, todo: error.inCommandLineWords.remedy)
   }
 
-  static func fail(_ error: UnifiedCacheError, file: String) -> ExitCode {
+  static func fail(_ error: UnifiedCacheError) -> ExitCode {
     fail(
-      error.message, file: error.location.description,
+      error.message, at: error.location.description,
       todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
   }
 }

@@ -99,7 +99,7 @@ import _Adal2MSALTestSupport
     let noKey = try Self.cli(["export", cache])
     #expect(noKey.exitCode == 1)
     #expect(noKey.stdout.isEmpty)
-    #expect(noKey.stderr.hasPrefix("adal2msal: error: the store is encrypted and no key was given, \(cache), "))
+    #expect(noKey.stderr.hasPrefix("adal2msal: error: \(cache): the store is encrypted and no key was given; "))
     #expect(noKey.stderr.split(separator: "\n").count == 1)
     // The command line's words for the library's remedy (`SecretSealing`), through both ways it prints an error.
     let remedy = "give its key with --encryption-key-file or ADAL2MSAL_ENCRYPTION_KEY"
@@ -144,7 +144,8 @@ import _Adal2MSALTestSupport
   }
 
   /// A credential in a section the model does not know (MSAL Go's partitions) is named by `import` as it is by
-  /// `migrate --msal`, kept, and written back by `export`.
+  /// `migrate --msal`, kept, and written back by `export`; not stored as an entity, it makes the import partial
+  /// (status 2), by the codes a migration counts as problems.
   @Test func importNamesTheCredentialsItKeepsVerbatim() throws {
     let cache = try StoreTestSupport.freshPath()
     let input = cache + ".json"
@@ -153,7 +154,10 @@ import _Adal2MSALTestSupport
         .utf8
     ).write(to: URL(fileURLWithPath: input))
     let imported = try Self.cli(["import", input, "--out", cache])
-    #expect(imported.exitCode == 0, "\(imported.stderr)")
+    #expect(imported.exitCode == 2, "\(imported.stderr)")
+    #expect(
+      imported.stderr.hasSuffix(
+        "adal2msal: warning: 1 entry(ies) or section(s) could not be read or modelled (named above)\n"))
     #expect(
       imported.stderr.contains(
         "at AccessTokensPartition.p1.k1: warning: a credential in a section adal2msal does not model, kept verbatim "

@@ -106,8 +106,11 @@ import _Adal2MSALTestSupport
     let run = try CLI.run(arguments)
     undo()
     #expect(run.exitCode == 2, "\(run.exitCode): \(run.stderr.prefix(600))")
-    #expect(run.stderr.contains("adal2msal: error: run 1 was written to \(out), but cannot write an Azure CLI file"))
-    #expect(run.stderr.contains(azure.appendingPathComponent("msal_token_cache.json").path))
+    let tokenCache = azure.appendingPathComponent("msal_token_cache.json").path
+    #expect(
+      run.stderr.hasPrefix(
+        "adal2msal: error: run 1 was written to \(out), but \(tokenCache): cannot write an Azure CLI file ("),
+      "\(run.stderr)")
     let accounts = try CLI.run(["accounts", out])
     #expect(accounts.exitCode == 0 && accounts.stdout.split(separator: "\n").count == 3, "\(accounts.stdout)")
     let again = try CLI.run(arguments)

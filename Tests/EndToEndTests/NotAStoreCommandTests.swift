@@ -84,7 +84,8 @@ import _Adal2MSALTestSupport
         #expect(CLI.contractViolations(output, expected: [store, kind]).isEmpty, "\(arguments): \(output.stderr)")
         if ["accounts", "export"].contains(arguments[0]) {
           #expect(
-            output.stderr.contains("the path is \(kind), not an adal2msal store, \(store),"), "\(output.stderr)")
+            output.stderr.hasPrefix("adal2msal: error: \(store): the path is \(kind), not an adal2msal store; "),
+            "\(output.stderr)")
         }
       }
       #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == listing, "\(store)")

@@ -111,4 +111,10 @@ public struct ImportOutcome: Sendable {
   public var diagnostics: [Diagnostic]
   /// The run row written; nil on a dry run.
   public var applied: AppliedRunSummary?
+
+  /// Entries or sections the reader could not read or model, each named in `diagnostics` (by the codes
+  /// `RunVerdict.problemDiagnosticCodes` lists): an import with any is partial, as a migration of the same file is.
+  public var notReadOrModelled: Int {
+    diagnostics.filter { RunVerdict.problemDiagnosticCodes.contains($0.code) }.count
+  }
 }

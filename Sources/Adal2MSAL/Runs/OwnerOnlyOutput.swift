@@ -143,7 +143,7 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
 }
 
 /// A run's output that could not be written (a report, an export, an Azure CLI file): what, where and what to
-/// do, in the one-line form the command line prints (`<what>, <file>, <what to do>`).
+/// do, in the one-line form the command line prints (`<file>: <what>; <what to do>`).
 public struct RunOutputError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
   /// What failed, with the system's reason.
   public var what: String
@@ -158,6 +158,6 @@ public struct RunOutputError: Error, LocalizedError, CustomStringConvertible, Se
     self.remedy = remedy
   }
 
-  public var description: String { "\(what), \(file), \(remedy)" }
+  public var description: String { "\(file): \(what); \(remedy)" }
   public var errorDescription: String? { description }
 }
