@@ -26,7 +26,7 @@ struct Adal2MSALCommand: AsyncParsableCommand {
     Terminal.reserveClosedStreams()
     AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
     if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
-      Terminal.standardError(message)
+      for line in message.split(separator: "\n") { Terminal.standardError(String(line)) }
       exit(withError: ExitStatus.usage)
     }
     do {

@@ -205,4 +205,23 @@ import _Adal2MSALTestSupport
     #expect(codes.filter { $0 == "input.repeated-file" }.count == 3)
     #expect(codes.filter { $0 == "input.accounting" }.count == 2)
   }
+
+  /// A file of a fleet whose name holds a line break and an escape sequence is named on one line of standard
+  /// error, escaped: a name can neither forge a line of the run's own ("adal2msal: wrote run …") nor colour the
+  /// terminal. Earlier the line break was written as it was.
+  @Test func aFileNameCannotForgeALineOfStandardError() throws {
+    let fleet = try Fleet()
+    defer { try? FileManager.default.removeItem(at: fleet.scratch) }
+    let name = "x\u{1B}[31m\nadal2msal: wrote run 9 to forged.sqlite: 1 added, 0 updated"
+    #expect(FileManager.default.createFile(atPath: "\(fleet.fleet)/\(name)", contents: Data("x".utf8)))
+    let run = try CLI.run(["migrate", "--adal", fleet.fleet, "--dry-run", "--now", Self.clock, "-q"])
+    #expect(run.exitCode == 2, "\(run.stderr)")
+    let lines = run.stderr.split(separator: "\n")
+    #expect(!lines.contains { $0.hasPrefix("adal2msal: wrote run 9") }, "\(run.stderr)")
+    #expect(!run.stderr.contains("\u{1B}"))
+    #expect(
+      lines.contains {
+        $0.hasPrefix("adal2msal: warning: \(fleet.fleet)/x\\x1B[31m\\x0Aadal2msal: wrote run 9 to forged.sqlite")
+      }, "\(run.stderr)")
+  }
 }

@@ -32,9 +32,10 @@ enum Terminal {
   }
 
   /// Writes one line to standard error: the one way messages reach it (the progress bar aside), so that a
-  /// name or value from an input with control characters in it is shown escaped (`TerminalText`).
+  /// name or value from an input with control characters in it is shown escaped (`TerminalText`). A line
+  /// break in it is escaped too: a file named `a\nadal2msal: wrote run 1` in a fleet is one line, never two.
   static func standardError(_ line: String) {
-    standardError(raw: TerminalText.escaped(line) + "\n")
+    standardError(raw: TerminalText.escaped(line, keepingNewlines: false) + "\n")
   }
 
   /// Writes `text` to standard error as it is (the progress bar's control sequences). A failure is ignored:
