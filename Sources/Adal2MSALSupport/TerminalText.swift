@@ -22,6 +22,14 @@ package enum TerminalText {
     return out
   }
 
+  /// `lines` as text, one line each, ending in a line feed. A line feed inside one (a value read from an input)
+  /// is written as `escaped` writes other controls, `\x0A`, so that no value starts a line of its own: a
+  /// username can then not forge a line of `inspect`'s output. Other controls are left to `escaped`.
+  package static func joinedLines(_ lines: [String]) -> String {
+    lines.map { $0.contains("\n") ? $0.replacingOccurrences(of: "\n", with: "\\x0A") : $0 }
+      .joined(separator: "\n") + "\n"
+  }
+
   /// Whether `text` holds a control character that `escaped` would replace.
   package static func needsEscaping(_ text: String, keepingNewlines: Bool = true) -> Bool {
     var previous: UInt8 = 0

@@ -45,7 +45,7 @@ public enum PropertyListRendering {
     }
     var writer = TextTreeWriter()
     writer.write(label: "content", content, indent: 0)
-    return (lines + writer.lines).joined(separator: "\n") + "\n"
+    return TerminalText.joinedLines(lines + writer.lines)
   }
 
   /// `{"file": …, "format": "binary-plist", "keyedArchive": {"rootClass": …} | null, "content": …}`.
@@ -78,7 +78,7 @@ public enum PropertyListRendering {
   {
     var writer = TextTreeWriter()
     writer.write(label: label, RenderNode(value, showSecrets: showSecrets), indent: indent)
-    return writer.lines.joined(separator: "\n") + "\n"
+    return TerminalText.joinedLines(writer.lines)
   }
 
   /// An indented text tree of one resolved archive value.
@@ -87,7 +87,7 @@ public enum PropertyListRendering {
   {
     var writer = TextTreeWriter()
     writer.write(label: label, RenderNode(value, showSecrets: showSecrets), indent: indent)
-    return writer.lines.joined(separator: "\n") + "\n"
+    return TerminalText.joinedLines(writer.lines)
   }
 
   /// One value as JSON.

@@ -72,6 +72,25 @@ struct UnknownFieldTests {
     #expect(input.leaked(shown.stdout).count == input.canaries.count)
   }
 
+  /// A line feed in a value (a username) is written as an escape: `inspect` shows one line per entity, and a
+  /// value cannot forge one. Earlier it was written as it was. (A property list's tree quotes its strings.)
+  @Test("inspect writes a line break in a value as an escape")
+  func inspectKeepsOneLinePerEntity() throws {
+    let directory = try Fixtures.temporaryDirectory("line-break")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("cache.json")
+    let account: [String: Any] = [
+      "home_account_id": "u.t", "environment": "login.microsoftonline.com", "realm": "t", "local_account_id": "u",
+      "username": "a@contoso.com\nAccount forged-key username=b@contoso.com", "authority_type": "MSSTS",
+    ]
+    try JSONSerialization.data(withJSONObject: ["Account": ["u.t-login.microsoftonline.com-t": account]])
+      .write(to: file)
+    let text = try CLI.run(["inspect", file.path])
+    #expect(text.exitCode == 0, "\(text.stderr)")
+    #expect(!text.stdout.split(separator: "\n").contains { $0.hasPrefix("Account forged-key") }, "\(text.stdout)")
+    #expect(text.stdout.contains("a@contoso.com\\x0AAccount forged-key"), "\(text.stdout)")
+  }
+
   @Test("accounts withholds unknown Account fields and escapes usernames")
   func accounts() throws {
     let input = try Input()

@@ -45,9 +45,9 @@ public struct Inspection: Sendable {
     if Self.mayBeUnifiedCache(data), let result = try unifiedCache(data) {
       switch format {
       case .text:
-        return
-          (["file: \(file)", "format: MSAL unified cache JSON"]
-          + UnifiedCacheInspection.textLines(result, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
+        return TerminalText.joinedLines(
+          ["file: \(file)", "format: MSAL unified cache JSON"]
+            + UnifiedCacheInspection.textLines(result, revealSecrets: revealSecrets))
       case .json:
         let body: JSONObject = [
           "file": .string(file), "format": .string("msal-json"),
@@ -78,9 +78,9 @@ public struct Inspection: Sendable {
     }
     switch format {
     case .text:
-      return
-        (["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
-        + ADALInspection.textLines(adal, revealSecrets: revealSecrets)).joined(separator: "\n") + "\n"
+      return TerminalText.joinedLines(
+        ["file: \(file)", "format: ADAL \(adal.inputKind.rawValue)"]
+          + ADALInspection.textLines(adal, revealSecrets: revealSecrets))
     case .json:
       let report = ADALInspectionReport(adal, revealSecrets: revealSecrets).jsonValue
       let body: JSONObject = [
