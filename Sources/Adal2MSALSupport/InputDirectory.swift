@@ -13,15 +13,15 @@ package struct InputDirectory: Sendable, Hashable {
   /// hidden directory not listed.
   package var hidden: [String] = []
   /// The run's own files found here (`passingOver`), sorted by path: a store kept beside the dumps it was
-  /// migrated from is the run's target, not one of its inputs.
+  /// migrated from is the run's target, not one of its inputs, and so is the last run's report there.
   package var runFiles: [String] = []
 
   /// Lists `path` and each of its subdirectories, in the order of their names. A directory reached through a
   /// symbolic link is listed after those reached without one, and a directory reached again (a loop, or a
   /// second path to it) is not listed again: each file is read once, under its path without links if it has one.
   ///
-  /// - Parameter ownPaths: files of the run that are no inputs (its store and the store's side files), passed
-  ///   over wherever they are found, by identity, through links too, and kept in `runFiles`.
+  /// - Parameter ownPaths: files of the run that are no inputs (its store, the store's side files, its
+  ///   report), passed over wherever they are found, by identity, through links too, and kept in `runFiles`.
   /// - Throws: `InputFileError` naming the first directory that cannot be listed.
   package init(listing path: String, passingOver ownPaths: [String] = []) throws {
     self.path = path
@@ -82,7 +82,8 @@ package struct InputDirectory: Sendable, Hashable {
     }
     diagnostics += runFiles.map {
       Diagnostic(
-        .note, code: "input.run-file", "not read: it is the store this run reads and writes, or one of its side files",
+        .note, code: "input.run-file",
+        "not read: it is one of this run's own files (its store, a side file, its report)",
         at: SourceLocation(file: $0))
     }
     return diagnostics

@@ -120,6 +120,34 @@ import _Adal2MSALTestSupport
     #expect(CLI.contractViolations(named, expected: ["is the same file as the --adal input"]).isEmpty)
   }
 
+  /// `cd dumps && adal2msal migrate --adal . --out cache.sqlite --report report.txt`, run again: the last run's
+  /// report, in any format, is the run's output, not an input (it was refused as "the same file as the --adal
+  /// input"). A file there that holds no report is still refused as `--report`: it may be a dump.
+  @Test(arguments: ["text", "json", "markdown"])
+  func aReportKeptBesideItsDumpsIsAnOutputNotAnInput(format: String) throws {
+    let fleet = try Fleet()
+    defer { try? FileManager.default.removeItem(at: fleet.scratch) }
+    let directory = URL(fileURLWithPath: fleet.fleet)
+    let run = [
+      "migrate", "--adal", ".", "--out", "cache.sqlite", "--now", Self.clock, "--report", "report", "--report-format",
+      format, "-q",
+    ]
+    let first = try CLI.run(run, in: directory)
+    #expect(first.exitCode == 0 && first.stderr.isEmpty, "\(first.stderr)")
+    let firstReport = try String(contentsOfFile: fleet.fleet + "/report", encoding: .utf8)
+    let again = try CLI.run(run, in: directory)
+    #expect(again.exitCode == 0 && again.stderr.isEmpty, "\(again.stderr)")
+    let report = try String(contentsOfFile: fleet.fleet + "/report", encoding: .utf8)
+    #expect(report != firstReport && report.contains("input.run-file") && report.contains("./report"))
+    #expect(!report.contains("not a recognised ADAL input"), "the report was read as an input")
+
+    try FileManager.default.copyItem(atPath: fleet.dumps[0], toPath: fleet.fleet + "/notes")
+    let notes = try CLI.run(
+      ["migrate", "--adal", ".", "--out", "cache.sqlite", "--report", "notes", "--report-format", format],
+      in: directory)
+    #expect(CLI.contractViolations(notes, expected: ["--report notes is the same file as the --adal input"]).isEmpty)
+  }
+
   /// A file the run skipped in a directory (a FIFO) failed the Azure CLI step, which read the directory again,
   /// after the store was written: status 1, "nothing written", with the store written and no Azure CLI files.
   @Test func azureCLIFilesAreWrittenPastAFileTheRunSkipped() throws {

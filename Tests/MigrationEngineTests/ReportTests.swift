@@ -100,6 +100,21 @@ import UnifiedCache
     try expectGolden(report.text(), "\(name).redacted.txt")
   }
 
+  /// A report in each format is known as one by its first bytes (a run passes over its last report in an input
+  /// directory); a dump, a unified cache or a file that only mentions the title is not.
+  @Test func aReportIsKnownByItsOpening() throws {
+    let report = Migration.report(try Scenario("msal-conflict").plan())
+    for text in [report.text(), report.json(), report.markdown(), report.text(colorize: true)] {
+      #expect(MigrationReport.isReport(opening: Data(text.utf8.prefix(64))), "\(text.prefix(80))")
+    }
+    for text in [
+      "", "<?xml version=\"1.0\"?><plist>", #"{"AccessToken": {}}"#, "notes: adal2msal migration plan\n",
+      "adal2msal migration planned", #"{"schemaVersionX": 1}"#,
+    ] {
+      #expect(!MigrationReport.isReport(opening: Data(text.utf8)), "\(text)")
+    }
+  }
+
   @Test func colourOnlyWhenAsked() throws {
     let report = Migration.report(try Scenario("msal-conflict").plan())
     #expect(!report.text().contains("\u{1B}"))

@@ -92,7 +92,8 @@ public struct MigrationRun: Sendable {
   ///   the store has committed, a report or Azure CLI file that cannot be written is a `StoreWrittenError`,
   ///   which holds the outcome.
   public func run(progress: RunProgressHandler? = nil) async throws -> MigrationOutcome {
-    try checkFiles()
+    let ownFiles = ownFiles()
+    try checkFiles(ownFiles: ownFiles)
     let startedAt = options.startedAt ?? Date()
     let pipeline = MigrationPipeline(options: options.migration, limits: options.limits, fileNames: options.fileNames)
     let dryRun = options.dryRun || store == nil
@@ -105,12 +106,12 @@ public struct MigrationRun: Sendable {
     // Inputs first: a bad input fails the run before the target is written to.
     var fileRead: (@Sendable (String) -> Void)?
     if progress != nil {
-      let reading = ReadingProgress(paths: adal + msal, passingOver: storeFiles, handler: progress)
+      let reading = ReadingProgress(paths: adal + msal, passingOver: ownFiles, handler: progress)
       reading.start()
       fileRead = { reading.finished($0) }
     }
     var index = try await pipeline.index(
-      adal: adal, msal: msal, passingOver: storeFiles, keepingAtMost: options.planWholeUpTo,
+      adal: adal, msal: msal, passingOver: ownFiles, keepingAtMost: options.planWholeUpTo,
       itemsPerPart: options.itemsPerPart, progress: fileRead)
     // One writer at a time, from before the store is opened to write until the run has committed or cleaned up.
     var lock: StoreWriteLock?

@@ -1,6 +1,7 @@
 import ADALCache
 import Adal2MSALSupport
 import Foundation
+import MigrationEngine
 import PropertyLists
 
 /// What a run calls its files when it refuses one (an output, `OutputPathError`; an input given in the wrong
@@ -64,17 +65,33 @@ extension OutputGuard {
 }
 
 extension MigrationRun {
-  /// The store and its side files, which an input directory may hold (a store kept beside its dumps): passed
-  /// over there, as the run's target rather than an input.
-  var storeFiles: [String] { store.map(StoreFileMarker.files(of:)) ?? [] }
+  /// The run's own files, which an input directory may hold: the store and its side files (a store kept beside
+  /// its dumps), and the report when its file holds a report (the last run's). Passed over there, as the run's
+  /// outputs rather than inputs. A report path whose file holds anything else stays an input, which the output
+  /// guard refuses to overwrite.
+  func ownFiles() -> [String] {
+    var files = store.map(StoreFileMarker.files(of:)) ?? []
+    if case .file(let path) = options.report, Self.holdsAReport(path) { files.append(path) }
+    return files
+  }
 
-  /// The inputs, the store, the report and Azure CLI's files of this run.
-  func checkFiles() throws {
+  /// Whether the regular file at `path` begins as a report (`MigrationReport.isReport`).
+  private static func holdsAReport(_ path: String) -> Bool {
+    guard OwnerOnlyFile.nonRegularKind(path) == nil, let handle = FileHandle(forReadingAtPath: path) else {
+      return false
+    }
+    defer { try? handle.close() }
+    return MigrationReport.isReport(opening: (try? handle.read(upToCount: 64)) ?? Data())
+  }
+
+  /// The inputs, the store, the report and Azure CLI's files of this run; `ownFiles` are passed over in its
+  /// input directories.
+  func checkFiles(ownFiles: [String]) throws {
     let azureCLI = options.azureCLIDirectory.map { AzureCLIFiles(directory: $0) }
     try azureCLI?.validate(msalInputs: msal, dryRun: options.dryRun || store == nil, names: options.fileNames)
     var files = OutputGuard()
-    for path in adal { files.reading(path, as: options.fileNames.adalInput, passingOver: storeFiles) }
-    for path in msal { files.reading(path, as: options.fileNames.msalInput, passingOver: storeFiles) }
+    for path in adal { files.reading(path, as: options.fileNames.adalInput, passingOver: ownFiles) }
+    for path in msal { files.reading(path, as: options.fileNames.msalInput, passingOver: ownFiles) }
     files.addCommonFiles(options.fileNames, store: store, written: !options.dryRun)
     if let azureCLI {
       // Read by the run (the token cache is an MSAL input, the service principals are merged) and then replaced.

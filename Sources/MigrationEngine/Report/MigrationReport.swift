@@ -9,6 +9,17 @@ import UnifiedCache
 public struct MigrationReport: Sendable {
   /// The JSON report's schema version.
   public static let schemaVersion = 1
+  /// The text report's first line, and the Markdown report's after `# `.
+  static let title = "adal2msal migration plan"
+
+  /// Whether `opening` (a file's first bytes) begins a report this tool writes, in any of its formats: the text
+  /// and Markdown title, or JSON whose first member is `schemaVersion`.
+  public static func isReport(opening: Data) -> Bool {
+    let text = String(decoding: opening.prefix(64), as: UTF8.self)
+    if text.hasPrefix(title + "\n") || text.hasPrefix("# " + title + "\n") { return true }
+    guard text.first == "{" else { return false }
+    return text.dropFirst().drop(while: \.isWhitespace).hasPrefix("\"schemaVersion\":")
+  }
 
   /// One entry as reported (already redacted).
   public struct Entry: Sendable, Hashable {

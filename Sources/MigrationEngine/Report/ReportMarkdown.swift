@@ -60,7 +60,7 @@ extension MigrationReport {
   /// The title, the inputs and the summary.
   func markdownOpening() -> MarkdownText {
     var out = MarkdownText()
-    out.line("# adal2msal migration plan")
+    out.line("# " + Self.title)
     out.line()
     out.line("Planned at \(ReportDate.string(plannedAt))" + (redacted ? "; usernames redacted." : "."))
     if let targetLibrary {

@@ -10,7 +10,7 @@ extension MigrationReport {
   /// The title, the inputs and the summary.
   func textOpening() -> TextLines {
     var out = TextLines()
-    out.line("adal2msal migration plan")
+    out.line(Self.title)
     out.line("planned at \(ReportDate.string(plannedAt))" + (redacted ? ", usernames redacted" : ""))
     if let targetLibrary {
       out.line("keys as \(targetLibrary.displayName) stores them (--for \(targetLibrary.rawValue))")
