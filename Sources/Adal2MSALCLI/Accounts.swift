@@ -47,6 +47,11 @@ extension Adal2MSALCommand {
       if username != nil && identifier != nil {
         throw ValidationError("give --username or --identifier, not both")
       }
+      // An unset variable (`--username "$USER_NAME"`) looked up nothing, or narrowed the listing to nothing.
+      for (option, value) in [("--username", username), ("--identifier", identifier), ("--environment", environment)]
+      where value?.isEmpty == true {
+        throw ValidationError("\(option) is empty: give the value to look for")
+      }
     }
 
     func run() async throws {
@@ -70,7 +75,7 @@ extension Adal2MSALCommand {
       if found.isEmpty, let wanted = username ?? identifier {
         let what = username != nil ? "username" : "identifier"
         let cloud = environment.map { " (in the cloud of \($0))" } ?? ""
-        Terminal.standardError("no account for \(what) \(wanted)\(cloud) in \(cache)")
+        Terminal.standardError("adal2msal: error: \(cache): no account for \(what) \(wanted)\(cloud)")
         throw ExitStatus.failure
       }
       let listing: String

@@ -57,7 +57,7 @@ import _Adal2MSALTestSupport
 
     let none = try Self.cli(["accounts", cache, "--username", "nobody@contoso.com"])
     #expect(none.exitCode == 1)
-    #expect(none.stderr == "no account for username nobody@contoso.com in \(cache)\n")
+    #expect(none.stderr == "adal2msal: error: \(cache): no account for username nobody@contoso.com\n")
     // The user is there, in another cloud: the message names the cloud the lookup was narrowed to.
     for lookup in [
       ["--username", "liu.kang@bogavrilltd.onmicrosoft.com"],
@@ -67,11 +67,17 @@ import _Adal2MSALTestSupport
       #expect(elsewhere.exitCode == 1)
       #expect(
         elsewhere.stderr
-          == "no account for \(lookup[0].dropFirst(2)) \(lookup[1]) (in the cloud of login.chinacloudapi.cn) in \(cache)\n"
+          == "adal2msal: error: \(cache): no account for \(lookup[0].dropFirst(2)) \(lookup[1]) "
+          + "(in the cloud of login.chinacloudapi.cn)\n"
       )
     }
     let both = try Self.cli(["accounts", cache, "--username", "a", "--identifier", "b"])
     #expect(both.exitCode != 0)
+    // An empty value (an unset variable) is a usage error, not a lookup of nothing or a listing narrowed to none.
+    for option in ["--username", "--identifier", "--environment"] {
+      let empty = try Self.cli(["accounts", cache, option, ""])
+      #expect(empty.exitCode == 64 && empty.stderr.hasPrefix("Error: \(option) is empty"), "\(empty.stderr)")
+    }
   }
 
   @Test func exportWritesAnOwnerOnlyFileThatReadsBackTheSame() throws {
