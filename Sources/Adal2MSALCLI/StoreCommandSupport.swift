@@ -21,24 +21,21 @@ enum StoreCommandSupport {
     return try SecretSealing.keyFile(at: keyFile)
   }
 
-  /// Prints `adal2msal: error: <file and place>: <what>; <what to do>` on standard error, the form of every
-  /// command's errors (`CacheStoreError`'s, `RunOutputError`'s); the caller throws the result.
-  static func fail(_ what: String, at place: String, todo: String) -> ExitCode {
-    Terminal.standardError("adal2msal: error: \(place): \(what); \(todo)")
-    return ExitStatus.failure
-  }
-
-  /// A store error, placed at `file` (the store the command was given) when it names no file of its own.
+  /// A store error as `commandFailure` prints it, placed at `file` (the store the command was given) when it
+  /// names no file of its own; the caller throws the result.
   static func fail(_ error: CacheStoreError, file: String) -> ExitCode {
-    var location = error.location
-    if location.file == nil { location.file = file }
-    return fail(error.message, at: location.description, todo: error.inCommandLineWords.remedy)
+    var located = error
+    if located.location.file == nil { located.location.file = file }
+    return commandFailure(located)
   }
 
+  /// An input that is no unified cache, in the one form of every error (`<file and place>: <what>; <what to
+  /// do>`); the caller throws the result.
   static func fail(_ error: UnifiedCacheError) -> ExitCode {
-    fail(
-      error.message, at: error.location.description,
-      todo: "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
+    Terminal.standardError(
+      "adal2msal: error: \(error.location): \(error.message); "
+        + "give a unified-cache JSON file (MSAL.NET, Python, Java or Node layout)")
+    return ExitStatus.failure
   }
 }
 

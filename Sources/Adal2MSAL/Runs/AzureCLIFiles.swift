@@ -79,12 +79,13 @@ public struct AzureCLIFiles: Sendable {
     return try InputFile.read(servicePrincipals)
   }
 
-  /// Writes both files (mode 0600, atomically) from the store at `store` and the ADAL inputs.
-  public func write(store: String, sealing: SecretSealing?, adal: [String], limits: InputLimits) throws -> Written {
+  /// Writes both files (mode 0600, atomically) from the store at `store` and the ADAL inputs, whose directories
+  /// are listed as the run listed them: `runFiles` (the run's store and report, kept among its inputs) passed over.
+  public func write(
+    store: String, sealing: SecretSealing?, adal: [String], passingOver runFiles: [String], limits: InputLimits
+  ) throws -> Written {
     let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: .python)
-    // The store, when it is kept among the inputs, is the run's target: not read again here.
-    let principals = try AzureCLIServicePrincipals.collect(
-      fromADAL: adal, passingOver: StoreFileMarker.files(of: store), limits: limits)
+    let principals = try AzureCLIServicePrincipals.collect(fromADAL: adal, passingOver: runFiles, limits: limits)
     let merged: (data: Data, added: Int)
     do {
       merged = try AzureCLIServicePrincipals.merged(principals, into: existingServicePrincipals())

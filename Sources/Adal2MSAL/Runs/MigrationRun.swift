@@ -192,7 +192,7 @@ public struct MigrationRun: Sendable {
     if let directory = options.azureCLIDirectory {
       do {
         outcome.azureCLI = try AzureCLIFiles(directory: directory).write(
-          store: store, sealing: sealing, adal: adal, limits: options.limits)
+          store: store, sealing: sealing, adal: adal, passingOver: ownFiles, limits: options.limits)
       } catch {
         failures.append(error)
       }

@@ -62,15 +62,7 @@ public enum OwnerOnlyOutput {
       do {
         var fileOffset = 0
         try produce { buffer in
-          var offset = 0
-          while offset < buffer.count, let base = buffer.baseAddress {
-            let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-            if written < 0 {
-              if errno == EINTR { continue }
-              throw SystemError(errno)
-            }
-            offset += written
-          }
+          if let code = DescriptorWrite.all(buffer, to: descriptor) { throw SystemError(code) }
           Writeback.start(descriptor, offset: fileOffset, count: buffer.count)
           fileOffset += buffer.count
           do throws(SyncFailure) { try flushes.wrote(buffer.count) } catch { throw SystemError(error.code) }
@@ -135,11 +127,6 @@ public enum OwnerOnlyOutput {
     public var description: String { String(cString: strerror(code)) }
     public var errorDescription: String? { description }
   }
-}
-
-/// `write(2)`, under a name the writer's own `write` does not hide.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }
 
 /// A run's output that could not be written (a report, an export, an Azure CLI file): what, where and what to

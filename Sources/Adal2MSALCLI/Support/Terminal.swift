@@ -42,38 +42,24 @@ enum Terminal {
   /// there is nowhere left to report it, and the run's exit status still tells.
   static func standardError(raw text: String) {
     var text = text
-    _ = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+    _ = text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
   }
 
   /// Writes `bytes` to standard output, the one way output reaches it; `what` names the output in the error
   /// ("the report"). A closed pipe ends the process with SIGPIPE, as it does any command-line tool.
   static func standardOutput(_ bytes: UnsafeRawBufferPointer, what: String) throws(StandardOutputError) {
-    if let code = writeAll(bytes, to: STDOUT_FILENO) { throw StandardOutputError(what: what, code: code) }
+    if let code = DescriptorWrite.all(bytes, to: STDOUT_FILENO) { throw StandardOutputError(what: what, code: code) }
   }
 
   static func standardOutput(_ text: String, what: String) throws(StandardOutputError) {
     var text = text
-    let failure = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }
+    let failure = text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }
     if let code = failure { throw StandardOutputError(what: what, code: code) }
   }
 
   static func standardOutput(_ data: Data, what: String) throws(StandardOutputError) {
-    let failure = data.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
+    let failure = data.withUnsafeBytes { DescriptorWrite.all($0, to: STDOUT_FILENO) }
     if let code = failure { throw StandardOutputError(what: what, code: code) }
-  }
-
-  /// Writes all of `bytes` to `descriptor`, again after a signal: nil, or the system's error number.
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += written
-    }
-    return nil
   }
 }
 
