@@ -62,9 +62,7 @@ extension Adal2MSALCommand {
       } catch {
         throw commandFailure(error)
       }
-      for diagnostic in exported.diagnostics {
-        Terminal.standardError("adal2msal: \(diagnostic)")
-      }
+      DiagnosticLines.print(exported.diagnostics)
       if written == nil {
         do {
           try Terminal.standardOutput(exported.data, what: "the export")

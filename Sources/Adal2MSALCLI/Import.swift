@@ -10,7 +10,8 @@ extension Adal2MSALCommand {
         Every entity of the files is an add, an update or unchanged against the store; a later file wins for \
         the same cache key. Everything is written in one transaction with a run record and the provenance of \
         every row, so a failed import leaves the store as it was. Prints a one-line summary on standard error. \
-        Entries or sections that cannot be read or modelled are named on standard error, and the import exits 2.
+        Entries or sections that cannot be read or modelled are named on standard error, and the import exits 2; \
+        when the files hold nothing else to keep, it writes nothing and exits 1.
 
         Example:
           adal2msal import msal_cache.json other_cache.json --out cache.sqlite --dry-run
@@ -33,8 +34,10 @@ extension Adal2MSALCommand {
     @Option(
       help: """
         Summary format: text (one line on standard error) or json (an object on standard output, for scripts: \
-        added, updated and unchanged count rows written, or on a dry run entities that would be; notReadOrModelled \
-        counts the entries and sections that could not be read or modelled).
+        added, updated and unchanged count rows written, or on a dry run entities that would be; sectionsKept \
+        counts the top-level sections the model does not know, kept verbatim; notReadOrModelled counts the \
+        entries and sections that could not be read or modelled; result is complete, partial or failed, as the \
+        exit status says).
         """)
     var format: OutputFormat = .text
 
@@ -64,12 +67,7 @@ extension Adal2MSALCommand {
         // error says what it is and what to do.
         throw commandFailure(error)
       }
-      for diagnostic in outcome.diagnostics.prefix(10) {
-        Terminal.standardError("adal2msal: \(diagnostic)")
-      }
-      if outcome.diagnostics.count > 10 {
-        Terminal.standardError("adal2msal: note: \(outcome.diagnostics.count - 10) more diagnostics")
-      }
+      DiagnosticLines.print(outcome.diagnostics)
       switch format {
       case .json:
         do {
@@ -80,8 +78,14 @@ extension Adal2MSALCommand {
             "adal2msal: error: run \(applied.runID) was written to \(out), but \(error)")
           throw ExitStatus.partial
         }
-      case .text where !quiet: Terminal.standardError(summary(outcome))
+      case .text where !quiet && outcome.result != .failed: Terminal.standardError(summary(outcome))
       case .text: break
+      }
+      if outcome.result == .failed {
+        Terminal.standardError(
+          "adal2msal: error: nothing usable in the files: \(outcome.notReadOrModelled) entry(ies) or section(s) "
+            + "could not be read or modelled (named above); nothing written")
+        throw ExitStatus.failure
       }
       // What could not be read is lost to the store (or kept verbatim): partial, as `migrate --msal` says it.
       if outcome.notReadOrModelled > 0 {
@@ -94,12 +98,13 @@ extension Adal2MSALCommand {
 
     /// The one-line summary.
     private func summary(_ outcome: ImportOutcome) -> String {
+      let kept = outcome.sectionsKept > 0 ? ", \(outcome.sectionsKept) section(s) kept verbatim" : ""
       guard let applied = outcome.applied else {
         return "import (dry run, nothing written): \(outcome.added) to add, \(outcome.updated) to update, "
-          + "\(outcome.unchanged) unchanged"
+          + "\(outcome.unchanged) unchanged" + kept
       }
       return "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(outcome.added) added, "
-        + "\(outcome.updated) updated, \(outcome.unchanged) unchanged"
+        + "\(outcome.updated) updated, \(outcome.unchanged) unchanged" + kept
     }
 
     /// The summary for scripts: the same counts whether or not the run wrote.
@@ -108,7 +113,9 @@ extension Adal2MSALCommand {
         "dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) }),
         "added": .number(String(outcome.added)), "updated": .number(String(outcome.updated)),
         "unchanged": .number(String(outcome.unchanged)),
+        "sectionsKept": .number(String(outcome.sectionsKept)),
         "notReadOrModelled": .number(String(outcome.notReadOrModelled)),
+        "result": .string(outcome.result.rawValue),
       ]
       if let applied = outcome.applied { object["runID"] = .number(String(applied.runID)) }
       return object

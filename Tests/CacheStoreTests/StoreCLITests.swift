@@ -161,6 +161,7 @@ import _Adal2MSALTestSupport
     ).write(to: URL(fileURLWithPath: input))
     let imported = try Self.cli(["import", input, "--out", cache])
     #expect(imported.exitCode == 2, "\(imported.stderr)")
+    #expect(imported.stderr.contains("0 added, 0 updated, 0 unchanged, 1 section(s) kept verbatim"))
     #expect(
       imported.stderr.hasSuffix(
         "adal2msal: warning: 1 entry(ies) or section(s) could not be read or modelled (named above)\n"))

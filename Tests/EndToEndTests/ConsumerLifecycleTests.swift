@@ -33,6 +33,21 @@ import _Adal2MSALTestSupport
     return output
   }
 
+  /// Migrates an ADAL fixture into a new store and exports it `--for python`: the export's run and its file.
+  static func migratedForPython(_ fixture: String, now: String) throws -> (ProcessRunner.Output, URL) {
+    let directory = try Fixtures.temporaryDirectory()
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let exported = directory.appendingPathComponent("export.json")
+    let migrate = try run([
+      "migrate", "--adal", Fixtures.url(fixture).path, "--out", store, "--now", now,
+      "--report", directory.appendingPathComponent("report.txt").path,
+    ])
+    #expect(FileManager.default.fileExists(atPath: store), "migrate wrote no store: \(migrate.stderr)")
+    let export = try run(["export", store, "--for", "python", "--output", exported.path])
+    #expect(export.exitCode == 0)
+    return (export, exported)
+  }
+
   /// Imports the MSAL Python-written cache, exports it `--for python` (and as written): the lifecycle passes
   /// (28 checks; 8 do not apply) and the file comes back entry for entry.
   @Test(arguments: [["--for", "python"], []])
@@ -55,20 +70,24 @@ import _Adal2MSALTestSupport
   /// one client, a China-cloud user) lives through the lifecycle; the app refresh token MSAL Python would key
   /// like the family token is named on standard error.
   @Test func migratedDumpLivesInMSALPython() throws {
-    let directory = try Fixtures.temporaryDirectory()
-    let store = directory.appendingPathComponent("store.sqlite").path
-    let exported = directory.appendingPathComponent("export.json")
-    let migrate = try Self.run([
-      "migrate", "--adal", Fixtures.url("adal/dump-multiuser.xml.plist").path, "--out", store,
-      "--now", "2026-11-21T00:00:00Z", "--report", directory.appendingPathComponent("report.txt").path,
-    ])
-    #expect(FileManager.default.fileExists(atPath: store), "migrate wrote no store: \(migrate.stderr)")
-    let export = try Self.run(["export", store, "--for", "python", "--output", exported.path])
-    #expect(export.exitCode == 0)
+    let (export, exported) = try Self.migratedForPython("adal/dump-multiuser.xml.plist", now: "2026-11-21T00:00:00Z")
     #expect(export.stderr.components(separatedBy: "[export.same-key]").count - 1 == 3, "\(export.stderr)")
     #expect(!export.stderr.contains("secret"))
     let verdict = try Self.lifecycle(exported, arguments: "dump-multiuser.args.json")
     #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 12, "\(verdict.output)")
+  }
+
+  /// ADAL stored the family refresh token and one app's own as one token (`frt-two-apps`): the export `--for
+  /// python` writes it once, as the family token under that app's key, and says so in a note, not a warning. The
+  /// app whose own entry was folded in lives through MSAL Python's lifecycle on it: it refreshes with its own
+  /// client id, signs out, and a peer of the family redeems the same token.
+  @Test func anAppTokenThatIsTheFamilyTokenIsWrittenOnce() throws {
+    let (export, exported) = try Self.migratedForPython(
+      "scenarios/frt-two-apps/adal.xml.plist", now: "2025-06-01T12:00:00Z")
+    #expect(export.stderr.components(separatedBy: ": note: ").count - 1 == 1, "\(export.stderr)")
+    #expect(export.stderr.contains("[export.same-token]") && !export.stderr.contains("warning"), "\(export.stderr)")
+    let verdict = try Self.lifecycle(exported, arguments: "frt-two-apps.args.json")
+    #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 5, "\(verdict.output)")
   }
 
   /// An ADAL Python / Azure CLI `accessTokens.json` written by the real `adal` 1.2.7 package

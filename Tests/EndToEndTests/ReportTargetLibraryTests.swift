@@ -1,3 +1,4 @@
+import Adal2MSALSynthetic
 import Foundation
 import Testing
 import _Adal2MSALTestSupport
@@ -40,5 +41,34 @@ import _Adal2MSALTestSupport
     #expect(!output.stdout.contains("keys as "))
     #expect(!output.stdout.contains("key:  "))
     #expect(!output.stdout.contains("export.same-key"))
+  }
+
+  /// Synthetic devices, where ADAL stored each user's family and app refresh token as one token: the report and
+  /// the export say so in notes, never a warning, and the export names the first three and counts the rest, so a
+  /// fleet's store does not print a line per user.
+  @Test func oneTokenKeyedTwiceIsANoteCountedOnStandardError() throws {
+    let directory = try Fixtures.temporaryDirectory("same-token")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let dumps = directory.appendingPathComponent("dumps")
+    try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+    _ = try SyntheticFleet.writeFleet(
+      devices: 4, minItems: 10, maxItems: 20, format: nil, seed: 7, directory: dumps, workers: 2)
+    let store = directory.appendingPathComponent("cache.sqlite").path
+    let report = directory.appendingPathComponent("report.txt")
+    let migrate = try CLI.run([
+      "migrate", "--adal", dumps.path, "--out", store, "--now", "2026-01-01T00:00:00Z", "--for", "python",
+      "--report", report.path,
+    ])
+    #expect(migrate.exitCode == 0, "\(migrate.stderr)")
+    let text = try String(contentsOf: report, encoding: .utf8)
+    let notes = text.components(separatedBy: "[export.same-token]").count - 1
+    let listed = 3  // DiagnosticLines.notesListedPerCode, in the command's module
+    #expect(notes > listed && !text.contains("export.same-key"), "\(notes) notes")
+    let exported = directory.appendingPathComponent("e.json").path
+    let export = try CLI.run(["export", store, "--for", "python", "--output", exported])
+    #expect(export.exitCode == 0)
+    let lines = export.stderr.split(separator: "\n")
+    #expect(lines.count == listed + 1, "\(export.stderr)")
+    #expect(lines.last == "adal2msal: note: \(notes - listed) more like the notes above [export.same-token]")
   }
 }

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Testing
 import UnifiedCache
 
@@ -123,5 +124,28 @@ import UnifiedCache
     var read = made
     read.writtenForm = WrittenForm(key: "uid.utid-login.microsoftonline.com-idtoken-cid-utid-")
     #expect(MSALLibrary.dotnet.stored(read) == read)
+  }
+}
+
+/// Entries a library keys alike, in its export.
+@Suite struct SameKeyExportTests {
+  /// MSAL Python keys an app's refresh token and the family token of the same client alike: the export keeps the
+  /// family token. ADAL wrote both as one token, and then nothing is lost: a note (`export.same-token`). Two
+  /// tokens are a warning that names the one left out (`export.same-key`).
+  @Test(arguments: [("rt", "export.same-token", Diagnostic.Severity.note), ("other", "export.same-key", .warning)])
+  func aFamilyTokenKeyedLikeTheAppsOwn(appSecret: String, code: String, severity: Diagnostic.Severity) throws {
+    func token(_ secret: String, familyID: String?) -> UnifiedRefreshToken {
+      UnifiedRefreshToken(
+        homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid",
+        secret: UnifiedSecret(secret), familyID: familyID)
+    }
+    let family = token("rt", familyID: "1")
+    let export = UnifiedCacheJSONWriter.export(
+      UnifiedCacheContents(refreshTokens: UnifiedSection([token(appSecret, familyID: nil), family])), for: .python)
+    let diagnostic = try #require(export.diagnostics.first)
+    #expect(export.diagnostics.count == 1 && diagnostic.code == code && diagnostic.severity == severity)
+    #expect(diagnostic.message.contains(family.secret.fingerprint))
+    let written = String(decoding: export.data, as: UTF8.self)
+    #expect(written.contains("\"family_id\": \"1\"") && !written.contains("\"other\""))
   }
 }

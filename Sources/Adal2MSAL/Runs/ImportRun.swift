@@ -41,7 +41,9 @@ public struct ImportRun: Sendable {
   }
 
   /// Imports the files. Before anything is read or written, a store that is the same file as an input (device
-  /// and inode after following links), or that exists and is not a regular file, is refused.
+  /// and inode after following links), or that exists and is not a regular file, is refused. Files that hold no
+  /// entity and something that could not be read or modelled give an outcome whose `result` is `.failed`, and
+  /// nothing is written (the store is neither created nor given a run).
   ///
   /// - Parameter progress: told when the run waits for another run writing in the store's directory.
   /// - Throws: a refused store (`OutputPathError`), a file that cannot be read (`InputFileError`), that is an
@@ -54,6 +56,12 @@ public struct ImportRun: Sendable {
     let inputs = try files.map { path in
       let (data, cache) = try MigrationPipeline.readMSAL(path, limits: limits, names: names)
       return (path: path, data: data, cache: cache)
+    }
+    // Files that gave nothing to keep, only problems, are refused as a migration of them is: nothing is written.
+    if inputs.allSatisfy({ $0.cache.contents.allEntities.isEmpty && $0.cache.contents.unknownSections.isEmpty }) {
+      let unread = ImportOutcome(
+        added: 0, updated: 0, unchanged: 0, sectionsKept: 0, diagnostics: inputs.flatMap { $0.cache.diagnostics })
+      if unread.result == .failed { return unread }
     }
     let dryRun = options.dryRun
     let lock = dryRun ? nil : try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
@@ -69,7 +77,8 @@ public struct ImportRun: Sendable {
       let planned = ImportPlan.make(files: inputs, existing: try target?.contents() ?? UnifiedCacheContents())
       var outcome = ImportOutcome(
         added: planned.plan.count(.add), updated: planned.plan.count(.update),
-        unchanged: planned.plan.count(.unchanged), diagnostics: planned.diagnostics)
+        unchanged: planned.plan.count(.unchanged), sectionsKept: planned.unknownSections.count,
+        diagnostics: planned.diagnostics)
       guard !dryRun, let target else { return outcome }
       let applyOptions = ApplyOptions(
         startedAt: startedAt,
@@ -107,6 +116,9 @@ public struct ImportOutcome: Sendable {
   public var updated: Int
   /// Entities the store already holds as they are.
   public var unchanged: Int
+  /// Top-level sections the model does not know (MSAL Go's partitions, an app's own data), kept verbatim and
+  /// written back by export.
+  public var sectionsKept: Int
   /// What the reader said about entries it skipped.
   public var diagnostics: [Diagnostic]
   /// The run row written; nil on a dry run.
@@ -116,5 +128,13 @@ public struct ImportOutcome: Sendable {
   /// `RunVerdict.problemDiagnosticCodes` lists): an import with any is partial, as a migration of the same file is.
   public var notReadOrModelled: Int {
     diagnostics.filter { RunVerdict.problemDiagnosticCodes.contains($0.code) }.count
+  }
+
+  /// The verdict: `.complete` when everything was read and modelled, `.partial` when something was not but
+  /// entities or sections were kept, `.failed` when the files gave nothing but problems (then nothing was
+  /// written).
+  public var result: RunVerdict.Outcome {
+    if notReadOrModelled == 0 { return .complete }
+    return added + updated + unchanged + sectionsKept > 0 ? .partial : .failed
   }
 }

@@ -86,13 +86,23 @@ private struct SectionBuilder {
     return false
   }
 
+  /// A warning that names what was left out; a note when nothing was: ADAL stores the family refresh token and the
+  /// app's own as one token, and the family token written under the app's key is the token the app would redeem.
   private func sameKey(_ key: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity) -> Diagnostic {
     let name = library?.displayName ?? "the file"
+    let place = SourceLocation(keyPath: "\(kept.kind.sectionName).\(key)")
+    if case .refreshToken(let family) = kept, case .refreshToken(let own) = left, family.isFamilyToken,
+      family.secret == own.secret
+    {
+      return Diagnostic(
+        .note, code: "export.same-token",
+        "\(name) keys the family and the app refresh token alike ('\(key)'), and both are one token "
+          + "(\(family.secret.fingerprint)): wrote it once, as the family refresh token", at: place)
+    }
     return Diagnostic(
       .warning, code: "export.same-key",
       "\(name) keys two \(kept.kind.rawValue) entries alike ('\(key)'): wrote \(Self.label(kept)) and left out "
-        + "\(Self.label(left))",
-      at: SourceLocation(keyPath: "\(kept.kind.sectionName).\(key)"))
+        + "\(Self.label(left))", at: place)
   }
 
   private static func label(_ entity: AnyUnifiedEntity) -> String {
