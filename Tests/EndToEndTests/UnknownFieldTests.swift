@@ -72,23 +72,45 @@ struct UnknownFieldTests {
     #expect(input.leaked(shown.stdout).count == input.canaries.count)
   }
 
+  /// A unified cache of one account with this username, in a new directory.
+  static func cache(username: String) throws -> (directory: URL, file: URL) {
+    let directory = try Fixtures.temporaryDirectory("line-break")
+    let file = directory.appendingPathComponent("cache.json")
+    let account: [String: Any] = [
+      "home_account_id": "u.t", "environment": "login.microsoftonline.com", "realm": "t", "local_account_id": "u",
+      "username": username, "authority_type": "MSSTS",
+    ]
+    try JSONSerialization.data(withJSONObject: ["Account": ["u.t-login.microsoftonline.com-t": account]])
+      .write(to: file)
+    return (directory, file)
+  }
+
   /// A line feed in a value (a username) is written as an escape: `inspect` shows one line per entity, and a
   /// value cannot forge one. Earlier it was written as it was. (A property list's tree quotes its strings.)
   @Test("inspect writes a line break in a value as an escape")
   func inspectKeepsOneLinePerEntity() throws {
-    let directory = try Fixtures.temporaryDirectory("line-break")
+    let (directory, file) = try Self.cache(username: "a@contoso.com\nAccount forged-key username=b@contoso.com")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent("cache.json")
-    let account: [String: Any] = [
-      "home_account_id": "u.t", "environment": "login.microsoftonline.com", "realm": "t", "local_account_id": "u",
-      "username": "a@contoso.com\nAccount forged-key username=b@contoso.com", "authority_type": "MSSTS",
-    ]
-    try JSONSerialization.data(withJSONObject: ["Account": ["u.t-login.microsoftonline.com-t": account]])
-      .write(to: file)
     let text = try CLI.run(["inspect", file.path])
     #expect(text.exitCode == 0, "\(text.stderr)")
     #expect(!text.stdout.split(separator: "\n").contains { $0.hasPrefix("Account forged-key") }, "\(text.stdout)")
     #expect(text.stdout.contains("a@contoso.com\\x0AAccount forged-key"), "\(text.stdout)")
+  }
+
+  /// A username read from an input must not start a line of the report, where it could show a user or an entry
+  /// the plan does not hold: the text report writes its line feed as `\x0A`, the Markdown report as a space (in
+  /// the heading and the table cells alike), and a carriage return before it, escaped as every control is, cannot
+  /// end the line either.
+  @Test("the reports write a line break in a value as an escape", arguments: ["text", "markdown"])
+  func reportsKeepOneLinePerValue(format: String) throws {
+    let (directory, file) = try Self.cache(username: "a@contoso.com\r\nUser b@contoso.com\n## User c@contoso.com")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let run = try CLI.run(["migrate", "--msal", file.path, "--dry-run", "--report-format", format])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(!lines.contains { $0.hasPrefix("User b@") || $0.hasPrefix("## User c@") }, "\(run.stdout)")
+    let written = format == "text" ? "\\x0D\\x0AUser b@contoso.com\\x0A## User" : "\\x0D User b@contoso.com ## User"
+    #expect(run.stdout.contains("a@contoso.com" + written), "\(run.stdout)")
   }
 
   @Test("accounts withholds unknown Account fields and escapes usernames")

@@ -66,6 +66,45 @@ import Testing
     }
   }
 
+  /// A line feed inside a line (a value read from an input) is written as `\x0A`, by every way a line is
+  /// written, and a wrapped line wraps as the text with the escape in its place does: each line of the report
+  /// is one of the lines it was asked to write.
+  @Test func aLineFeedInsideALineIsWrittenAsAnEscape() {
+    var seed: UInt64 = 0x0A0A
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    let words = Self.words + ["\n", "a\nb", "\n\n", "x\n "]
+    func escaped(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: "\\x0A") }
+    for _ in 0..<1000 {
+      let text = (0..<next(40)).map { _ in words[next(words.count)] }.joined(separator: " ")
+      let width = 40 + next(80)
+      var lines = TextLines()
+      lines.line("before")
+      lines.wrapped(text, first: "  from: ", rest: "        ", width: width)
+      lines.line(text)
+      lines.line("  ", text, " ")
+      lines.line { $0.append(contentsOf: text.utf8) }
+      lines.wrapped(first: LinePrefix("  "), rest: LinePrefix("    "), width: width) {
+        $0.append(contentsOf: text.utf8)
+      }
+      var flushed: [UInt8] = []
+      lines.flush { flushed += $0 }
+      lines.line(text)
+      let value = escaped(text)
+      var reference = TextLines()
+      reference.line("before")
+      reference.wrapped(value, first: "  from: ", rest: "        ", width: width)
+      reference.line(value)
+      reference.line("  ", value, " ")
+      reference.line(value)
+      reference.wrapped(value, first: "  ", rest: "    ", width: width)
+      reference.line(value)
+      #expect(String(decoding: flushed, as: UTF8.self) + lines.text == reference.text, "text: \(text)")
+    }
+  }
+
   @Test func appendedLinesKeepTheirOrderAndTrimming() {
     var out = TextLines()
     out.line("header   ")

@@ -29,11 +29,12 @@ struct MarkdownText: Sendable {
   /// A row of plain cells.
   mutating func row(_ cells: [String]) { line("| " + cells.joined(separator: " | ") + " |") }
 
-  /// `text` as inline code: in backticks, with any backtick in it made a `'`.
+  /// `text` as inline code: in backticks, with any backtick in it made a `'` and a line break a space (a
+  /// username read from an input must not end a heading or a row and start a line of its own).
   mutating func code(_ text: String) {
     bytes.append(0x60)
     var text = text
-    text.withUTF8 { replacing($0, 0x60, with: "'") { $0.replacingOccurrences(of: "`", with: "'") } }
+    text.withUTF8 { replacing($0, 0x60, with: "'", 0x0A, with: " ") }
     bytes.append(0x60)
   }
 
@@ -71,23 +72,18 @@ struct MarkdownText: Sendable {
   }
 
   private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-    replacing(utf8, 0x7C, with: "\\|", 0x0A, with: " ") {
-      $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
+    replacing(utf8, 0x7C, with: "\\|", 0x0A, with: " ")
   }
 
-  /// Appends `utf8` with each byte `target` (and `other`) replaced, as `foundation` would. Foundation's
-  /// `replacingOccurrences` compares whole characters, so text where a target may be part of a larger one
-  /// (non-ASCII, or a `\r` before a `\n`) still goes through it; the rest, nearly all, is replaced bytewise.
+  /// Appends `utf8` with each byte `target` and `other` replaced. Both are ASCII, never part of another
+  /// character's UTF-8, and a Markdown reader takes each as it is whatever follows it, so each is replaced
+  /// wherever it is, not by whole characters: a `|` or a line feed joined to a combining mark would otherwise
+  /// stay and split a table row or end a heading.
   private mutating func replacing(
-    _ utf8: UnsafeBufferPointer<UInt8>, _ target: UInt8, with replacement: String, _ other: UInt8? = nil,
-    with otherReplacement: String = "", foundation: (String) -> String
+    _ utf8: UnsafeBufferPointer<UInt8>, _ target: UInt8, with replacement: String, _ other: UInt8,
+    with otherReplacement: String
   ) {
-    let other = other ?? target
     guard utf8.contains(where: { $0 == target || $0 == other }) else { return bytes.append(contentsOf: utf8) }
-    guard !utf8.contains(where: { $0 >= 0x80 || $0 == 0x0D }) else {
-      return append(foundation(String(decoding: utf8, as: UTF8.self)))
-    }
     for byte in utf8 {
       if byte == target {
         append(replacement)

@@ -9,6 +9,8 @@ struct TextLines {
   private var bytes: [UInt8] = []
   /// Reused for text assembled before it is wrapped (source lists), so that it needs no String of its own.
   private var scratch: [UInt8] = []
+  /// Where the line being written starts in `bytes`: a line feed after it is a value's, not a line's end.
+  private var openLineStart = 0
 
   init() {}
 
@@ -32,6 +34,7 @@ struct TextLines {
     try write(to: output)
     chunks = []
     bytes = []
+    openLineStart = 0
   }
 
   /// The lines so far as one array of UTF-8 bytes, and forgets them (no copy when nothing was appended).
@@ -40,6 +43,7 @@ struct TextLines {
     chunks = []
     if out.isEmpty { swap(&out, &bytes) } else { out += bytes }
     bytes = []
+    openLineStart = 0
     return out
   }
 
@@ -50,6 +54,7 @@ struct TextLines {
     bytes = []
     chunks += other.chunks
     if !other.bytes.isEmpty { chunks.append(other.bytes) }
+    openLineStart = 0
   }
 
   mutating func line(_ line: String) {
@@ -73,7 +78,27 @@ struct TextLines {
   /// of another character, and the previous line ends with a newline, so trimming stops in time.
   private mutating func endLine() {
     while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+    escapeLineFeeds(from: openLineStart)
     bytes.append(UInt8(ascii: "\n"))
+    openLineStart = bytes.count
+  }
+
+  /// Writes each line feed in `bytes` from `start` on as `\x0A`, as `TerminalText` writes other controls: one
+  /// inside a line is a value's (a username, a key read from an input), and must not start a line of the
+  /// report, which would then say what the plan does not.
+  private mutating func escapeLineFeeds(from start: Int) {
+    let first = bytes.withUnsafeBufferPointer { buffer -> Int? in
+      guard start < buffer.count, let base = buffer.baseAddress,
+        let found = memchr(base + start, 0x0A, buffer.count - start)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+    guard let first else { return }
+    let rest = bytes[first...]
+    bytes.removeSubrange(first...)
+    for byte in Array(rest) {
+      if byte == 0x0A { bytes.append(contentsOf: "\\x0A".utf8) } else { bytes.append(byte) }
+    }
   }
 
   /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
@@ -91,6 +116,7 @@ struct TextLines {
     bytes.append(contentsOf: first.bytes)
     let textStart = bytes.count
     write(&bytes)
+    escapeLineFeeds(from: textStart)
     let plain = bytes.withUnsafeBufferPointer { Self.isPlain(UnsafeBufferPointer(rebasing: $0[textStart...])) }
     if plain, first.width + (bytes.count - textStart) <= width { return endLine() }
     var text = scratch
@@ -131,6 +157,7 @@ struct TextLines {
         if lineEnd > lineStart {
           bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[lineStart..<lineEnd]))
           bytes.append(contentsOf: rest.lineBreak)
+          openLineStart = bytes.count - rest.bytes.count
         } else {
           endLine()
           bytes.append(contentsOf: rest.bytes)
