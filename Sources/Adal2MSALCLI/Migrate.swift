@@ -67,13 +67,16 @@ extension Adal2MSALCommand {
         valueName: "dir"), transform: PathArgument.nonEmpty)
     var azureCLIDir: String?
 
+    // Numbers are parsed unconditionally, so that `-1` gets the option's own error rather than "missing value".
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "Plan a run of at most this many ADAL items whole, reading its inputs once; a larger run of more than one ADAL file is planned in parts, keeping the items of the files that fit in this many less --items-per-part and reading the others twice (a part holds whole files, so one file is always planned whole).",
         valueName: "count"))
     var planWholeUpTo = 100_000
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "In a run planned in parts, plan, write and report at most this many ADAL items at a time (inputs whose users overlap stay together). Lower it to use less memory.",
         valueName: "count"))

@@ -249,6 +249,19 @@ import _Adal2MSALTestSupport
     #expect(run.stderr.contains("at least one input"))
   }
 
+  /// A negative number is the value of the option before it, and gets that option's own error; earlier it was
+  /// taken for an option, and the error said the value was missing.
+  @Test(arguments: [
+    ("--max-input-size", "-5", "--max-input-size must be positive"),
+    ("--items-per-part", "-1", "--items-per-part must be positive"),
+    ("--plan-whole-up-to", "-1", "--plan-whole-up-to must not be negative"),
+    ("--now", "-1e3", "--now: '-1e3' is neither ISO 8601"),
+  ])
+  func aNegativeNumberIsTheOptionsValue(option: String, value: String, error: String) throws {
+    let run = try adal2msal(["migrate", "--adal", Self.dump, "--dry-run", option, value])
+    #expect(run.exitCode == 64 && run.stderr.contains(error) && !run.stderr.contains("Missing value"), "\(run.stderr)")
+  }
+
   @Test func anUnreadableInputIsOneLineAndWritesNothing() throws {
     let dir = try Fixtures.temporaryDirectory()
     let bad = dir.appendingPathComponent("garbage.plist")

@@ -18,7 +18,8 @@ struct MigrationInputOptions: ParsableArguments {
     transform: PathArgument.nonEmpty)
   var msal: [String] = []
 
-  @Option(help: ArgumentHelp("Largest input file accepted, in bytes.", valueName: "bytes"))
+  // A value is taken unconditionally, so that `-1` gets the option's own error rather than "missing value".
+  @Option(parsing: .unconditional, help: ArgumentHelp("Largest input file accepted, in bytes.", valueName: "bytes"))
   var maxInputSize: Int = InputLimits.default.maxInputBytes
 
   @Option(
@@ -62,6 +63,7 @@ struct PlanningOptions: ParsableArguments {
   var prefer: MigrationOptions.Preference = .existing
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Pin the clock for expiry decisions: ISO 8601 with its offset (2026-11-21T10:00:00Z, "
         + "2026-11-21T11:00:00+01:00), read strictly, or epoch seconds.", valueName: "time"))
