@@ -43,9 +43,7 @@ import _Adal2MSALTestSupport
       "--report", directory.appendingPathComponent("report.txt").path,
     ])
     #expect(FileManager.default.fileExists(atPath: store), "migrate wrote no store: \(migrate.stderr)")
-    let export = try run(["export", store, "--for", "python", "--output", exported.path])
-    #expect(export.exitCode == 0)
-    return (export, exported)
+    return (try run(["export", store, "--for", "python", "--output", exported.path]), exported)
   }
 
   /// Imports the MSAL Python-written cache, exports it `--for python` (and as written): the lifecycle passes
@@ -68,10 +66,14 @@ import _Adal2MSALTestSupport
 
   /// The multi-user ADAL dump, migrated and exported `--for python`: each user (app and family refresh token of
   /// one client, a China-cloud user) lives through the lifecycle; the app refresh token MSAL Python would key
-  /// like the family token is named on standard error.
+  /// like the family token, another token, is named on standard error and makes the export partial.
   @Test func migratedDumpLivesInMSALPython() throws {
     let (export, exported) = try Self.migratedForPython("adal/dump-multiuser.xml.plist", now: "2026-11-21T00:00:00Z")
+    #expect(export.exitCode == 2)
     #expect(export.stderr.components(separatedBy: "[export.same-key]").count - 1 == 3, "\(export.stderr)")
+    #expect(
+      export.stderr.hasSuffix(
+        "warning: 3 entry(ies) of the store left out of the export (named above); the store still holds them\n"))
     #expect(!export.stderr.contains("secret"))
     let verdict = try Self.lifecycle(exported, arguments: "dump-multiuser.args.json")
     #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 12, "\(verdict.output)")
@@ -84,6 +86,7 @@ import _Adal2MSALTestSupport
   @Test func anAppTokenThatIsTheFamilyTokenIsWrittenOnce() throws {
     let (export, exported) = try Self.migratedForPython(
       "scenarios/frt-two-apps/adal.xml.plist", now: "2025-06-01T12:00:00Z")
+    #expect(export.exitCode == 0)
     #expect(export.stderr.components(separatedBy: ": note: ").count - 1 == 1, "\(export.stderr)")
     #expect(export.stderr.contains("[export.same-token]") && !export.stderr.contains("warning"), "\(export.stderr)")
     let verdict = try Self.lifecycle(exported, arguments: "frt-two-apps.args.json")

@@ -144,6 +144,7 @@ import UnifiedCache
       UnifiedCacheContents(refreshTokens: UnifiedSection([token(appSecret, familyID: nil), family])), for: .python)
     let diagnostic = try #require(export.diagnostics.first)
     #expect(export.diagnostics.count == 1 && diagnostic.code == code && diagnostic.severity == severity)
+    #expect(export.entriesLeftOut == (severity == .warning ? 1 : 0))
     #expect(diagnostic.message.contains(family.secret.fingerprint))
     let written = String(decoding: export.data, as: UTF8.self)
     #expect(written.contains("\"family_id\": \"1\"") && !written.contains("\"other\""))

@@ -31,7 +31,8 @@ public struct ExportRun: Sendable {
 
   /// Reads the store (read-only) and writes the export to `output`, if given. Before anything is read, an output
   /// that is the store or one of its side files (device and inode after following links), or that exists and is
-  /// not a regular file, is refused.
+  /// not a regular file, is refused. An export whose `entriesLeftOut` is not zero is written, and partial: the
+  /// library keys those entries like others (`adal2msal export` exits 2).
   ///
   /// - Throws: a refused output (`OutputPathError`), a store failure (`CacheStoreError`) or an output that cannot
   ///   be written (`RunOutputError`).

@@ -5,8 +5,15 @@ import Foundation
 public struct CacheExport: Sendable {
   /// The file: unified-cache JSON, or (for MSAL ObjC) the keychain items as JSON.
   public var data: Data
-  /// One warning per entry left out because the target library keys it like another (`export.same-key`).
+  /// One warning per entry left out because the target library keys it like another (`export.same-key`), and
+  /// a note per entry written once for two that are one token (`export.same-token`).
   public var diagnostics: [Diagnostic]
+
+  /// The code of an entry the file does not hold.
+  public static let leftOutCode = "export.same-key"
+
+  /// Entries of the cache the file does not hold: an export with any is partial (the store still holds them).
+  public var entriesLeftOut: Int { diagnostics.filter { $0.code == Self.leftOutCode }.count }
 
   public init(data: Data, diagnostics: [Diagnostic] = []) {
     self.data = data

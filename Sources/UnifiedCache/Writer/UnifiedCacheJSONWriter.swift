@@ -100,7 +100,7 @@ private struct SectionBuilder {
           + "(\(family.secret.fingerprint)): wrote it once, as the family refresh token", at: place)
     }
     return Diagnostic(
-      .warning, code: "export.same-key",
+      .warning, code: CacheExport.leftOutCode,
       "\(name) keys two \(kept.kind.rawValue) entries alike ('\(key)'): wrote \(Self.label(kept)) and left out "
         + "\(Self.label(left))", at: place)
   }
