@@ -62,6 +62,50 @@ import _Adal2MSALTestSupport
   /// Service principals that could not be merged into, found before the store is written: each run is refused
   /// with the file named, no store is left, and the file is as it was. Earlier, a file that was no JSON array
   /// failed the run after its store had committed, and one that could not be read was taken for none.
+  /// Azure CLI's token cache is an export for MSAL Python: an app's refresh token that MSAL Python keys like the
+  /// family token of another secret is left out of it, named, and makes the run partial (status 2), though the
+  /// store holds both; the library's outcome counts it. Earlier the run exited 0.
+  @Test func aTokenLeftOutOfTheTokenCacheMakesTheRunPartial() async throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-left-out")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let cache = scratch.appendingPathComponent("msal.json")
+    func refreshToken(_ familyID: String?, _ secret: String) -> [String: Any] {
+      var token: [String: Any] = [
+        "home_account_id": "u.t", "environment": "login.microsoftonline.com", "credential_type": "RefreshToken",
+        "client_id": "04b07795-8ddb-461a-bbee-02f9e1bf7b46", "secret": secret,
+      ]
+      token["family_id"] = familyID
+      return token
+    }
+    let account: [String: Any] = [
+      "home_account_id": "u.t", "environment": "login.microsoftonline.com", "realm": "t", "local_account_id": "u",
+      "username": "a@contoso.com", "authority_type": "MSSTS",
+    ]
+    let prefix = "u.t-login.microsoftonline.com-refreshtoken-"
+    try JSONSerialization.data(withJSONObject: [
+      "Account": ["u.t-login.microsoftonline.com-t": account],
+      "RefreshToken": [
+        prefix + "04b07795-8ddb-461a-bbee-02f9e1bf7b46--": refreshToken(nil, "app-rt"),
+        prefix + "1--": refreshToken("1", "family-rt"),
+      ],
+    ]).write(to: cache)
+    let azure = scratch.appendingPathComponent("azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    let run = try CLI.run([
+      "migrate", "--msal", cache.path, "--out", scratch.appendingPathComponent("cli.sqlite").path, "--azure-cli-dir",
+      azure.path, "-q",
+    ])
+    #expect(run.exitCode == 2, "\(run.stderr)")
+    #expect(run.stderr.contains("[export.same-key]"))
+    #expect(run.stderr.contains("warning: 1 entry(ies) of the store left out of \(azure.path)/msal_token_cache.json"))
+    var options = MigrationRun.Options()
+    options.azureCLIDirectory = scratch.path  // a directory without Azure CLI's files yet
+    let outcome = try await MigrationRun(
+      msal: [cache.path], store: scratch.appendingPathComponent("library.sqlite").path, options: options
+    ).run()
+    #expect(outcome.result == .complete && outcome.azureCLI?.entriesLeftOut == 1)
+  }
+
   @Test func aServicePrincipalsFileThatCannotBeMergedIsRefusedBeforeTheStore() throws {
     let scratch = try Fixtures.temporaryDirectory("azure-cli-refused")
     defer { try? FileManager.default.removeItem(at: scratch) }

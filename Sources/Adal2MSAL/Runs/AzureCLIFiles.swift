@@ -30,6 +30,8 @@ public struct AzureCLIFiles: Sendable {
     public var added: Int
     /// What the export for MSAL Python said (entries it keys alike).
     public var diagnostics: [Diagnostic]
+    /// Entries of the store `msal_token_cache.json` does not hold (`CacheExport.entriesLeftOut`).
+    public var entriesLeftOut: Int
   }
 
   /// A directory refused before anything is read or written.
@@ -104,6 +106,6 @@ public struct AzureCLIFiles: Sendable {
     }
     return Written(
       tokenCache: tokenCache, servicePrincipals: servicePrincipals, clientIDs: principals.map(\.clientID),
-      added: merged.added, diagnostics: exported.diagnostics)
+      added: merged.added, diagnostics: exported.diagnostics, entriesLeftOut: exported.entriesLeftOut)
   }
 }

@@ -9,7 +9,8 @@ enum ExitStatus {
   /// nothing usable, or `--strict` with anything not migrated for a reason other than policy.
   static let failure = ExitCode(1)
   /// Partial: written (or would be), but some items or files could not be read or modelled (counted and named
-  /// in the report), or an output written after the store committed failed (named on standard error).
+  /// in the report), an output written after the store committed failed (named on standard error), or an
+  /// export (or Azure CLI's token cache) left out entries the library keys like others (named).
   static let partial = ExitCode(2)
   /// Usage error: a bad option or argument (ArgumentParser's EX_USAGE).
   static let usage = ExitCode.validationFailure
@@ -25,7 +26,9 @@ enum ExitStatus {
       2   written, but items or files that could not be read or modelled
           were skipped (counted and named in the report), or an output
           written after the store (the report, Azure CLI's files, import's
-          JSON summary) failed (named on standard error)
+          JSON summary) failed (named on standard error), or an export or
+          Azure CLI's token cache left out entries the library keys like
+          others (named on standard error)
       64  usage error
     """
 }

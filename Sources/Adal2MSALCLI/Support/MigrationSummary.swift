@@ -33,7 +33,7 @@ struct MigrationSummary {
       )
     }
     if let azure = outcome.azureCLI {
-      for diagnostic in azure.diagnostics { Terminal.standardError("adal2msal: \(diagnostic)") }
+      DiagnosticLines.print(azure.diagnostics)
       if !quiet {
         let names = azure.clientIDs.isEmpty ? "none" : azure.clientIDs.joined(separator: ", ")
         Terminal.standardError(
@@ -41,7 +41,13 @@ struct MigrationSummary {
             + "added: \(names))")
       }
     }
-    guard verdict.problems > 0 else { return ExitStatus.success }
+    let leftOut = outcome.azureCLI?.entriesLeftOut ?? 0
+    if let azure = outcome.azureCLI, leftOut > 0 {
+      Terminal.standardError(
+        "adal2msal: warning: \(leftOut) entry(ies) of the store left out of \(azure.tokenCache) (named above); the "
+          + "store still holds them")
+    }
+    guard verdict.problems > 0 else { return leftOut > 0 ? ExitStatus.partial : ExitStatus.success }
     Terminal.standardError(
       "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
         + "see the report" + examples)
