@@ -262,7 +262,7 @@ extension MigrationPipeline {
   }
 }
 
-/// A file of an `--adal` directory that was skipped whole, and why (the reader's message: the file, the place
+/// A file of an `--adal` directory (or of a directory given to `import`) that was skipped whole, and why (the reader's message: the file, the place
 /// and what is wrong, never its content).
 public struct SkippedInput: Error, Sendable, Hashable {
   public var path: String
@@ -278,6 +278,14 @@ public struct SkippedInput: Error, Sendable, Hashable {
     // The readers' messages start with the file; the run names it once.
     let prefix = path + ": "
     self.init(path: path, reason: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
+  }
+
+  /// The code of the diagnostic that names a skipped file.
+  public static let code = "input.file-skipped"
+
+  /// The warning that names the file and why it was skipped, in a report's or an import's diagnostics.
+  public var diagnostic: Diagnostic {
+    Diagnostic(.warning, code: Self.code, "file skipped: \(reason)", at: SourceLocation(file: path))
   }
 }
 

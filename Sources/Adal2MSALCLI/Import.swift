@@ -8,7 +8,7 @@ extension Adal2MSALCommand {
       abstract: "Load unified-cache JSON files into a store (created if needed).",
       discussion: """
         Every entity of the files is an add, an update or unchanged against the store; a later file wins for \
-        the same cache key. Everything is written in one transaction with a run record and the provenance of \
+        the same cache key (the files of a directory come in path order). Everything is written in one transaction with a run record and the provenance of \
         every row, so a failed import leaves the store as it was. Prints a one-line summary on standard error. \
         Entries or sections that cannot be read or modelled are named on standard error, and the import exits 2; \
         when the files hold nothing else to keep, it writes nothing and exits 1.
@@ -18,7 +18,9 @@ extension Adal2MSALCommand {
         """)
 
     @Argument(
-      help: "Unified-cache JSON files (MSAL.NET, Python, Java or Node layout).", transform: PathArgument.nonEmpty)
+      help: ArgumentHelp(
+        "Unified-cache JSON files (MSAL.NET, Python, Java or Node layout); a directory means every file in it and in its subdirectories, in path order (hidden entries are named and not read; a file that is no unified cache is skipped and named).",
+        valueName: "files"), transform: PathArgument.nonEmpty)
     var files: [String]
 
     @Option(help: "The SQLite store to write (created with mode 0600 when missing).", transform: PathArgument.nonEmpty)
@@ -83,14 +85,14 @@ extension Adal2MSALCommand {
       }
       if outcome.result == .failed {
         Terminal.standardError(
-          "adal2msal: error: nothing usable in the files: \(outcome.notReadOrModelled) entry(ies) or section(s) "
+          "adal2msal: error: nothing usable in the files: \(outcome.notReadOrModelled) entry(ies), section(s) or file(s) "
             + "could not be read or modelled (named above); nothing written")
         throw ExitStatus.failure
       }
       // What could not be read is lost to the store (or kept verbatim): partial, as `migrate --msal` says it.
       if outcome.notReadOrModelled > 0 {
         Terminal.standardError(
-          "adal2msal: warning: \(outcome.notReadOrModelled) entry(ies) or section(s) could not be read or modelled "
+          "adal2msal: warning: \(outcome.notReadOrModelled) entry(ies), section(s) or file(s) could not be read or modelled "
             + "(named above)")
         throw ExitStatus.partial
       }
@@ -103,7 +105,7 @@ extension Adal2MSALCommand {
         return "import (dry run, nothing written): \(outcome.added) to add, \(outcome.updated) to update, "
           + "\(outcome.unchanged) unchanged" + kept
       }
-      return "imported \(files.count) file(s) into \(out) as run \(applied.runID): \(outcome.added) added, "
+      return "imported \(outcome.filesRead.count) file(s) into \(out) as run \(applied.runID): \(outcome.added) added, "
         + "\(outcome.updated) updated, \(outcome.unchanged) unchanged" + kept
     }
 
@@ -111,6 +113,7 @@ extension Adal2MSALCommand {
     private func json(_ outcome: ImportOutcome) -> JSONObject {
       var object: JSONObject = [
         "dryRun": .bool(dryRun), "store": .string(out), "files": .array(files.map { .string($0) }),
+        "filesRead": .array(outcome.filesRead.map { .string($0) }),
         "added": .number(String(outcome.added)), "updated": .number(String(outcome.updated)),
         "unchanged": .number(String(outcome.unchanged)),
         "sectionsKept": .number(String(outcome.sectionsKept)),

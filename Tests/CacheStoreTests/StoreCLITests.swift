@@ -164,7 +164,7 @@ import _Adal2MSALTestSupport
     #expect(imported.stderr.contains("0 added, 0 updated, 0 unchanged, 1 section(s) kept verbatim"))
     #expect(
       imported.stderr.hasSuffix(
-        "adal2msal: warning: 1 entry(ies) or section(s) could not be read or modelled (named above)\n"))
+        "adal2msal: warning: 1 entry(ies), section(s) or file(s) could not be read or modelled (named above)\n"))
     #expect(
       imported.stderr.contains(
         "at AccessTokensPartition.p1.k1: warning: a credential in a section adal2msal does not model, kept verbatim "

@@ -69,7 +69,7 @@ import _Adal2MSALTestSupport
     let run = try CLI.run(["import", input.path, "--out", directory.appendingPathComponent("s.sqlite").path, "-q"])
     #expect(run.exitCode == 2, "\(run.stderr)")
     for index in 0..<12 { #expect(run.stderr.contains("at AccessToken.k\(index): warning:"), "k\(index)") }
-    #expect(run.stderr.contains("12 entry(ies) or section(s) could not be read or modelled (named above)"))
+    #expect(run.stderr.contains("12 entry(ies), section(s) or file(s) could not be read or modelled (named above)"))
   }
 }
 
@@ -88,7 +88,9 @@ import _Adal2MSALTestSupport
     for extra in [["--dry-run"], [], ["--format", "json"]] {
       let run = try CLI.run(["import", input, "--out", store] + extra)
       #expect(run.exitCode == 1, "\(extra): \(run.stderr)")
-      #expect(run.stderr.contains("error: nothing usable in the files: 1 entry(ies) or section(s) could not be read"))
+      #expect(
+        run.stderr.contains("error: nothing usable in the files: 1 entry(ies), section(s) or file(s) could not be read")
+      )
       #expect(!run.stderr.contains("imported") && !run.stderr.contains("import (dry run"), "\(run.stderr)")
       #expect(!FileManager.default.fileExists(atPath: store), "\(extra)")
       if extra == ["--format", "json"] {
@@ -119,5 +121,79 @@ import _Adal2MSALTestSupport
     let outcome = try ImportRun(files: [input], store: store).run()
     #expect(outcome.result == .failed && outcome.applied == nil && outcome.notReadOrModelled == 1)
     #expect(!FileManager.default.fileExists(atPath: store))
+  }
+}
+
+/// `import DIR`: every file in the directory and its subdirectories, in path order, as `migrate --msal DIR` reads
+/// it; hidden entries and the store itself are passed over and named, and a file that is no unified cache is
+/// skipped and named (the import is then partial). Earlier a directory was refused ("is a directory").
+@Suite struct ImportDirectoryTests {
+  static func directory(_ files: [String: URL?]) throws -> URL {
+    let directory = try Fixtures.temporaryDirectory("import-directory")
+    for (name, source) in files {
+      let target = directory.appendingPathComponent(name)
+      try FileManager.default.createDirectory(
+        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+      if let source {
+        try FileManager.default.copyItem(at: source, to: target)
+      } else {
+        try Data("not a cache".utf8).write(to: target)
+      }
+    }
+    return directory
+  }
+
+  static let adfs = Fixtures.url("msal-json/msal-dotnet_token_cache_adfs.json")
+  static let python = Fixtures.url("msal-json/msal-python-real_lifecycle.json")
+
+  static func summary(_ run: ProcessRunner.Output) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+  }
+
+  @Test func aDirectoryIsImportedFileByFileInPathOrder() throws {
+    let directory = try Self.directory([
+      "a.json": Self.adfs, "sub/b.json": Self.python, "c.txt": nil, ".DS_Store": nil,
+      "d.plist": Fixtures.url("adal/dump-multiuser.xml.plist"),
+    ])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = directory.appendingPathComponent("cache.sqlite").path
+    for round in 1...2 {
+      let run = try CLI.run(["import", directory.path, "--out", store, "--format", "json"])
+      #expect(run.exitCode == 2, "\(run.stderr)")
+      let summary = try Self.summary(run)
+      let read = ["a.json", "sub/b.json"].map { directory.appendingPathComponent($0).path }
+      #expect(summary["filesRead"] as? [String] == read && summary["notReadOrModelled"] as? Int == 2)
+      #expect(summary[round == 1 ? "added" : "unchanged"] as? Int == 38, "\(summary)")
+      for name in ["c.txt", "d.plist"] {
+        #expect(run.stderr.contains("\(directory.path)/\(name): warning: file skipped: "), "\(run.stderr)")
+      }
+      #expect(run.stderr.contains("/.DS_Store: note: not read: its name starts with"))
+      #expect(run.stderr.contains("/cache.sqlite: note: not read: it is one of this run's own files") == (round == 2))
+    }
+  }
+
+  /// The same files imported one by one and as a directory give the same store, as its export shows; a bad file
+  /// named directly still ends the run, and a directory of nothing but bad files writes nothing.
+  @Test func aDirectoryIsItsFilesInPathOrder() throws {
+    let directory = try Self.directory(["a.json": Self.adfs, "b/c.json": Self.python])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let stores = try Fixtures.temporaryDirectory("import-directory-stores")
+    defer { try? FileManager.default.removeItem(at: stores) }
+    let (byName, byDirectory) = (stores.path + "/by-name.sqlite", stores.path + "/by-directory.sqlite")
+    let files = ["a.json", "b/c.json"].map { directory.appendingPathComponent($0).path }
+    #expect(try CLI.run(["import"] + files + ["--out", byName, "-q"]).exitCode == 0)
+    let imported = try CLI.run(["import", directory.path, "--out", byDirectory])
+    #expect(imported.exitCode == 0, "\(imported.stderr)")
+    #expect(imported.stderr.contains("imported 2 file(s) into"), "\(imported.stderr)")
+    #expect(try CLI.run(["export", byName]).stdout == CLI.run(["export", byDirectory]).stdout)
+
+    let bad = try Self.directory(["x.txt": nil, "y/z.txt": nil])
+    defer { try? FileManager.default.removeItem(at: bad) }
+    let store = bad.appendingPathComponent("cache.sqlite").path
+    let refused = try CLI.run(["import", bad.path, "--out", store])
+    #expect(refused.exitCode == 1 && refused.stderr.contains("nothing usable in the files: 2 "), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: store))
+    let named = try CLI.run(["import", files[0], bad.appendingPathComponent("x.txt").path, "--out", store])
+    #expect(named.exitCode == 1 && !FileManager.default.fileExists(atPath: store), "\(named.stderr)")
   }
 }

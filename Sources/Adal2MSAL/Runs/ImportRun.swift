@@ -40,7 +40,9 @@ public struct ImportRun: Sendable {
     self.options = options
   }
 
-  /// Imports the files. Before anything is read or written, a store that is the same file as an input (device
+  /// Imports the files; a directory means every file in it and in its subdirectories, in path order (hidden
+  /// entries and the store's own files passed over and named), and one of its files that is no unified cache
+  /// is skipped and named. Before anything is read or written, a store that is the same file as an input (device
   /// and inode after following links), or that exists and is not a regular file, is refused. Files that hold no
   /// entity and something that could not be read or modelled give an outcome whose `result` is `.failed`, and
   /// nothing is written (the store is neither created nor given a run).
@@ -53,14 +55,24 @@ public struct ImportRun: Sendable {
     try checkFiles()
     let startedAt = options.startedAt ?? Date()
     let (limits, names) = (options.limits, options.fileNames)
-    let inputs = try files.map { path in
-      let (data, cache) = try MigrationPipeline.readMSAL(path, limits: limits, names: names)
-      return (path: path, data: data, cache: cache)
+    let (entries, expansion) = try InputFile.expandMarkingDirectories(files, passingOver: ownFiles())
+    var inputDiagnostics = expansion
+    let inputs = try entries.compactMap { entry -> (path: String, data: Data, cache: UnifiedCacheReadResult)? in
+      do {
+        let (data, cache) = try MigrationPipeline.readMSAL(entry.path, limits: limits, names: names)
+        return (path: entry.path, data: data, cache: cache)
+      } catch {
+        // A file named directly ends the run; a file of a directory is skipped and named, as `migrate` does.
+        guard entry.inDirectory else { throw error }
+        inputDiagnostics.append(SkippedInput(path: entry.path, error: error).diagnostic)
+        return nil
+      }
     }
     // Files that gave nothing to keep, only problems, are refused as a migration of them is: nothing is written.
     if inputs.allSatisfy({ $0.cache.contents.allEntities.isEmpty && $0.cache.contents.unknownSections.isEmpty }) {
       let unread = ImportOutcome(
-        added: 0, updated: 0, unchanged: 0, sectionsKept: 0, diagnostics: inputs.flatMap { $0.cache.diagnostics })
+        filesRead: inputs.map(\.path), added: 0, updated: 0, unchanged: 0, sectionsKept: 0,
+        diagnostics: inputDiagnostics + inputs.flatMap { $0.cache.diagnostics })
       if unread.result == .failed { return unread }
     }
     let dryRun = options.dryRun
@@ -76,9 +88,9 @@ public struct ImportRun: Sendable {
           path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
       let planned = ImportPlan.make(files: inputs, existing: try target?.contents() ?? UnifiedCacheContents())
       var outcome = ImportOutcome(
-        added: planned.plan.count(.add), updated: planned.plan.count(.update),
+        filesRead: inputs.map(\.path), added: planned.plan.count(.add), updated: planned.plan.count(.update),
         unchanged: planned.plan.count(.unchanged), sectionsKept: planned.unknownSections.count,
-        diagnostics: planned.diagnostics)
+        diagnostics: inputDiagnostics + planned.diagnostics)
       guard !dryRun, let target else { return outcome }
       let applyOptions = ApplyOptions(
         startedAt: startedAt,
@@ -110,6 +122,8 @@ extension RunFileNames {
 
 /// What an `ImportRun` did, or (on a dry run) would do.
 public struct ImportOutcome: Sendable {
+  /// The files read, in the order they were imported (a directory's files in path order).
+  public var filesRead: [String]
   /// Rows written new (on a dry run: entities the store does not hold).
   public var added: Int
   /// Rows replaced (on a dry run: entities whose fields change).
@@ -119,15 +133,17 @@ public struct ImportOutcome: Sendable {
   /// Top-level sections the model does not know (MSAL Go's partitions, an app's own data), kept verbatim and
   /// written back by export.
   public var sectionsKept: Int
-  /// What the reader said about entries it skipped.
+  /// What the run said of its files (a directory's hidden entries, a file given again, a file of a directory
+  /// skipped), then what the reader said about entries it skipped.
   public var diagnostics: [Diagnostic]
   /// The run row written; nil on a dry run.
   public var applied: AppliedRunSummary?
 
-  /// Entries or sections the reader could not read or model, each named in `diagnostics` (by the codes
-  /// `RunVerdict.problemDiagnosticCodes` lists): an import with any is partial, as a migration of the same file is.
+  /// Entries or sections the reader could not read or model (by the codes `RunVerdict.problemDiagnosticCodes`
+  /// lists), and files of a directory that were skipped (`SkippedInput.code`), each named in `diagnostics`: an
+  /// import with any is partial, as a migration of the same files is.
   public var notReadOrModelled: Int {
-    diagnostics.filter { RunVerdict.problemDiagnosticCodes.contains($0.code) }.count
+    diagnostics.filter { RunVerdict.problemDiagnosticCodes.contains($0.code) || $0.code == SkippedInput.code }.count
   }
 
   /// The verdict: `.complete` when everything was read and modelled, `.partial` when something was not but

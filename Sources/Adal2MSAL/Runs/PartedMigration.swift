@@ -140,9 +140,7 @@ struct PartedMigration {
         at: SourceLocation(file: record.path))
     }
     // The files a directory run skipped are named in the report's diagnostics too.
-    rest.diagnostics += index.skippedFiles.map {
-      Diagnostic(.warning, code: "input.file-skipped", "file skipped: \($0.reason)", at: SourceLocation(file: $0.path))
-    }
+    rest.diagnostics += index.skippedFiles.map(\.diagnostic)
     rest.diagnostics += index.inputDiagnostics
     if holding {
       var names = RedactionNames()

@@ -104,10 +104,13 @@ extension MigrationRun {
 }
 
 extension ImportRun {
+  /// The store's files, passed over in input directories.
+  func ownFiles() -> [String] { StoreFileMarker.files(of: store) }
+
   /// The inputs and the store of this run.
   func checkFiles() throws(OutputPathError) {
     var files = OutputGuard()
-    for path in self.files { files.reading(path, as: options.fileNames.msalInput) }
+    for path in self.files { files.reading(path, as: options.fileNames.msalInput, passingOver: ownFiles()) }
     files.addCommonFiles(options.fileNames, store: store, written: !options.dryRun)
     try files.check()
   }
