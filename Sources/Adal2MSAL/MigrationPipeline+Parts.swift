@@ -275,9 +275,10 @@ public struct SkippedInput: Error, Sendable, Hashable {
 
   init(path: String, error: any Error) {
     let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
-    // The readers' messages start with the file; the run names it once.
-    let prefix = path + ": "
-    self.init(path: path, reason: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message)
+    // The readers' messages start with the file (then its place: "FILE, offset 3, line 1:4: …"); the run names
+    // it once.
+    let prefix = [path + ": ", path + ", "].first { message.hasPrefix($0) }
+    self.init(path: path, reason: prefix.map { String(message.dropFirst($0.count)) } ?? message)
   }
 
   /// The code of the diagnostic that names a skipped file.
