@@ -262,8 +262,8 @@ extension MigrationPipeline {
   }
 }
 
-/// A file of an `--adal` directory (or of a directory given to `import`) that was skipped whole, and why (the reader's message: the file, the place
-/// and what is wrong, never its content).
+/// A file of an `--adal` directory (or of a directory given to `import`) that was skipped whole, and why (the
+/// reader's message: the place and what is wrong, never its content).
 public struct SkippedInput: Error, Sendable, Hashable {
   public var path: String
   public var reason: String

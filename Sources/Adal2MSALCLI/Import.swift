@@ -8,8 +8,9 @@ extension Adal2MSALCommand {
       abstract: "Load unified-cache JSON files into a store (created if needed).",
       discussion: """
         Every entity of the files is an add, an update or unchanged against the store; a later file wins for \
-        the same cache key (the files of a directory come in path order). Everything is written in one transaction with a run record and the provenance of \
-        every row, so a failed import leaves the store as it was. Prints a one-line summary on standard error. \
+        the same cache key (the files of a directory come in path order). Everything is written in one \
+        transaction with a run record and the provenance of every row, so a failed import leaves the store as \
+        it was. Prints a one-line summary on standard error. \
         Entries or sections that cannot be read or modelled are named on standard error, and the import exits 2; \
         when the files hold nothing else to keep, it writes nothing and exits 1.
 
@@ -85,15 +86,15 @@ extension Adal2MSALCommand {
       }
       if outcome.result == .failed {
         Terminal.standardError(
-          "adal2msal: error: nothing usable in the files: \(outcome.notReadOrModelled) entry(ies), section(s) or file(s) "
-            + "could not be read or modelled (named above); nothing written")
+          "adal2msal: error: nothing usable in the files: \(outcome.notReadOrModelled) entry(ies), section(s) or "
+            + "file(s) could not be read or modelled (named above); nothing written")
         throw ExitStatus.failure
       }
       // What could not be read is lost to the store (or kept verbatim): partial, as `migrate --msal` says it.
       if outcome.notReadOrModelled > 0 {
         Terminal.standardError(
-          "adal2msal: warning: \(outcome.notReadOrModelled) entry(ies), section(s) or file(s) could not be read or modelled "
-            + "(named above)")
+          "adal2msal: warning: \(outcome.notReadOrModelled) entry(ies), section(s) or file(s) could not be read or "
+            + "modelled (named above)")
         throw ExitStatus.partial
       }
     }
@@ -105,8 +106,8 @@ extension Adal2MSALCommand {
         return "import (dry run, nothing written): \(outcome.added) to add, \(outcome.updated) to update, "
           + "\(outcome.unchanged) unchanged" + kept
       }
-      return "imported \(outcome.filesRead.count) file(s) into \(out) as run \(applied.runID): \(outcome.added) added, "
-        + "\(outcome.updated) updated, \(outcome.unchanged) unchanged" + kept
+      return "imported \(outcome.filesRead.count) file(s) into \(out) as run \(applied.runID): "
+        + "\(outcome.added) added, \(outcome.updated) updated, \(outcome.unchanged) unchanged" + kept
     }
 
     /// The summary for scripts: the same counts whether or not the run wrote.

@@ -44,8 +44,8 @@ public struct ImportRun: Sendable {
   /// entries and the store's own files passed over and named), and one of its files that is no unified cache
   /// is skipped and named. Before anything is read or written, a store that is the same file as an input (device
   /// and inode after following links), or that exists and is not a regular file, is refused. Files that hold no
-  /// entity and something that could not be read or modelled give an outcome whose `result` is `.failed`, and
-  /// nothing is written (the store is neither created nor given a run).
+  /// entity and no section to keep, only what could not be read or modelled, give an outcome whose `result` is
+  /// `.failed`, and nothing is written (the store is neither created nor given a run).
   ///
   /// - Parameter progress: told when the run waits for another run writing in the store's directory.
   /// - Throws: a refused store (`OutputPathError`), a file that cannot be read (`InputFileError`), that is an
