@@ -72,9 +72,7 @@ extension Adal2MSALCommand {
         }
       }
       if exported.entriesLeftOut > 0 {
-        Terminal.standardError(
-          "adal2msal: warning: \(exported.entriesLeftOut) entry(ies) of the store left out of the export (named "
-            + "above); the store still holds them")
+        DiagnosticLines.printLeftOut(exported.entriesLeftOut, of: "the export")
         throw ExitStatus.partial
       }
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Text from an input (a username, a field value) made safe to print on a terminal: control characters are
 /// shown as escapes instead of reaching the terminal, where ESC and BEL sequences can retitle the window,
 /// move the cursor or hide lines.
@@ -26,8 +32,28 @@ package enum TerminalText {
   /// is written as `escaped` writes other controls, `\x0A`, so that no value starts a line of its own: a
   /// username can then not forge a line of `inspect`'s output. Other controls are left to `escaped`.
   package static func joinedLines(_ lines: [String]) -> String {
-    lines.map { $0.contains("\n") ? $0.replacingOccurrences(of: "\n", with: "\\x0A") : $0 }
+    lines.map { $0.contains("\n") ? $0.replacingOccurrences(of: "\n", with: escapedLineFeed) : $0 }
       .joined(separator: "\n") + "\n"
+  }
+
+  /// A line feed inside a line, as `escaped` writes other controls.
+  package static let escapedLineFeed = "\\x" + hex(0x0A)
+
+  /// Writes each line feed in `bytes` from `start` on as `escapedLineFeed`, in place: the bytes of one line (of
+  /// a report), where a line feed is a value's, which must not start a line of its own.
+  package static func escapeLineFeeds(in bytes: inout [UInt8], from start: Int) {
+    let first = bytes.withUnsafeBufferPointer { buffer -> Int? in
+      guard start < buffer.count, let base = buffer.baseAddress,
+        let found = memchr(base + start, 0x0A, buffer.count - start)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+    guard let first else { return }
+    let rest = Array(bytes[first...])
+    bytes.removeSubrange(first...)
+    for byte in rest {
+      if byte == 0x0A { bytes.append(contentsOf: escapedLineFeed.utf8) } else { bytes.append(byte) }
+    }
   }
 
   /// Whether `text` holds a control character that `escaped` would replace.

@@ -31,7 +31,7 @@ public struct AzureCLIFiles: Sendable {
     /// What the export for MSAL Python said (entries it keys alike).
     public var diagnostics: [Diagnostic]
     /// Entries of the store `msal_token_cache.json` does not hold (`CacheExport.entriesLeftOut`).
-    public var entriesLeftOut: Int
+    public var entriesLeftOut: Int { CacheExport.entriesLeftOut(in: diagnostics) }
   }
 
   /// A directory refused before anything is read or written.
@@ -106,6 +106,6 @@ public struct AzureCLIFiles: Sendable {
     }
     return Written(
       tokenCache: tokenCache, servicePrincipals: servicePrincipals, clientIDs: principals.map(\.clientID),
-      added: merged.added, diagnostics: exported.diagnostics, entriesLeftOut: exported.entriesLeftOut)
+      added: merged.added, diagnostics: exported.diagnostics)
   }
 }

@@ -22,4 +22,11 @@ enum DiagnosticLines {
       Terminal.standardError("adal2msal: note: \(count - notesListedPerCode) more like the notes above [\(code)]")
     }
   }
+
+  /// The warning that counts the entries an export (`file`) left out, named above by `print`.
+  static func printLeftOut(_ count: Int, of file: String) {
+    Terminal.standardError(
+      "adal2msal: warning: \(count) entry(ies) of the store left out of \(file) (named above); the store still "
+        + "holds them")
+  }
 }

@@ -42,11 +42,7 @@ struct MigrationSummary {
       }
     }
     let leftOut = outcome.azureCLI?.entriesLeftOut ?? 0
-    if let azure = outcome.azureCLI, leftOut > 0 {
-      Terminal.standardError(
-        "adal2msal: warning: \(leftOut) entry(ies) of the store left out of \(azure.tokenCache) (named above); the "
-          + "store still holds them")
-    }
+    if let azure = outcome.azureCLI, leftOut > 0 { DiagnosticLines.printLeftOut(leftOut, of: azure.tokenCache) }
     guard verdict.problems > 0 else { return leftOut > 0 ? ExitStatus.partial : ExitStatus.success }
     Terminal.standardError(
       "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "

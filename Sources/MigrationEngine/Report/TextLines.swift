@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// Lines of text with aligned tables; trailing spaces trimmed, one final newline.
@@ -78,27 +79,11 @@ struct TextLines {
   /// of another character, and the previous line ends with a newline, so trimming stops in time.
   private mutating func endLine() {
     while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-    escapeLineFeeds(from: openLineStart)
+    // A line feed before the line's end is a value's (a username, a key read from an input), and must not start
+    // a line of the report, which would then say what the plan does not.
+    TerminalText.escapeLineFeeds(in: &bytes, from: openLineStart)
     bytes.append(UInt8(ascii: "\n"))
     openLineStart = bytes.count
-  }
-
-  /// Writes each line feed in `bytes` from `start` on as `\x0A`, as `TerminalText` writes other controls: one
-  /// inside a line is a value's (a username, a key read from an input), and must not start a line of the
-  /// report, which would then say what the plan does not.
-  private mutating func escapeLineFeeds(from start: Int) {
-    let first = bytes.withUnsafeBufferPointer { buffer -> Int? in
-      guard start < buffer.count, let base = buffer.baseAddress,
-        let found = memchr(base + start, 0x0A, buffer.count - start)
-      else { return nil }
-      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-    guard let first else { return }
-    let rest = bytes[first...]
-    bytes.removeSubrange(first...)
-    for byte in Array(rest) {
-      if byte == 0x0A { bytes.append(contentsOf: "\\x0A".utf8) } else { bytes.append(byte) }
-    }
   }
 
   /// Word-wraps `text` to `width` columns: `first` before the first line, `rest` before the others.
@@ -116,7 +101,7 @@ struct TextLines {
     bytes.append(contentsOf: first.bytes)
     let textStart = bytes.count
     write(&bytes)
-    escapeLineFeeds(from: textStart)
+    TerminalText.escapeLineFeeds(in: &bytes, from: textStart)
     let plain = bytes.withUnsafeBufferPointer { Self.isPlain(UnsafeBufferPointer(rebasing: $0[textStart...])) }
     if plain, first.width + (bytes.count - textStart) <= width { return endLine() }
     var text = scratch

@@ -13,7 +13,12 @@ public struct CacheExport: Sendable {
   public static let leftOutCode = "export.same-key"
 
   /// Entries of the cache the file does not hold: an export with any is partial (the store still holds them).
-  public var entriesLeftOut: Int { diagnostics.filter { $0.code == Self.leftOutCode }.count }
+  public var entriesLeftOut: Int { Self.entriesLeftOut(in: diagnostics) }
+
+  /// The entries an export's `diagnostics` name as left out.
+  public static func entriesLeftOut(in diagnostics: [Diagnostic]) -> Int {
+    diagnostics.filter { $0.code == leftOutCode }.count
+  }
 
   public init(data: Data, diagnostics: [Diagnostic] = []) {
     self.data = data
