@@ -28,8 +28,8 @@ extension MigrationPipeline {
     fileprivate func parts(existing: UnifiedCacheContents, maxItems: Int) -> [[Int]] {
       isOnePart ? [Array(0..<partitions.count)] : partitions.parts(existing: existing, maxItems: maxItems)
     }
-    /// Files of an `--adal` directory that could not be used (unreadable, unrecognised, unsupported), in
-    /// path order: a fleet goes on without them, and the run names and counts them.
+    /// Files of an `--adal` or `--msal` directory that could not be used (unreadable, unrecognised, unsupported),
+    /// in path order, the ADAL files first: a fleet goes on without them, and the run names and counts them.
     package var skippedFiles: [SkippedInput] = []
     /// What the run says of its inputs (`InputFile.expandMarkingDirectories`): the hidden entries and the run's
     /// own files it did not read, a directory with no file to read, and a file given again.
@@ -69,8 +69,8 @@ extension MigrationPipeline {
   /// read only the other files again. The items held while a part is planned, the kept ones and the part's,
   /// are then about `maxItems`, as many as this pass held before it knew the run was in parts.
   ///
-  /// A file of an `--adal` directory that cannot be used (unreadable, unrecognised, unsupported) is not an
-  /// error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet). The run's own
+  /// A file of an `--adal` or `--msal` directory that cannot be used (unreadable, unrecognised, unsupported) is
+  /// not an error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet). The run's own
   /// files found in a directory (`runFiles`: the store and its side files) are passed over and named.
   ///
   /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
@@ -81,7 +81,6 @@ extension MigrationPipeline {
     let (adalEntries, adalDiagnostics) = try InputFile.expandMarkingDirectories(adal, passingOver: runFiles)
     let adalPaths = adalEntries.map(\.path)
     let (msalEntries, msalDiagnostics) = try InputFile.expandMarkingDirectories(msal, passingOver: runFiles)
-    let msalPaths = msalEntries.map(\.path)
     let (limits, names) = (self.limits, fileNames)
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
@@ -163,13 +162,24 @@ extension MigrationPipeline {
     index.kept = adalPaths.indices.filter { failures[$0] == nil }.map { whole[$0] ? files[$0] : nil }
     index.isOnePart = keeping
     if !keeping { returnFreedMemory() }
-    for (position, path) in msalPaths.enumerated() {
-      let (data, result) = try Self.readMSAL(path, limits: limits, names: names)
+    for entry in msalEntries {
+      let path = entry.path
+      let (data, result): (Data, UnifiedCacheReadResult)
+      do {
+        (data, result) = try Self.readMSAL(path, limits: limits, names: names)
+      } catch {
+        // As an `--adal` directory's: a file named on the command line ends the run, one of a directory is
+        // skipped and named.
+        guard entry.inDirectory else { throw error }
+        index.skippedFiles.append(SkippedInput(path: path, error: error))
+        progress?(path)
+        continue
+      }
       let input = MSALInput(result, file: path)
       index.unknownSections.mergeUnknownSections(input.contents.unknownSections)
       for account in input.accountKeys {
         index.partitions.add(keys: account.keys, items: 0)
-        index.msalAccounts.append((position, account.home))
+        index.msalAccounts.append((index.msal.count, account.home))
       }
       index.msal.append(input)
       index.records.append(Self.record(path, role: .msal, data: data, format: "msal-json"))
@@ -262,7 +272,7 @@ extension MigrationPipeline {
   }
 }
 
-/// A file of an `--adal` directory (or of a directory given to `import`) that was skipped whole, and why (the
+/// A file of an `--adal` or `--msal` directory (or of a directory given to `import`) that was skipped whole, and why (the
 /// reader's message: the place and what is wrong, never its content).
 public struct SkippedInput: Error, Sendable, Hashable {
   public var path: String

@@ -84,7 +84,7 @@ extension Adal2MSALCommand {
 
     func validate() throws {
       guard !inputs.adal.isEmpty || !inputs.msal.isEmpty else {
-        throw ValidationError("give at least one input: --adal FILE-OR-DIRECTORY or --msal FILE")
+        throw ValidationError("give at least one input: --adal FILE-OR-DIRECTORY or --msal FILE-OR-DIRECTORY")
       }
       guard out != nil || dryRun else {
         throw ValidationError("give the store to write with --out FILE, or --dry-run to plan against an empty cache")

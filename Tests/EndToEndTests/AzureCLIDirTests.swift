@@ -103,7 +103,8 @@ import _Adal2MSALTestSupport
     let outcome = try await MigrationRun(
       msal: [cache.path], store: scratch.appendingPathComponent("library.sqlite").path, options: options
     ).run()
-    #expect(outcome.result == .complete && outcome.azureCLI?.entriesLeftOut == 1)
+    #expect(outcome.result == .partial && outcome.azureCLI?.entriesLeftOut == 1)
+    #expect(outcome.verdict.outcome(strict: false) == .complete)
   }
 
   @Test func aServicePrincipalsFileThatCannotBeMergedIsRefusedBeforeTheStore() throws {

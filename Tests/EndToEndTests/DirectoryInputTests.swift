@@ -174,6 +174,50 @@ import _Adal2MSALTestSupport
     #expect(FileManager.default.fileExists(atPath: "\(azure)/service_principal_entries.json"))
   }
 
+  /// `--msal DIR` reads a directory of MSAL caches as `--adal DIR` reads a fleet: a file there that is no unified
+  /// cache (a note, an ADAL dump) is skipped and named, the run goes on and exits 2, and the store is the one of
+  /// the caches named one by one. It refused the whole run (status 1) for the first such file.
+  @Test func anMSALDirectorySkipsAFileThatIsNoUnifiedCache() async throws {
+    let scratch = try Fixtures.temporaryDirectory("msal-directory")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let caches = scratch.appendingPathComponent("caches").path
+    let fixtures = ["msal-python-2019_via-msal-dotnet_cachecompat_python.json", "msal-python-real_lifecycle.json"]
+    let named = ["\(caches)/a/cache.json", "\(caches)/b.json"]
+    for (fixture, path) in zip(fixtures, named) {
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: Fixtures.url("msal-json/\(fixture)").path, toPath: path)
+    }
+    let skipped = ["\(caches)/c-dump.plist", "\(caches)/d-notes.txt"]
+    try FileManager.default.copyItem(atPath: Fixtures.url("adal/dump-multiuser.xml.plist").path, toPath: skipped[0])
+    #expect(FileManager.default.createFile(atPath: skipped[1], contents: Data("copied from the laptops\n".utf8)))
+    func store(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+
+    let run = try CLI.run(["migrate", "--msal", caches, "--out", store("dir.sqlite"), "-q"])
+    #expect(run.exitCode == 2, "\(run.stderr)")
+    #expect(
+      run.stderr.hasPrefix(
+        "adal2msal: warning: \(skipped[0]): skipped: this is an ADAL input (keychain-plist-array), not an MSAL cache: "
+          + "pass it with --adal\nadal2msal: warning: \(skipped[1]): skipped: offset 0, line 1:1: "), "\(run.stderr)")
+    #expect(run.stderr.contains("2 files skipped"), "\(run.stderr)")
+    let byName = try CLI.run(["migrate", "--msal"] + named + ["--out", store("named.sqlite"), "-q"])
+    #expect(byName.exitCode == 0, "\(byName.stderr)")
+    let fromDirectory = try CLI.run(["export", store("dir.sqlite")])
+    #expect(fromDirectory.exitCode == 0 && fromDirectory.stdout.contains("\"RefreshToken\""))
+    #expect(fromDirectory.stdout == (try CLI.run(["export", store("named.sqlite")])).stdout)
+
+    let strict = try CLI.run(["migrate", "--msal", caches, "--out", store("strict.sqlite"), "--strict", "-q"])
+    #expect(strict.exitCode == 1 && strict.stderr.contains("--strict: 2 item(s) or file(s)"), "\(strict.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: store("strict.sqlite")))
+    let direct = try CLI.run(["migrate", "--msal", skipped[1], "--dry-run", "-q"])
+    #expect(direct.exitCode == 1, "a file named directly ends the run: \(direct.stderr)")
+
+    let outcome = try await MigrationRun(msal: [caches], store: store("lib.sqlite")).run()
+    #expect(outcome.result == .partial)
+    #expect(outcome.skippedFiles.map(\.path) == skipped)
+    #expect(outcome.accounting.files.keys.sorted() == named.sorted())
+  }
+
   @Test func aDirectoryWithNoFileToReadIsAWarningNotASilentEmptyStore() async throws {
     let fleet = try Fleet()
     defer { try? FileManager.default.removeItem(at: fleet.scratch) }

@@ -32,7 +32,7 @@ import _Adal2MSALTestSupport
     (["import", "a.json", "", "--out", "s.sqlite"], "'<files>'"),
     (["import", "a.json", "--out", ""], "'--out <out>'"),
     (["migrate", "--adal", "a.plist", "", "--dry-run"], "'--adal <file-or-directory>'"),
-    (["migrate", "--msal", "", "--dry-run"], "'--msal <file>'"),
+    (["migrate", "--msal", "", "--dry-run"], "'--msal <file-or-directory>'"),
     (["migrate", "--adal", "a.plist", "--out", ""], "'--out <cache.sqlite>'"),
     (["migrate", "--adal", "a.plist", "--dry-run", "--report", ""], "'--report <file>'"),
     (["migrate", "--adal", "a.plist", "--out", "s.sqlite", "--azure-cli-dir", ""], "'--azure-cli-dir <dir>'"),

@@ -10,8 +10,14 @@ public struct MigrationOutcome: Sendable {
   public var verdict: RunVerdict
   /// Whether the run was strict (any problem fails it).
   public var strict: Bool
-  /// Complete, partial or failed: the exit status of `adal2msal migrate` (0, 2 or 1).
-  public var result: RunVerdict.Outcome { verdict.outcome(strict: strict) }
+  /// Complete, partial or failed: the exit status of `adal2msal migrate` (0, 2 or 1). The store's verdict
+  /// (`verdict.outcome(strict:)`), made partial when Azure CLI's token cache left out entries the store holds
+  /// (`AzureCLIFiles.Written.entriesLeftOut`): the run then did not move everything it says it moved.
+  public var result: RunVerdict.Outcome {
+    let stored = verdict.outcome(strict: strict)
+    guard stored == .complete, let azureCLI, azureCLI.entriesLeftOut > 0 else { return stored }
+    return .partial
+  }
   /// Plan entries by action, over every part of the run.
   public var totals: [PlanAction: Int] = [:]
   /// Plan entries skipped or in conflict, by reason code.
@@ -21,7 +27,7 @@ public struct MigrationOutcome: Sendable {
   public var usersWithProblems: [UserProblems] = []
   /// Every user with a problem.
   public var usersWithProblemsCount = 0
-  /// Files of an `--adal` directory that were skipped whole, with why.
+  /// Files of an `--adal` or `--msal` directory that were skipped whole, with why.
   public var skippedFiles: [SkippedInput] = []
   /// What the run says of its inputs, also in the report: a note for each hidden entry of a directory it did not
   /// read (`input.hidden-entry`) and for its own store, side file or last report found in one

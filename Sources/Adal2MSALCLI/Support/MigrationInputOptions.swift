@@ -14,7 +14,8 @@ struct MigrationInputOptions: ParsableArguments {
   @Option(
     name: .customLong("msal"), parsing: .upToNextOption,
     help: ArgumentHelp(
-      "MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go).", valueName: "file"),
+      "MSAL unified-cache JSON files to migrate along (MSAL.NET, Python, Java, Node, Go); a directory means every file in it and in its subdirectories, as for --adal.",
+      valueName: "file-or-directory"),
     transform: PathArgument.nonEmpty)
   var msal: [String] = []
 

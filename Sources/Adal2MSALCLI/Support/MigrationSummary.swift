@@ -41,9 +41,10 @@ struct MigrationSummary {
             + "added: \(names))")
       }
     }
-    let leftOut = outcome.azureCLI?.entriesLeftOut ?? 0
-    if let azure = outcome.azureCLI, leftOut > 0 { DiagnosticLines.printLeftOut(leftOut, of: azure.tokenCache) }
-    guard verdict.problems > 0 else { return leftOut > 0 ? ExitStatus.partial : ExitStatus.success }
+    if let azure = outcome.azureCLI, azure.entriesLeftOut > 0 {
+      DiagnosticLines.printLeftOut(azure.entriesLeftOut, of: azure.tokenCache)
+    }
+    guard verdict.problems > 0 else { return outcome.result == .complete ? ExitStatus.success : ExitStatus.partial }
     Terminal.standardError(
       "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
         + "see the report" + examples)
