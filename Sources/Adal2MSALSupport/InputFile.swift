@@ -87,6 +87,14 @@ package enum InputFile {
     }
   }
 
+  /// Whether the existing file `path` is one of the files `inputs` stand for, a directory standing for the files
+  /// a run reads of it (`expandMarkingDirectories`): the same file, through links too.
+  package static func isAmong(_ path: String, inputs: [String]) -> Bool {
+    guard let target = FileIdentity(path), case .existing = target else { return false }
+    let files = (try? expandMarkingDirectories(inputs).entries.map(\.path)) ?? inputs
+    return files.contains { FileIdentity($0) == target }
+  }
+
   /// The files a run reads of a directory (`InputDirectory`): in it and in its subdirectories, not hidden,
   /// sorted by path, so that runs over a directory are deterministic; `runFiles` passed over.
   package static func files(inDirectory path: String, passingOver runFiles: [String] = []) throws -> [String] {

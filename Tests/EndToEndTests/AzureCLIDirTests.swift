@@ -59,9 +59,6 @@ import _Adal2MSALTestSupport
     #expect(again.stderr.contains("0 service principal(s) added"))
   }
 
-  /// Service principals that could not be merged into, found before the store is written: each run is refused
-  /// with the file named, no store is left, and the file is as it was. Earlier, a file that was no JSON array
-  /// failed the run after its store had committed, and one that could not be read was taken for none.
   /// Azure CLI's token cache is an export for MSAL Python: an app's refresh token that MSAL Python keys like the
   /// family token of another secret is left out of it, named, and makes the run partial (status 2), though the
   /// store holds both; the library's outcome counts it. Earlier the run exited 0.
@@ -107,6 +104,51 @@ import _Adal2MSALTestSupport
     #expect(outcome.verdict.outcome(strict: false) == .complete)
   }
 
+  /// Azure CLI's token cache is an input when `--msal` names it through a link or its directory, which is what
+  /// the run reads: its sign-ins are merged. Named by a path that only looks like it (a `..` after a link), it is
+  /// another file, and the run is refused before it replaces the cache. Earlier the paths were compared as
+  /// standardized text, and the directory and the link were refused.
+  @Test func theTokenCacheIsKnownAsAnInputByWhatFileItIs() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-token-cache")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure").path
+    let elsewhere = scratch.appendingPathComponent("elsewhere").path
+    for directory in [azure, "\(elsewhere)/deep", "\(elsewhere)/azure"] {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+    let tokenCache = "\(azure)/msal_token_cache.json"
+    let signIns = Fixtures.url("msal-json/msal-python-real_lifecycle.json").path
+    try FileManager.default.copyItem(atPath: signIns, toPath: tokenCache)
+    try FileManager.default.copyItem(atPath: signIns, toPath: "\(elsewhere)/azure/msal_token_cache.json")
+    try FileManager.default.createSymbolicLink(atPath: "\(scratch.path)/link", withDestinationPath: azure)
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(scratch.path)/deep", withDestinationPath: "\(elsewhere)/deep")
+    func refreshTokens() throws -> Int {
+      let cache = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tokenCache)))
+      return ((cache as? [String: Any])?["RefreshToken"] as? [String: Any])?.count ?? 0
+    }
+    let before = try refreshTokens()
+    #expect(before > 0)
+    let common = ["--azure-cli-dir", azure, "-q"]
+    func store(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+    let throughLink = try CLI.run(
+      ["migrate", "--msal", "\(scratch.path)/link/msal_token_cache.json", "--out", store("a.sqlite")] + common)
+    #expect(throughLink.exitCode == 0, "\(throughLink.stderr)")
+    let throughDirectory = try CLI.run(["migrate", "--msal", azure, "--out", store("b.sqlite")] + common)
+    // The directory's other file, the service principals the first run wrote, is no cache: skipped and named.
+    #expect(throughDirectory.exitCode == 2, "\(throughDirectory.stderr)")
+    #expect(throughDirectory.stderr.contains("service_principal_entries.json: skipped: "))
+    #expect(try refreshTokens() == before)
+    let lookAlike = "\(scratch.path)/deep/../azure/msal_token_cache.json"
+    let refused = try CLI.run(["migrate", "--msal", lookAlike, "--out", store("c.sqlite")] + common)
+    #expect(refused.exitCode == 64, "\(refused.stderr)")
+    #expect(refused.stderr.contains("\(tokenCache) exists: pass it with --msal"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: store("c.sqlite")))
+  }
+
+  /// Service principals that could not be merged into, found before the store is written: each run is refused
+  /// with the file named, no store is left, and the file is as it was. Earlier, a file that was no JSON array
+  /// failed the run after its store had committed, and one that could not be read was taken for none.
   @Test func aServicePrincipalsFileThatCannotBeMergedIsRefusedBeforeTheStore() throws {
     let scratch = try Fixtures.temporaryDirectory("azure-cli-refused")
     defer { try? FileManager.default.removeItem(at: scratch) }

@@ -58,8 +58,7 @@ public struct AzureCLIFiles: Sendable {
         throw Refusal(description: "\(path) is \(kind), not a regular file: the run replaces it; move it away")
       }
     }
-    let standard = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
-    if FileManager.default.fileExists(atPath: tokenCache), !msalInputs.map(standard).contains(standard(tokenCache)) {
+    if FileManager.default.fileExists(atPath: tokenCache), !InputFile.isAmong(tokenCache, inputs: msalInputs) {
       throw Refusal(
         description: "\(tokenCache) exists: \(names.giveAsMSALInput) so that its sign-ins are merged into the store, "
           + "or move it away")
