@@ -132,9 +132,10 @@ public struct RunVerdict: Sendable, Hashable {
     return .partial
   }
 
-  /// One line with the counts.
+  /// One line with the counts. It speaks of the plan ("to add or update"), which holds for a dry run and for a
+  /// run refused with nothing written as much as for a run that wrote it.
   public var summary: String {
-    "\(written) written, \(unchanged) unchanged, \(merged) merged, \(policySkips) skipped by policy, "
+    "\(written) to add or update, \(unchanged) unchanged, \(merged) merged, \(policySkips) skipped by policy, "
       + "\(problemSkips + unreadable) not read or not modelled, \(conflicts) in conflict, \(skippedFiles) files skipped"
   }
 }
