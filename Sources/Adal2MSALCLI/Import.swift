@@ -70,7 +70,7 @@ extension Adal2MSALCommand {
         // error says what it is and what to do.
         throw commandFailure(error)
       }
-      DiagnosticLines.print(outcome.diagnostics)
+      DiagnosticLines.print(outcome.diagnostics, quiet: quiet)
       switch format {
       case .json:
         do {

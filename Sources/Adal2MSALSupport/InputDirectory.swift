@@ -61,6 +61,8 @@ package struct InputDirectory: Sendable, Hashable {
 
   /// The code of the note that names a hidden entry.
   package static let hiddenEntryCode = "input.hidden-entry"
+  /// The code of the note that names a file of the run's own found in the directory.
+  package static let runFileCode = "input.run-file"
 
   /// What a run says of this directory: a warning when it found no file to read at all (a mistyped or not yet
   /// filled folder would otherwise migrate nothing unsaid), and a note for each hidden entry and each file of
@@ -82,7 +84,7 @@ package struct InputDirectory: Sendable, Hashable {
     }
     diagnostics += runFiles.map {
       Diagnostic(
-        .note, code: "input.run-file",
+        .note, code: Self.runFileCode,
         "not read: it is one of this run's own files (its store, a side file, its report)",
         at: SourceLocation(file: $0))
     }

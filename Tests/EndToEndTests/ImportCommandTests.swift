@@ -71,6 +71,17 @@ import _Adal2MSALTestSupport
     for index in 0..<12 { #expect(run.stderr.contains("at AccessToken.k\(index): warning:"), "k\(index)") }
     #expect(run.stderr.contains("12 entry(ies), section(s) or file(s) could not be read or modelled (named above)"))
   }
+
+  /// `--quiet` prints nothing but errors and warnings, as its help says and as `migrate` does: a note (an
+  /// `authority_type` read as MSAL reads it) is for a run that is not quiet. It was printed either way.
+  @Test func quietLeavesTheNotesOut() throws {
+    let input = Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json").path
+    let store = FileManager.default.temporaryDirectory.appendingPathComponent("never-written.sqlite").path
+    let loud = try CLI.run(["import", input, "--out", store, "--dry-run"])
+    #expect(loud.exitCode == 0 && loud.stderr.contains("note: authority_type 'AAD' read as 'MSSTS'"), "\(loud.stderr)")
+    let quiet = try CLI.run(["import", input, "--out", store, "--dry-run", "-q"])
+    #expect(quiet.exitCode == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+  }
 }
 
 /// Files that hold nothing but sections that cannot be read give nothing to import: the import is refused, status

@@ -33,7 +33,7 @@ struct MigrationSummary {
       )
     }
     if let azure = outcome.azureCLI {
-      DiagnosticLines.print(azure.diagnostics)
+      DiagnosticLines.print(azure.diagnostics, quiet: quiet)
       if !quiet {
         let names = azure.clientIDs.isEmpty ? "none" : azure.clientIDs.joined(separator: ", ")
         Terminal.standardError(
@@ -51,25 +51,11 @@ struct MigrationSummary {
     return ExitStatus.partial
   }
 
-  /// At most this many hidden entries are named on standard error (a fleet copied from Macs holds a `.DS_Store`
-  /// per folder); the report names them all.
-  static let hiddenEntriesListed = 5
-
   /// The inputs' warnings (an empty directory, a file given again), then, unless `--quiet`, the first hidden
-  /// entries the directories held, which were not read (the run's own files found there are named in the report
-  /// only).
+  /// entries the directories held, which were not read (a fleet copied from Macs holds a `.DS_Store` per folder).
+  /// The run's own files found there are named in the report only.
   private func printInputDiagnostics() {
-    let diagnostics = outcome.inputDiagnostics
-    for diagnostic in diagnostics where diagnostic.severity != .note {
-      Terminal.standardError("adal2msal: \(diagnostic)")
-    }
-    guard !quiet else { return }
-    let notes = diagnostics.filter { $0.code == InputDirectory.hiddenEntryCode }
-    for note in notes.prefix(Self.hiddenEntriesListed) { Terminal.standardError("adal2msal: \(note)") }
-    if notes.count > Self.hiddenEntriesListed {
-      Terminal.standardError(
-        "adal2msal: note: and \(notes.count - Self.hiddenEntriesListed) more hidden entries not read (see the report)")
-    }
+    DiagnosticLines.print(outcome.inputDiagnostics.filter { $0.code != InputDirectory.runFileCode }, quiet: quiet)
   }
 
   private var examples: String {
