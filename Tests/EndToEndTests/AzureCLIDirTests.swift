@@ -56,7 +56,15 @@ import _Adal2MSALTestSupport
     let after = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: principals)) as? [[String: String]])
     #expect(after.count == 1)  // not added twice
-    #expect(again.stderr.contains("0 service principal(s) added"))
+    // The principal is named as the inputs' and counted as already there: the line said "0 … added: <its id>".
+    #expect(
+      again.stderr.contains(
+        "(service principal(s) of the inputs: 55555555-5555-4555-8555-555555555555; 0 added, 1 already there)\n"),
+      "\(again.stderr)")
+    #expect(
+      first.stderr.contains(
+        "(service principal(s) of the inputs: 55555555-5555-4555-8555-555555555555; 1 added, 0 already there)\n"),
+      "\(first.stderr)")
   }
 
   /// Azure CLI's token cache is an export for MSAL Python: an app's refresh token that MSAL Python keys like the

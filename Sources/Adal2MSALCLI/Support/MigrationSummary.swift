@@ -35,10 +35,13 @@ struct MigrationSummary {
     if let azure = outcome.azureCLI {
       DiagnosticLines.print(azure.diagnostics, quiet: quiet)
       if !quiet {
-        let names = azure.clientIDs.isEmpty ? "none" : azure.clientIDs.joined(separator: ", ")
-        Terminal.standardError(
-          "adal2msal: wrote \(azure.tokenCache) and \(azure.servicePrincipals) (\(azure.added) service principal(s) "
-            + "added: \(names))")
+        // The file already held those of the inputs that were not added: a second run adds none.
+        let principals =
+          azure.clientIDs.isEmpty
+          ? "no service principal in the inputs"
+          : "service principal(s) of the inputs: \(azure.clientIDs.joined(separator: ", ")); \(azure.added) added, "
+            + "\(azure.clientIDs.count - azure.added) already there"
+        Terminal.standardError("adal2msal: wrote \(azure.tokenCache) and \(azure.servicePrincipals) (\(principals))")
       }
     }
     if let azure = outcome.azureCLI, azure.entriesLeftOut > 0 {
