@@ -112,6 +112,54 @@ import _Adal2MSALTestSupport
     #expect(outcome.verdict.outcome(strict: false) == .complete)
   }
 
+  /// `--redact-usernames` hides the account ids on standard error as in the report: in the first problems the
+  /// closing line names (an entry placed by its key) and in what Azure CLI's token cache left out. Both showed
+  /// the home account id.
+  @Test func aRedactedRunHidesTheIdsOnStandardErrorToo() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-redacted")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (home, client) = ("uid-4711.tid-0815", "04b07795-8ddb-461a-bbee-02f9e1bf7b46")
+    func refreshToken(_ familyID: String?, _ secret: String) -> [String: Any] {
+      var token: [String: Any] = [
+        "home_account_id": home, "environment": "login.microsoftonline.com", "credential_type": "RefreshToken",
+        "client_id": client, "secret": secret,
+      ]
+      token["family_id"] = familyID
+      return token
+    }
+    let account: [String: Any] = [
+      "home_account_id": home, "environment": "login.microsoftonline.com", "realm": "tid-0815",
+      "local_account_id": "uid-4711", "username": "a@contoso.com", "authority_type": "MSSTS",
+    ]
+    let prefix = "\(home)-login.microsoftonline.com-"
+    let cache = scratch.appendingPathComponent("msal.json")
+    try JSONSerialization.data(withJSONObject: [
+      "Account": ["\(prefix)tid-0815": account],
+      "RefreshToken": [
+        prefix + "refreshtoken-\(client)--": refreshToken(nil, "app-rt"),
+        prefix + "refreshtoken-1--": refreshToken("1", "family-rt"),
+      ],
+      "AccessToken": [prefix + "accesstoken-\(client)-tid-0815-scope": ["home_account_id": home]],
+    ]).write(to: cache)
+    for (name, redact) in [("plain", false), ("redacted", true)] {
+      let azure = scratch.appendingPathComponent("azure-\(name)")
+      try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+      let run = try CLI.run(
+        [
+          "migrate", "--msal", cache.path, "--out", scratch.appendingPathComponent("\(name).sqlite").path,
+          "--azure-cli-dir", azure.path, "-q",
+        ] + (redact ? ["--redact-usernames"] : []))
+      #expect(run.exitCode == 2, "\(run.stderr)")
+      let lines = run.stderr.split(separator: "\n")
+      let leftOut = try #require(lines.first { $0.hasSuffix("[export.same-key]") }, "\(run.stderr)")
+      let closing = try #require(lines.last { $0.contains("; first: ") }, "\(run.stderr)")
+      for line in [leftOut, closing] {
+        #expect(line.contains(home) != redact, "\(name): \(line)")
+        #expect(line.contains("account-") == redact, "\(name): \(line)")
+      }
+    }
+  }
+
   /// Azure CLI's token cache is an input when `--msal` names it through a link or its directory, which is what
   /// the run reads: its sign-ins are merged. Named by a path that only looks like it (a `..` after a link), it is
   /// another file, and the run is refused before it replaces the cache. Earlier the paths were compared as

@@ -26,6 +26,24 @@ import _Adal2MSALTestSupport
     #expect(output.stdout.components(separatedBy: "[export.same-key]").count - 1 == 3)
   }
 
+  /// `--redact-usernames` hides the home account ids in a diagnostic's place as in its message: the export's
+  /// `export.same-key` warnings and an MSAL cache's reader notes place an entry by its key, which starts with the
+  /// id. Only the message was redacted, so every format showed the id in the place.
+  @Test(arguments: ["text", "json", "markdown"])
+  func aRedactedReportHidesTheIdsInADiagnosticsPlace(format: String) throws {
+    let msal = Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json").path
+    let ids = ["a11ce000-0000-4000-8000-00000000a11c.72f988bf", "13dd2c19-84cd-416a-ae7d-49573e425619.26039cce"]
+    let plain = try Self.dryRun(["--msal", msal, "--for", "python", "--report-format", format])
+    let redacted = try Self.dryRun(
+      ["--msal", msal, "--for", "python", "--report-format", format, "--redact-usernames"])
+    #expect(plain.exitCode == 2 && redacted.exitCode == 2, "\(redacted.stderr)")
+    for id in ids {
+      #expect(plain.stdout.contains("RefreshToken.\(id)") || plain.stdout.contains("Account.\(id)"), "\(id)")
+      #expect(!redacted.stdout.contains(id), "\(id) in the redacted \(format) report")
+    }
+    #expect(redacted.stdout.contains("RefreshToken.account-") && redacted.stdout.contains("Account.account-"))
+  }
+
   @Test func jsonReportKeysAreTheLibrarys() throws {
     let output = try Self.dryRun(["--for", "go", "--report-format", "json"])
     let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])

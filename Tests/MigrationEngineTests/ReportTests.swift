@@ -66,6 +66,22 @@ import UnifiedCache
     #expect(Migration.report(plan, redactUsernames: true).json() == report.json())
   }
 
+  /// A diagnostic's place is redacted as its message is: the notes of what the export for a library leaves
+  /// out place an entry by its key, which starts with the home account id.
+  @Test(arguments: ["adal27-home-account-id", "frt-two-apps", "duplicate-rts"])
+  func redactionHidesTheIdsInADiagnosticsPlace(_ name: String) throws {
+    var scenario = try Scenario(name)
+    scenario.options.targetLibrary = .python
+    let plan = scenario.plan()
+    let homes = Set(plan.users.compactMap(\.homeAccountID).map { $0.lowercased() })
+    let places = plan.diagnostics.compactMap { $0.location?.keyPath?.lowercased() }
+    #expect(places.contains { place in homes.contains { place.contains($0) } }, "\(name): no id to hide")
+    let report = Migration.report(plan, redactUsernames: true)
+    for text in [report.text(), report.json(), report.markdown()] {
+      for home in homes { #expect(!text.lowercased().contains(home), "\(name): \(home)") }
+    }
+  }
+
   /// Report entries read their fields from the plan's entities when asked (they keep no copy): every read
   /// gives the same fields, in the redacted form when the report is redacted, and a value set on an entry wins.
   @Test func entryFieldsComeFromThePlanEntitiesUntilSet() throws {

@@ -191,8 +191,10 @@ public struct MigrationRun: Sendable {
     do { try publish(&staged) } catch { failures.append(error) }
     if let directory = options.azureCLIDirectory {
       do {
-        outcome.azureCLI = try AzureCLIFiles(directory: directory).write(
+        var written = try AzureCLIFiles(directory: directory).write(
           store: store, sealing: sealing, adal: adal, passingOver: ownFiles, limits: options.limits)
+        if let redact = run.redactor { written.diagnostics = written.diagnostics.map { redact($0) } }
+        outcome.azureCLI = written
       } catch {
         failures.append(error)
       }

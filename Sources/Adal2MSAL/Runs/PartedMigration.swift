@@ -18,6 +18,8 @@ struct PartedMigration {
   private var spool: ReportSpool?
   /// What the run amounts to, counted as the parts are planned.
   private(set) var verdict = RunVerdict()
+  /// Hides the run's usernames and account ids (`--redact-usernames`), once every part is planned.
+  private(set) var redactor: Redactor?
   /// Where every input item ended, per file.
   private(set) var accounting = InputAccounting()
   private(set) var tally: OutcomeTally
@@ -86,6 +88,8 @@ struct PartedMigration {
     let holding = report.isWanted && spool == nil
     var verdict = RunVerdict()
     for skipped in index.skippedFiles { verdict.addSkippedFile(skipped.path, reason: skipped.reason) }
+    // What a redacted run hides, in its report and in its outcome's examples, gathered from every part.
+    var names = options.redactUsernames ? RedactionNames() : nil
     var accounting = InputAccounting()
     for (file, count) in index.ignoredItems { accounting.addIgnored(count, file: file) }
     var tally = self.tally
@@ -111,6 +115,7 @@ struct PartedMigration {
       verdict.add(part)
       accounting.add(part)
       tally.add(part)
+      names?.add(part)
       if holding { return held.append(part) }
       if !reread, spool != nil, onlyPart != .renderedWhileWritten {
         if onlyPart == .heldUntilStaged {
@@ -129,6 +134,8 @@ struct PartedMigration {
     verdict.add(rest)
     accounting.add(rest)
     tally.add(rest)
+    names?.add(rest)
+    self.redactor = names.map(Redactor.init)
     self.verdict = verdict
     self.accounting = accounting
     self.tally = tally
@@ -143,8 +150,6 @@ struct PartedMigration {
     rest.diagnostics += index.skippedFiles.map(\.diagnostic)
     rest.diagnostics += index.inputDiagnostics
     if holding {
-      var names = RedactionNames()
-      for part in held + [rest] { names.add(part) }
       spool = report.spool(names: names)
       if onlyPart == .heldUntilStaged, let part = held.first, held.count == 1 {
         heldPart = part
@@ -256,6 +261,7 @@ struct PartedMigration {
   /// The outcome of the parts planned so far.
   func outcome(strict: Bool) -> MigrationOutcome {
     var outcome = MigrationOutcome(verdict: verdict, strict: strict, plannedAt: plannedAt)
+    if let redactor { outcome.verdict.redactExamples(redactor) }
     tally.fill(&outcome)
     outcome.skippedFiles = index.skippedFiles
     outcome.inputDiagnostics = index.inputDiagnostics

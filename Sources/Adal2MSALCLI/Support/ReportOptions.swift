@@ -13,7 +13,10 @@ struct ReportOptions: ParsableArguments {
   @Option(help: "Report format: text (the default; coloured on a terminal unless NO_COLOR is set), json or markdown.")
   var reportFormat: ReportFormat = .text
 
-  @Flag(help: "Replace usernames and account ids in the report with stable hashes, for reports that leave the team.")
+  @Flag(
+    help:
+      "Replace usernames and account ids in the report (and in the summary on standard error) with stable hashes, for reports that leave the team."
+  )
   var redactUsernames = false
 
   /// Where the report goes: the file, standard output for `-` or by default on a dry run, else nowhere.

@@ -137,11 +137,7 @@ public struct MigrationReport: Sendable {
     (actionCounts, kindCounts) = Self.counts(plan.entries)
     users = []
     otherEntries = others.map { Entry(plan.entries, at: $0, redact: redact, library: plan.targetLibrary) }
-    diagnostics = plan.diagnostics.map { diagnostic in
-      var copy = diagnostic
-      copy.message = redact(diagnostic.message)
-      return copy
-    }
+    diagnostics = plan.diagnostics.map { redact($0) }
   }
 
   /// The section of `section`'s user, its entries read from `plan`.

@@ -5,7 +5,7 @@ import UnifiedCache
 /// Replaces personal identifiers in report text with stable tokens: a username becomes `user-<12 hex>`, a
 /// home or local account id `account-<12 hex>` (the SHA-256 of the lowercased value), the same token
 /// wherever the value appears, including inside cache keys, reasons and diagnostics.
-struct Redactor: Sendable {
+package struct Redactor: Sendable {
   // Boxed, and nil when nothing is redacted: every report entry keeps its redactor (to make its fields when
   // asked), and the matcher inline was five arrays to retain and release per entry.
   private let matcher: Matcher?
@@ -25,7 +25,7 @@ struct Redactor: Sendable {
     self.init(names)
   }
 
-  init(_ names: RedactionNames) {
+  package init(_ names: RedactionNames) {
     // Usernames first: a value that is both a username and an id always becomes a `user-` token.
     let pairs =
       names.usernames.map { ($0, "user-" + Self.digest($0)) }
@@ -40,9 +40,19 @@ struct Redactor: Sendable {
   /// Whether every text is shown as it is (nothing is redacted).
   var isIdentity: Bool { matcher == nil }
 
-  func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
+  package func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
 
   func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
+
+  /// The diagnostic with its message and its place's key path redacted: an MSAL cache's key path holds the
+  /// entry's key, which starts with the home account id.
+  package func callAsFunction(_ diagnostic: Diagnostic) -> Diagnostic {
+    guard !isIdentity else { return diagnostic }
+    var copy = diagnostic
+    copy.message = self(diagnostic.message)
+    copy.location?.keyPath = self(diagnostic.location?.keyPath)
+    return copy
+  }
 }
 
 /// The usernames and account ids a redacted report replaces, gathered from every plan of a run (a name of

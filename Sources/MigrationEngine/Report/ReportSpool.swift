@@ -142,11 +142,7 @@ public struct ReportSpool {
       try assembler.attention(try attention(of: piece), to: output)
     }
     for piece in others where piece.attentionBytes > 0 { try assembler.attention(try attention(of: piece), to: output) }
-    let sorted = diagnostics.sorted(by: PlanOrder.diagnostics).map { diagnostic in
-      var copy = diagnostic
-      copy.message = redact(diagnostic.message)
-      return copy
-    }
+    let sorted = diagnostics.sorted(by: PlanOrder.diagnostics).map { redact($0) }
     try assembler.end(diagnostics: sorted, to: output)
   }
 

@@ -109,6 +109,12 @@ public struct RunVerdict: Sendable, Hashable {
     examples.append((place().map { "\($0): " } ?? "") + what())
   }
 
+  /// The examples with the run's usernames and account ids redacted (`--redact-usernames`: they name an entry's
+  /// key or a reason, as the report does).
+  package mutating func redactExamples(_ redact: Redactor) {
+    examples = examples.map { redact($0) }
+  }
+
   /// Everything that did not migrate for a reason other than policy.
   public var problems: Int { problemSkips + conflicts + unreadable + skippedFiles }
 
