@@ -193,7 +193,10 @@ public struct MigrationRun: Sendable {
       do {
         var written = try AzureCLIFiles(directory: directory).write(
           store: store, sealing: sealing, adal: adal, passingOver: ownFiles, limits: options.limits)
-        if let redact = run.redactor { written.diagnostics = written.diagnostics.map { redact($0) } }
+        if let names = run.namesToRedact, !written.diagnostics.isEmpty {
+          let redact = Redactor(names)
+          written.diagnostics = written.diagnostics.map { redact($0) }
+        }
         outcome.azureCLI = written
       } catch {
         failures.append(error)

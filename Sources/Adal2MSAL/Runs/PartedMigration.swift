@@ -18,8 +18,8 @@ struct PartedMigration {
   private var spool: ReportSpool?
   /// What the run amounts to, counted as the parts are planned.
   private(set) var verdict = RunVerdict()
-  /// Hides the run's usernames and account ids (`--redact-usernames`), once every part is planned.
-  private(set) var redactor: Redactor?
+  /// The run's usernames and account ids (`--redact-usernames`), once every part is planned.
+  private(set) var namesToRedact: RedactionNames?
   /// Where every input item ended, per file.
   private(set) var accounting = InputAccounting()
   private(set) var tally: OutcomeTally
@@ -135,7 +135,7 @@ struct PartedMigration {
     accounting.add(rest)
     tally.add(rest)
     names?.add(rest)
-    self.redactor = names.map(Redactor.init)
+    namesToRedact = names
     self.verdict = verdict
     self.accounting = accounting
     self.tally = tally
@@ -261,7 +261,8 @@ struct PartedMigration {
   /// The outcome of the parts planned so far.
   func outcome(strict: Bool) -> MigrationOutcome {
     var outcome = MigrationOutcome(verdict: verdict, strict: strict, plannedAt: plannedAt)
-    if let redactor { outcome.verdict.redactExamples(redactor) }
+    // The matcher is made only when there is something to hide: building it takes time at a fleet's size.
+    if let namesToRedact, !verdict.examples.isEmpty { outcome.verdict.redactExamples(Redactor(namesToRedact)) }
     tally.fill(&outcome)
     outcome.skippedFiles = index.skippedFiles
     outcome.inputDiagnostics = index.inputDiagnostics
