@@ -70,8 +70,8 @@ extension MigrationPipeline {
   /// are then about `maxItems`, as many as this pass held before it knew the run was in parts.
   ///
   /// A file of an `--adal` or `--msal` directory that cannot be used (unreadable, unrecognised, unsupported) is
-  /// not an error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet). The run's own
-  /// files found in a directory (`runFiles`: the store and its side files) are passed over and named.
+  /// not an error: it is listed in `skippedFiles`, with why, and the run goes on without it (a fleet). The run's
+  /// own files found in a directory (`runFiles`: the store and its side files) are passed over and named.
   ///
   /// - Throws: the first unusable file named directly (not through a directory), as `read` does.
   package func index(
@@ -272,8 +272,8 @@ extension MigrationPipeline {
   }
 }
 
-/// A file of an `--adal` or `--msal` directory (or of a directory given to `import`) that was skipped whole, and why (the
-/// reader's message: the place and what is wrong, never its content).
+/// A file of an `--adal` or `--msal` directory (or of a directory given to `import`) that was skipped whole, and
+/// why (the reader's message: the place and what is wrong, never its content).
 public struct SkippedInput: Error, Sendable, Hashable {
   public var path: String
   public var reason: String
