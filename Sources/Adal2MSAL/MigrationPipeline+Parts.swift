@@ -82,6 +82,10 @@ extension MigrationPipeline {
     let adalPaths = adalEntries.map(\.path)
     let (msalEntries, msalDiagnostics) = try InputFile.expandMarkingDirectories(msal, passingOver: runFiles)
     let (limits, names) = (self.limits, fileNames)
+    // A file a directory holds that the other option names too is read there: its reader here refuses it as the
+    // other kind, and it is passed over, not skipped (`otherRoleNote`).
+    let adalFiles = Set(adalEntries.compactMap { FileIdentity($0.path) })
+    let msalFiles = Set(msalEntries.compactMap { FileIdentity($0.path) })
     var index = InputIndex(
       records: [], itemCount: 0, unknownSections: JSONObject(), adalPaths: adalPaths, adalDigests: [], msal: [])
     index.inputDiagnostics = adalDiagnostics + msalDiagnostics
@@ -156,7 +160,13 @@ extension MigrationPipeline {
         index.sharedUnified.append(whole[position] ? unified.sharedEntities(keepingDiagnostics: false) : unified)
       }
     }
-    index.skippedFiles = failures.compactMap { $0 }
+    for skipped in failures.compactMap({ $0 }) {
+      if skipped.belongsAs == .msalInput, let file = FileIdentity(skipped.path), msalFiles.contains(file) {
+        index.inputDiagnostics.append(Self.otherRoleNote(skipped.path, readAs: .msalInput))
+      } else {
+        index.skippedFiles.append(skipped)
+      }
+    }
     index.adalPaths = adalPaths.indices.filter { failures[$0] == nil }.map { adalPaths[$0] }
     index.itemCount = total
     index.kept = adalPaths.indices.filter { failures[$0] == nil }.map { whole[$0] ? files[$0] : nil }
@@ -171,7 +181,12 @@ extension MigrationPipeline {
         // As an `--adal` directory's: a file named on the command line ends the run, one of a directory is
         // skipped and named.
         guard entry.inDirectory else { throw error }
-        index.skippedFiles.append(SkippedInput(path: path, error: error))
+        let skipped = SkippedInput(path: path, error: error)
+        if skipped.belongsAs == .adalInput, let file = FileIdentity(path), adalFiles.contains(file) {
+          index.inputDiagnostics.append(Self.otherRoleNote(path, readAs: .adalInput))
+        } else {
+          index.skippedFiles.append(skipped)
+        }
         progress?(path)
         continue
       }
@@ -186,6 +201,18 @@ extension MigrationPipeline {
       progress?(path)
     }
     return index
+  }
+
+  /// The code of the note that names a file of an input directory read as the other kind of input, which the
+  /// run was also given (`--adal DIR --msal DIR/cache.json`).
+  package static let otherRoleCode = "input.read-as-other-kind"
+
+  private static func otherRoleNote(_ path: String, readAs role: ADALCacheError.InputRole) -> Diagnostic {
+    let (here, there) = role == .msalInput ? ("ADAL", "an MSAL input") : ("MSAL", "an ADAL input")
+    return Diagnostic(
+      .note, code: otherRoleCode,
+      "not read as an \(here) file of the directory: it is \(there) of this run, read as such",
+      at: SourceLocation(file: path))
   }
 
   /// The second pass: plans the run a part at a time (the parts of `index.partition`, or of `existing` and
@@ -277,6 +304,8 @@ extension MigrationPipeline {
 public struct SkippedInput: Error, Sendable, Hashable {
   public var path: String
   public var reason: String
+  /// Where the reader said the file belongs, when it refused it as the other kind of input.
+  package var belongsAs: ADALCacheError.InputRole?
 
   public init(path: String, reason: String) {
     self.path = path
@@ -289,6 +318,7 @@ public struct SkippedInput: Error, Sendable, Hashable {
     // it once.
     let prefix = [path + ": ", path + ", "].first { message.hasPrefix($0) }
     self.init(path: path, reason: prefix.map { String(message.dropFirst($0.count)) } ?? message)
+    belongsAs = (error as? ADALCacheError)?.belongsAs
   }
 
   /// The code of the diagnostic that names a skipped file.

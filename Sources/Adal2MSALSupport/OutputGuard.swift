@@ -79,11 +79,11 @@ package struct OutputGuard: Sendable {
 }
 
 /// Which file a path is: device and inode for an existing file, the resolved directory and name for a new one.
-enum FileIdentity: Hashable {
+package enum FileIdentity: Hashable, Sendable {
   case existing(device: UInt64, inode: UInt64)
   case new(String)
 
-  init?(_ path: String) {
+  package init?(_ path: String) {
     var info = stat()
     if stat(path, &info) == 0 {
       self = .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))

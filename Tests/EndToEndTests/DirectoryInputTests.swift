@@ -220,6 +220,44 @@ import _Adal2MSALTestSupport
     #expect(outcome.accounting.files.keys.sorted() == named.sorted())
   }
 
+  /// A file of a directory that the other option names too (`--adal DIR --msal DIR/cache.json`, or both options
+  /// given the directory) is read as that option's input and passed over in the directory, named in a note: it
+  /// was also skipped there, "pass it with --msal", as if it had not been read, and the run exited 2.
+  @Test func aFileTheOtherOptionReadsIsPassedOverNotSkipped() throws {
+    let scratch = try Fixtures.temporaryDirectory("other-kind")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let directory = scratch.appendingPathComponent("inputs").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let (dump, cache) = ("\(directory)/device.plist", "\(directory)/msal.json")
+    try FileManager.default.copyItem(atPath: Fixtures.url("scenarios/expired-ats/adal.xml.plist").path, toPath: dump)
+    try FileManager.default.copyItem(
+      atPath: Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, toPath: cache)
+    func store(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+    let common = ["--now", Self.clock, "--report-format", "json", "--report", "-"]
+    let named = try CLI.run(["migrate", "--adal", dump, "--msal", cache, "--out", store("named.sqlite")] + common)
+    #expect(named.exitCode == 0, "\(named.stderr)")
+    let note = { (path: String, kind: String) in
+      "adal2msal: \(path): note: not read as an \(kind == "MSAL" ? "ADAL" : "MSAL") file of the directory: it is an "
+        + "\(kind) input of this run, read as such [input.read-as-other-kind]"
+    }
+    let cases: [(inputs: [String], notes: [String])] = [
+      (["--adal", directory, "--msal", cache], [note(cache, "MSAL")]),
+      (["--adal", dump, "--msal", directory], [note(dump, "ADAL")]),
+      (["--adal", directory, "--msal", directory], [note(cache, "MSAL"), note(dump, "ADAL")]),
+    ]
+    for (number, (inputs, notes)) in cases.enumerated() {
+      let run = try CLI.run(["migrate"] + inputs + ["--out", store("\(number).sqlite")] + common)
+      #expect(run.exitCode == 0, "\(inputs): \(run.stderr)")
+      for line in notes { #expect(run.stderr.contains(line + "\n"), "\(inputs): \(run.stderr)") }
+      #expect(!run.stdout.contains("input.file-skipped") && run.stdout.contains("input.read-as-other-kind"))
+      #expect(
+        try CLI.run(["export", store("\(number).sqlite")]).stdout == CLI.run(["export", store("named.sqlite")]).stdout)
+    }
+    // Not given to the other option, it is a file the directory's reader cannot use: skipped and counted.
+    let alone = try CLI.run(["migrate", "--adal", directory, "--dry-run", "-q", "--now", Self.clock])
+    #expect(alone.exitCode == 2 && alone.stderr.contains("\(cache): skipped: "), "\(alone.stderr)")
+  }
+
   @Test func aDirectoryWithNoFileToReadIsAWarningNotASilentEmptyStore() async throws {
     let fleet = try Fleet()
     defer { try? FileManager.default.removeItem(at: fleet.scratch) }
