@@ -85,7 +85,8 @@ package struct InputDirectory: Sendable, Hashable {
     diagnostics += runFiles.map {
       Diagnostic(
         .note, code: Self.runFileCode,
-        "not read: it is one of this run's own files (its store, a side file, its report)",
+        "not read: it is one of this run's own files (its store, a side file, its report, Azure CLI's service "
+          + "principals)",
         at: SourceLocation(file: $0))
     }
     return diagnostics

@@ -190,10 +190,19 @@ import _Adal2MSALTestSupport
     let throughLink = try CLI.run(
       ["migrate", "--msal", "\(scratch.path)/link/msal_token_cache.json", "--out", store("a.sqlite")] + common)
     #expect(throughLink.exitCode == 0, "\(throughLink.stderr)")
-    let throughDirectory = try CLI.run(["migrate", "--msal", azure, "--out", store("b.sqlite")] + common)
-    // The directory's other file, the service principals the first run wrote, is no cache: skipped and named.
-    #expect(throughDirectory.exitCode == 2, "\(throughDirectory.stderr)")
-    #expect(throughDirectory.stderr.contains("service_principal_entries.json: skipped: "))
+    let throughDirectory = try CLI.run(
+      ["migrate", "--msal", azure, "--out", store("b.sqlite"), "--report", store("b.json"), "--report-format", "json"]
+        + common)
+    // The directory's other file, the service principals the first run wrote, is the run's own: passed over,
+    // named in the report, not skipped as a file that is no cache.
+    #expect(throughDirectory.exitCode == 0, "\(throughDirectory.stderr)")
+    let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store("b.json"))))
+    let notes = ((report as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []).filter {
+      $0["code"] as? String == "input.run-file"
+    }
+    #expect(
+      notes.compactMap { ($0["location"] as? [String: Any])?["file"] as? String }
+        == ["\(azure)/service_principal_entries.json"])
     #expect(try refreshTokens() == before)
     let lookAlike = "\(scratch.path)/deep/../azure/msal_token_cache.json"
     let refused = try CLI.run(["migrate", "--msal", lookAlike, "--out", store("c.sqlite")] + common)

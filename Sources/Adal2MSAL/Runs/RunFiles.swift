@@ -66,12 +66,14 @@ extension OutputGuard {
 
 extension MigrationRun {
   /// The run's own files, which an input directory may hold: the store and its side files (a store kept beside
-  /// its dumps), and the report when its file holds a report (the last run's). Passed over there, as the run's
-  /// outputs rather than inputs. A report path whose file holds anything else stays an input, which the output
-  /// guard refuses to overwrite.
+  /// its dumps), the report when its file holds a report (the last run's), and Azure CLI's service principals
+  /// (`--adal ~/.azure --azure-cli-dir ~/.azure`). Passed over there, as the run's outputs rather than inputs. A
+  /// report path whose file holds anything else stays an input, which the output guard refuses to overwrite.
   func ownFiles() -> [String] {
     var files = store.map(StoreFileMarker.files(of:)) ?? []
     if case .file(let path) = options.report, Self.holdsAReport(path) { files.append(path) }
+    // Azure CLI's service principals, which the run merges into after its store (its token cache is an input).
+    if let directory = options.azureCLIDirectory { files.append(AzureCLIFiles(directory: directory).servicePrincipals) }
     return files
   }
 
