@@ -1,5 +1,6 @@
 import Adal2MSAL
 import Foundation
+import Synchronization
 import Testing
 import _Adal2MSALTestSupport
 
@@ -158,6 +159,46 @@ import _Adal2MSALTestSupport
         #expect(line.contains("account-") == redact, "\(name): \(line)")
       }
     }
+  }
+
+  /// Azure CLI may sign a user in while the run goes on: a token cache that is not the file the run read is not
+  /// replaced, nor are the service principals written, and the run says so after its store (`StoreWrittenError`,
+  /// status 2). Run again, it merges the new sign-in. Earlier the new sign-in was overwritten, and lost.
+  @Test func aTokenCacheChangedDuringTheRunIsNotReplaced() async throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-changed")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure").path
+    try FileManager.default.createDirectory(atPath: azure, withIntermediateDirectories: true)
+    let tokenCache = "\(azure)/msal_token_cache.json"
+    try FileManager.default.copyItem(
+      atPath: Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, toPath: tokenCache)
+    let signedIn = try Data(
+      contentsOf: Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json"))
+    var options = MigrationRun.Options()
+    options.azureCLIDirectory = azure
+    let store = scratch.appendingPathComponent("cache.sqlite").path
+    let signsIn = Mutex(true)
+    do {
+      _ = try await MigrationRun(msal: [tokenCache], store: store, options: options).run { progress in
+        guard progress.stage == .writing else { return }
+        let first = signsIn.withLock { pending in
+          defer { pending = false }
+          return pending
+        }
+        if first { try? signedIn.write(to: URL(fileURLWithPath: tokenCache)) }
+      }
+      Issue.record("the run replaced a token cache that changed while it ran")
+    } catch let error as StoreWrittenError {
+      #expect(error.failures.count == 1 && "\(error)".contains("changed after the run read it"), "\(error)")
+      #expect(error.outcome.applied != nil)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: tokenCache)) == signedIn)
+    #expect(!FileManager.default.fileExists(atPath: "\(azure)/service_principal_entries.json"))
+    let again = try await MigrationRun(msal: [tokenCache], store: store, options: options).run()
+    #expect(again.azureCLI != nil && again.result == .complete)
+    let merged = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tokenCache)))
+    let accounts = ((merged as? [String: Any])?["Account"] as? [String: Any])?.keys.map { $0.prefix(8) } ?? []
+    #expect(accounts.contains("13dd2c19"), "the sign-in made during the first run: \(accounts)")
   }
 
   /// Azure CLI's token cache is an input when `--msal` names it through a link or its directory, which is what

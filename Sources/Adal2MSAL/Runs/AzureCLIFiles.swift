@@ -82,9 +82,21 @@ public struct AzureCLIFiles: Sendable {
 
   /// Writes both files (mode 0600, atomically) from the store at `store` and the ADAL inputs, whose directories
   /// are listed as the run listed them: `runFiles` (the run's store and report, kept among its inputs) passed over.
+  ///
+  /// `tokenCacheAsRead` is the SHA-256 of `msal_token_cache.json` as the run read it among its MSAL inputs, nil when
+  /// there was none. A token cache that is not that file any more (Azure CLI signed a user in or out while the run
+  /// went on) is not replaced, nor is anything else written: its new sign-ins are in no store.
   public func write(
-    store: String, sealing: SecretSealing?, adal: [String], passingOver runFiles: [String], limits: InputLimits
+    store: String, sealing: SecretSealing?, adal: [String], passingOver runFiles: [String], limits: InputLimits,
+    tokenCacheAsRead: String?
   ) throws -> Written {
+    let current = FileManager.default.fileExists(atPath: tokenCache) ? try? InputFile.read(tokenCache) : nil
+    guard current.map({ SecretFingerprint.sha256Hex($0) }) == tokenCacheAsRead else {
+      throw RunOutputError(
+        "changed after the run read it (Azure CLI signed in or out meanwhile): not replaced, and "
+          + "service_principal_entries.json not written", file: tokenCache,
+        remedy: "run again, with the same options, to merge it")
+    }
     let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: .python)
     let principals = try AzureCLIServicePrincipals.collect(fromADAL: adal, passingOver: runFiles, limits: limits)
     let merged: (data: Data, added: Int)

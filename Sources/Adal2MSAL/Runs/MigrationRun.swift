@@ -191,8 +191,13 @@ public struct MigrationRun: Sendable {
     do { try publish(&staged) } catch { failures.append(error) }
     if let directory = options.azureCLIDirectory {
       do {
-        var written = try AzureCLIFiles(directory: directory).write(
-          store: store, sealing: sealing, adal: adal, passingOver: ownFiles, limits: options.limits)
+        let files = AzureCLIFiles(directory: directory)
+        let asRead = run.index.records.first {
+          $0.role == .msal && InputFile.isAmong(files.tokenCache, inputs: [$0.path])
+        }
+        var written = try files.write(
+          store: store, sealing: sealing, adal: adal, passingOver: ownFiles, limits: options.limits,
+          tokenCacheAsRead: asRead?.sha256)
         if let names = run.namesToRedact, !written.diagnostics.isEmpty {
           let redact = Redactor(names)
           written.diagnostics = written.diagnostics.map { redact($0) }
