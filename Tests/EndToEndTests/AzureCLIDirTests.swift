@@ -201,6 +201,48 @@ import _Adal2MSALTestSupport
     #expect(accounts.contains("13dd2c19"), "the sign-in made during the first run: \(accounts)")
   }
 
+  /// Azure CLI changes its token cache under its own lock (msal-extensions' `CrossPlatLock`, the real library, in
+  /// scripts/oracle/azure_cli_sign_in_locked.py): while it holds the lock, the run waits, then finds the new
+  /// sign-in and leaves the file to it (status 2, run again). Without the lock the run replaced the file at once,
+  /// and Azure CLI's write then replaced the migration's.
+  @Test func theRunWaitsForAzureCLIsLockOnItsTokenCache() async throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-lock")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure").path
+    try FileManager.default.createDirectory(atPath: azure, withIntermediateDirectories: true)
+    let tokenCache = "\(azure)/msal_token_cache.json"
+    try FileManager.default.copyItem(
+      atPath: Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, toPath: tokenCache)
+    let signedIn = Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json")
+    let python = Process()
+    python.executableURL = BuiltProducts.oraclePython
+    python.arguments = [
+      Fixtures.repositoryRoot.appendingPathComponent("scripts/oracle/azure_cli_sign_in_locked.py").path, tokenCache,
+      signedIn.path, "2",
+    ]
+    let output = Pipe()
+    python.standardOutput = output
+    try python.run()
+    defer { python.waitUntilExit() }
+    let said = output.fileHandleForReading.readData(ofLength: 7)
+    #expect(String(decoding: said, as: UTF8.self) == "locked\n")
+    var options = MigrationRun.Options()
+    options.azureCLIDirectory = azure
+    do {
+      _ = try await MigrationRun(
+        msal: [tokenCache], store: scratch.appendingPathComponent("s.sqlite").path, options: options
+      )
+      .run()
+      Issue.record("the run replaced the token cache while Azure CLI held its lock")
+    } catch let error as StoreWrittenError {
+      #expect("\(error)".contains("changed after the run read it"), "\(error)")
+    }
+    python.waitUntilExit()
+    #expect(python.terminationStatus == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: tokenCache)) == Data(contentsOf: signedIn))
+    #expect(!FileManager.default.fileExists(atPath: tokenCache + ".lockfile"))
+  }
+
   /// Azure CLI's token cache is an input when `--msal` names it through a link or its directory, which is what
   /// the run reads: its sign-ins are merged. Named by a path that only looks like it (a `..` after a link), it is
   /// another file, and the run is refused before it replaces the cache. Earlier the paths were compared as

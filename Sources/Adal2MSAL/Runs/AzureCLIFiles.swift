@@ -2,6 +2,12 @@ import Adal2MSALSupport
 import CacheStore
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Azure CLI 2.30+'s two credential files, written beside each other after a migration's store
 /// (azure-cli-core `auth/identity.py`, `auth/persistence.py`: plain JSON when `core.encrypt_token_cache` is
 /// off, the default outside Windows).
@@ -85,18 +91,13 @@ public struct AzureCLIFiles: Sendable {
   ///
   /// `tokenCacheAsRead` is the SHA-256 of `msal_token_cache.json` as the run read it among its MSAL inputs, nil when
   /// there was none. A token cache that is not that file any more (Azure CLI signed a user in or out while the run
-  /// went on) is not replaced, nor is anything else written: its new sign-ins are in no store.
+  /// went on) is not replaced, nor is anything else written: its new sign-ins are in no store. The comparison and
+  /// the writes are made holding Azure CLI's own lock on the file (`TokenCacheLock`), so that no sign-in lands
+  /// between them.
   public func write(
     store: String, sealing: SecretSealing?, adal: [String], passingOver runFiles: [String], limits: InputLimits,
     tokenCacheAsRead: String?
   ) throws -> Written {
-    let current = FileManager.default.fileExists(atPath: tokenCache) ? try? InputFile.read(tokenCache) : nil
-    guard current.map({ SecretFingerprint.sha256Hex($0) }) == tokenCacheAsRead else {
-      throw RunOutputError(
-        "changed after the run read it (Azure CLI signed in or out meanwhile): not replaced, and "
-          + "service_principal_entries.json not written", file: tokenCache,
-        remedy: "run again, with the same options, to merge it")
-    }
     let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: .python)
     let principals = try AzureCLIServicePrincipals.collect(fromADAL: adal, passingOver: runFiles, limits: limits)
     let merged: (data: Data, added: Int)
@@ -107,16 +108,68 @@ public struct AzureCLIFiles: Sendable {
         "cannot merge the service principals (\(error))", file: servicePrincipals,
         remedy: "move the file away and run again")
     }
-    for (data, path) in [(exported.data, tokenCache), (merged.data, servicePrincipals)] {
-      do {
-        try OwnerOnlyOutput.write(data, to: path)
-      } catch {
+    try TokenCacheLock.holding(tokenCache) {
+      let current = FileManager.default.fileExists(atPath: tokenCache) ? try? InputFile.read(tokenCache) : nil
+      guard current.map({ SecretFingerprint.sha256Hex($0) }) == tokenCacheAsRead else {
         throw RunOutputError(
-          "cannot write an Azure CLI file (\(error))", file: path, remedy: "check that the directory is writable")
+          "changed after the run read it (Azure CLI signed in or out meanwhile): not replaced, and "
+            + "service_principal_entries.json not written", file: tokenCache,
+          remedy: "run again, with the same options, to merge it")
+      }
+      for (data, path) in [(exported.data, tokenCache), (merged.data, servicePrincipals)] {
+        do {
+          try OwnerOnlyOutput.write(data, to: path)
+        } catch {
+          throw RunOutputError(
+            "cannot write an Azure CLI file (\(error))", file: path, remedy: "check that the directory is writable")
+        }
       }
     }
     return Written(
       tokenCache: tokenCache, servicePrincipals: servicePrincipals, clientIDs: principals.map(\.clientID),
       added: merged.added, diagnostics: exported.diagnostics)
+  }
+}
+
+/// Azure CLI's lock on its token cache, taken as msal-extensions' `CrossPlatLock` takes it around every change
+/// Azure CLI makes to the file (azure-cli-core `auth/persistence.py`, msal-extensions `cache_lock.py`):
+/// `msal_token_cache.json.lockfile` created exclusively (waiting up to five seconds for its holder to remove it,
+/// then going on, as msal-extensions does with a file a crashed process left), locked with `flock`, and removed
+/// when done.
+private enum TokenCacheLock {
+  static let waitSeconds: TimeInterval = 5
+
+  static func holding(_ tokenCache: String, _ body: () throws -> Void) throws {
+    let path = tokenCache + ".lockfile"
+    let created = Date().addingTimeInterval(waitSeconds)
+    while true {
+      let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+      if descriptor >= 0 {
+        close(descriptor)
+        break
+      }
+      guard errno == EEXIST, Date() < created else { break }
+      usleep(250_000)
+    }
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw RunOutputError(
+        "cannot write an Azure CLI file (its lock file: \(String(cString: strerror(errno))))", file: tokenCache,
+        remedy: "check that the directory is writable")
+    }
+    defer {
+      unlink(path)
+      close(descriptor)  // also lets go of the lock
+    }
+    let locked = Date().addingTimeInterval(waitSeconds)
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard Date() < locked else {
+        throw RunOutputError(
+          "Azure CLI held its lock on it for \(Int(waitSeconds)) seconds: not replaced", file: tokenCache,
+          remedy: "run again once Azure CLI is done")
+      }
+      usleep(100_000)
+    }
+    try body()
   }
 }
