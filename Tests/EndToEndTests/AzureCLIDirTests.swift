@@ -161,19 +161,27 @@ import _Adal2MSALTestSupport
     }
   }
 
-  /// Azure CLI may sign a user in while the run goes on: a token cache that is not the file the run read is not
-  /// replaced, nor are the service principals written, and the run says so after its store (`StoreWrittenError`,
-  /// status 2). Run again, it merges the new sign-in. Earlier the new sign-in was overwritten, and lost.
-  @Test func aTokenCacheChangedDuringTheRunIsNotReplaced() async throws {
-    let scratch = try Fixtures.temporaryDirectory("azure-cli-changed")
-    defer { try? FileManager.default.removeItem(at: scratch) }
+  /// An Azure CLI directory whose token cache holds sign-ins (an MSAL Python cache), in a new scratch directory.
+  static func signedInDirectory(_ name: String) throws -> (scratch: URL, azure: String, tokenCache: String) {
+    let scratch = try Fixtures.temporaryDirectory(name)
     let azure = scratch.appendingPathComponent("azure").path
     try FileManager.default.createDirectory(atPath: azure, withIntermediateDirectories: true)
     let tokenCache = "\(azure)/msal_token_cache.json"
     try FileManager.default.copyItem(
       atPath: Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, toPath: tokenCache)
-    let signedIn = try Data(
-      contentsOf: Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json"))
+    return (scratch, azure, tokenCache)
+  }
+
+  /// The token cache after a sign-in Azure CLI makes while a run goes on: another user's.
+  static let newSignIn = Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json")
+
+  /// Azure CLI may sign a user in while the run goes on: a token cache that is not the file the run read is not
+  /// replaced, nor are the service principals written, and the run says so after its store (`StoreWrittenError`,
+  /// status 2). Run again, it merges the new sign-in. Earlier the new sign-in was overwritten, and lost.
+  @Test func aTokenCacheChangedDuringTheRunIsNotReplaced() async throws {
+    let (scratch, azure, tokenCache) = try Self.signedInDirectory("azure-cli-changed")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let signedIn = try Data(contentsOf: Self.newSignIn)
     var options = MigrationRun.Options()
     options.azureCLIDirectory = azure
     let store = scratch.appendingPathComponent("cache.sqlite").path
@@ -206,14 +214,9 @@ import _Adal2MSALTestSupport
   /// sign-in and leaves the file to it (status 2, run again). Without the lock the run replaced the file at once,
   /// and Azure CLI's write then replaced the migration's.
   @Test func theRunWaitsForAzureCLIsLockOnItsTokenCache() async throws {
-    let scratch = try Fixtures.temporaryDirectory("azure-cli-lock")
+    let (scratch, azure, tokenCache) = try Self.signedInDirectory("azure-cli-lock")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let azure = scratch.appendingPathComponent("azure").path
-    try FileManager.default.createDirectory(atPath: azure, withIntermediateDirectories: true)
-    let tokenCache = "\(azure)/msal_token_cache.json"
-    try FileManager.default.copyItem(
-      atPath: Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, toPath: tokenCache)
-    let signedIn = Fixtures.url("msal-json/msal-python-2019_via-msal-dotnet_cachecompat_python.json")
+    let signedIn = Self.newSignIn
     let python = Process()
     python.executableURL = BuiltProducts.oraclePython
     python.arguments = [
