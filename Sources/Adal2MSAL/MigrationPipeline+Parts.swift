@@ -83,7 +83,7 @@ extension MigrationPipeline {
     let (msalEntries, msalDiagnostics) = try InputFile.expandMarkingDirectories(msal, passingOver: runFiles)
     let (limits, names) = (self.limits, fileNames)
     // A file a directory holds that the other option names too is read there: its reader here refuses it as the
-    // other kind, and it is passed over, not skipped (`otherRoleNote`).
+    // other kind, and it is passed over, not skipped (`refused`).
     let adalFiles = Set(adalEntries.compactMap { FileIdentity($0.path) })
     let msalFiles = Set(msalEntries.compactMap { FileIdentity($0.path) })
     var index = InputIndex(
@@ -161,11 +161,7 @@ extension MigrationPipeline {
       }
     }
     for skipped in failures.compactMap({ $0 }) {
-      if skipped.belongsAs == .msalInput, let file = FileIdentity(skipped.path), msalFiles.contains(file) {
-        index.inputDiagnostics.append(Self.otherRoleNote(skipped.path, readAs: .msalInput))
-      } else {
-        index.skippedFiles.append(skipped)
-      }
+      Self.refused(skipped, readAs: .msalInput, by: msalFiles, into: &index)
     }
     index.adalPaths = adalPaths.indices.filter { failures[$0] == nil }.map { adalPaths[$0] }
     index.itemCount = total
@@ -181,12 +177,7 @@ extension MigrationPipeline {
         // As an `--adal` directory's: a file named on the command line ends the run, one of a directory is
         // skipped and named.
         guard entry.inDirectory else { throw error }
-        let skipped = SkippedInput(path: path, error: error)
-        if skipped.belongsAs == .adalInput, let file = FileIdentity(path), adalFiles.contains(file) {
-          index.inputDiagnostics.append(Self.otherRoleNote(path, readAs: .adalInput))
-        } else {
-          index.skippedFiles.append(skipped)
-        }
+        Self.refused(SkippedInput(path: path, error: error), readAs: .adalInput, by: adalFiles, into: &index)
         progress?(path)
         continue
       }
@@ -207,12 +198,21 @@ extension MigrationPipeline {
   /// run was also given (`--adal DIR --msal DIR/cache.json`).
   package static let otherRoleCode = "input.read-as-other-kind"
 
-  private static func otherRoleNote(_ path: String, readAs role: ADALCacheError.InputRole) -> Diagnostic {
+  /// A file of an input directory that its reader refused: passed over with a note when the reader said it is
+  /// the other kind of input (`role`) and the other option reads it (`otherFiles`), else skipped and counted.
+  private static func refused(
+    _ skipped: SkippedInput, readAs role: ADALCacheError.InputRole, by otherFiles: Set<FileIdentity>,
+    into index: inout InputIndex
+  ) {
+    guard skipped.belongsAs == role, let file = FileIdentity(skipped.path), otherFiles.contains(file) else {
+      return index.skippedFiles.append(skipped)
+    }
     let (here, there) = role == .msalInput ? ("ADAL", "an MSAL input") : ("MSAL", "an ADAL input")
-    return Diagnostic(
-      .note, code: otherRoleCode,
-      "not read as an \(here) file of the directory: it is \(there) of this run, read as such",
-      at: SourceLocation(file: path))
+    index.inputDiagnostics.append(
+      Diagnostic(
+        .note, code: otherRoleCode,
+        "not read as an \(here) file of the directory: it is \(there) of this run, read as such",
+        at: SourceLocation(file: skipped.path)))
   }
 
   /// The second pass: plans the run a part at a time (the parts of `index.partition`, or of `existing` and

@@ -192,9 +192,8 @@ public struct MigrationRun: Sendable {
     if let directory = options.azureCLIDirectory {
       do {
         let files = AzureCLIFiles(directory: directory)
-        let asRead = run.index.records.first {
-          $0.role == .msal && InputFile.isAmong(files.tokenCache, inputs: [$0.path])
-        }
+        let tokenCache = FileIdentity(files.tokenCache)
+        let asRead = run.index.records.first { $0.role == .msal && FileIdentity($0.path) == tokenCache }
         var written = try files.write(
           store: store, sealing: sealing, adal: adal, passingOver: ownFiles, limits: options.limits,
           tokenCacheAsRead: asRead?.sha256)

@@ -47,11 +47,12 @@ struct MigrationSummary {
     if let azure = outcome.azureCLI, azure.entriesLeftOut > 0 {
       DiagnosticLines.printLeftOut(azure.entriesLeftOut, of: azure.tokenCache)
     }
-    guard verdict.problems > 0 else { return outcome.result == .complete ? ExitStatus.success : ExitStatus.partial }
-    Terminal.standardError(
-      "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
-        + "see the report" + examples)
-    return ExitStatus.partial
+    if verdict.problems > 0 {
+      Terminal.standardError(
+        "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
+          + "see the report" + examples)
+    }
+    return outcome.result == .complete ? ExitStatus.success : ExitStatus.partial
   }
 
   /// The inputs' warnings (an empty directory, a file given again), then, unless `--quiet`, the first hidden
