@@ -37,8 +37,36 @@ struct Adal2MSALCommand: AsyncParsableCommand {
         try command.run()
       }
     } catch {
-      exit(withError: error)
+      exit(withError: ArgumentParserOutput.checked(error, arguments: Array(CommandLine.arguments.dropFirst())))
     }
+  }
+}
+
+/// ArgumentParser prints help, the version and completion scripts itself and exits 0 whether or not the text was
+/// written: a completion script generated onto a full disk was an empty file and a success. These go through
+/// `Terminal.standardOutput`, as every other output does, and a failed write is the one-line error and status 1.
+enum ArgumentParserOutput {
+  /// What ArgumentParser would have printed, written here: the error to exit with (`ExitStatus.success` once the
+  /// text is written; ArgumentParser's own errors, which it prints to standard error, unchanged).
+  static func checked(_ error: any Error, arguments: [String]) -> any Error {
+    guard Adal2MSALCommand.exitCode(for: error) == .success else { return error }
+    let text = Adal2MSALCommand.fullMessage(for: error)
+    guard !text.isEmpty else { return error }
+    do {
+      try Terminal.standardOutput(text + "\n", what: what(arguments))
+      return ExitStatus.success
+    } catch {
+      return commandFailure(error)
+    }
+  }
+
+  /// The name of the text the arguments ask for, for the error.
+  static func what(_ arguments: [String]) -> String {
+    func given(_ option: String) -> Bool { arguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
+    if given("--generate-completion-script") { return "the completion script" }
+    if given("--version") { return "the version" }
+    if given("--experimental-dump-help") { return "the help's description" }
+    return "the help"
   }
 }
 

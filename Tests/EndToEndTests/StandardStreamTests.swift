@@ -48,6 +48,25 @@ import _Adal2MSALTestSupport
     #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
   }
 
+  /// ArgumentParser's own texts: a completion script generated onto a full disk was an empty file and status 0.
+  @Test(arguments: [
+    (["--help"], "the help"),
+    ([], "the help"),
+    (["migrate", "--help"], "the help"),
+    (["help", "export"], "the help"),
+    (["--version"], "the version"),
+    (["--generate-completion-script", "bash"], "the completion script"),
+    (["--generate-completion-script=zsh"], "the completion script"),
+    (["--experimental-dump-help"], "the help's description"),
+  ])
+  func helpTheVersionAndCompletionScriptsOnAFullStandardOutputAreAnError(arguments: [String], what: String) throws {
+    let run = try CLI.runInShell(prefix: "exec >/dev/full", arguments)
+    let expected = "cannot write \(what) to standard output (No space left on device)"
+    #expect(CLI.contractViolations(run, expected: [expected]) == [], "\(arguments.joined(separator: " "))")
+    let written = try CLI.run(arguments)
+    #expect(written.exitCode == 0 && written.stdout.count > 5 && written.stderr.isEmpty, "\(arguments)")
+  }
+
   /// `migrate --report -` and `import --format json` print after the store has committed: the store holds the
   /// run, and the error says so.
   @Test func outputAfterTheStoreCommittedSaysTheStoreWasWritten() throws {
