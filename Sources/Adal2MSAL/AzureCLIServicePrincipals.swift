@@ -18,10 +18,12 @@ public enum AzureCLIServicePrincipals {
     public var clientSecret: ADALSecret?
     /// A PEM file's path (not a secret by itself).
     public var certificate: String?
+    /// The ADAL file and the item of its array the entry was read from.
+    public var source: SourceLocation
 
-    public var description: String {
-      "\(clientID) in \(tenant) (" + (clientSecret.map { "secret \($0.fingerprint)" } ?? "certificate") + ")"
-    }
+    public var description: String { "\(clientID) in \(tenant) (\(credential))" }
+
+    var credential: String { AzureCLIServicePrincipals.credential(clientSecret?.fingerprint, certificate) }
 
     /// The entry as Azure CLI 2.30+ stores it, keys sorted.
     var json: JSONObject {
@@ -45,8 +47,8 @@ public enum AzureCLIServicePrincipals {
       // A file a directory run skipped (a broken link, a FIFO) was named by `migrate` already.
       guard let data = try? InputFile.read(path, limits: limits) else { continue }
       guard let array = (try? JSONParser(limits: limits).parse(data))?.arrayValue else { continue }
-      for object in array.compactMap(\.objectValue) {
-        guard let id = object["servicePrincipalId"]?.stringValue,
+      for (index, object) in array.enumerated() {
+        guard let object = object.objectValue, let id = object["servicePrincipalId"]?.stringValue,
           let tenant = object["servicePrincipalTenant"]?.stringValue
         else { continue }
         // Azure CLI wrote the secret as accessToken; its own tests also use "secret".
@@ -54,16 +56,33 @@ public enum AzureCLIServicePrincipals {
         let certificate = object["certificateFile"]?.stringValue
         guard secret != nil || certificate != nil else { continue }
         entries.append(
-          Entry(clientID: id, tenant: tenant, clientSecret: secret.map { ADALSecret($0) }, certificate: certificate))
+          Entry(
+            clientID: id, tenant: tenant, clientSecret: secret.map { ADALSecret($0) }, certificate: certificate,
+            source: SourceLocation(file: path, itemIndex: index)))
       }
     }
     return entries
   }
 
+  /// What `merged` made of the file and the inputs' entries.
+  public struct Merge: Sendable {
+    /// `service_principal_entries.json` as it is to be written.
+    public var data: Data
+    /// How many of the entries were new to the file.
+    public var added: Int
+    /// A warning (`leftOutCode`) for each entry not written because the file, or an earlier entry, holds another
+    /// credential for its client id and tenant. An entry whose credential is the one kept is not named.
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// The code of the warning that names an entry left out for another credential of the same service principal.
+  public static let leftOutCode = "azure-cli.service-principal-kept"
+
   /// `service_principal_entries.json`: the `existing` file's entries (kept as they are, members and number text
   /// in their order) and then each of `entries` whose client id and tenant it does not hold yet, so that a re-run
-  /// adds nothing twice. One line of JSON, as `JSONText.compact` writes it.
-  public static func merged(_ entries: [Entry], into existing: Data?) throws -> (data: Data, added: Int) {
+  /// adds nothing twice. One line of JSON, as `JSONText.compact` writes it. The file's entry for a service principal
+  /// wins, as it is the one Azure CLI signs in with now; between the inputs, the first.
+  public static func merged(_ entries: [Entry], into existing: Data?) throws -> Merge {
     var array: [JSONValue] = []
     if let existing, !existing.isEmpty {
       let old: JSONValue
@@ -80,13 +99,56 @@ public enum AzureCLIServicePrincipals {
       guard let id = object?["client_id"]?.stringValue, let tenant = object?["tenant"]?.stringValue else { return nil }
       return "\(id.lowercased())|\(tenant.lowercased())"
     }
-    var known = Set(array.compactMap { key($0.objectValue) })
-    var added = 0
-    for entry in entries where known.insert(key(entry.json) ?? "").inserted {
-      array.append(.object(entry.json))
-      added += 1
+    var kept: [String: Kept] = [:]
+    for object in array.compactMap(\.objectValue) {
+      if let key = key(object), kept[key] == nil { kept[key] = Kept(existing: object) }
     }
-    return (Data(JSONText.compact(.array(array)).utf8), added)
+    var added = 0
+    var diagnostics: [Diagnostic] = []
+    for entry in entries {
+      let key = key(entry.json) ?? ""
+      guard let other = kept[key] else {
+        kept[key] = Kept(entry: entry)
+        array.append(.object(entry.json))
+        added += 1
+        continue
+      }
+      guard other.secret != entry.clientSecret?.value || other.certificate != entry.certificate else { continue }
+      diagnostics.append(
+        Diagnostic(
+          .warning, code: leftOutCode,
+          "service principal \(entry.clientID) in \(entry.tenant): \(entry.credential) left out: "
+            + "service_principal_entries.json \(other.keeping)",
+          at: entry.source))
+    }
+    return Merge(data: Data(JSONText.compact(.array(array)).utf8), added: added, diagnostics: diagnostics)
+  }
+
+  /// A credential as a message shows it: a secret by its fingerprint, a certificate by its file.
+  static func credential(_ secretFingerprint: String?, _ certificate: String?) -> String {
+    secretFingerprint.map { "secret \($0)" } ?? certificate.map { "certificate \($0)" } ?? "no credential"
+  }
+
+  /// The credential the merged file holds for a service principal, and what the file does with it.
+  private struct Kept {
+    var secret: String?
+    var certificate: String?
+    /// "already holds …, which Azure CLI signs in with", "gets … from FILE, item N, read first".
+    var keeping: String
+
+    init(existing object: JSONObject) {
+      secret = object["client_secret"]?.stringValue
+      certificate = object["certificate"]?.stringValue
+      keeping =
+        "already holds \(credential(secret.map { ADALSecret($0).fingerprint }, certificate)) for it, which Azure CLI "
+        + "signs in with, and keeps it"
+    }
+
+    init(entry: Entry) {
+      secret = entry.clientSecret?.value
+      certificate = entry.certificate
+      keeping = "gets \(entry.credential) for it, from \(entry.source), read first"
+    }
   }
 
   /// The existing `service_principal_entries.json` cannot be merged into (its content is never quoted: it holds

@@ -300,6 +300,46 @@ import _Adal2MSALTestSupport
   /// Service principals that could not be merged into, found before the store is written: each run is refused
   /// with the file named, no store is left, and the file is as it was. Earlier, a file that was no JSON array
   /// failed the run after its store had committed, and one that could not be read was taken for none.
+  /// The service principals file already holds the input's service principal with another secret (the user signed
+  /// it in again with Azure CLI 2.30+): the file's is kept, and the input's is named on standard error, by the
+  /// two secrets' fingerprints, not counted as "already there". Status 0: a stated policy, nothing unsaid.
+  @Test func aServicePrincipalHeldWithAnotherSecretIsKeptAndTheInputsNamed() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-other-secret")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    let principals = azure.appendingPathComponent("service_principal_entries.json")
+    let existing =
+      #"[{"client_id": "55555555-5555-4555-8555-555555555555", "#
+      + #""tenant": "11111111-1111-4111-8111-111111111111", "client_secret": "rotated-secret"}]"#
+    try Data(existing.utf8).write(to: principals)
+    let out = scratch.appendingPathComponent("cache.sqlite").path
+    for quiet in [false, true] {
+      try? FileManager.default.removeItem(atPath: out)
+      try? FileManager.default.removeItem(at: azure.appendingPathComponent("msal_token_cache.json"))
+      let run = try CLI.run(
+        [
+          "migrate", "--adal", Self.fixture.path, "--out", out, "--now", "2099-11-20T09:30:00Z", "--azure-cli-dir",
+          azure.path,
+        ] + (quiet ? ["-q"] : []))
+      #expect(run.exitCode == 0, "\(run.stderr.prefix(600))")
+      #expect(
+        run.stderr.contains(
+          "adal2msal: \(Self.fixture.path), item 4: warning: service principal 55555555-5555-4555-8555-555555555555 "
+            + "in 11111111-1111-4111-8111-111111111111: secret \(ADALSecret("fake-client-secret-sp").fingerprint) "
+            + "left out: service_principal_entries.json already holds secret "
+            + "\(ADALSecret("rotated-secret").fingerprint) for it"), "\(run.stderr)")
+      #expect(
+        quiet
+          || run.stderr.contains(
+            "(service principal(s) of the inputs: 55555555-5555-4555-8555-555555555555; 0 added, 0 already there, "
+              + "1 left out for another credential (named above))\n"),
+        "\(run.stderr)")
+      #expect(!run.stderr.contains("fake-client-secret-sp") && !run.stderr.contains("rotated-secret"))
+      #expect(try String(contentsOf: principals, encoding: .utf8).contains(#""client_secret":"rotated-secret""#))
+    }
+  }
+
   @Test func aServicePrincipalsFileThatCannotBeMergedIsRefusedBeforeTheStore() throws {
     let scratch = try Fixtures.temporaryDirectory("azure-cli-refused")
     defer { try? FileManager.default.removeItem(at: scratch) }

@@ -22,12 +22,47 @@ struct AzureCLIServicePrincipalsTests {
     defer { try? FileManager.default.removeItem(at: file) }
     let entries = try AzureCLIServicePrincipals.collect(fromADAL: [file.path], limits: .default)
     #expect(entries.map(\.clientID) == ["b", "a"])
-    let (data, added) = try AzureCLIServicePrincipals.merged(entries, into: Data(Self.existing.utf8))
-    #expect(added == 1)
+    let merge = try AzureCLIServicePrincipals.merged(entries, into: Data(Self.existing.utf8))
+    #expect(merge.added == 1)
     #expect(
-      String(decoding: data, as: UTF8.self)
+      String(decoding: merge.data, as: UTF8.self)
         == #"[{"tenant":"t1","client_id":"A","client_secret":"s/1","n":1.50},"#
         + #"{"client_id":"b","client_secret":"x/y\"z","tenant":"t/2"}]"#)
+  }
+
+  /// A service principal the file, or an earlier input, holds with another credential is named, by the credentials'
+  /// fingerprints and the input's place; one held with the same credential is not (it was merged, nothing lost).
+  @Test func anEntryLeftOutForAnotherCredentialIsNamed() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("sp-\(UUID().uuidString).json")
+    try Data(
+      """
+      [{"servicePrincipalId": "a", "servicePrincipalTenant": "t1", "accessToken": "s/1"},
+       {"servicePrincipalId": "b", "servicePrincipalTenant": "t2", "accessToken": "new-b"},
+       {"servicePrincipalId": "c", "servicePrincipalTenant": "t3", "accessToken": "first-c"},
+       {"servicePrincipalId": "C", "servicePrincipalTenant": "T3", "certificateFile": "/c.pem"},
+       {"servicePrincipalId": "c", "servicePrincipalTenant": "t3", "accessToken": "first-c"}]
+      """.utf8
+    ).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let existing =
+      #"[{"tenant": "t1", "client_id": "A", "client_secret": "s/1"}, "#
+      + #"{"tenant": "t2", "client_id": "b", "client_secret": "old-b"}]"#
+    let entries = try AzureCLIServicePrincipals.collect(fromADAL: [file.path], limits: .default)
+    let merge = try AzureCLIServicePrincipals.merged(entries, into: Data(existing.utf8))
+    #expect(merge.added == 1)
+    let fingerprint = { (secret: String) in ADALSecret(secret).fingerprint }
+    #expect(
+      merge.diagnostics.map(\.description) == [
+        "\(file.path), item 1: warning: service principal b in t2: secret \(fingerprint("new-b")) left out: "
+          + "service_principal_entries.json already holds secret \(fingerprint("old-b")) for it, which Azure CLI "
+          + "signs in with, and keeps it [azure-cli.service-principal-kept]",
+        "\(file.path), item 3: warning: service principal C in T3: certificate /c.pem left out: "
+          + "service_principal_entries.json gets secret \(fingerprint("first-c")) for it, from \(file.path), item 2, "
+          + "read first [azure-cli.service-principal-kept]",
+      ])
+    let text = merge.diagnostics.map(\.description).joined()
+    #expect(!text.contains("new-b") && !text.contains("old-b") && !text.contains("first-c"))
+    #expect(String(decoding: merge.data, as: UTF8.self).contains(#""client_secret":"old-b""#))
   }
 
   @Test func aFileThatIsNotAnArrayIsRefusedWithoutItsContent() throws {

@@ -34,10 +34,15 @@ public struct AzureCLIFiles: Sendable {
     /// The client ids of the ADAL inputs' service principals, and how many of them were new to the file.
     public var clientIDs: [String]
     public var added: Int
-    /// What the export for MSAL Python said (entries it keys alike).
+    /// What the export for MSAL Python said (entries it keys alike), and the inputs' service principals left out
+    /// for another credential of the same one (`AzureCLIServicePrincipals.leftOutCode`).
     public var diagnostics: [Diagnostic]
     /// Entries of the store `msal_token_cache.json` does not hold (`CacheExport.entriesLeftOut`).
     public var entriesLeftOut: Int { CacheExport.entriesLeftOut(in: diagnostics) }
+    /// The inputs' service principals not written because the file keeps another credential for them.
+    public var servicePrincipalsLeftOut: Int {
+      diagnostics.count { $0.code == AzureCLIServicePrincipals.leftOutCode }
+    }
   }
 
   /// A directory refused before anything is read or written.
@@ -100,7 +105,7 @@ public struct AzureCLIFiles: Sendable {
   ) throws -> Written {
     let exported = try CacheStore.open(path: store, options: .reading(sealing: sealing)).export(for: .python)
     let principals = try AzureCLIServicePrincipals.collect(fromADAL: adal, passingOver: runFiles, limits: limits)
-    let merged: (data: Data, added: Int)
+    let merged: AzureCLIServicePrincipals.Merge
     do {
       merged = try AzureCLIServicePrincipals.merged(principals, into: existingServicePrincipals())
     } catch {
@@ -127,7 +132,7 @@ public struct AzureCLIFiles: Sendable {
     }
     return Written(
       tokenCache: tokenCache, servicePrincipals: servicePrincipals, clientIDs: principals.map(\.clientID),
-      added: merged.added, diagnostics: exported.diagnostics)
+      added: merged.added, diagnostics: exported.diagnostics + merged.diagnostics)
   }
 }
 

@@ -35,12 +35,15 @@ struct MigrationSummary {
     if let azure = outcome.azureCLI {
       DiagnosticLines.print(azure.diagnostics, quiet: quiet)
       if !quiet {
-        // The file already held those of the inputs that were not added: a second run adds none.
+        // The file already held those of the inputs that were not added (a second run adds none), or another
+        // credential for them, which the warnings above name.
+        let leftOut = azure.servicePrincipalsLeftOut
         let principals =
           azure.clientIDs.isEmpty
           ? "no service principal in the inputs"
           : "service principal(s) of the inputs: \(azure.clientIDs.joined(separator: ", ")); \(azure.added) added, "
-            + "\(azure.clientIDs.count - azure.added) already there"
+            + "\(azure.clientIDs.count - azure.added - leftOut) already there"
+            + (leftOut > 0 ? ", \(leftOut) left out for another credential (named above)" : "")
         Terminal.standardError("adal2msal: wrote \(azure.tokenCache) and \(azure.servicePrincipals) (\(principals))")
       }
     }
