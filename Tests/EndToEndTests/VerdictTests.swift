@@ -82,15 +82,49 @@ import _Adal2MSALTestSupport
     #expect(output.stderr.contains("one-cyclic-item.xml.plist"))
   }
 
+  /// (An entry of a section, `"Account": {"k": []}`, is kept verbatim: `verbatimOnlyContentIsKeptAsImportKeepsIt`.)
   @Test("an MSAL JSON whose sections are all invalid: 1, nothing written")
   func allSectionsInvalidFails() throws {
     let scratch = try Fixtures.temporaryDirectory("verdict")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let file = try write(#"{"AccessToken": 5, "RefreshToken": "x", "Account": {"k": []}}"#, "msal.json", in: scratch)
+    let file = try write(#"{"AccessToken": 5, "RefreshToken": "x", "Account": []}"#, "msal.json", in: scratch)
     let (output, stored) = try migrate(["--msal", file], into: scratch)
     #expect(output.exitCode == 1, "\(output.stderr)")
     #expect(!stored)
     #expect(output.stderr.contains("nothing usable in the inputs: 3 item(s)"), "\(output.stderr)")
+  }
+
+  /// A file whose only content is kept verbatim (an entry the model cannot read, a section it does not know) is
+  /// written and partial (2) by `migrate --msal` as by `import`, and both stores give it back alike: `migrate`
+  /// refused it with "nothing usable" (1) while its warning said the entry was "kept verbatim and written back".
+  @Test("an MSAL file of verbatim content only: 2 and stored, as import does; with --strict 1")
+  func verbatimOnlyContentIsKeptAsImportKeepsIt() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let files = [
+      #"{"AccessToken": {"an-entry": {"foo": "bar"}}}"#,
+      #"{"Account": {}, "AccessToken": {}, "partition-1": {"AccessToken": {"k": {"secret": "s", "credential_type": "AccessToken"}}}}"#,
+    ]
+    for (number, text) in files.enumerated() {
+      let file = try write(text, "verbatim-\(number).json", in: scratch)
+      let (migrated, stored) = try migrate(["--msal", file], into: scratch)
+      #expect(migrated.exitCode == 2 && stored, "\(text): \(migrated.exitCode) \(migrated.stderr)")
+      #expect(!migrated.stderr.contains("nothing usable"), "\(migrated.stderr)")
+      let imported = scratch.appendingPathComponent("imported.sqlite").path
+      let importRun = try CLI.run(["import", file, "--out", imported])
+      #expect(importRun.exitCode == 2, "\(text): \(importRun.stderr)")
+      let store = scratch.appendingPathComponent("cache.sqlite").path
+      let fromMigrate = try CLI.run(["export", store])
+      let fromImport = try CLI.run(["export", imported])
+      #expect(fromMigrate.exitCode == 0 && fromMigrate.stdout == fromImport.stdout, "\(fromMigrate.stdout)")
+      #expect(fromMigrate.stdout.contains("\"foo\"") || fromMigrate.stdout.contains("partition-1"))
+      let strict = try CLI.run([
+        "migrate", "--msal", file, "--out", scratch.appendingPathComponent("s.sqlite").path,
+        "--strict", "-q",
+      ])
+      #expect(strict.exitCode == 1 && strict.stderr.contains("--strict"), "\(strict.stderr)")
+      for path in [store, imported] { try FileManager.default.removeItem(atPath: path) }
+    }
   }
 
   @Test("JSON that is no keychain dump is refused as such, described and never quoted")

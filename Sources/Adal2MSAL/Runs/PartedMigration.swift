@@ -88,6 +88,7 @@ struct PartedMigration {
     let holding = report.isWanted && spool == nil
     var verdict = RunVerdict()
     for skipped in index.skippedFiles { verdict.addSkippedFile(skipped.path, reason: skipped.reason) }
+    verdict.sectionsKept = index.unknownSections.count
     // What a redacted run hides, in its report and in its outcome's examples, gathered from every part.
     var names = options.redactUsernames ? RedactionNames() : nil
     var accounting = InputAccounting()

@@ -51,6 +51,10 @@ public struct RunVerdict: Sendable, Hashable {
   public var unreadable = 0
   /// Input files of a directory that were skipped whole.
   public var skippedFiles = 0
+  /// Top-level sections of the MSAL inputs kept verbatim (an app's own data, MSAL Go's partitions, entries the
+  /// model does not know), which the store keeps and `export` writes back: something the run carries, though no
+  /// entity, as `import` counts them (`ImportOutcome.sectionsKept`).
+  public var sectionsKept = 0
   /// The first problems, in words with their place (at most `maxExamples`), for the closing message.
   public private(set) var examples: [String] = []
   static let maxExamples = 3
@@ -118,8 +122,9 @@ public struct RunVerdict: Sendable, Hashable {
   /// Everything that did not migrate for a reason other than policy.
   public var problems: Int { problemSkips + conflicts + unreadable + skippedFiles }
 
-  /// Whether any input gave anything that was migrated, kept, merged or skipped by policy.
-  public var yieldedAnything: Bool { written + unchanged + merged + policySkips > 0 }
+  /// Whether any input gave anything that was migrated, kept (an entity, or a section verbatim), merged or skipped
+  /// by policy.
+  public var yieldedAnything: Bool { written + unchanged + merged + policySkips + sectionsKept > 0 }
 
   /// The verdict of the run.
   public enum Outcome: String, Sendable, Hashable {
