@@ -199,12 +199,14 @@ extension MigrationPipeline {
   package static let otherRoleCode = "input.read-as-other-kind"
 
   /// A file of an input directory that its reader refused: passed over with a note when the reader said it is
-  /// the other kind of input (`role`) and the other option reads it (`otherFiles`), else skipped and counted.
+  /// the other kind of input (`role`) and the other option reads it (`otherFiles`), or when it is one of Azure CLI's
+  /// own files (`SkippedInput.azureCLIFileNote`); else skipped and counted.
   private static func refused(
     _ skipped: SkippedInput, readAs role: ADALCacheError.InputRole, by otherFiles: Set<FileIdentity>,
     into index: inout InputIndex
   ) {
     guard skipped.belongsAs == role, let file = FileIdentity(skipped.path), otherFiles.contains(file) else {
+      if let note = skipped.azureCLIFileNote { return index.inputDiagnostics.append(note) }
       return index.skippedFiles.append(skipped)
     }
     let (here, there) = role == .msalInput ? ("ADAL", "an MSAL input") : ("MSAL", "an ADAL input")
@@ -327,6 +329,36 @@ public struct SkippedInput: Error, Sendable, Hashable {
   /// The warning that names the file and why it was skipped, in a report's or an import's diagnostics.
   public var diagnostic: Diagnostic {
     Diagnostic(.warning, code: Self.code, "file skipped: \(reason)", at: SourceLocation(file: path))
+  }
+
+  /// The code of the note that passes over a file of Azure CLI's configuration directory.
+  public static let azureCLIFileCode = "input.azure-cli-file"
+
+  /// The note that passes over this file, not a skip, when it is in Azure CLI's configuration directory
+  /// (`~/.azure`: a directory that holds `azureProfile.json`, or a folder in one) and is not one of its token
+  /// caches: its settings, subscriptions, command index, extensions and logs hold no token, so `--adal ~/.azure`
+  /// loses nothing by not reading them. Nil for any other file, for a file its reader said is the other kind of
+  /// input, and for Azure CLI's token caches (`accessTokens…`, `msal_token_cache…`, whatever their suffix), which
+  /// stay skipped: a token cache that cannot be read is lost to the run.
+  package var azureCLIFileNote: Diagnostic? {
+    let name = (path as NSString).lastPathComponent
+    guard belongsAs == nil, !["accessTokens", "msal_token_cache"].contains(where: { name.hasPrefix($0) }) else {
+      return nil
+    }
+    var directory = (path as NSString).deletingLastPathComponent
+    while !directory.isEmpty {
+      if FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("azureProfile.json")) {
+        return Diagnostic(
+          .note, code: Self.azureCLIFileCode,
+          "not read: a file of Azure CLI's configuration directory \(directory) (its settings, subscriptions, "
+            + "command index, extensions or logs), no token cache",
+          at: SourceLocation(file: path))
+      }
+      let parent = (directory as NSString).deletingLastPathComponent
+      if parent == directory { break }
+      directory = parent
+    }
+    return nil
   }
 }
 

@@ -340,6 +340,72 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// `--adal ~/.azure`: Azure CLI's configuration directory holds its settings, subscriptions, command index,
+  /// extensions and logs beside its token cache. They are passed over with a note (`input.azure-cli-file`), status
+  /// 0, and the store is the one the token cache gives named alone. A token cache of Azure CLI's that cannot be read
+  /// stays a skip (2); without `azureProfile.json` the same files are strays of a fleet, each skipped (2). `import`
+  /// passes them over too.
+  @Test func azureCLIsConfigurationDirectoryGivesItsTokenCacheAndPassesOverTheRest() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-config")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("dot-azure")
+    let others = [
+      "config": "[cloud]\nname = AzureCloud\n", "commandIndex.json": #"{"version": "2.29.0", "index": {}}"#,
+      "cliextensions/ext/setup.py": "from setuptools import setup\n", "logs/az.log": "command ran\n",
+    ]
+    for (name, text) in others {
+      let file = azure.appendingPathComponent(name)
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: file)
+    }
+    try FileManager.default.copyItem(at: Self.fixture, to: azure.appendingPathComponent("accessTokens.json"))
+    let profile = azure.appendingPathComponent("azureProfile.json")
+    try FileManager.default.copyItem(at: Fixtures.url("azure-cli/azureProfile.json"), to: profile)
+    func migrate(_ input: String, _ name: String) throws -> (run: ProcessRunner.Output, export: String) {
+      let store = scratch.appendingPathComponent("\(name).sqlite").path
+      let run = try CLI.run(["migrate", "--adal", input, "--out", store, "--now", "2099-11-20T09:30:00Z"])
+      let export = FileManager.default.fileExists(atPath: store) ? try CLI.run(["export", store]).stdout : ""
+      return (run, export)
+    }
+    let alone = try migrate(azure.appendingPathComponent("accessTokens.json").path, "alone")
+    #expect(alone.run.exitCode == 0, "\(alone.run.stderr)")
+    let directory = try migrate(azure.path, "directory")
+    #expect(directory.run.exitCode == 0 && !directory.run.stderr.contains("skipped:"), "\(directory.run.stderr)")
+    #expect(directory.export == alone.export && directory.export.contains("RefreshToken"))
+    let notes = directory.run.stderr.split(separator: "\n").filter { $0.hasSuffix("[input.azure-cli-file]") }
+    #expect(notes.count == 4, "\(directory.run.stderr)")  // three, then "2 more like the notes above"
+    #expect(
+      notes.first?.contains(
+        "note: not read: a file of Azure CLI's configuration directory \(azure.path) (its settings, subscriptions, "
+          + "command index, extensions or logs), no token cache") == true, "\(directory.run.stderr)")
+
+    let broken = azure.appendingPathComponent("accessTokens-old.json")
+    try Data("[{".utf8).write(to: broken)
+    let withBroken = try migrate(azure.path, "with-broken")
+    #expect(withBroken.run.exitCode == 2, "\(withBroken.run.stderr)")
+    #expect(withBroken.run.stderr.contains("adal2msal: warning: \(broken.path): skipped: "), "\(withBroken.run.stderr)")
+    try FileManager.default.removeItem(at: broken)
+
+    try FileManager.default.copyItem(
+      at: Fixtures.url("msal-json/msal-python-real_lifecycle.json"),
+      to: azure.appendingPathComponent("msal_token_cache.json"))
+    let imported = try CLI.run(["import", azure.path, "--out", scratch.appendingPathComponent("i.sqlite").path])
+    let skips = imported.stderr.split(separator: "\n").filter { $0.contains("[input.file-skipped]") }
+    #expect(imported.exitCode == 2 && skips.count == 1, "\(imported.stderr)")  // the ADAL accessTokens.json
+    #expect(skips.first?.contains("accessTokens.json") == true && imported.stderr.contains("[input.azure-cli-file]"))
+    try FileManager.default.removeItem(at: azure.appendingPathComponent("msal_token_cache.json"))
+
+    try FileManager.default.removeItem(at: profile)
+    let noProfile = try migrate(azure.path, "no-profile")
+    #expect(noProfile.run.exitCode == 2 && !noProfile.run.stderr.contains("[input.azure-cli-file]"))
+    for name in others.keys {
+      #expect(
+        noProfile.run.stderr.contains("adal2msal: warning: \(azure.appendingPathComponent(name).path): skipped: "),
+        "\(name): \(noProfile.run.stderr)")
+    }
+  }
+
   @Test func aServicePrincipalsFileThatCannotBeMergedIsRefusedBeforeTheStore() throws {
     let scratch = try Fixtures.temporaryDirectory("azure-cli-refused")
     defer { try? FileManager.default.removeItem(at: scratch) }

@@ -64,7 +64,8 @@ public struct ImportRun: Sendable {
       } catch {
         // A file named directly ends the run; a file of a directory is skipped and named, as `migrate` does.
         guard entry.inDirectory else { throw error }
-        inputDiagnostics.append(SkippedInput(path: entry.path, error: error).diagnostic)
+        let skipped = SkippedInput(path: entry.path, error: error)
+        inputDiagnostics.append(skipped.azureCLIFileNote ?? skipped.diagnostic)
         return nil
       }
     }

@@ -30,8 +30,9 @@ public struct MigrationOutcome: Sendable {
   /// Files of an `--adal` or `--msal` directory that were skipped whole, with why.
   public var skippedFiles: [SkippedInput] = []
   /// What the run says of its inputs, also in the report: a note for each hidden entry of a directory it did not
-  /// read (`input.hidden-entry`) and for its own store, side file or last report found in one
-  /// (`input.run-file`), and a warning for a directory with no file to read (`input.empty-directory`) and for a
+  /// read (`input.hidden-entry`), for its own store, side file or last report found in one (`input.run-file`)
+  /// and for a file of Azure CLI's configuration directory that holds no token (`input.azure-cli-file`), and a
+  /// warning for a directory with no file to read (`input.empty-directory`) and for a
   /// file given again, which is read once (`input.repeated-file`). None changes the verdict: no input item was in
   /// them or left out.
   public var inputDiagnostics: [Diagnostic] = []
