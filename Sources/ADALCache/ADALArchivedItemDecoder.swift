@@ -109,7 +109,38 @@ public struct ADALArchivedItemDecoder: Sendable {
       keychainUserID: keychainUserID, additionalServer: additionalServer,
       additionalClient: fields.dictionary("additionalClient") ?? [], tombstoneInfo: fields.dictionary("tombstone"),
       kind: kind, source: source)
+    try Self.refuseTokenInPlainField(item)
     return (item, fields.diagnostics)
+  }
+
+  /// Refuses an item whose plain field holds one of its tokens: a damaged archive (one changed byte of its offset
+  /// table) or a crafted one can point `clientId` or another field at a token's object, and a plain field is
+  /// printed in reports and stored unsealed, as a client id in keys. The field is named, never its value.
+  private static func refuseTokenInPlainField(_ item: ADALTokenItem) throws(ADALItemError) {
+    for (token, name) in [
+      (item.refreshToken?.value, "refresh token"), (item.accessToken?.value, "access token"),
+      (item.idToken?.value, "id token"),
+    ] {
+      guard let token, let field = plainField(of: item, holding: token) else { continue }
+      throw ADALItemError(
+        "the archive's \(field) is its \(name) (a damaged or crafted archive); the item is not read, so that the "
+          + "token is never shown or stored as a \(field)",
+        source: item.source)
+    }
+  }
+
+  /// The first plain field of `item` whose value is `token` (one comparison each, no array: every item is checked).
+  private static func plainField(of item: ADALTokenItem, holding token: String) -> String? {
+    if item.clientID == token { return "clientId" }
+    if item.authority == token { return "authority" }
+    if item.resource == token { return "resource" }
+    if item.familyID == token { return "familyId" }
+    if item.accessTokenType == token { return "accessTokenType" }
+    if item.homeAccountID == token { return "homeAccountId" }
+    if item.enrollmentID == token { return "enrollmentId" }
+    if item.applicationIdentifier == token { return "applicationIdentifier" }
+    if item.archivedUserID == token { return "userInformation.userId" }
+    return nil
   }
 
   private struct UserInformation {

@@ -206,7 +206,7 @@ struct KeychainItemRouter {
             "a unified keychain item (type \(type)) has no v_Data; skipped",
             at: record.location))
       }
-    } else {
+    } else if !record.isUnreadableEntry {
       result.ignoredItemCount += 1
     }
   }

@@ -33,6 +33,9 @@ public struct KeychainRecord: Sendable, Hashable {
   public var label: String?
   /// `invi` / `invisible` (ADAL 1.x sets it).
   public var invisible: Bool?
+  /// Whether the dump's entry is no item dictionary (a number, a string, a JSON object without keychain
+  /// attributes): its reader reported it as an unreadable item, so it is not also another app's item.
+  public var isUnreadableEntry = false
 }
 
 extension KeychainRecord {
@@ -47,10 +50,10 @@ extension KeychainRecord {
       invisible: invisible)
   }
 
-  /// The record of a dump entry with no attributes to read (not an item dictionary). Through the memberwise
-  /// initializer: `KeychainRecord(location:)` names either initializer.
+  /// The record of a dump entry with no attributes to read (not an item dictionary), which its reader reports
+  /// as unreadable. Through the memberwise initializer.
   static func attributeless(at location: SourceLocation) -> KeychainRecord {
-    KeychainRecord(location: location, itemClass: nil)
+    KeychainRecord(location: location, isUnreadableEntry: true)
   }
 
   /// `gena` as UTF-8 text, when it is.

@@ -345,20 +345,21 @@ public struct SkippedInput: Error, Sendable, Hashable {
     guard belongsAs == nil, !["accessTokens", "msal_token_cache"].contains(where: { name.hasPrefix($0) }) else {
       return nil
     }
-    var directory = (path as NSString).deletingLastPathComponent
-    while !directory.isEmpty {
-      if FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("azureProfile.json")) {
+    // The walk is over the absolute path: Foundation's `deletingLastPathComponent` traps on a path of `.`,
+    // which a relative input (`--adal .`, `./dir`) reaches.
+    var directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+    while true {
+      if FileManager.default.fileExists(atPath: directory.appendingPathComponent("azureProfile.json").path) {
         return Diagnostic(
           .note, code: Self.azureCLIFileCode,
-          "not read: a file of Azure CLI's configuration directory \(directory) (its settings, subscriptions, "
+          "not read: a file of Azure CLI's configuration directory \(directory.path) (its settings, subscriptions, "
             + "command index, extensions or logs), no token cache",
           at: SourceLocation(file: path))
       }
-      let parent = (directory as NSString).deletingLastPathComponent
-      if parent == directory { break }
+      let parent = directory.deletingLastPathComponent().standardizedFileURL
+      if parent.path == directory.path { return nil }
       directory = parent
     }
-    return nil
   }
 }
 

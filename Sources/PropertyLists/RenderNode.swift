@@ -27,23 +27,26 @@ public enum SecretPolicy {
   public static let secretKeys: Set<String> = ["accessToken", "refreshToken", "sessionKey", "secret", "rawIdToken"]
 
   /// Whether the values under this key are secrets: one of `secretKeys`, or, compared without case, `_` and
-  /// `-`, a name such as `refresh_token`, `access_token`, `id_token`, `client_secret`, `password` or `token`, or
-  /// any name ending in `token`, `secret` or `password` (`x-ms-token`, `appSecret`, `userPassword`).
+  /// `-`, a name such as `refresh_token`, `access_token`, `id_token`, `client_secret`, `password`, `prt` or
+  /// `certificate`, or any name ending in `token`, `secret`, `password` or `key` (`x-ms-token`, `appSecret`,
+  /// `userPassword`, `signingKey`).
   public static func isSecretKey(_ key: String) -> Bool {
     if secretKeys.contains(key) { return true }
     let folded = String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
     if namedSecrets.contains(folded) { return true }
-    return ["token", "secret", "password"].contains { folded.hasSuffix($0) }
+    return ["token", "secret", "password", "key"].contains { folded.hasSuffix($0) }
   }
 
   /// Folded names (lowercase, no `_` or `-`) of secrets that `isSecretKey`'s suffixes do not catch.
   private static let namedSecrets: Set<String> = [
-    "passwd", "pwd", "sessionkey", "privatekey", "apikey", "assertion", "clientassertion", "authorizationcode",
-    "cookie",
+    "passwd", "pwd", "assertion", "clientassertion", "authorizationcode", "cookie", "prt", "credential",
+    "credentials", "certificate", "cert",
   ]
 
   /// Whether a string looks like a token: a JWT-like `xxx.yyy.zzz` of base64url segments, or more than 64
-  /// characters of the base64url alphabet.
+  /// characters with no space or control character that is no URL (`scheme://…`). Azure AD's refresh tokens
+  /// (`0.AXoA…`) have dots, Microsoft accounts' (`M.C5…`) `!`, `*` and `$`, and a damaged archive shows them in
+  /// the generic tree under no key that names them; a URL or a sentence keeps its text.
   public static func looksLikeToken(_ text: String) -> Bool {
     let utf8 = text.utf8
     func isBase64URL(_ byte: UInt8) -> Bool {
@@ -60,8 +63,12 @@ public enum SecretPolicy {
     {
       return true
     }
-    let body = utf8.reversed().drop { $0 == UInt8(ascii: "=") }
-    return body.count > 64 && body.allSatisfy(isBase64URL)
+    return utf8.count > 64 && !text.contains("://") && utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+  }
+
+  /// A dictionary key as shown: a key can be a token too (a damaged archive's id token as a key).
+  static func shownKey(_ key: String, showSecrets: Bool) -> String {
+    showSecrets || !looksLikeToken(key) ? key : SecretFingerprint.of(key)
   }
 }
 
@@ -85,7 +92,10 @@ extension RenderNode {
         className: nil, objectIndex: nil,
         dictionary.map { entry in
           let isSecret = secret || SecretPolicy.isSecretKey(entry.key)
-          return (entry.key, RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret))
+          return (
+            SecretPolicy.shownKey(entry.key, showSecrets: showSecrets),
+            RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret)
+          )
         })
     }
   }
@@ -110,7 +120,10 @@ extension RenderNode {
           className: nil, objectIndex: nil,
           keyed.map { entry in
             let isSecret = secret || SecretPolicy.isSecretKey(entry.key)
-            return (entry.key, RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret))
+            return (
+              SecretPolicy.shownKey(entry.key, showSecrets: showSecrets),
+              RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret)
+            )
           })
       } else {
         self = .pairs(

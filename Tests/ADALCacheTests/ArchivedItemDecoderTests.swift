@@ -143,4 +143,26 @@ struct ArchivedItemDecoderTests {
     #expect(diagnostics.map(\.code) == ["adal.id-token-unreadable"])
     #expect(!diagnostics[0].message.contains("%%%"))
   }
+
+  /// A damaged or crafted archive can point `clientId` (or another plain field) at a token's object: the item
+  /// is refused, the field named and the token never quoted, where it was migrated with the token as its client.
+  @Test func aTokenInAPlainFieldRefusesTheItem() throws {
+    let token = "RT.a-refresh-token-value"
+    let tokenValue = ArchiveValue.string(PropertyListString(token))
+    let cases: [(fields: [(String, ArchiveValue)], field: String)] = [
+      ([("authority", .string("https://login.microsoftonline.com/common")), ("clientId", tokenValue)], "clientId"),
+      (Self.base.filter { $0.0 != "resource" } + [("resource", tokenValue)], "resource"),
+    ]
+    for (fields, field) in cases {
+      do {
+        _ = try decode(fields + [("refreshToken", tokenValue)])
+        Issue.record("\(field): an item whose \(field) is its refresh token was read")
+      } catch let error as ADALItemError {
+        #expect(error.diagnostic.code == "adal.item-unreadable")
+        #expect(error.diagnostic.message.contains("the archive's \(field) is its refresh token"), "\(error)")
+        #expect(!"\(error)".contains(token) && !error.diagnostic.message.contains(token))
+      }
+    }
+    #expect(try decode(Self.base + [("refreshToken", tokenValue)]).item.clientID == "client")
+  }
 }

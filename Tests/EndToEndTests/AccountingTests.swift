@@ -131,4 +131,46 @@ import _Adal2MSALTestSupport
     let total = accounting.values.reduce(0) { $0 + $1.total }
     #expect(total == written.items + written.files * SyntheticDump.leadingOtherItems)
   }
+
+  /// A dump entry that is no item dictionary (a string, a number, a JSON object without keychain attributes) is
+  /// one unreadable item: it was counted a second time as another app's item.
+  @Test(
+    "an entry that is no item dictionary counts once",
+    arguments: [
+      ("adal/dump-multiuser.xml.plist", "a string"), ("adal/dump-multiuser.xml.plist", "an empty dictionary"),
+      ("adal/dump-multiuser.objection.json", "an object without keychain attributes"),
+      ("adal/dump-multiuser.objection.json", "a number"),
+      ("adal/dump-multiuser.base64.json", "an object without keychain attributes"),
+    ])
+  func entryThatIsNoItemCountsOnce(_ file: String, _ replacement: String) throws {
+    let scratch = try Fixtures.temporaryDirectory("accounting")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let source = Fixtures.url(file)
+    let url = scratch.appendingPathComponent(source.lastPathComponent)
+    let value: Any =
+      switch replacement {
+      case "a string": "just a string"
+      case "an empty dictionary": [String: Any]()
+      case "a number": 42
+      default: ["foo": "bar"]
+      }
+    if file.hasSuffix("plist") {
+      var items = try #require(
+        try PropertyListSerialization.propertyList(from: Data(contentsOf: source), format: nil) as? [Any])
+      items[3] = value
+      try PropertyListSerialization.data(fromPropertyList: items, format: .xml, options: 0).write(to: url)
+    } else {
+      var items = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [Any])
+      items[3] = value
+      try JSONSerialization.data(withJSONObject: items).write(to: url)
+    }
+    let output = try CLI.run([
+      "migrate", "--adal", url.path, "--out", "/nonexistent/x.sqlite", "--dry-run", "--report-format", "json",
+      "--now", "2025-06-01T12:00:00Z",
+    ])
+    #expect(output.exitCode == 2, "\(file), \(replacement): \(output.stderr)")
+    let totals = try #require(try Self.accounting(output.stdout)[url.path], "\(file): no accounting note")
+    #expect(totals.total == (try Self.independentCount(url)), "\(file), \(replacement): \(totals)")
+    #expect(totals.bucketSum == totals.total, "\(file), \(replacement): \(totals)")
+  }
 }

@@ -461,4 +461,44 @@ import _Adal2MSALTestSupport
     #expect(again.exitCode == 0, "\(again.stderr.prefix(600))")
     #expect(FileManager.default.fileExists(atPath: azure.appendingPathComponent("msal_token_cache.json").path))
   }
+
+  /// A directory named relative to the working directory (`.`, `./dir`): a file to skip in it crashed the run
+  /// (Foundation traps on `deletingLastPathComponent` of `.`, which the search for Azure CLI's directory reached).
+  @Test("a directory given as . or ./dir: its stray file skipped, or passed over in Azure CLI's directory")
+  func relativeDirectoriesAreWalkedWithoutCrashing() throws {
+    let scratch = try Fixtures.temporaryDirectory("relative-dirs")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let fleet = scratch.appendingPathComponent("fleet")
+    try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Fixtures.url("scenarios/single-user-mrrt-at/adal.xml.plist"), to: fleet.appendingPathComponent("a.plist"))
+    try Data("hello\n".utf8).write(to: fleet.appendingPathComponent("junk.txt"))
+    let out = scratch.appendingPathComponent("s.sqlite").path
+    // With `--msal` and `import`, neither file is an MSAL cache: nothing usable, 1.
+    let runs: [(arguments: [String], in: URL, status: Int32)] = [
+      (["migrate", "--adal", "./fleet", "--dry-run"], scratch, 2), (["migrate", "--adal", ".", "--dry-run"], fleet, 2),
+      (["migrate", "--msal", "./fleet", "--dry-run"], scratch, 1), (["import", "./fleet", "--out", out], scratch, 1),
+    ]
+    for run in runs {
+      let output = try CLI.run(run.arguments, in: run.in)
+      #expect(!output.terminatedBySignal && output.exitCode == run.status, "\(run.arguments): \(output.stderr)")
+      #expect(output.stderr.contains("junk.txt"), "\(run.arguments): \(output.stderr)")
+    }
+
+    let azure = scratch.appendingPathComponent("dot-azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Self.fixture, to: azure.appendingPathComponent("accessTokens.json"))
+    try FileManager.default.copyItem(
+      at: Fixtures.url("azure-cli/azureProfile.json"), to: azure.appendingPathComponent("azureProfile.json"))
+    try Data("[cloud]\nname = AzureCloud\n".utf8).write(to: azure.appendingPathComponent("config"))
+    for (input, directory) in [(".", azure), ("./dot-azure", scratch)] {
+      let output = try CLI.run(
+        ["migrate", "--adal", input, "--dry-run", "--now", "2099-11-20T09:30:00Z"], in: directory)
+      #expect(output.exitCode == 0, "\(input): \(output.stderr)")
+      #expect(
+        output.stderr.contains("configuration directory \(azure.path) ")
+          && output.stderr.contains("[input.azure-cli-file]"),
+        "\(input): \(output.stderr)")
+    }
+  }
 }

@@ -123,4 +123,39 @@ struct SecretLeakTests {
       }
     }
   }
+
+  /// One changed byte in the offset table of the archive inside a dump's item (found by fuzzing) pointed the
+  /// item's `clientId` at its refresh token, which then migrated as the client id: printed in every report and
+  /// stored unsealed in keys. The item is refused now, and the token appears nowhere.
+  @Test("a damaged archive whose client id is its refresh token: refused, the token in no output")
+  func damagedArchiveNeverShowsItsTokenAsAField() throws {
+    let scratch = try Fixtures.temporaryDirectory("leak")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let source = try String(
+      contentsOf: Fixtures.url("scenarios/frt-only-no-client/adal.xml.plist"), encoding: .utf8)
+    let damaged = source.replacingOccurrences(of: "AToBPAE+AUABQgFE", with: "AToBPAE+AUQBQgFE")
+    try #require(damaged != source, "the fixture no longer holds the bytes this test changes")
+    let input = scratch.appendingPathComponent("damaged.xml.plist")
+    try Data(damaged.utf8).write(to: input)
+    let token = "RT.alice.frt.only"
+    let store = scratch.appendingPathComponent("s.sqlite").path
+    let report = scratch.appendingPathComponent("report").path
+    var runs: [[String]] = [["inspect", input.path], ["inspect", input.path, "--format", "json"]]
+    for format in ["text", "json", "markdown"] {
+      runs.append([
+        "migrate", "--adal", input.path, "--dry-run", "--report-format", format, "--now", "2026-12-01T00:00:00Z",
+      ])
+    }
+    runs.append(["migrate", "--adal", input.path, "--out", store, "--report", report, "--now", "2026-12-01T00:00:00Z"])
+    for arguments in runs {
+      let output = try CLI.run(arguments)
+      #expect(!output.terminatedBySignal && [1, 2].contains(output.exitCode) || arguments[0] == "inspect")
+      let texts = [output.stdout, output.stderr, (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""]
+      #expect(!texts.contains { $0.contains(token) }, "\(arguments): the refresh token is shown")
+      if arguments[0] == "migrate" {
+        #expect(output.stderr.contains("the archive's clientId is its refresh token"), "\(arguments): \(output.stderr)")
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: store), "the only item was refused: nothing to write")
+  }
 }

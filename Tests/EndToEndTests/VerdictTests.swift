@@ -262,4 +262,84 @@ import _Adal2MSALTestSupport
     #expect(explicit.exitCode == 1)
     #expect(!explicitStored)
   }
+
+  /// A user whose only tokens are skipped by policy gets no Account (`adal.no-token-migrates`), which follows
+  /// from those skips and is no problem of its own: the run was 2, and `--strict` refused it.
+  @Test("a user whose every token is skipped by policy: 0, also with --strict")
+  func userWithOnlyPolicySkippedTokensIsSuccess() throws {
+    let accessToken = Fixtures.url("adal/archive-e1-at.bplist").path
+    for options in [["--skip-access-tokens"], ["--now", "2099-01-01T00:00:00Z"]] {
+      let scratch = try Fixtures.temporaryDirectory("verdict")
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      let out = scratch.appendingPathComponent("cache.sqlite").path
+      for strict in [[], ["--strict"]] {
+        let output = try CLI.run(
+          ["migrate", "--adal", accessToken, "--out", out, "--report-format", "json", "--report", "-"] + options
+            + strict)
+        #expect(output.exitCode == 0, "\(options) \(strict): \(output.stderr)")
+        #expect(output.stdout.contains("adal.no-token-migrates"), "the report still says why: \(output.stdout)")
+        #expect(!output.stderr.contains("warning"), "\(output.stderr)")
+      }
+    }
+  }
+
+  /// Inputs whose problems leave only policy skips (a guest) give nothing to write: refused, nothing written, an
+  /// existing store left as it was. The run was 2 and wrote an empty run into the store.
+  @Test("problems and policy skips only: 1, nothing written, an existing store unchanged")
+  func problemsWithOnlyPolicySkipsFail() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let cyclic = try Fixtures.data("bad/keyed-archive/self-containing-array.bplist").base64EncodedString()
+    let unreadable = try write(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><array><dict>
+      <key>gena</key><string>MSOpenTech.ADAL.1</string>
+      <key>svce</key><string>MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132</string>
+      <key>acct</key><string>dXNlckBjb250b3NvLmNvbQ</string>
+      <key>v_Data</key><data>\(cyclic)</data>
+      </dict></array></plist>
+      """, "one-cyclic-item.xml.plist", in: scratch)
+    let inputs = ["--adal", scenario("guest-user"), "--adal", unreadable]
+    let (output, stored) = try migrate(inputs, into: scratch)
+    #expect(output.exitCode == 1, "\(output.stderr)")
+    #expect(!stored, "a failed run left a store")
+    #expect(output.stderr.hasPrefix("adal2msal: error: nothing usable in the inputs: 1 item(s)"), "\(output.stderr)")
+
+    let (first, _) = try migrate(["--adal", scenario("single-user-mrrt-at")], into: scratch)
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    let store = scratch.appendingPathComponent("cache.sqlite")
+    let before = try Data(contentsOf: store)
+    let (again, _) = try migrate(inputs, into: scratch)
+    #expect(again.exitCode == 1, "\(again.stderr)")
+    #expect(try Data(contentsOf: store) == before, "the store changed")
+  }
+
+  /// An empty file given as the store (`mktemp`) is a new store to write; a run that fails puts it back as it
+  /// was, empty and with its mode, as it removes a store file it created. It became a store of the schema only.
+  @Test("a failed run into an empty file leaves it empty, with its mode")
+  func failedRunLeavesAnEmptyFileAsItWas() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let store = scratch.appendingPathComponent("cache.sqlite").path
+    let runs: [(String, [String])] = [
+      ("--strict with a problem", ["migrate", "--adal", scenario("tombstones"), "--strict"]),
+      ("nothing usable", ["migrate", "--msal", try write(#"{"AccessToken": 5}"#, "bad.json", in: scratch)]),
+    ]
+    for (name, arguments) in runs {
+      #expect(FileManager.default.createFile(atPath: store, contents: Data(), attributes: [.posixPermissions: 0o640]))
+      let output = try CLI.run(arguments + ["--out", store, "--now", Self.clock])
+      #expect(output.exitCode == 1, "\(name): \(output.stderr)")
+      let attributes = try FileManager.default.attributesOfItem(atPath: store)
+      #expect((attributes[.size] as? Int) == 0, "\(name): the empty file became \(attributes[.size] ?? 0) bytes")
+      #expect((attributes[.posixPermissions] as? Int) == 0o640, "\(name): \(attributes[.posixPermissions] ?? 0)")
+      let sideFiles = ["-wal", "-shm", "-journal"].filter { FileManager.default.fileExists(atPath: store + $0) }
+      #expect(sideFiles.isEmpty, "\(name): \(sideFiles)")
+    }
+    let written = try CLI.run([
+      "migrate", "--adal", scenario("single-user-mrrt-at"), "--out", store, "--now", Self.clock,
+    ])
+    #expect(written.exitCode == 0, "a run that succeeds makes the empty file a store: \(written.stderr)")
+    #expect(try CLI.run(["accounts", store]).exitCode == 0)
+  }
 }

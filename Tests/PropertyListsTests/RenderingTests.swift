@@ -118,4 +118,31 @@ import _Adal2MSALTestSupport
     let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz"
     #expect(!String(describing: PropertyListValue.array([.string(PropertyListString(jwt))])).contains(jwt))
   }
+
+  /// The generic tree is what a damaged archive falls back to (`$objects` with one bit flipped), where a token
+  /// stands under no key that names it: Azure AD's refresh tokens have dots (`0.AXoA…`) and Microsoft accounts'
+  /// `!`, `*` and `$`, which the base64url rule let through, and a token can be a dictionary key.
+  @Test func tokensOfEveryShapeAndUnderEveryNameAreHidden() throws {
+    let aad = "0.AXoAv4j5cvGGr0GRqy180BHbR8Y" + String(repeating: "Zm9vYmFyLWJhel9xdXV4", count: 20)
+    let msa = "M.C5_BAY.-CRq*!$" + String(repeating: "Q2xpZW50SWQ", count: 8)
+    let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
+    let url = "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/oauth2/v2.0/token"
+    let sentence = String(repeating: "a sentence of words ", count: 5)
+    let value = PropertyListValue.dictionary(
+      PropertyListDictionary([
+        ("$objectr", .array([.string(PropertyListString(aad)), .string(PropertyListString(msa))])),
+        ("prt", .string("short-prt")), ("signingKey", .string("short-key")), ("certificate", .string("short-cert")),
+        (jwt, .string("under a token")), ("endpoint", .string(PropertyListString(url))),
+        ("text", .string(PropertyListString(sentence))),
+      ]))
+    for rendered in [PropertyListRendering.json(value), PropertyListRendering.textTree(value, label: "root")] {
+      for hidden in [aad, msa, jwt, "short-prt", "short-key", "short-cert"] {
+        #expect(!rendered.contains(hidden), "\(hidden.prefix(12)) shown: \(rendered)")
+      }
+      #expect(rendered.contains(SecretFingerprint.of(aad)) && rendered.contains(SecretFingerprint.of(jwt)))
+      #expect(rendered.contains(url) && rendered.contains(sentence) && rendered.contains("under a token"))
+    }
+    let shown = PropertyListRendering.json(value, showSecrets: true)
+    #expect(shown.contains(aad) && shown.contains(jwt) && shown.contains("short-prt"))
+  }
 }

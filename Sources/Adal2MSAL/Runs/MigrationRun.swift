@@ -126,7 +126,8 @@ public struct MigrationRun: Sendable {
       (target, existing, existed) = (read.store, read.contents, true)
     } else if let store, !dryRun {
       existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
-      if existed {
+      // A file that holds no store yet is opened inside the run's clean-up below, which puts it back on failure.
+      if existed, !CacheStore.wouldCreate(store) {
         // Asked before the store is opened to write, which creates the -wal file that an unchanged store lacks.
         let current = (try? targetRead?.value.get()).flatMap { $0?.isCurrent == true ? $0 : nil }
         let writable = try CacheStore.open(path: store, options: CacheStoreOptions(sealing: sealing))

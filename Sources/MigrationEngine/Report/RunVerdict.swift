@@ -27,6 +27,11 @@ public struct RunVerdict: Sendable, Hashable {
     "adal.wipe-marker", "unified.keychain-unsupported-type", "adal.service-principal-entry",
     "adal.dotnet-not-a-user-entry",
   ]
+  /// Skip reason codes of entries that follow from other entries' skips, which are counted themselves: a user none
+  /// of whose tokens migrates gets no Account (`adal.no-token-migrates`), whether its tokens were skipped by
+  /// policy (expired, `--skip-access-tokens`), merged or for a problem. Counted here too, a run whose every item
+  /// was skipped by policy would have a problem.
+  public static let consequenceCodes: Set<String> = ["adal.no-token-migrates"]
   /// Diagnostic codes of entries merged into another one by a reader.
   public static let mergedDiagnosticCodes: Set<String> = ["unified.duplicate-entity"]
   /// Diagnostic codes of items or entries a reader could not read or model (each is one item or entry).
@@ -79,6 +84,8 @@ public struct RunVerdict: Sendable, Hashable {
           let code = entries[index].reasonCode
           if Self.policySkipCodes.contains(code) {
             policySkips += 1
+          } else if Self.consequenceCodes.contains(code) {
+            continue
           } else if Self.mergedCodes.contains(code) {
             merged += 1
           } else {
@@ -122,9 +129,10 @@ public struct RunVerdict: Sendable, Hashable {
   /// Everything that did not migrate for a reason other than policy.
   public var problems: Int { problemSkips + conflicts + unreadable + skippedFiles }
 
-  /// Whether any input gave anything that was migrated, kept (an entity, or a section verbatim), merged or skipped
-  /// by policy.
-  public var yieldedAnything: Bool { written + unchanged + merged + policySkips + sectionsKept > 0 }
+  /// Whether any input gave anything the store holds after the run: an entity migrated, unchanged or merged into
+  /// one, or a section kept verbatim. Items skipped by policy give nothing to write: inputs with problems and
+  /// only those are refused, nothing written.
+  public var yieldedAnything: Bool { written + unchanged + merged + sectionsKept > 0 }
 
   /// The verdict of the run.
   public enum Outcome: String, Sendable, Hashable {
