@@ -23,6 +23,21 @@ import _Adal2MSALTestSupport
     return url.path
   }
 
+  /// A dump of one ADAL item whose archive contains itself: unreadable.
+  func oneCyclicItemDump(in scratch: URL) throws -> String {
+    let cyclic = try Fixtures.data("bad/keyed-archive/self-containing-array.bplist").base64EncodedString()
+    return try write(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><array><dict>
+      <key>gena</key><string>MSOpenTech.ADAL.1</string>
+      <key>svce</key><string>MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132</string>
+      <key>acct</key><string>dXNlckBjb250b3NvLmNvbQ</string>
+      <key>v_Data</key><data>\(cyclic)</data>
+      </dict></array></plist>
+      """, "one-cyclic-item.xml.plist", in: scratch)
+  }
+
   @Test("policy skips only (a guest; expired access tokens): 0 for the dry run, the run, the re-run and --strict")
   func policySkipsAreSuccess() throws {
     for name in ["guest-user", "expired-ats"] {
@@ -64,17 +79,7 @@ import _Adal2MSALTestSupport
   func onlyItemUnreadableFails() throws {
     let scratch = try Fixtures.temporaryDirectory("verdict")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let cyclic = try Fixtures.data("bad/keyed-archive/self-containing-array.bplist").base64EncodedString()
-    let dump = try write(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><array><dict>
-      <key>gena</key><string>MSOpenTech.ADAL.1</string>
-      <key>svce</key><string>MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132</string>
-      <key>acct</key><string>dXNlckBjb250b3NvLmNvbQ</string>
-      <key>v_Data</key><data>\(cyclic)</data>
-      </dict></array></plist>
-      """, "one-cyclic-item.xml.plist", in: scratch)
+    let dump = try oneCyclicItemDump(in: scratch)
     let (output, stored) = try migrate(["--adal", dump], into: scratch)
     #expect(output.exitCode == 1, "\(output.stderr)")
     #expect(!stored, "a failed run left a store")
@@ -289,17 +294,7 @@ import _Adal2MSALTestSupport
   func problemsWithOnlyPolicySkipsFail() throws {
     let scratch = try Fixtures.temporaryDirectory("verdict")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let cyclic = try Fixtures.data("bad/keyed-archive/self-containing-array.bplist").base64EncodedString()
-    let unreadable = try write(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><array><dict>
-      <key>gena</key><string>MSOpenTech.ADAL.1</string>
-      <key>svce</key><string>MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tL2NvbW1vbg|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132</string>
-      <key>acct</key><string>dXNlckBjb250b3NvLmNvbQ</string>
-      <key>v_Data</key><data>\(cyclic)</data>
-      </dict></array></plist>
-      """, "one-cyclic-item.xml.plist", in: scratch)
+    let unreadable = try oneCyclicItemDump(in: scratch)
     let inputs = ["--adal", scenario("guest-user"), "--adal", unreadable]
     let (output, stored) = try migrate(inputs, into: scratch)
     #expect(output.exitCode == 1, "\(output.stderr)")
