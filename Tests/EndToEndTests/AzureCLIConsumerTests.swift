@@ -102,4 +102,45 @@ import _Adal2MSALTestSupport
     #expect(verdict.checks["b2b2b2b2-0000-4000-8000-0000000000b2"]?["status"] as? String == "fail")
     #expect(Self.noSecrets(verdict.output), "a secret reached the oracle's output")
   }
+
+  /// Azure CLI refreshes a token after the migration (the real azure-cli-core, `--keep` writing the token cache
+  /// back as `az` would); the same migration run again keeps Azure CLI's new tokens: its token cache as it is now
+  /// wins over the store for each key it holds (`MigrationOptions.currentCaches`). The store's older tokens were
+  /// written back over them, status 0.
+  @Test func aRerunKeepsTheTokensAzureCLIRefreshedSince() throws {
+    let azure = try Self.migratedAzureDirectory()
+    let scratch = azure.deletingLastPathComponent()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let cacheFile = azure.appendingPathComponent("msal_token_cache.json")
+    func bobsTokens() throws -> Set<String> {
+      let cache = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any])
+      return Set(
+        ["RefreshToken", "AccessToken"].flatMap { section in
+          ((cache[section] as? [String: [String: Any]]) ?? [:]).values
+            .filter { ($0["home_account_id"] as? String)?.hasPrefix("bbbbbbbb-") == true }
+            .compactMap { $0["secret"] as? String }
+        })
+    }
+    let migrated = try bobsTokens()
+    let refreshed = try MSALPythonOracle.run(
+      "azure_cli_get_token.py",
+      arguments: [
+        "--config-dir", azure.path, "--adal", Self.adal.path, "--now", "2099-11-20T09:30:00Z",
+        "--keep", "b2b2b2b2-0000-4000-8000-0000000000b2",
+      ] + Self.expectations)
+    #expect(refreshed.exitCode == 0, "\(refreshed.stderr)")
+    let afterRefresh = try bobsTokens()
+    try #require(afterRefresh != migrated && !afterRefresh.isEmpty, "Azure CLI refreshed nothing")
+
+    var environment = ProcessInfo.processInfo.environment
+    environment["TZ"] = "Europe/Berlin"
+    let again = try CLI.run(
+      [
+        "migrate", "--adal", Self.adal.path, "--msal", cacheFile.path,
+        "--out", scratch.appendingPathComponent("store.sqlite").path, "--now", "2099-11-20T09:31:00Z",
+        "--report", scratch.appendingPathComponent("report-2.txt").path, "--azure-cli-dir", azure.path,
+      ], environment: environment)
+    #expect(again.exitCode == 0, "\(again.stderr.prefix(600))")
+    #expect(try bobsTokens() == afterRefresh, "the re-run wrote the store's older tokens over Azure CLI's")
+  }
 }

@@ -35,4 +35,27 @@ import _Adal2MSALTestSupport
     #expect(output.exitCode == 0, "\(output.stdout) \(output.stderr)")
     #expect(!output.stdout.contains(secret))
   }
+
+  /// `inspect` shows the file `migrate --msal` and `import` read, as the unified cache it is: it refused it with
+  /// "read it with adal2msal migrate --msal". Its entities are those `import --dry-run` counts, no token shown.
+  @Test func inspectShowsTheDictionaryCache() throws {
+    let text = try CLI.run(["inspect", Self.file.path])
+    #expect(text.exitCode == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("format: MSAL unified cache JSON"), "\(text.stdout)")
+    let json = try CLI.run(["inspect", Self.file.path, "--format", "json"])
+    #expect(json.exitCode == 0, "\(json.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["format"] as? String == "msal-json")
+    let cache = try #require(object["cache"] as? [String: Any])
+    #expect(!cache.isEmpty, "\(json.stdout.prefix(400))")
+    let raw = try String(contentsOf: Self.file, encoding: .utf8)
+    let sections = try #require(try JSONSerialization.jsonObject(with: Data(raw.utf8)) as? [[String: Any]])
+    let secrets = sections.flatMap { ($0["Value"] as? [String]) ?? [] }.compactMap { value in
+      (try? JSONSerialization.jsonObject(with: Data(value.utf8)) as? [String: Any])?["secret"] as? String
+    }
+    #expect(!secrets.isEmpty)
+    for secret in secrets where secret.count >= 16 {
+      #expect(!text.stdout.contains(secret) && !json.stdout.contains(secret), "a token is shown")
+    }
+  }
 }

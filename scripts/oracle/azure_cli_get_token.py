@@ -24,7 +24,9 @@ For each subscription of the active cloud in azureProfile.json, Profile(...).get
                             is the principal's ADAL secret (the entry's accessToken), at the subscription's
                             tenant; the token is the one the fake IdP issued.
 --expect pins which of the three paths a subscription (id or name) must take; one that names no subscription
-of the active cloud is a failure.
+of the active cloud is a failure. --keep SUBSCRIPTION writes msal_token_cache.json as Azure CLI persisted it after
+that subscription's check back into DIR, as `az account get-access-token --subscription ...` run on DIR itself
+would have changed it (a refresh's new tokens), for a run that reads DIR again.
 
 The fake network: requests.Session.get answers OpenID and instance discovery from the URL;
 requests.Session.post is the token endpoint (accepts only the ADAL file's refresh tokens and client secrets);
@@ -198,9 +200,10 @@ def tenant_of(url):
 
 
 class Run:
-    def __init__(self, source, work, adal, now, expectations):
+    def __init__(self, source, work, adal, now, expectations, keep=None):
         self.source, self.work, self.adal, self.now = source, work, adal, now
         self.expectations = expectations
+        self.keep, self.kept = (keep or "").lower(), None
         self.idp = FakeIdp(adal, refresh_tokens_in(os.path.join(source, "msal_token_cache.json")))
 
     def restore(self):
@@ -300,6 +303,9 @@ class Run:
             result.update(status="fail", reason=str(why))
         except Exception as error:  # noqa: BLE001 - Azure CLI refusing the files is a finding, not a crash
             result.update(status="fail", reason="raised %s: %s" % (type(error).__name__, str(error)[:400]))
+        if self.keep and self.keep in ((subscription.get("id") or "").lower(), (subscription.get("name") or "").lower()):
+            with open(os.path.join(self.work, "msal_token_cache.json"), "rb") as handle:
+                self.kept = handle.read()
         result["token"] = fingerprint(self.token) if self.token else None
         result["requests"] = [{"url": p["url"], "grant_type": p["grant_type"], "client_id": p["client_id"],
                                "scope": p["scope"],
@@ -327,6 +333,7 @@ def parse_args(argv):
     parser.add_argument("--adal", required=True)
     parser.add_argument("--now")
     parser.add_argument("--expect", action="append", default=[])
+    parser.add_argument("--keep")
     options = parser.parse_args(argv[1:])
     expectations = {}
     for item in options.expect:
@@ -360,7 +367,7 @@ def main(argv):
         os.environ.pop(name, None)
     captured = Captured()
     logging.getLogger().addHandler(captured)
-    run = Run(source, work, adal, now, expectations)
+    run = Run(source, work, adal, now, expectations, options.keep)
     output = {"now": now, "checks": []}
 
     def refuse(*args, **kwargs):
@@ -386,6 +393,9 @@ def main(argv):
                         output["checks"].append(run.run(subscription))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if run.kept is not None:
+        with open(os.path.join(source, "msal_token_cache.json"), "wb") as handle:
+            handle.write(run.kept)
     statuses = [c["status"] for c in output["checks"]]
     output["log"] = captured.lines
     output["passed"], output["failed"] = statuses.count("pass"), statuses.count("fail")
@@ -395,6 +405,8 @@ def main(argv):
     named = {(c.get(k) or "").lower() for c in output["checks"] for k in ("subscription", "name")}
     problems += ["--expect %s=%s names no checked subscription" % (key, path)
                  for key, path in sorted(expectations.items()) if key not in named]
+    if options.keep and run.kept is None:
+        problems.append("--keep %s names no checked subscription" % options.keep)
     if problems:
         output["failed"] += len(problems)
         output["problems"] = problems

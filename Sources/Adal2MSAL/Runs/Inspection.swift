@@ -42,27 +42,18 @@ public struct Inspection: Sendable {
     // A keychain dump's pages are given back as its items are decoded, as `migrate` reads it: held whole beside
     // the items, the 40k-item dump peaked at 2.1x its size.
     let (data, pages) = try InputFile.readReleasable(file, limits: limits)
-    if Self.mayBeUnifiedCache(data), let result = try unifiedCache(data) {
-      switch format {
-      case .text:
-        return TerminalText.joinedLines(
-          ["file: \(file)", "format: MSAL unified cache JSON"]
-            + UnifiedCacheInspection.textLines(result, revealSecrets: revealSecrets))
-      case .json:
-        let body: JSONObject = [
-          "file": .string(file), "format": .string("msal-json"),
-          "cache": .object(UnifiedCacheInspection.jsonObject(result, revealSecrets: revealSecrets)),
-          "diagnostics": .array(result.diagnostics.map { .string($0.description) }),
-        ]
-        return JSONText.pretty(.object(body), indent: 2) + "\n"
-      }
-    }
+    if Self.mayBeUnifiedCache(data), let result = try unifiedCache(data) { return render(result, format) }
     let adal: ADALReadResult
     do {
       adal = try ADALCacheReader(limits: limits).read(data, file: file, pages: pages)
     } catch {
+      // An MSAL.NET v2 dictionary cache is a JSON array, as most ADAL JSON dumps are: the ADAL reader tells it.
+      if case .wrongOption(.msalInput) = error.kind, (pages?.releasedPageCount ?? 0) == 0 {
+        return render(try UnifiedCacheJSONReader(limits: limits).read(data, file: file), format)
+      }
       // Not an ADAL input: show any property list as its tree; anything else is the ADAL reader's error.
       guard PropertyListFormat.sniff(data) != nil else { throw fileNames.advising(error, of: data) }
+
       // A format recognised but not supported (ADAL Android's XML) is named, not shown as a broken plist.
       if case .unsupported = error.kind { throw error }
       // The reader gives pages back only once it has recognised a dump, after which it does not fail; should
@@ -85,6 +76,23 @@ public struct Inspection: Sendable {
       let report = ADALInspectionReport(adal, revealSecrets: revealSecrets).jsonValue
       let body: JSONObject = [
         "file": .string(file), "format": .string("adal-\(adal.inputKind.rawValue)"), "adal": report,
+      ]
+      return JSONText.pretty(.object(body), indent: 2) + "\n"
+    }
+  }
+
+  /// A unified cache as `render` shows it.
+  private func render(_ result: UnifiedCacheReadResult, _ format: Format) -> String {
+    switch format {
+    case .text:
+      return TerminalText.joinedLines(
+        ["file: \(file)", "format: MSAL unified cache JSON"]
+          + UnifiedCacheInspection.textLines(result, revealSecrets: revealSecrets))
+    case .json:
+      let body: JSONObject = [
+        "file": .string(file), "format": .string("msal-json"),
+        "cache": .object(UnifiedCacheInspection.jsonObject(result, revealSecrets: revealSecrets)),
+        "diagnostics": .array(result.diagnostics.map { .string($0.description) }),
       ]
       return JSONText.pretty(.object(body), indent: 2) + "\n"
     }

@@ -95,7 +95,13 @@ public struct MigrationRun: Sendable {
     let ownFiles = ownFiles()
     try checkFiles(ownFiles: ownFiles)
     let startedAt = options.startedAt ?? Date()
-    let pipeline = MigrationPipeline(options: options.migration, limits: options.limits, fileNames: options.fileNames)
+    var migration = options.migration
+    // Azure CLI's token cache is Azure CLI's as it is now: a token it refreshed since the last run is newer than
+    // the store's, and written back the store's would undo the refresh.
+    if let directory = options.azureCLIDirectory {
+      migration.currentCaches.append(AzureCLIFiles(directory: directory).tokenCache)
+    }
+    let pipeline = MigrationPipeline(options: migration, limits: options.limits, fileNames: options.fileNames)
     let dryRun = options.dryRun || store == nil
     let sealing = options.sealing
     // The target is read beside the inputs, read-only (a core waited for it otherwise: 0.35 s of the 40k-item

@@ -25,6 +25,11 @@ public struct MigrationOptions: Sendable {
   /// The MSAL library the cache is for: the report shows each entry under the key that library will store it
   /// at (nil: the canonical key). Planning does not depend on it.
   public var targetLibrary: MSALLibrary?
+  /// MSAL inputs that are an app's cache as it is now, which the app may have changed since the store was
+  /// written: where one holds a key differently from the store, its entry wins (an update), whatever `prefer`
+  /// says. Azure CLI's token cache under `--azure-cli-dir` is one: a token Azure CLI refreshed after the last
+  /// run is newer than the store's, which written back would undo the refresh. Compared by file identity.
+  public var currentCaches: [String] = []
 
   public init(
     clientID: String? = nil, skipAccessTokens: Bool = false, prefer: Preference = .existing,

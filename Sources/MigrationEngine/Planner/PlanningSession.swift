@@ -118,7 +118,9 @@ package struct PlanningSession: Sendable {
     }
     var reconciler = Reconciler(store: existing, prefer: options.prefer)
     reconciler.reserveCapacity(mapping.proposals.count + skipCount)
-    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, where: Self.isPlannedWithAccount)
+    Self.offer(
+      msalInputs, to: &reconciler, knownAccounts: knownAccounts, currentCaches: options.currentCaches,
+      where: Self.isPlannedWithAccount)
     // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
     // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
     // and a sorted copy of that, were two more arrays of 150,000 proposals at 100,000 items.
@@ -148,7 +150,9 @@ package struct PlanningSession: Sendable {
     }
     let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
     var reconciler = Reconciler(store: existing, prefer: options.prefer)
-    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
+    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, currentCaches: options.currentCaches) {
+      _ in true
+    }
     Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
     var entries = (consume reconciler).entries
     return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: { [] })
@@ -219,17 +223,19 @@ package struct PlanningSession: Sendable {
 
   private static func offer(
     _ inputs: [MSALInput], to reconciler: inout Reconciler, knownAccounts: [UnifiedAccount],
-    where include: (AnyUnifiedEntity) -> Bool
+    currentCaches: [String], where include: (AnyUnifiedEntity) -> Bool
   ) {
     let usernames = usernamesByHome(knownAccounts)
+    let current = Set(currentCaches.compactMap(FileIdentity.init))
     for input in inputs {
+      let isCurrentCache = !current.isEmpty && FileIdentity(input.file).map(current.contains) == true
       for entity in input.contents.allEntities where include(entity) {
         let home = entity.homeAccountID.flatMap { $0.isEmpty ? nil : $0 }
         let proposal = Proposal(
           entity: entity, sources: [PlanSource(file: input.file, label: "MSAL \(entity.kind.rawValue)")],
           rule: .unifiedInput, username: home.flatMap { usernames[$0.lowercased()] }, homeAccountID: home,
           reasonCode: "msal.input", reason: "entity from an MSAL input")
-        reconciler.offer(proposal, fromADAL: false)
+        reconciler.offer(proposal, fromADAL: false, isCurrentCache: isCurrentCache)
       }
     }
   }

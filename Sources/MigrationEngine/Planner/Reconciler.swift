@@ -112,8 +112,10 @@ struct Reconciler {
     }
   }
 
-  /// Offers an incoming entity. `fromADAL` is false for MSAL-input entities (first input wins among those).
-  mutating func offer(_ proposal: Proposal, fromADAL: Bool) {
+  /// Offers an incoming entity. `fromADAL` is false for MSAL-input entities (first input wins among those);
+  /// `isCurrentCache`: the entity is from an app's cache as it is now (`MigrationOptions.currentCaches`), and
+  /// wins over the store's.
+  mutating func offer(_ proposal: Proposal, fromADAL: Bool, isCurrentCache: Bool = false) {
     precondition(!sealed, "a reconciler that offered in slot order takes no more offers")
     let slot = Slot(kind: proposal.kind, key: proposal.canonicalKey)
     // Claimed before it is known to be free: a lookup, then an insertion, hashed the key twice. A slot
@@ -124,13 +126,13 @@ struct Reconciler {
       offer(proposal, against: current.value, plannedAt: index, fromADAL: fromADAL)
       return
     }
-    primary[slot] = offerAgainstStore(proposal, claimed: claimed)
+    primary[slot] = offerAgainstStore(proposal, claimed: claimed, isCurrentCache: isCurrentCache)
   }
 
   /// An incoming entity for a slot no planned entry decides: compared with the store's entity, if any.
   /// Returns the entry that decides the slot now: the one appended, or `claimed` after a conflict (the
   /// conflict entry plans nothing: the slot stays as it was).
-  private mutating func offerAgainstStore(_ proposal: Proposal, claimed: Int?) -> Int? {
+  private mutating func offerAgainstStore(_ proposal: Proposal, claimed: Int?, isCurrentCache: Bool = false) -> Int? {
     // A new store holds nothing to look up.
     guard store.holdsEntities, let old = store[proposal.kind, proposal.canonicalKey] else {
       append(proposal, action: .add, code: proposal.reasonCode, reason: proposal.reason)
@@ -139,7 +141,8 @@ struct Reconciler {
     let incoming = proposal.entity
     // Merged only for an update: most re-run entities are unchanged.
     var merged: AnyUnifiedEntity { EntityMerge.merged(incoming, over: old) }
-    switch (EntityMerge.compare(incoming, with: old), prefer) {
+    let inputsWin = isCurrentCache ? "the app's cache as it is now wins over the store" : "the inputs win (prefer adal)"
+    switch (EntityMerge.compare(incoming, with: old), isCurrentCache ? .adal : prefer) {
     case (.same, _):
       // One box as both the entry's entity and the existing one: a box each was one more allocation and copy
       // of every stored entity a re-run plans unchanged.
@@ -156,11 +159,11 @@ struct Reconciler {
     case (.adds(let fields), .adal):
       append(
         proposal, action: .update, entity: merged, existing: old, code: "plan.update",
-        reason: "the input adds \(fields.joined(separator: ", ")); the inputs win (prefer adal)")
+        reason: "the input adds \(fields.joined(separator: ", ")); \(inputsWin)")
     case (.contradicts(let fields), .adal):
       append(
         proposal, action: .update, entity: merged, existing: old, code: "plan.update",
-        reason: "the input sets \(fields.joined(separator: ", ")) differently; the inputs win (prefer adal)")
+        reason: "the input sets \(fields.joined(separator: ", ")) differently; \(inputsWin)")
     case (.contradicts(let fields), .existing):
       append(
         proposal, action: .conflict, existing: old, code: "plan.conflict",
