@@ -1,4 +1,5 @@
 import Adal2MSALSupport
+import Foundation
 import Testing
 import UnifiedCache
 
@@ -148,5 +149,69 @@ import UnifiedCache
     #expect(diagnostic.message.contains(family.secret.fingerprint))
     let written = String(decoding: export.data, as: UTF8.self)
     #expect(written.contains("\"family_id\": \"1\"") && !written.contains("\"other\""))
+  }
+}
+
+/// MSAL Python keeps one refresh token per account, environment and client: it finds the one to redeem by those
+/// fields and replaces only that one, so a second one, keyed apart by its own `target`, would stay behind after
+/// a refresh. The export writes one of them, decided as for two entries keyed alike, under its own key.
+@Suite struct OneRefreshTokenPerClientTests {
+  static func token(_ secret: String, familyID: String? = nil, target: String? = nil) -> UnifiedRefreshToken {
+    UnifiedRefreshToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid",
+      secret: UnifiedSecret(secret), familyID: familyID, target: target)
+  }
+
+  static func export(_ tokens: [UnifiedRefreshToken], for library: MSALLibrary = .python) -> CacheExport {
+    UnifiedCacheJSONWriter.export(UnifiedCacheContents(refreshTokens: UnifiedSection(tokens)), for: library)
+  }
+
+  static func writtenKeys(_ export: CacheExport) throws -> [String] {
+    let root = try JSONParser().parse(export.data).objectValue ?? [:]
+    return root["RefreshToken"]?.objectValue?.keys ?? []
+  }
+
+  /// An ADAL refresh token (no target, no family) and MSAL Python's family refresh token of the same client
+  /// (with a target): the family token, under its own key; another token is a warning naming both, one token a
+  /// note.
+  @Test(arguments: [("adal-rt", "export.same-key", Diagnostic.Severity.warning), ("frt", "export.same-token", .note)])
+  func anAppTokenBesideTheFamilyTokenOfItsClient(
+    appSecret: String, code: String, severity: Diagnostic.Severity
+  ) throws {
+    let app = Self.token(appSecret)
+    let family = Self.token("frt", familyID: "1", target: "https://management.core.windows.net//.default")
+    for tokens in [[app, family], [family, app]] {
+      let export = Self.export(tokens)
+      let familyKey = LibraryKeys.key(for: .refreshToken(family), in: .python)
+      #expect(try Self.writtenKeys(export) == [familyKey])
+      let diagnostic = try #require(export.diagnostics.first)
+      #expect(export.diagnostics.count == 1 && diagnostic.code == code && diagnostic.severity == severity)
+      #expect(export.entriesLeftOut == (severity == .warning ? 1 : 0))
+      #expect(diagnostic.location?.keyPath == "RefreshToken.\(familyKey)")
+      #expect(diagnostic.message.contains(family.secret.fingerprint))
+      #expect(diagnostic.message.contains(app.secret.fingerprint))
+      #expect(!diagnostic.message.contains(appSecret) && !diagnostic.message.contains("\"frt\""))
+      let written = String(decoding: export.data, as: UTF8.self)
+      #expect(written.contains("\"family_id\": \"1\"") && !written.contains("\"adal-rt\""))
+    }
+  }
+
+  /// Other users, clouds and clients keep their own refresh tokens; the other libraries key every refresh token
+  /// of a client alike anyway, and a family token apart from the app's own.
+  @Test func otherClientsAndLibrariesAreUnaffected() throws {
+    var otherClient = Self.token("rt-other-client", target: "a")
+    otherClient.clientID = "cid2"
+    var otherUser = Self.token("rt-other-user", target: "a")
+    otherUser.homeAccountID = "uid2.utid"
+    var otherCloud = Self.token("rt-other-cloud", target: "a")
+    otherCloud.environment = "login.chinacloudapi.cn"
+    let export = Self.export([Self.token("rt", target: "a"), otherClient, otherUser, otherCloud])
+    #expect(export.diagnostics.isEmpty)
+    #expect(try Self.writtenKeys(export).count == 4)
+    for library in [MSALLibrary.dotnet, .java, .node, .go] {
+      let family = Self.export([Self.token("rt"), Self.token("frt", familyID: "1", target: "a")], for: library)
+      #expect(family.diagnostics.isEmpty, "\(library)")
+      #expect(try Self.writtenKeys(family).count == 2, "\(library)")
+    }
   }
 }
