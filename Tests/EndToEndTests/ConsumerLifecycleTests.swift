@@ -161,6 +161,45 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// An access token without `expires_on` (an MSAL JSON input may hold one): MSAL Python 1.39 reads
+  /// `int(entry["expires_on"])` of every access token it searches, so one such token makes every
+  /// `acquire_token_silent` raise KeyError. The export `--for python` leaves it out, named (status 2), and the
+  /// real MSAL Python lives through every account's lifecycle on it.
+  @Test func anAccessTokenWithoutExpiryIsLeftOutForMSALPython() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    var root = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: Fixtures.url("msal-json/msal-python-real_lifecycle.json")))
+        as? [String: Any])
+    var accessTokens = try #require(root["AccessToken"] as? [String: [String: Any]])
+    let key = try #require(accessTokens.keys.first { $0.hasSuffix("-calendars.read email openid profile") })
+    let secret = try #require(accessTokens[key]?["secret"] as? String)
+    accessTokens[key]?.removeValue(forKey: "expires_on")
+    root["AccessToken"] = accessTokens
+    let input = directory.appendingPathComponent("msal.json")
+    try JSONSerialization.data(withJSONObject: root).write(to: input)
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let imported = try Self.run(["import", input.path, "--out", store])
+    #expect(imported.exitCode == 0, "\(imported.stderr)")
+
+    let exported = directory.appendingPathComponent("export.json")
+    let export = try Self.run(["export", store, "--for", "python", "--output", exported.path])
+    #expect(export.exitCode == 2, "\(export.stderr)")
+    let leftOut = export.stderr.split(separator: "\n").filter { $0.hasSuffix("[export.same-key]") }
+    #expect(leftOut.count == 1, "\(export.stderr)")
+    #expect(
+      leftOut.first.map {
+        $0.contains(UnifiedSecret(secret).fingerprint) && $0.contains("expires_on") && $0.contains(key)
+      } == true, "\(export.stderr)")
+    #expect(!export.stderr.contains(secret))
+    let written = try JSONSerialization.jsonObject(with: Data(contentsOf: exported)) as? [String: Any]
+    let writtenTokens = written?["AccessToken"] as? [String: [String: Any]] ?? [:]
+    #expect(writtenTokens.count == accessTokens.count - 1)
+    #expect(!writtenTokens.values.contains { $0["secret"] as? String == secret })
+    let verdict = try Self.lifecycle(exported, arguments: "msal-python-real_lifecycle.args.json")
+    #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 28, "\(verdict.output)")
+  }
+
   /// The control: the same stores exported in MSAL.NET's key style (one style for every library, as before
   /// `--for`) fail MSAL Python's lifecycle: the migrated users are not even found, as MSAL.NET's export puts them
   /// under its cache host `login.windows.net`, and the MSAL Python-written cache fails refresh and sign-out.

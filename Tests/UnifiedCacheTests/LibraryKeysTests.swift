@@ -215,3 +215,54 @@ import UnifiedCache
     }
   }
 }
+
+/// MSAL Python, Java and Node cannot load an access token without `expires_on` (MSAL Python 1.39 raises KeyError
+/// out of every `acquire_token_silent`): their export leaves it out, named, as a left-out entry. MSAL.NET and Go
+/// read it as expired: theirs writes it.
+@Suite struct AccessTokenWithoutExpiryTests {
+  @Test(arguments: [MSALLibrary.dotnet, .python, .java, .node, .go])
+  func leftOutWhereTheLibraryNeedsIt(library: MSALLibrary) throws {
+    func token(_ secret: String, target: String, expiresOn: Date?) -> UnifiedAccessToken {
+      UnifiedAccessToken(
+        homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+        target: target, secret: UnifiedSecret(secret), cachedAt: Date(timeIntervalSince1970: 1_700_000_000),
+        expiresOn: expiresOn)
+    }
+    let undated = token("at-undated", target: "User.Read", expiresOn: nil)
+    let dated = token("at-dated", target: "Mail.Read", expiresOn: Date(timeIntervalSince1970: 1_700_003_600))
+    let export = UnifiedCacheJSONWriter.export(
+      UnifiedCacheContents(accessTokens: UnifiedSection([undated, dated])), for: library)
+    let written = try JSONParser().parse(export.data).objectValue?["AccessToken"]?.objectValue ?? [:]
+    let key = { (token: UnifiedAccessToken) in LibraryKeys.key(for: library.stored(.accessToken(token)), in: library) }
+    let undatedKey = key(undated)
+    #expect(written[key(dated)] != nil)
+    if library.requiresAccessTokenExpiry {
+      #expect(written.count == 1 && written[undatedKey] == nil)
+      let diagnostic = try #require(export.diagnostics.first)
+      #expect(export.diagnostics.count == 1 && export.entriesLeftOut == 1)
+      #expect(diagnostic.code == CacheExport.leftOutCode && diagnostic.severity == .warning)
+      #expect(diagnostic.location?.keyPath == "AccessToken.\(undatedKey)")
+      #expect(diagnostic.message.contains(undated.secret.fingerprint) && diagnostic.message.contains("expires_on"))
+      #expect(!diagnostic.message.contains("at-undated"))
+    } else {
+      #expect(written.count == 2 && export.diagnostics.isEmpty)
+    }
+  }
+
+  /// An `expires_on` beyond the model's range, kept as written (MSAL Java's test cache holds `"9999999999999"`),
+  /// is one the libraries read: written.
+  @Test(arguments: MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry))
+  func anExpiryKeptAsWrittenIsWritten(library: MSALLibrary) throws {
+    let token = UnifiedAccessToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+      target: "User.Read", secret: UnifiedSecret("at"), additionalFields: ["expires_on": .string("9999999999999")])
+    let export = UnifiedCacheJSONWriter.export(
+      UnifiedCacheContents(accessTokens: UnifiedSection([token])), for: library)
+    #expect(export.diagnostics.isEmpty)
+    #expect(String(decoding: export.data, as: UTF8.self).contains(#""expires_on": "9999999999999""#))
+  }
+
+  @Test func theLibrariesThatNeedIt() {
+    #expect(MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry) == [.python, .java, .node])
+  }
+}

@@ -6,7 +6,8 @@ public struct CacheExport: Sendable {
   /// The file: unified-cache JSON, or (for MSAL ObjC) the keychain items as JSON.
   public var data: Data
   /// One warning per entry left out because the target library keys it like another or keeps only one of the
-  /// two (`export.same-key`), and a note per entry written once for two that are one token (`export.same-token`).
+  /// two, or cannot load it (`export.same-key`), and a note per entry written once for two that are one token
+  /// (`export.same-token`).
   public var diagnostics: [Diagnostic]
 
   /// The code of an entry the file does not hold.

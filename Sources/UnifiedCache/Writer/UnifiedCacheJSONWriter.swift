@@ -47,8 +47,8 @@ public enum UnifiedCacheJSONWriter {
   }
 }
 
-/// Builds one section's entries under the target library's keys (or the keys they were read with), and decides
-/// between entries the library would keep only one of.
+/// Builds one section's entries under the target library's keys (or the keys they were read with), leaves out
+/// the entries the library cannot load, and decides between entries it would keep only one of.
 private struct SectionBuilder {
   let library: MSALLibrary?
   var diagnostics: [Diagnostic] = []
@@ -64,6 +64,10 @@ private struct SectionBuilder {
     for read in entities {
       let entity = library?.stored(read) ?? read
       var key = library.map { LibraryKeys.key(for: entity, in: $0) } ?? entity.writtenForm.key ?? entity.canonicalKey
+      if let library, let leftOut = Self.unloadable(entity, key: key, in: library) {
+        diagnostics.append(leftOut)
+        continue
+      }
       if library == nil, bySlot[key] != nil { key = entity.canonicalKey }
       let slot = library.map { LibraryKeys.slot(for: entity, in: $0) } ?? key
       if let previous = bySlot[slot] {
@@ -106,6 +110,19 @@ private struct SectionBuilder {
       return new.isFamilyToken && !old.isFamilyToken
     }
     return false
+  }
+
+  /// A warning that names an entry `library` cannot load (left out, as an entry keyed like another is), or nil:
+  /// an access token without `expires_on` where the library needs one (`MSALLibrary.requiresAccessTokenExpiry`).
+  private static func unloadable(_ entity: AnyUnifiedEntity, key: String, in library: MSALLibrary) -> Diagnostic? {
+    guard library.requiresAccessTokenExpiry, case .accessToken(let token) = entity, !token.hasReadableExpiry else {
+      return nil
+    }
+    return Diagnostic(
+      .warning, code: CacheExport.leftOutCode,
+      "\(library.displayName) needs expires_on (epoch seconds) on every access token: left out "
+        + "\(label(entity)), which has none it can read",
+      at: SourceLocation(keyPath: "\(entity.kind.sectionName).\(key)"))
   }
 
   /// A warning that names what was left out; a note when nothing was: ADAL stores the family refresh token and the
