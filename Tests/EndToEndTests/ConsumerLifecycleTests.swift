@@ -1,3 +1,4 @@
+import Adal2MSAL
 import Foundation
 import Testing
 import _Adal2MSALTestSupport
@@ -110,6 +111,93 @@ import _Adal2MSALTestSupport
     let verdict = try Self.lifecycle(
       azure.appendingPathComponent("msal_token_cache.json"), arguments: "adal-python-accessTokens.args.json")
     #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 7, "\(verdict.output)")
+  }
+
+  /// The refresh tokens of `file` (unified-cache JSON) of one user and client.
+  static func refreshTokens(in file: URL, home: String, client: String) throws -> [[String: Any]] {
+    let root = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+    let section = root?["RefreshToken"] as? [String: [String: Any]] ?? [:]
+    return section.values.filter { $0["home_account_id"] as? String == home && $0["client_id"] as? String == client }
+  }
+
+  /// An Azure CLI user in both caches: her ADAL refresh token (written by the real `adal` 1.2.7,
+  /// Fixtures/adal-python/merge-msal-python-lifecycle) migrated beside the family refresh token MSAL Python wrote
+  /// for the same client (Fixtures/msal-json/msal-python-real_lifecycle.json). MSAL Python keeps one refresh
+  /// token per account and client, though it keys them by their own targets: Azure CLI's
+  /// `msal_token_cache.json` and the export `--for python` hold the family token alone and name the ADAL token
+  /// left out (status 2). On both, MSAL Python's forced refresh leaves one refresh token and sign-out removes all.
+  @Test func anADALRefreshTokenBesideMSALPythonsFamilyTokenIsOneEntry() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let azure = directory.appendingPathComponent("azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let msal = Fixtures.url("msal-json/msal-python-real_lifecycle.json")
+    let migrate = try Self.run([
+      "migrate", "--adal", Fixtures.url("adal-python/merge-msal-python-lifecycle/accessTokens.json").path,
+      "--msal", msal.path, "--adal-time-zone", "UTC", "--now", "1790000555", "--out", store,
+      "--report", directory.appendingPathComponent("report.txt").path, "--azure-cli-dir", azure.path,
+    ])
+    let exported = directory.appendingPathComponent("export.json")
+    let export = try Self.run(["export", store, "--for", "python", "--output", exported.path])
+
+    let home = "a11ce000-0000-4000-8000-000000000001.6b7c9d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e"
+    let client = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+    let family = try #require(try Self.refreshTokens(in: msal, home: home, client: client).first)
+    let familySecret = try #require(family["secret"] as? String)
+    let adal = UnifiedSecret("fake-adal-refresh-token-alice").fingerprint
+    let tokenCache = azure.appendingPathComponent("msal_token_cache.json")
+    for (run, file) in [(migrate, tokenCache), (export, exported)] {
+      #expect(run.exitCode == 2, "\(run.stderr)")
+      let leftOut = run.stderr.split(separator: "\n").filter { $0.hasSuffix("[export.same-key]") }
+      #expect(leftOut.count == 1, "\(run.stderr)")
+      #expect(
+        leftOut.first.map { $0.contains(adal) && $0.contains(UnifiedSecret(familySecret).fingerprint) } == true,
+        "\(run.stderr)")
+      #expect(!run.stderr.contains("fake-adal-refresh-token") && !run.stderr.contains(familySecret))
+      let written = try Self.refreshTokens(in: file, home: home, client: client)
+      #expect(written.count == 1 && written.first?["secret"] as? String == familySecret, "\(written.count)")
+      let verdict = try Self.lifecycle(file, arguments: "msal-python-real_lifecycle.args.json")
+      #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 28, "\(verdict.output)")
+    }
+  }
+
+  /// An access token without `expires_on` (an MSAL JSON input may hold one): MSAL Python 1.39 reads
+  /// `int(entry["expires_on"])` of every access token it searches, so one such token makes every
+  /// `acquire_token_silent` raise KeyError. The export `--for python` leaves it out, named (status 2), and the
+  /// real MSAL Python lives through every account's lifecycle on it.
+  @Test func anAccessTokenWithoutExpiryIsLeftOutForMSALPython() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    var root = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: Fixtures.url("msal-json/msal-python-real_lifecycle.json")))
+        as? [String: Any])
+    var accessTokens = try #require(root["AccessToken"] as? [String: [String: Any]])
+    let key = try #require(accessTokens.keys.first { $0.hasSuffix("-calendars.read email openid profile") })
+    let secret = try #require(accessTokens[key]?["secret"] as? String)
+    accessTokens[key]?.removeValue(forKey: "expires_on")
+    root["AccessToken"] = accessTokens
+    let input = directory.appendingPathComponent("msal.json")
+    try JSONSerialization.data(withJSONObject: root).write(to: input)
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let imported = try Self.run(["import", input.path, "--out", store])
+    #expect(imported.exitCode == 0, "\(imported.stderr)")
+
+    let exported = directory.appendingPathComponent("export.json")
+    let export = try Self.run(["export", store, "--for", "python", "--output", exported.path])
+    #expect(export.exitCode == 2, "\(export.stderr)")
+    let leftOut = export.stderr.split(separator: "\n").filter { $0.hasSuffix("[export.same-key]") }
+    #expect(leftOut.count == 1, "\(export.stderr)")
+    #expect(
+      leftOut.first.map {
+        $0.contains(UnifiedSecret(secret).fingerprint) && $0.contains("expires_on") && $0.contains(key)
+      } == true, "\(export.stderr)")
+    #expect(!export.stderr.contains(secret))
+    let written = try JSONSerialization.jsonObject(with: Data(contentsOf: exported)) as? [String: Any]
+    let writtenTokens = written?["AccessToken"] as? [String: [String: Any]] ?? [:]
+    #expect(writtenTokens.count == accessTokens.count - 1)
+    #expect(!writtenTokens.values.contains { $0["secret"] as? String == secret })
+    let verdict = try Self.lifecycle(exported, arguments: "msal-python-real_lifecycle.args.json")
+    #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 28, "\(verdict.output)")
   }
 
   /// The control: the same stores exported in MSAL.NET's key style (one style for every library, as before

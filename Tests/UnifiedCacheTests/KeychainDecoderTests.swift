@@ -36,7 +36,7 @@ import UnifiedCache
       ),
       Self.item(
         2007,
-        #"{\#(Self.credential), "credential_type": "AccessToken_With_AuthScheme", "secret": "pop", "realm": "utid", "target": "User.Read", "token_type": "Pop", "kid": "K"}"#
+        #"{\#(Self.credential), "credential_type": "AccessToken_With_AuthScheme", "secret": "pop", "realm": "utid", "target": "User.Read", "token_type": "Pop", "kid": "K", "expires_on": "1700000000"}"#
       ),
       Self.item(2002, #"{\#(Self.credential), "credential_type": "RefreshToken", "secret": "rt"}"#),
       Self.item(

@@ -1,4 +1,5 @@
 import Adal2MSALSupport
+import Foundation
 import Testing
 import UnifiedCache
 
@@ -148,5 +149,120 @@ import UnifiedCache
     #expect(diagnostic.message.contains(family.secret.fingerprint))
     let written = String(decoding: export.data, as: UTF8.self)
     #expect(written.contains("\"family_id\": \"1\"") && !written.contains("\"other\""))
+  }
+}
+
+/// MSAL Python keeps one refresh token per account, environment and client: it finds the one to redeem by those
+/// fields and replaces only that one, so a second one, keyed apart by its own `target`, would stay behind after
+/// a refresh. The export writes one of them, decided as for two entries keyed alike, under its own key.
+@Suite struct OneRefreshTokenPerClientTests {
+  static func token(_ secret: String, familyID: String? = nil, target: String? = nil) -> UnifiedRefreshToken {
+    UnifiedRefreshToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid",
+      secret: UnifiedSecret(secret), familyID: familyID, target: target)
+  }
+
+  static func export(_ tokens: [UnifiedRefreshToken], for library: MSALLibrary = .python) -> CacheExport {
+    UnifiedCacheJSONWriter.export(UnifiedCacheContents(refreshTokens: UnifiedSection(tokens)), for: library)
+  }
+
+  static func writtenKeys(_ export: CacheExport) throws -> [String] {
+    let root = try JSONParser().parse(export.data).objectValue ?? [:]
+    return root["RefreshToken"]?.objectValue?.keys ?? []
+  }
+
+  /// An ADAL refresh token (no target, no family) and MSAL Python's family refresh token of the same client
+  /// (with a target): the family token, under its own key; another token is a warning naming both, one token a
+  /// note.
+  @Test(arguments: [("adal-rt", "export.same-key", Diagnostic.Severity.warning), ("frt", "export.same-token", .note)])
+  func anAppTokenBesideTheFamilyTokenOfItsClient(
+    appSecret: String, code: String, severity: Diagnostic.Severity
+  ) throws {
+    let app = Self.token(appSecret)
+    let family = Self.token("frt", familyID: "1", target: "https://management.core.windows.net//.default")
+    for tokens in [[app, family], [family, app]] {
+      let export = Self.export(tokens)
+      let familyKey = LibraryKeys.key(for: .refreshToken(family), in: .python)
+      #expect(try Self.writtenKeys(export) == [familyKey])
+      let diagnostic = try #require(export.diagnostics.first)
+      #expect(export.diagnostics.count == 1 && diagnostic.code == code && diagnostic.severity == severity)
+      #expect(export.entriesLeftOut == (severity == .warning ? 1 : 0))
+      #expect(diagnostic.location?.keyPath == "RefreshToken.\(familyKey)")
+      #expect(diagnostic.message.contains(family.secret.fingerprint))
+      #expect(diagnostic.message.contains(app.secret.fingerprint))
+      #expect(!diagnostic.message.contains(appSecret) && !diagnostic.message.contains("\"frt\""))
+      let written = String(decoding: export.data, as: UTF8.self)
+      #expect(written.contains("\"family_id\": \"1\"") && !written.contains("\"adal-rt\""))
+    }
+  }
+
+  /// Other users, clouds and clients keep their own refresh tokens; the other libraries key every refresh token
+  /// of a client alike anyway, and a family token apart from the app's own.
+  @Test func otherClientsAndLibrariesAreUnaffected() throws {
+    var otherClient = Self.token("rt-other-client", target: "a")
+    otherClient.clientID = "cid2"
+    var otherUser = Self.token("rt-other-user", target: "a")
+    otherUser.homeAccountID = "uid2.utid"
+    var otherCloud = Self.token("rt-other-cloud", target: "a")
+    otherCloud.environment = "login.chinacloudapi.cn"
+    let export = Self.export([Self.token("rt", target: "a"), otherClient, otherUser, otherCloud])
+    #expect(export.diagnostics.isEmpty)
+    #expect(try Self.writtenKeys(export).count == 4)
+    for library in [MSALLibrary.dotnet, .java, .node, .go] {
+      let family = Self.export([Self.token("rt"), Self.token("frt", familyID: "1", target: "a")], for: library)
+      #expect(family.diagnostics.isEmpty, "\(library)")
+      #expect(try Self.writtenKeys(family).count == 2, "\(library)")
+    }
+  }
+}
+
+/// MSAL Python, Java and Node cannot load an access token without `expires_on` (MSAL Python 1.39 raises KeyError
+/// out of every `acquire_token_silent`): their export leaves it out, named, as a left-out entry. MSAL.NET and Go
+/// read it as expired: theirs writes it.
+@Suite struct AccessTokenWithoutExpiryTests {
+  @Test(arguments: [MSALLibrary.dotnet, .python, .java, .node, .go])
+  func leftOutWhereTheLibraryNeedsIt(library: MSALLibrary) throws {
+    func token(_ secret: String, target: String, expiresOn: Date?) -> UnifiedAccessToken {
+      UnifiedAccessToken(
+        homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+        target: target, secret: UnifiedSecret(secret), cachedAt: Date(timeIntervalSince1970: 1_700_000_000),
+        expiresOn: expiresOn)
+    }
+    let undated = token("at-undated", target: "User.Read", expiresOn: nil)
+    let dated = token("at-dated", target: "Mail.Read", expiresOn: Date(timeIntervalSince1970: 1_700_003_600))
+    let export = UnifiedCacheJSONWriter.export(
+      UnifiedCacheContents(accessTokens: UnifiedSection([undated, dated])), for: library)
+    let written = try JSONParser().parse(export.data).objectValue?["AccessToken"]?.objectValue ?? [:]
+    let key = { (token: UnifiedAccessToken) in LibraryKeys.key(for: library.stored(.accessToken(token)), in: library) }
+    let undatedKey = key(undated)
+    #expect(written[key(dated)] != nil)
+    if library.requiresAccessTokenExpiry {
+      #expect(written.count == 1 && written[undatedKey] == nil)
+      let diagnostic = try #require(export.diagnostics.first)
+      #expect(export.diagnostics.count == 1 && export.entriesLeftOut == 1)
+      #expect(diagnostic.code == CacheExport.leftOutCode && diagnostic.severity == .warning)
+      #expect(diagnostic.location?.keyPath == "AccessToken.\(undatedKey)")
+      #expect(diagnostic.message.contains(undated.secret.fingerprint) && diagnostic.message.contains("expires_on"))
+      #expect(!diagnostic.message.contains("at-undated"))
+    } else {
+      #expect(written.count == 2 && export.diagnostics.isEmpty)
+    }
+  }
+
+  /// An `expires_on` beyond the model's range, kept as written (MSAL Java's test cache holds `"9999999999999"`),
+  /// is one the libraries read: written.
+  @Test(arguments: MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry))
+  func anExpiryKeptAsWrittenIsWritten(library: MSALLibrary) throws {
+    let token = UnifiedAccessToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+      target: "User.Read", secret: UnifiedSecret("at"), additionalFields: ["expires_on": .string("9999999999999")])
+    let export = UnifiedCacheJSONWriter.export(
+      UnifiedCacheContents(accessTokens: UnifiedSection([token])), for: library)
+    #expect(export.diagnostics.isEmpty)
+    #expect(String(decoding: export.data, as: UTF8.self).contains(#""expires_on": "9999999999999""#))
+  }
+
+  @Test func theLibrariesThatNeedIt() {
+    #expect(MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry) == [.python, .java, .node])
   }
 }

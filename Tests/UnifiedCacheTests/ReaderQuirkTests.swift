@@ -7,11 +7,14 @@ import UnifiedCache
   /// The canonical key of the hand-made token, so that only the quirk under test is reported.
   static let key = "uid.utid-login.windows.net-accesstoken-app-tenant-s1"
 
+  /// With an `expires_on` unless `extra` has its own: without one, the reader notes the token (see
+  /// `anAccessTokenWithoutAReadableExpiryIsNoted`).
   static func accessToken(_ extra: String) -> String {
-    """
-    {"AccessToken": {"\(key)": {"home_account_id": "uid.utid", "environment": "login.windows.net", "client_id": "app",
-      "realm": "tenant", "target": "s1", "secret": "at", "credential_type": "AccessToken"\(extra)}}}
-    """
+    let expiry = extra.contains(#""expires_on""#) ? "" : #", "expires_on": "1700003600""#
+    return """
+      {"AccessToken": {"\(key)": {"home_account_id": "uid.utid", "environment": "login.windows.net", "client_id": "app",
+        "realm": "tenant", "target": "s1", "secret": "at", "credential_type": "AccessToken"\(expiry)\(extra)}}}
+      """
   }
 
   func onlyToken(_ json: String) throws -> (UnifiedAccessToken, UnifiedCacheReadResult) {
@@ -69,6 +72,22 @@ import UnifiedCache
     // Written back as it was.
     let written = String(decoding: UnifiedCacheJSONWriter.write(result.contents), as: UTF8.self)
     #expect(written.contains(#""expires_on": "soon""#))
+  }
+
+  /// MSAL Python, Java and Node cannot load an access token without `expires_on` (their exports leave it out):
+  /// noted on reading. One kept as written because it is beyond the model's range is still read by them.
+  @Test func anAccessTokenWithoutAReadableExpiryIsNoted() throws {
+    let json = Self.accessToken(#", "expires_on": null"#)
+    let (token, result) = try onlyToken(json)
+    #expect(token.expiresOn == nil && !token.hasReadableExpiry)
+    #expect(TestCache.codes(result) == ["unified.access-token-without-expiry"])
+    #expect(result.diagnostics.first?.severity == .note)
+    #expect(result.diagnostics.first?.location?.keyPath == "AccessToken.\(Self.key)")
+    let (_, unparsable) = try onlyToken(Self.accessToken(#", "expires_on": "soon""#))
+    #expect(TestCache.codes(unparsable) == ["unified.field-type", "unified.access-token-without-expiry"])
+    let (far, beyond) = try onlyToken(Self.accessToken(#", "expires_on": "9999999999999""#))
+    #expect(far.expiresOn == nil && far.hasReadableExpiry)
+    #expect(TestCache.codes(beyond) == ["unified.field-type"])
   }
 
   @Test func targetAsAnArray() throws {

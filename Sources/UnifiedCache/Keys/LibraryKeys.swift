@@ -19,6 +19,18 @@ public enum LibraryKeys {
     }
   }
 
+  /// What `library` keeps one entry of: two entities with the same slot cannot both live in its cache, even when
+  /// their keys differ. The key itself but for MSAL Python's refresh tokens: it keys them by their own `target`,
+  /// yet finds the one to redeem by home account, environment and client id (or family) and replaces only that
+  /// one on refresh, so a second refresh token of the client stays behind, stale (docs/unified-cache-keys.md).
+  /// Their slot is the key without the target.
+  public static func slot(for entity: AnyUnifiedEntity, in library: MSALLibrary) -> String {
+    if library == .python, case .refreshToken(let token) = entity {
+      return lowered([token.homeAccountID, token.environment, "refreshtoken", token.clientID])
+    }
+    return key(for: entity, in: library)
+  }
+
   static func accountKey(_ account: UnifiedAccount, _ library: MSALLibrary) -> String {
     let parts = [account.homeAccountID, account.environment, account.realm]
     switch library {

@@ -15,6 +15,17 @@ public enum MSALLibrary: String, Sendable, Hashable, CaseIterable, Codable {
   /// MSAL for iOS and macOS (IdentityCore keychain items).
   case objc
 
+  /// Whether the library cannot load an access token without `expires_on`: MSAL Python reads it with
+  /// `int(entry["expires_on"])` (a KeyError out of `acquire_token_silent`), MSAL Java throws on an access token
+  /// lacking it, and msal-common's cache schema requires it. MSAL.NET and MSAL Go read a missing one as 0, an
+  /// expired token they refresh; no need of MSAL ObjC's is known (docs/unified-cache-keys.md).
+  public var requiresAccessTokenExpiry: Bool {
+    switch self {
+    case .python, .java, .node: true
+    case .dotnet, .go, .objc: false
+    }
+  }
+
   /// The library's name as users know it.
   public var displayName: String {
     switch self {

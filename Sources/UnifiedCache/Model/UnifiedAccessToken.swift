@@ -56,6 +56,21 @@ public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
     return tokenType.lowercased() == "bearer"
   }
 
+  /// Whether the token has an `expires_on` the MSAL libraries read: the modelled one, or an integer kept as
+  /// written because it is beyond the model's range (MSAL Java's test cache holds `"9999999999999"`). MSAL
+  /// Python, Java and Node cannot load an access token without one (`MSALLibrary.requiresAccessTokenExpiry`).
+  public var hasReadableExpiry: Bool {
+    if expiresOn != nil { return true }
+    let kept: String? =
+      switch additionalFields["expires_on"] {
+      case .string(let text), .number(let text): text
+      default: nil
+      }
+    guard let kept else { return false }
+    let digits = kept.utf8.first == UInt8(ascii: "-") ? kept.utf8.dropFirst() : kept.utf8[...]
+    return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+  }
+
   public var canonicalKey: String { UnifiedCacheKey.accessToken(self) }
   public var owningHomeAccountID: String? { homeAccountID }
   public var owningClientID: String? { clientID }

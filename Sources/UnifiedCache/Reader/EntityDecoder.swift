@@ -100,7 +100,15 @@ enum EntityDecoder {
       credentialType: type, homeAccountID: key.homeAccountID ?? "", environment: key.environment ?? "",
       clientID: key.clientID ?? "", realm: fields.realm(default: ""), target: fields.target("target") ?? "",
       secret: UnifiedSecret(key.secret ?? ""))
-    return credential(token, &fields, key: key)
+    guard let read = credential(token, &fields, key: key) else { return nil }
+    if !read.hasReadableExpiry {
+      // What the exports for these libraries leave out (`MSALLibrary.requiresAccessTokenExpiry`), said as it is read.
+      fields.report(
+        .note, "unified.access-token-without-expiry",
+        "an access token without a readable expires_on (epoch seconds): MSAL Python, Java and Node cannot load "
+          + "it, and an export for them leaves it out")
+    }
+    return read
   }
 
   static func refreshToken(_ fields: inout FieldReader) -> UnifiedRefreshToken? {

@@ -5,8 +5,9 @@ import Foundation
 public struct CacheExport: Sendable {
   /// The file: unified-cache JSON, or (for MSAL ObjC) the keychain items as JSON.
   public var data: Data
-  /// One warning per entry left out because the target library keys it like another (`export.same-key`), and
-  /// a note per entry written once for two that are one token (`export.same-token`).
+  /// One warning per entry left out because the target library keys it like another or keeps only one of the
+  /// two, or cannot load it (`export.same-key`), and a note per entry written once for two that are one token
+  /// (`export.same-token`).
   public var diagnostics: [Diagnostic]
 
   /// The code of an entry the file does not hold.

@@ -47,37 +47,63 @@ public enum UnifiedCacheJSONWriter {
   }
 }
 
-/// Builds one section's entries under the target library's keys (or the keys they were read with), and decides
-/// between entries that would share a key.
+/// Builds one section's entries under the target library's keys (or the keys they were read with), leaves out
+/// the entries the library cannot load, and decides between entries it would keep only one of.
 private struct SectionBuilder {
   let library: MSALLibrary?
   var diagnostics: [Diagnostic] = []
 
+  /// An entry to write: its key and entity.
+  private typealias Entry = (key: String, entity: AnyUnifiedEntity)
+
   mutating func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
-    var keys: [String] = []
-    var chosen: [String: AnyUnifiedEntity] = [:]
+    // First one entry per slot (what the library keeps one of: `LibraryKeys.slot`), then one per key, in case
+    // two slots' entries were keyed alike after all.
+    var slots: [String] = []
+    var bySlot: [String: Entry] = [:]
     for read in entities {
       let entity = library?.stored(read) ?? read
       var key = library.map { LibraryKeys.key(for: entity, in: $0) } ?? entity.writtenForm.key ?? entity.canonicalKey
-      if library == nil, chosen[key] != nil { key = entity.canonicalKey }
-      guard let previous = chosen[key] else {
-        keys.append(key)
-        chosen[key] = entity
+      if let library, let leftOut = Self.unloadable(entity, key: key, in: library) {
+        diagnostics.append(leftOut)
         continue
       }
-      let keepNew = Self.prefers(entity, over: previous)
-      let (kept, left) = keepNew ? (entity, previous) : (previous, entity)
-      if keepNew { chosen[key] = entity }
-      diagnostics.append(sameKey(key, kept: kept, left: left))
+      if library == nil, bySlot[key] != nil { key = entity.canonicalKey }
+      let slot = library.map { LibraryKeys.slot(for: entity, in: $0) } ?? key
+      if let previous = bySlot[slot] {
+        bySlot[slot] = decide((key, entity), previous, slot: slot)
+      } else {
+        slots.append(slot)
+        bySlot[slot] = (key, entity)
+      }
+    }
+    var keys: [String] = []
+    var byKey: [String: Entry] = [:]
+    for entry in slots.compactMap({ bySlot[$0] }) {
+      if let previous = byKey[entry.key] {
+        byKey[entry.key] = decide(entry, previous, slot: entry.key)
+      } else {
+        keys.append(entry.key)
+        byKey[entry.key] = entry
+      }
     }
     return .object(
       JSONObject(
         keys.compactMap { key in
-          chosen[key].map { JSONMember(key, .object(UnifiedEntityJSON.object(for: $0, library: library))) }
+          byKey[key].map { JSONMember(key, .object(UnifiedEntityJSON.object(for: $0.entity, library: library))) }
         }))
   }
 
-  /// Of two refresh tokens MSAL Python keys alike (an app's own and the family token it received), the family
+  /// Of `candidate` and `current`, which the library would keep only one of (`slot`), the one `prefers` keeps;
+  /// what the other was is said in a diagnostic.
+  private mutating func decide(_ candidate: Entry, _ current: Entry, slot: String) -> Entry {
+    let keepNew = Self.prefers(candidate.entity, over: current.entity)
+    let (kept, left) = keepNew ? (candidate, current) : (current, candidate)
+    diagnostics.append(sameKey(slot, kept: kept, left: left))
+    return kept
+  }
+
+  /// Of two refresh tokens MSAL Python keeps one of (an app's own and the family token it received), the family
   /// token, which every app of the family can redeem; otherwise the first in canonical order.
   private static func prefers(_ candidate: AnyUnifiedEntity, over current: AnyUnifiedEntity) -> Bool {
     if case .refreshToken(let new) = candidate, case .refreshToken(let old) = current {
@@ -86,23 +112,44 @@ private struct SectionBuilder {
     return false
   }
 
-  /// A warning that names what was left out; a note when nothing was: ADAL stores the family refresh token and the
-  /// app's own as one token, and the family token written under the app's key is the token the app would redeem.
-  private func sameKey(_ key: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity) -> Diagnostic {
-    let name = library?.displayName ?? "the file"
-    let place = SourceLocation(keyPath: "\(kept.kind.sectionName).\(key)")
-    if case .refreshToken(let family) = kept, case .refreshToken(let own) = left, family.isFamilyToken,
-      family.secret == own.secret
-    {
-      return Diagnostic(
-        .note, code: "export.same-token",
-        "\(name) keys the family and the app refresh token alike ('\(key)'), and both are one token "
-          + "(\(family.secret.fingerprint)): wrote it once, as the family refresh token", at: place)
+  /// A warning that names an entry `library` cannot load (left out, as an entry keyed like another is), or nil:
+  /// an access token without `expires_on` where the library needs one (`MSALLibrary.requiresAccessTokenExpiry`).
+  private static func unloadable(_ entity: AnyUnifiedEntity, key: String, in library: MSALLibrary) -> Diagnostic? {
+    guard library.requiresAccessTokenExpiry, case .accessToken(let token) = entity, !token.hasReadableExpiry else {
+      return nil
     }
     return Diagnostic(
       .warning, code: CacheExport.leftOutCode,
-      "\(name) keys two \(kept.kind.rawValue) entries alike ('\(key)'): wrote \(Self.label(kept)) and left out "
-        + "\(Self.label(left))", at: place)
+      "\(library.displayName) needs expires_on (epoch seconds) on every access token: left out "
+        + "\(label(entity)), which has none it can read",
+      at: SourceLocation(keyPath: "\(entity.kind.sectionName).\(key)"))
+  }
+
+  /// A warning that names what was left out; a note when nothing was: ADAL stores the family refresh token and the
+  /// app's own as one token, and the family token written under the app's key is the token the app would redeem.
+  /// `slot` is the key both share, or for MSAL Python's refresh tokens of one client, the key without the target.
+  private func sameKey(_ slot: String, kept: Entry, left: Entry) -> Diagnostic {
+    let name = library?.displayName ?? "the file"
+    let place = SourceLocation(keyPath: "\(kept.entity.kind.sectionName).\(kept.key)")
+    let alike =
+      kept.key == left.key
+      ? "keys two \(kept.entity.kind.rawValue) entries alike ('\(slot)')"
+      : "keeps one refresh token per account and client ('\(slot)')"
+    if case .refreshToken(let written) = kept.entity, case .refreshToken(let other) = left.entity,
+      written.secret == other.secret
+    {
+      let what = written.isFamilyToken ? "the family refresh token" : "the app refresh token"
+      let alike =
+        kept.key == left.key && written.isFamilyToken && !other.isFamilyToken
+        ? "keys the family and the app refresh token alike ('\(slot)')" : alike
+      return Diagnostic(
+        .note, code: "export.same-token",
+        "\(name) \(alike), and both are one token (\(written.secret.fingerprint)): wrote it once, as \(what)",
+        at: place)
+    }
+    return Diagnostic(
+      .warning, code: CacheExport.leftOutCode,
+      "\(name) \(alike): wrote \(Self.label(kept.entity)) and left out \(Self.label(left.entity))", at: place)
   }
 
   private static func label(_ entity: AnyUnifiedEntity) -> String {
