@@ -185,7 +185,7 @@ import _Adal2MSALTestSupport
     let exported = directory.appendingPathComponent("export.json")
     let export = try Self.run(["export", store, "--for", "python", "--output", exported.path])
     #expect(export.exitCode == 2, "\(export.stderr)")
-    let leftOut = export.stderr.split(separator: "\n").filter { $0.hasSuffix("[export.same-key]") }
+    let leftOut = export.stderr.split(separator: "\n").filter { $0.hasSuffix("[export.unloadable]") }
     #expect(leftOut.count == 1, "\(export.stderr)")
     #expect(
       leftOut.first.map {

@@ -240,7 +240,7 @@ import UnifiedCache
       #expect(written.count == 1 && written[undatedKey] == nil)
       let diagnostic = try #require(export.diagnostics.first)
       #expect(export.diagnostics.count == 1 && export.entriesLeftOut == 1)
-      #expect(diagnostic.code == CacheExport.leftOutCode && diagnostic.severity == .warning)
+      #expect(diagnostic.code == CacheExport.unloadableCode && diagnostic.severity == .warning)
       #expect(diagnostic.location?.keyPath == "AccessToken.\(undatedKey)")
       #expect(diagnostic.message.contains(undated.secret.fingerprint) && diagnostic.message.contains("expires_on"))
       #expect(!diagnostic.message.contains("at-undated"))

@@ -6,19 +6,22 @@ public struct CacheExport: Sendable {
   /// The file: unified-cache JSON, or (for MSAL ObjC) the keychain items as JSON.
   public var data: Data
   /// One warning per entry left out because the target library keys it like another or keeps only one of the
-  /// two, or cannot load it (`export.same-key`), and a note per entry written once for two that are one token
-  /// (`export.same-token`).
+  /// two (`export.same-key`) or cannot load it (`export.unloadable`), and a note per entry written once for two
+  /// that are one token (`export.same-token`).
   public var diagnostics: [Diagnostic]
 
-  /// The code of an entry the file does not hold.
+  /// The code of an entry the file does not hold for another entry the library keys alike.
   public static let leftOutCode = "export.same-key"
+  /// The code of an entry the file does not hold because the library cannot load it (an access token without
+  /// `expires_on` for MSAL Python, Java or Node).
+  public static let unloadableCode = "export.unloadable"
 
   /// Entries of the cache the file does not hold: an export with any is partial (the store still holds them).
   public var entriesLeftOut: Int { Self.entriesLeftOut(in: diagnostics) }
 
   /// The entries an export's `diagnostics` name as left out.
   public static func entriesLeftOut(in diagnostics: [Diagnostic]) -> Int {
-    diagnostics.filter { $0.code == leftOutCode }.count
+    diagnostics.count { $0.code == leftOutCode || $0.code == unloadableCode }
   }
 
   public init(data: Data, diagnostics: [Diagnostic] = []) {

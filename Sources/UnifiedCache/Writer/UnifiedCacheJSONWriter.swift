@@ -119,7 +119,7 @@ private struct SectionBuilder {
       return nil
     }
     return Diagnostic(
-      .warning, code: CacheExport.leftOutCode,
+      .warning, code: CacheExport.unloadableCode,
       "\(library.displayName) needs expires_on (epoch seconds) on every access token: left out "
         + "\(label(entity)), which has none it can read",
       at: SourceLocation(keyPath: "\(entity.kind.sectionName).\(key)"))
