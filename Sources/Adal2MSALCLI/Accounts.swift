@@ -47,10 +47,16 @@ extension Adal2MSALCommand {
       if username != nil && identifier != nil {
         throw ValidationError("give --username or --identifier, not both")
       }
-      // An unset variable (`--username "$USER_NAME"`) looked up nothing, or narrowed the listing to nothing.
+      // An unset variable (`--username "$USER_NAME"`) looked up nothing, or narrowed the listing to nothing; a
+      // value of spaces is empty once trimmed, as the lookup trims it.
       for (option, value) in [("--username", username), ("--identifier", identifier), ("--environment", environment)]
-      where value?.isEmpty == true {
+      where value?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true {
         throw ValidationError("\(option) is empty: give the value to look for")
+      }
+      // An authority URL matched no account's host, and said nothing.
+      if let environment, environment.contains(where: { "/:".contains($0) }) {
+        let host = URL(string: environment)?.host.map { ": give \($0)" } ?? ""
+        throw ValidationError("--environment takes a host, not a URL\(host)")
       }
     }
 

@@ -74,10 +74,17 @@ import _Adal2MSALTestSupport
     let both = try Self.cli(["accounts", cache, "--username", "a", "--identifier", "b"])
     #expect(both.exitCode != 0)
     // An empty value (an unset variable) is a usage error, not a lookup of nothing or a listing narrowed to none.
+    // So is one of spaces, empty once trimmed as the lookup trims it (it looked up nothing, status 1).
     for option in ["--username", "--identifier", "--environment"] {
-      let empty = try Self.cli(["accounts", cache, option, ""])
-      #expect(empty.exitCode == 64 && empty.stderr.hasPrefix("Error: \(option) is empty"), "\(empty.stderr)")
+      for value in ["", "   "] {
+        let empty = try Self.cli(["accounts", cache, option, value])
+        #expect(empty.exitCode == 64 && empty.stderr.hasPrefix("Error: \(option) is empty"), "\(empty.stderr)")
+      }
     }
+    // An authority URL for --environment matched no host, and listed nothing with status 0.
+    let url = try Self.cli(["accounts", cache, "--environment", "https://login.microsoftonline.com/common"])
+    #expect(url.exitCode == 64, "\(url.stderr)")
+    #expect(url.stderr.contains("--environment takes a host, not a URL: give login.microsoftonline.com"))
   }
 
   @Test func exportWritesAnOwnerOnlyFileThatReadsBackTheSame() throws {

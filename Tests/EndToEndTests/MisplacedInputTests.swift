@@ -11,19 +11,15 @@ import _Adal2MSALTestSupport
   static let adalDump = Fixtures.url("adal/dump-multiuser.objection.json").path
   static let msalCache = Fixtures.url("msal-json/msal-dotnet_token_cache_one_acc_seed.json").path
 
-  /// A scratch directory holding a store made from the MSAL fixture, and an MSAL.NET v2 dictionary cache, which
-  /// `inspect` does not show.
+  /// A scratch directory holding a store made from the MSAL fixture.
   struct Scratch {
     let directory: URL
     let store: String
-    let dictionary: String
 
     init() throws {
       directory = try Fixtures.temporaryDirectory("misplaced")
       store = directory.appendingPathComponent("made.sqlite").path
       _ = try ImportRun(files: [MisplacedInputTests.msalCache], store: store).run()
-      dictionary = directory.appendingPathComponent("dictionary.json").path
-      try Data(#"[{"Key": "access_tokens", "Value": []}]"#.utf8).write(to: URL(fileURLWithPath: dictionary))
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -69,12 +65,6 @@ import _Adal2MSALTestSupport
         "a store inspected", .store,
         "this is an adal2msal store, not an input cache: read it with `CacheStore.open(path:options:)`",
         { _ = try Inspection(file: scratch.store).render(.text) }
-      ),
-      (
-        "an MSAL.NET v2 dictionary cache inspected", .msalInput,
-        "this is an MSAL unified cache (an MSAL.NET v2 dictionary cache), not an ADAL cache: read it with "
-          + "`MigrationRun(msal:)`",
-        { _ = try Inspection(file: scratch.dictionary).render(.text) }
       ),
     ]
     for (name, role, message, body) in cases {
@@ -136,7 +126,6 @@ import _Adal2MSALTestSupport
         ["inspect", scratch.store],
         "not an input cache: adal2msal accounts lists its accounts, and adal2msal export writes it out as a cache"
       ),
-      (["inspect", scratch.dictionary], "not an ADAL cache: read it with adal2msal migrate --msal"),
       (
         ["migrate", "--adal", Self.adalDump, "--dry-run", "--azure-cli-dir", scratch.directory.path] + clock,
         "Azure CLI's files are written after the store, and this run writes none: leave out --dry-run"

@@ -337,4 +337,37 @@ import _Adal2MSALTestSupport
     #expect(written.exitCode == 0, "a run that succeeds makes the empty file a store: \(written.stderr)")
     #expect(try CLI.run(["accounts", store]).exitCode == 0)
   }
+
+  /// A refused run keeps its report (it says why), and the report says the plan it shows was not written: it
+  /// was byte for byte the report of a run that wrote it.
+  @Test("a refused run's report says it was refused and nothing written; a written run's does not")
+  func refusedRunsReportSaysSo() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let out = scratch.appendingPathComponent("cache.sqlite").path
+    func report(_ arguments: [String], _ name: String) throws -> (ProcessRunner.Output, [[String: Any]]) {
+      let path = scratch.appendingPathComponent(name).path
+      let output = try CLI.run(
+        ["migrate"] + arguments + ["--out", out, "--now", Self.clock, "--report", path, "--report-format", "json"])
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+      return (
+        output, (object["diagnostics"] as? [[String: Any]] ?? []).filter { $0["code"] as? String == "run.refused" }
+      )
+    }
+    let (strict, refused) = try report(["--adal", scenario("tombstones"), "--strict"], "strict.json")
+    #expect(strict.exitCode == 1 && !FileManager.default.fileExists(atPath: out), "\(strict.stderr)")
+    #expect(refused.count == 1 && refused.first?["severity"] as? String == "error", "\(refused)")
+    let message = refused.first?["message"] as? String ?? ""
+    #expect(message.hasPrefix("--strict: 1 item(s)") && message.hasSuffix("; nothing written"), "\(message)")
+    #expect(
+      strict.stderr.contains(message.replacingOccurrences(of: "; nothing written", with: " (")), "\(strict.stderr)")
+
+    let (nothing, unusable) = try report(["--adal", try oneCyclicItemDump(in: scratch)], "nothing.json")
+    #expect(nothing.exitCode == 1, "\(nothing.stderr)")
+    #expect((unusable.first?["message"] as? String)?.hasPrefix("nothing usable in the inputs: 1 item(s)") == true)
+
+    let (written, none) = try report(["--adal", scenario("tombstones")], "written.json")
+    #expect(written.exitCode == 2 && none.isEmpty, "\(written.stderr)")
+  }
 }

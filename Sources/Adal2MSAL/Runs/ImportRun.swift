@@ -131,8 +131,8 @@ public struct ImportOutcome: Sendable {
   public var updated: Int
   /// Entities the store already holds as they are.
   public var unchanged: Int
-  /// Top-level sections the model does not know (MSAL Go's partitions, an app's own data), kept verbatim and
-  /// written back by export.
+  /// Top-level sections kept verbatim and written back by export: those the model does not know (MSAL Go's
+  /// partitions, an app's own data), and each known section that holds entries the model cannot read.
   public var sectionsKept: Int
   /// What the run said of its files (a directory's hidden entries, a file given again, a file of a directory
   /// skipped), then what the reader said about entries it skipped.

@@ -121,8 +121,7 @@ public struct Inspection: Sendable {
 }
 
 extension RunFileNames {
-  /// An inspection's words: it shows inputs but an MSAL.NET v2 dictionary cache, which a migration reads, and a
-  /// store, which the store's own API reads.
+  /// An inspection's words: it shows every input, and refuses a store, which the store's own API reads.
   static var inspecting: RunFileNames {
     var names = RunFileNames()
     names.giveAsADALInput = "read it with `MigrationRun(adal:)`"

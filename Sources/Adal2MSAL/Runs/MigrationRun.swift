@@ -147,7 +147,7 @@ public struct MigrationRun: Sendable {
       destination: options.report, format: options.reportFormat, colorize: options.colorizeReport)
     var run = PartedMigration(
       pipeline: pipeline, index: consume index, existing: consume existing, itemsPerPart: options.itemsPerPart,
-      report: report, progress: progress)
+      report: report, strict: options.strict, progress: progress)
     guard let store, !dryRun else {
       let rest = try run.plan(onlyPart: .held) { _ in }
       run.releaseTarget()

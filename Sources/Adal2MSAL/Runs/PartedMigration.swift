@@ -18,6 +18,8 @@ struct PartedMigration {
   private var spool: ReportSpool?
   /// What the run amounts to, counted as the parts are planned.
   private(set) var verdict = RunVerdict()
+  /// `--strict`: any problem refuses the run.
+  let strict: Bool
   /// The run's usernames and account ids (`--redact-usernames`), once every part is planned.
   private(set) var namesToRedact: RedactionNames?
   /// Where every input item ended, per file.
@@ -34,9 +36,10 @@ struct PartedMigration {
 
   init(
     pipeline: MigrationPipeline, index: MigrationPipeline.InputIndex, existing: UnifiedCacheContents,
-    itemsPerPart: Int, report: ReportWriting, progress: RunProgressHandler?
+    itemsPerPart: Int, report: ReportWriting, strict: Bool = false, progress: RunProgressHandler?
   ) {
     self.pipeline = pipeline
+    self.strict = strict
     var options = pipeline.options
     options.clock = .fixed(options.clock.now)
     self.options = options
@@ -150,6 +153,10 @@ struct PartedMigration {
     // The files a directory run skipped are named in the report's diagnostics too.
     rest.diagnostics += index.skippedFiles.map(\.diagnostic)
     rest.diagnostics += index.inputDiagnostics
+    // A refused run's report is kept (it says why): it says too that the plan it shows was not written.
+    if let refusal = verdict.refusal(strict: strict) {
+      rest.diagnostics.append(Diagnostic(.error, code: RunVerdict.refusedCode, "\(refusal); nothing written"))
+    }
     if holding {
       spool = report.spool(names: names)
       if onlyPart == .heldUntilStaged, let part = held.first, held.count == 1 {

@@ -18,10 +18,7 @@ struct MigrationSummary {
     }
     printInputDiagnostics()
     if outcome.result == .failed {
-      let what =
-        verdict.yieldedAnything
-        ? "--strict: \(verdict.problems) item(s) or file(s) could not be read or modelled or are in conflict"
-        : "nothing usable in the inputs: \(verdict.problems) item(s) or file(s) could not be read or modelled"
+      let what = verdict.refusal(strict: outcome.strict) ?? ""
       Terminal.standardError(
         "adal2msal: error: \(what) (\(verdict.summary)); nothing written" + examples + "; see the report")
       return ExitStatus.failure

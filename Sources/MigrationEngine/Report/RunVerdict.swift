@@ -144,6 +144,18 @@ public struct RunVerdict: Sendable, Hashable {
     case failed
   }
 
+  /// Why a run with this verdict is refused, nothing written (nil when it is not): `--strict` and a problem, or
+  /// problems and nothing usable. The closing error and the report's `run.refused` say it alike.
+  public func refusal(strict: Bool) -> String? {
+    guard outcome(strict: strict) == .failed else { return nil }
+    return yieldedAnything
+      ? "--strict: \(problems) item(s) or file(s) could not be read or modelled or are in conflict"
+      : "nothing usable in the inputs: \(problems) item(s) or file(s) could not be read or modelled"
+  }
+
+  /// The code of the report's error that says the run was refused.
+  public static let refusedCode = "run.refused"
+
   /// The outcome; `strict` turns any problem into a failure.
   public func outcome(strict: Bool) -> Outcome {
     if problems == 0 { return .complete }
