@@ -18,6 +18,8 @@ import Foundation
 package struct OutputGuard: Sendable {
   private var reads: [RunFile] = []
   private var writes: [RunFile] = []
+  /// The outputs that are the run's store, which may be a database already.
+  private var stores: [String] = []
 
   package init() {}
 
@@ -44,6 +46,7 @@ package struct OutputGuard: Sendable {
   /// output may be either. `storeName` names the store in its side files' roles (`the --out store`).
   package mutating func writingStore(_ path: String, as role: String, storeName: String) {
     writing(path, as: role)
+    stores.append(path)
     readingSideFiles(of: path, storeName: storeName)
   }
 
@@ -69,10 +72,16 @@ package struct OutputGuard: Sendable {
     for output in writes {
       if output.path == "-" { throw OutputPathError(output, .standardOutput) }
       if let kind = FileIdentity.nonRegularKind(output.path) { throw OutputPathError(output, .notRegular(kind)) }
-      guard let identity = FileIdentity(output.path) else { continue }
-      if let clash = seen.first(where: { $0.identity == identity }) {
+      let identity = FileIdentity(output.path)
+      if let identity, let clash = seen.first(where: { $0.identity == identity }) {
         throw OutputPathError(output, .sameFile(as: clash.entry))
       }
+      // A report or an export replaces its file: over another store (or another application's database), a
+      // mistyped path destroyed it.
+      if !stores.contains(output.path), StoreFileMarker.holdsSQLite(output.path) {
+        throw OutputPathError(output, .database)
+      }
+      guard let identity else { continue }
       seen.append((output, identity))
     }
   }
@@ -146,6 +155,8 @@ public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, S
     case notRegular(String)
     /// `-` for an output that cannot be standard output (a store).
     case standardOutput
+    /// A report or an export whose path is an SQLite database: an adal2msal store or another application's.
+    case database
   }
 
   /// The refused output.
@@ -167,6 +178,9 @@ public struct OutputPathError: Error, LocalizedError, CustomStringConvertible, S
       return "\(name) is \(kind), not a regular file: nothing was written; give the path of a new or regular file"
     case .standardOutput:
       return "\(name): this output cannot be standard output; nothing was written; give a file path"
+    case .database:
+      return "\(name) is an SQLite database (an adal2msal store or another application's): writing it would "
+        + "destroy it; nothing was written; give another path"
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an adal2msal store says what it is: SQLite's header field `application_id` (bytes 68-71, big-endian),
 /// which its schema sets, so that an input reader can tell a store given by mistake from a first look at the file
 /// (the schema's text may sit anywhere in a large file), and the store's opening a file that is no store.
@@ -14,6 +16,14 @@ package enum StoreFileMarker {
   /// Whether `header` (the file's first bytes) starts with SQLite's magic string: an SQLite database.
   package static func isSQLite<Bytes: Collection<UInt8>>(header: Bytes) -> Bool {
     header.starts(with: "SQLite format 3\u{0}".utf8)
+  }
+
+  /// Whether the file at `path` is an SQLite database (its first bytes are SQLite's magic string); false for a
+  /// file that is missing or cannot be read.
+  package static func holdsSQLite(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    return isSQLite(header: (try? handle.read(upToCount: 16)) ?? Data())
   }
 
   /// Whether `header` (the file's first bytes) is an SQLite file whose application id is adal2msal's.

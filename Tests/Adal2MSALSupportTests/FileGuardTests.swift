@@ -57,6 +57,20 @@ import _Adal2MSALTestSupport
     paths.writing(directory.path + "/./new.sqlite-wal", as: "--report")
     #expect(throws: OutputPathError.self) { try paths.check() }
   }
+  @Test func aDatabaseIsRefusedAsAReportButNotAsTheStore() throws {
+    let directory = try Fixtures.temporaryDirectory("guard")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("app.db").path
+    #expect(
+      FileManager.default.createFile(atPath: database, contents: Data("SQLite format 3\u{0}".utf8) + Data(count: 84)))
+    var report = OutputGuard()
+    report.writing(database, as: "--report")
+    #expect(throws: OutputPathError(RunFile(role: "--report", path: database), .database)) { try report.check() }
+    var store = OutputGuard()
+    store.writingStore(database, as: "--out", storeName: "the --out store")
+    try store.check()
+  }
+
 }
 
 @Suite struct TerminalTextTests {

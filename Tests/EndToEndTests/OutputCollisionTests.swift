@@ -291,4 +291,28 @@ struct LibraryOutputCollisionTests {
       _ = try ExportRun(store: setup.store.path, library: .python, output: setup.store.path).run()
     }
   }
+
+  /// A report or an export over another store (a mistyped path) replaced it: refused, the store as it was; the
+  /// store itself, an SQLite file, is still the run's to write.
+  @Test func aReportOrExportOverAnotherStoreIsRefused() throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    let other = setup.path("other.sqlite")
+    try FileManager.default.copyItem(atPath: setup.store.path, toPath: other)
+    let before = try setup.snapshot()
+    let runs: [[String]] = [
+      ["export", setup.store.path, "--output", other],
+      ["migrate", "--msal", setup.input.path, "--out", setup.path("new.sqlite"), "--report", other],
+    ]
+    for arguments in runs {
+      let output = try CLI.run(arguments)
+      #expect(output.exitCode == 1, "\(arguments): \(output.stderr)")
+      #expect(
+        output.stderr.contains("\(other) is an SQLite database (an adal2msal store or another application's)"),
+        "\(arguments): \(output.stderr)")
+      #expect(try setup.snapshot() == before, "\(arguments) changed the directory")
+    }
+    let again = try CLI.run(["import", setup.input.path, "--out", setup.store.path])
+    #expect(again.exitCode == 0, "the run's own store: \(again.stderr)")
+  }
 }
