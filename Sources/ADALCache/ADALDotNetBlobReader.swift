@@ -20,14 +20,22 @@ struct ADALDotNetBlobReader {
 
   func read(_ data: Data) throws(ADALCacheError) -> ADALReadResult {
     var cursor = Cursor(bytes: [UInt8](data), file: file)
-    let version = try cursor.int32()
-    guard version == 3 else { throw cursor.error("schema \(version) is not 3") }
-    let count = try cursor.int32()
-    guard count >= 0, count <= limits.maxObjects else { throw cursor.error("entry count \(count) is out of range") }
+    let version = try cursor.int32("the schema version")
+    guard version == 3 else { throw cursor.error("schema \(version) is not 3", at: 0) }
+    let count = try cursor.int32("the entry count")
+    // Each entry takes at least two bytes (two empty strings' lengths): a count the rest cannot hold is damage,
+    // named here rather than as the first string the blob then lacks.
+    let room = (cursor.bytes.count - cursor.offset) / 2
+    guard count >= 0, count <= limits.maxObjects, count <= room else {
+      let bound = min(limits.maxObjects, room)
+      throw cursor.error(
+        "the entry count \(count) is out of range: the \(cursor.bytes.count - cursor.offset) bytes after it hold at "
+          + "most \(bound) entries", at: 4)
+    }
     var result = ADALReadResult(inputKind: .adalDotNetV3)
     for index in 0..<Int(count) {
-      let key = try cursor.string(limit: limits.maxStringBytes)
-      let value = try cursor.string(limit: limits.maxStringBytes)
+      let key = try cursor.string("the key of entry \(index)", limit: limits.maxStringBytes)
+      let value = try cursor.string("the value of entry \(index)", limit: limits.maxStringBytes)
       let location = SourceLocation(file: file, itemIndex: index)
       do {
         if let item = try item(key: key, value: value, index: index, location: location) {
@@ -64,9 +72,16 @@ struct ADALDotNetBlobReader {
     guard ADALAuthority(parts[0]) != nil else {
       throw ADALItemError("the key's authority is not a URL with a host", at: location)
     }
-    guard let wrapper = ADALJSON.object(Data(value.utf8)) else {
-      throw ADALItemError("the value is not a JSON object", at: location)
+    // A JSON error inside the value (a bad escape) is named with its offset in the value, never quoting it.
+    let parsed: JSONValue
+    do {
+      parsed = try JSONParser().parse(Data(value.utf8))
+    } catch {
+      throw ADALItemError(
+        "the value is not valid JSON: \(error.message) at offset \(error.location.byteOffset ?? 0) of the value",
+        at: location)
     }
+    guard let wrapper = parsed.objectValue else { throw ADALItemError("the value is not a JSON object", at: location) }
     let resultObject = wrapper["Result"]?.objectValue ?? [:]
     let userInfo = resultObject["UserInfo"]?.objectValue ?? [:]
     func string(_ object: JSONObject, _ key: String) -> String? {
@@ -128,12 +143,15 @@ struct ADALDotNetBlobReader {
     let file: String?
     var offset = 0
 
-    func error(_ what: String) -> ADALCacheError {
-      ADALCacheError("ADAL.NET v3 blob: \(what)", at: SourceLocation(file: file, byteOffset: offset))
+    func error(_ what: String, at position: Int? = nil) -> ADALCacheError {
+      ADALCacheError("ADAL.NET v3 blob: \(what)", at: SourceLocation(file: file, byteOffset: position ?? offset))
     }
 
-    mutating func int32() throws(ADALCacheError) -> Int32 {
-      guard offset + 4 <= bytes.count else { throw error("truncated: an int32 is missing") }
+    /// A little-endian int32, `field` naming it in an error (at its offset).
+    mutating func int32(_ field: String) throws(ADALCacheError) -> Int32 {
+      guard offset + 4 <= bytes.count else {
+        throw error("truncated: \(field) (an int32) is cut by the end of the \(bytes.count) bytes")
+      }
       let value =
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
         | UInt32(bytes[offset + 3]) << 24
@@ -141,24 +159,32 @@ struct ADALDotNetBlobReader {
       return Int32(bitPattern: value)
     }
 
-    mutating func string(limit: Int) throws(ADALCacheError) -> String {
+    /// A string: its 7-bit varint length, then its UTF-8. Errors name `field` and are at its length's offset.
+    mutating func string(_ field: String, limit: Int) throws(ADALCacheError) -> String {
+      let start = offset
       var length = 0
       var shift = 0
       while true {
-        guard offset < bytes.count else { throw error("truncated: a string length is missing") }
-        guard shift < 35 else { throw error("a string length has more than 5 bytes") }
+        guard offset < bytes.count else {
+          throw error("truncated: the length of \(field) is cut by the end of the \(bytes.count) bytes", at: start)
+        }
+        guard shift < 35 else { throw error("the length of \(field) has more than 5 bytes", at: start) }
         let byte = bytes[offset]
         offset += 1
         length |= Int(byte & 0x7F) << shift
         if byte & 0x80 == 0 { break }
         shift += 7
       }
-      guard length <= limit else { throw error("a string of \(length) bytes exceeds the limit of \(limit)") }
+      guard length <= limit else {
+        throw error("\(field) is \(length) bytes long, more than the limit of \(limit)", at: start)
+      }
       guard offset + length <= bytes.count else {
-        throw error("truncated: a string of \(length) bytes runs past the end")
+        throw error(
+          "truncated: \(field) is \(length) bytes long from offset \(offset), past the end of the \(bytes.count) "
+            + "bytes", at: start)
       }
       guard let text = String(bytes: bytes[offset..<offset + length], encoding: .utf8) else {
-        throw error("a string is not UTF-8")
+        throw error("\(field) is not UTF-8", at: start)
       }
       offset += length
       return text

@@ -163,13 +163,17 @@ public enum InputFormatSniffer {
     return nil
   }
 
-  /// 3 or 2 for a .NET `BinaryWriter` blob: int32 version, a sane int32 count, then a key with `:::`.
+  /// 3 or 2 for a .NET `BinaryWriter` blob: int32 version, an int32 count, then a first key that holds `:::`, or
+  /// that the bytes end inside of after at least `minimumCutKey` printable ASCII bytes (a file cut short, or the
+  /// prefix of base64 text decoded here). With a key that holds `:::` the count may be any (a damaged one), so that
+  /// the blob's reader names it and its offset; with a cut key it must be sane (1 to a million). A count of 0 is
+  /// the empty blob, 8 bytes.
   private static func dotNetBlobVersion(_ bytes: [UInt8]) -> Int? {
-    guard bytes.count >= 9, bytes[1] == 0, bytes[2] == 0, bytes[3] == 0, bytes[0] == 3 || bytes[0] == 2 else {
+    guard bytes.count >= 8, bytes[1] == 0, bytes[2] == 0, bytes[3] == 0, bytes[0] == 3 || bytes[0] == 2 else {
       return nil
     }
-    let count = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-    guard count >= 0, count < 1_000_000 else { return nil }
+    let count = Int32(
+      bitPattern: UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16 | UInt32(bytes[7]) << 24)
     if count == 0 { return bytes.count == 8 ? Int(bytes[0]) : nil }
     // The first key: a 7-bit varint length, then UTF-8 holding "authority:::resource:::client:::subject".
     var length = 0
@@ -184,9 +188,17 @@ public enum InputFormatSniffer {
     }
     let end = min(bytes.count, position + length)
     guard position < end else { return nil }
-    let key = String(decoding: bytes[position..<end], as: UTF8.self)
-    return key.contains(":::") ? Int(bytes[0]) : nil
+    let key = bytes[position..<end]
+    if String(decoding: key, as: UTF8.self).contains(":::") { return Int(bytes[0]) }
+    let isCut = position + length > bytes.count
+    guard isCut, count > 0, count < 1_000_000, key.count >= minimumCutKey,
+      key.allSatisfy({ (0x20...0x7E).contains($0) })
+    else { return nil }
+    return Int(bytes[0])
   }
+
+  /// The printable ASCII bytes of a first key cut by the end of the bytes that make them an ADAL.NET blob's.
+  static let minimumCutKey = 16
 
   private static func trimmed(_ bytes: Data) -> Data {
     var rest = bytes[...]

@@ -25,6 +25,10 @@ struct Adal2MSALCommand: AsyncParsableCommand {
   static func main() async {
     Terminal.reserveClosedStreams()
     AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
+    if let message = ArgumentBytes.refusal(ArgumentBytes.given) {
+      Terminal.standardError(message)
+      exit(withError: ExitStatus.failure)
+    }
     if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
       for line in message.split(separator: "\n") { Terminal.standardError(String(line)) }
       exit(withError: ExitStatus.usage)

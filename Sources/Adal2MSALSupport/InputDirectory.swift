@@ -32,14 +32,16 @@ package struct InputDirectory: Sendable, Hashable {
     while let directory = pending.popLast() ?? (linked.isEmpty ? nil : linked.removeFirst()) {
       let identity = FileIdentity(directory)
       if let identity, !listed.insert(identity).inserted { continue }
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-        throw InputFileError(path: directory, problem: .unreadable(reason: "cannot list the directory"))
-      }
+      let names = try Self.names(in: directory)
       var subdirectories: [String] = []
-      for name in names.sorted() {
+      for (name, isUTF8) in names.sorted(by: { $0.name < $1.name }) {
         let entry = (directory as NSString).appendingPathComponent(name)
         if name.hasPrefix(".") {
           hidden.append(entry)
+        } else if !isUTF8 {
+          // Not UTF-8: listed under its escaped name, which the reader refuses naming it (a directory is not
+          // listed: its files' paths would not be UTF-8 either).
+          files.append(entry)
         } else if !FileIdentity.isDirectory(entry) {
           if !ownFiles.isEmpty, let identity = FileIdentity(entry), ownFiles.contains(identity) {
             runFiles.append(entry)
@@ -57,6 +59,38 @@ package struct InputDirectory: Sendable, Hashable {
     files.sort()
     hidden.sort()
     runFiles.sort()
+  }
+
+  /// The names of the entries of `directory` (not `.` and `..`), by `readdir`, each with whether it is UTF-8; one
+  /// that is not is given escaped (`FileNameBytes.escaped`). Foundation's listing made such a name a string with
+  /// U+FFFD for each bad byte, which named no file.
+  /// - Throws: `InputFileError` with the system's error when the directory cannot be listed.
+  package static func names(in directory: String) throws(InputFileError) -> [(name: String, isUTF8: Bool)] {
+    func failure(_ code: Int32) -> InputFileError {
+      InputFileError(
+        path: directory, problem: .unreadable(reason: "cannot list the directory: \(FileNameBytes.systemError(code))"))
+    }
+    guard let stream = opendir(directory) else { throw failure(errno) }
+    defer { closedir(stream) }
+    var names: [(name: String, isUTF8: Bool)] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(stream) else {
+        if errno != 0 { throw failure(errno) }
+        return names
+      }
+      let bytes = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+          Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
+        }
+      }
+      if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+      if FileNameBytes.isUTF8(bytes) {
+        names.append((String(decoding: bytes, as: UTF8.self), true))
+      } else {
+        names.append((FileNameBytes.escaped(bytes), false))
+      }
+    }
   }
 
   /// The code of the note that names a hidden entry.

@@ -16,11 +16,9 @@ package enum InputFile {
   package static func readReleasable(_ path: String, limits: InputLimits = .default, pagesFrom minimumBytes: Int = 0)
     throws -> (data: Data, pages: InputPages?)
   {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw InputFileError(path: path, problem: .missing)
-    }
-    guard !isDirectory.boolValue else { throw InputFileError(path: path, problem: .isDirectory) }
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw statFailure(path, code: errno) }
+    guard status.st_mode & S_IFMT != S_IFDIR else { throw InputFileError(path: path, problem: .isDirectory) }
     // A FIFO or a device (/dev/zero) may never end, and opening a FIFO waits for a writer: refused unopened.
     if let kind = OwnerOnlyFile.nonRegularKind(path) { throw InputFileError(path: path, problem: .notRegular(kind)) }
     let size = size(of: path)
@@ -37,7 +35,13 @@ package enum InputFile {
       }
       read = (bytes, nil)
     } else {
-      // Whatever kept the file from being read above is said as Foundation says it.
+      // Whatever kept the file from being read above: the system's error when it cannot be opened, else as
+      // Foundation says it.
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+      guard descriptor >= 0 else {
+        throw InputFileError(path: path, problem: .unreadable(reason: FileNameBytes.systemError(errno)))
+      }
+      close(descriptor)
       do {
         read = (try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe), nil)
       } catch {
@@ -49,6 +53,19 @@ package enum InputFile {
       throw InputFileError(path: path, problem: .tooLarge(size: read.data.count, limit: limits.maxInputBytes))
     }
     return read
+  }
+
+  /// Why `stat` of the input `path` failed with `code`: missing (`ENOENT`), named by a directory walk under the
+  /// escaped name of a file whose name is not UTF-8 (`FileNameBytes`), or the system's own error (a loop of
+  /// symbolic links, a path too long, a permission denied), never "no such file" for those.
+  static func statFailure(_ path: String, code: Int32) -> InputFileError {
+    guard code == ENOENT else {
+      return InputFileError(path: path, problem: .unreadable(reason: FileNameBytes.systemError(code)))
+    }
+    if let kind = FileNameBytes.undecodableEntry(path) {
+      return InputFileError(path: path, problem: .nameNotUTF8(kind: kind))
+    }
+    return InputFileError(path: path, problem: .missing)
   }
 
   /// Reads a file whose size says 0 to its end, or to one byte past `limit` (which the caller refuses): a /proc or
@@ -177,6 +194,9 @@ public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Se
     case notRegular(String)
     /// The first `count` bytes are all zero: not any input format.
     case zeroFilled(count: Int)
+    /// The name is not UTF-8 (`path` shows each byte that is not as `\xFF`): `kind` says what is there ("a
+    /// file", "a directory"…).
+    case nameNotUTF8(kind: String)
   }
 
   public var path: String
@@ -201,6 +221,9 @@ public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Se
     case .zeroFilled(let count):
       "\(path): the first \(count) bytes are all zero, which no keychain dump, ADAL blob, archive or unified-cache "
         + "JSON is; give the cache file itself"
+    case .nameNotUTF8(let kind):
+      "\(path): not read: \(kind) whose name is not UTF-8 (each byte that is not is shown as \\xHH); adal2msal "
+        + "reads only UTF-8 paths: rename it to read it"
     }
   }
 

@@ -45,16 +45,45 @@ struct ADALJSONTests {
     #expect(error.location.byteOffset == 4)
   }
 
-  /// RFC 8259 §7 allows any `\uXXXX`, a lone surrogate too (§8.2 leaves its meaning open). It cannot be part of a
-  /// Swift string and reads as U+FFFD; the dump is read. `JSONSerialization` refused the whole input.
-  @Test func aLoneSurrogateDoesNotRefuseTheDump() throws {
+  /// RFC 8259 §7 allows any `\uXXXX`, but a lone surrogate has no meaning (§8.2; I-JSON, RFC 7493 §2.1, forbids
+  /// it) and cannot be part of a Swift string: read as U+FFFD it changed the token it was in, and the run
+  /// exited 0. It is refused as invalid UTF-8 is: the whole input, at the escape's offset, quoting nothing.
+  @Test func aLoneSurrogateRefusesTheInput() throws {
     let good = try Fixtures.data("adal/archive-e3-frt.bplist")
-    let json = """
+    let dump = """
       [{"gena": "TVNPcGVuVGVjaC5BREFMLjE=", "acct": "", "labl": "label \\ud800", "v_Data": "\(good.base64EncodedString())",
         "svce": "MSOpenTech.ADAL.1|aHR0cHM6Ly9sb2dpbi5taWNyb3NvZnRvbmxpbmUuY29tLzcyZjk4OGJmLTg2ZjEtNDFhZi05MWFiLTJkN2NkMDExZGI0Nw|CC3513A0-0E69-4B4D-97FC-DFB6C91EE132|Zm9jaS0x"}]
       """
-    let result = try ADALCacheReader().read(Data(json.utf8), file: "surrogate.json")
-    #expect(result.items.map(\.kind) == [.familyRefreshToken(familyID: "1")])
+    let error = try #require(throws: ADALCacheError.self) {
+      try ADALCacheReader().read(Data(dump.utf8), file: "surrogate.json")
+    }
+    #expect(error.message == "the input is not valid JSON: unpaired UTF-16 surrogate in a \\u escape")
+    #expect(error.location == SourceLocation(file: "surrogate.json", byteOffset: 65, line: 1, column: 66))
+    // ADAL Python / Azure CLI (and ADAL Node) arrays: a refresh token with a lone low surrogate.
+    let python =
+      #"[{"_authority": "https://login.microsoftonline.com/common", "_clientId": "c", "resource": "r", "#
+      + #""refreshToken": "rt-secret\udc00", "tokenType": "Bearer"}]"#
+    let pythonError = try #require(throws: ADALCacheError.self) {
+      try ADALCacheReader().read(Data(python.utf8), file: "accessTokens.json")
+    }
+    #expect(pythonError.message == "the input is not valid JSON: unpaired UTF-16 surrogate in a \\u escape")
+    #expect(pythonError.location.byteOffset == python.utf8.count - 32)
+    #expect(!pythonError.description.contains("rt-secret"))
+  }
+
+  /// An id token whose claims hold a lone surrogate escape has no readable claims: the part is no JSON object to
+  /// the parser, which is the diagnostic an id token that is no JSON gets (`IDTokenClaimsError.notJSONObject`);
+  /// its tokens are still read, and the item's identity then comes from elsewhere, as for any such id token.
+  @Test func aLoneSurrogateInAnIDTokenMakesItsClaimsUnreadable() throws {
+    #expect(throws: IDTokenClaimsError.notJSONObject(segment: 1)) {
+      try IDTokenClaims(rawIDToken: Self.idToken(payload: #"{"sub":"s","name":"Ann\ud800","oid":"o"}"#))
+    }
+    #expect(throws: IDTokenClaimsError.notJSONObject(segment: 1)) {
+      try IDTokenClaims(rawIDToken: Self.idToken(payload: #"{"sub":"s","name":"\ud83d\u0041"}"#))
+    }
+    // A pair reads as its scalar.
+    let paired = try IDTokenClaims(rawIDToken: Self.idToken(payload: #"{"sub":"s","name":"Ann\ud83d\ude00"}"#))
+    #expect(paired["name"] == .string("Ann😀"))
   }
 
   /// ADAL Python tests `isMRRT` by truth value; `true` and 1 are what both that and a boolean agree on (as

@@ -126,4 +126,86 @@ import _Adal2MSALTestSupport
       ])
     #expect(try InputFile.expand([a, a]) == [a])
   }
+
+  /// Creates the entry whose name is `name`'s bytes in `directory`: a file holding "x", or a directory.
+  private func make(_ name: [UInt8], in directory: String, directory isDirectory: Bool = false) {
+    let path = (Array(directory.utf8) + [UInt8(ascii: "/")] + name).map { CChar(bitPattern: $0) } + [0]
+    if isDirectory {
+      #expect(mkdir(path, 0o700) == 0)
+    } else {
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+      #expect(descriptor >= 0)
+      #expect(write(descriptor, "x", 1) == 1)
+      close(descriptor)
+    }
+  }
+
+  /// A name that is not UTF-8 is listed with each byte that is not as `\xFF` (Foundation's listing made it
+  /// U+FFFD, which named no file: "no such file"), and reading that path refuses it by name, saying what it is;
+  /// a directory so named is not entered. A name holding `\x` as text is a name as it is.
+  @Test func aNameThatIsNotUTF8IsListedEscapedAndRefusedByName() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-bytes")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let dumps = scratch.appendingPathComponent("dumps").path
+    try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+    make(Array("cache".utf8) + [0xFF, 0xFE] + Array(".json".utf8), in: dumps)
+    make(Array("caf".utf8) + [0xC3] + Array(".json".utf8), in: dumps)  // a cut sequence
+    make(Array("sub".utf8) + [0xE9], in: dumps, directory: true)
+    make(Array("sub".utf8) + [0xE9] + Array("/inner.json".utf8), in: dumps)
+    make([UInt8(ascii: "."), 0x80], in: dumps)
+    make(Array(#"lit\xFF.json"#.utf8), in: dumps)
+    make(Array("ok-é.json".utf8), in: dumps)
+
+    let listing = try InputDirectory(listing: dumps)
+    #expect(
+      listing.files == [
+        "\(dumps)/cache\\xFF\\xFE.json", "\(dumps)/caf\\xC3.json", #"\#(dumps)/lit\xFF.json"#, "\(dumps)/ok-é.json",
+        "\(dumps)/sub\\xE9",
+      ])
+    #expect(listing.hidden == ["\(dumps)/.\\x80"])
+    for (path, kind) in [("\(dumps)/cache\\xFF\\xFE.json", "a file"), ("\(dumps)/sub\\xE9", "a directory")] {
+      #expect(throws: InputFileError(path: path, problem: .nameNotUTF8(kind: kind))) { try InputFile.read(path) }
+    }
+    #expect(
+      "\(InputFileError(path: "d/x\\xFF", problem: .nameNotUTF8(kind: "a file")))"
+        == #"d/x\xFF: not read: a file whose name is not UTF-8 (each byte that is not is shown as \xHH); "#
+        + "adal2msal reads only UTF-8 paths: rename it to read it")
+    // The file named `lit\xFF.json` as text, and a UTF-8 name, are read.
+    #expect(try InputFile.read(#"\#(dumps)/lit\xFF.json"#) == Data("x".utf8))
+    #expect(try InputFile.read("\(dumps)/ok-é.json") == Data("x".utf8))
+    // An escaped name of no entry is missing.
+    #expect(throws: InputFileError(path: "\(dumps)/none\\xFF", problem: .missing)) {
+      try InputFile.read("\(dumps)/none\\xFF")
+    }
+  }
+
+  /// A path that cannot be opened says why, as the system does: a loop of links, a name too long, a file where a
+  /// directory is needed. It said "no such file" for each.
+  @Test func aFileThatCannotBeOpenedSaysTheSystemsReason() throws {
+    let scratch = try Fixtures.temporaryDirectory("input-errno")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (a, b) = (scratch.appendingPathComponent("loopA").path, scratch.appendingPathComponent("loopB").path)
+    try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: b)
+    try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: a)
+    let file = scratch.appendingPathComponent("file").path
+    #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+    let long = scratch.path + "/" + String(repeating: "a", count: 300)
+    let cases: [(String, InputFileError.Problem)] = [
+      (a, .unreadable(reason: String(cString: strerror(ELOOP)))),
+      (long, .unreadable(reason: String(cString: strerror(ENAMETOOLONG)))),
+      (file + "/inner", .unreadable(reason: String(cString: strerror(ENOTDIR)))),
+      (scratch.appendingPathComponent("none").path, .missing),
+    ]
+    for (path, problem) in cases {
+      #expect(throws: InputFileError(path: path, problem: problem)) { try InputFile.read(path) }
+    }
+    #expect(String(cString: strerror(ELOOP)) == "Too many levels of symbolic links")
+    // A directory that cannot be listed says why too.
+    #expect(
+      throws: InputFileError(
+        path: a, problem: .unreadable(reason: "cannot list the directory: \(String(cString: strerror(ELOOP)))"))
+    ) {
+      try InputDirectory.names(in: a)
+    }
+  }
 }

@@ -72,6 +72,62 @@ import _Adal2MSALTestSupport
     #expect(result.diagnostics.allSatisfy { $0.code == "adal.item-unreadable" && $0.message.contains("not a URL") })
   }
 
+  /// A blob recognised as ADAL.NET's by its header (schema 3 and a first key holding `:::`, or one the file ends
+  /// inside of) whose header is damaged names the format, the field, its offset and the bad count or length. A
+  /// count of 0x7fffffff or -1, or a file cut at 100 bytes, was "not a recognised ADAL input: the file is binary
+  /// data".
+  @Test func aDamagedHeaderNamesTheFieldItsOffsetAndTheBadValue() throws {
+    let real = try Data(contentsOf: Self.realBlob)
+    func failure(_ data: Data) throws -> ADALCacheError {
+      try #require(throws: ADALCacheError.self) { try ADALCacheReader().read(data, file: "TokenCache.dat") }
+    }
+    for count: Int32 in [.max, -1, 60_000] {
+      var data = real
+      withUnsafeBytes(of: count.littleEndian) { data.replaceSubrange(4..<8, with: $0) }
+      let error = try failure(data)
+      #expect(
+        error.message
+          == "ADAL.NET v3 blob: the entry count \(count) is out of range: the \(real.count - 8) bytes after it hold "
+          + "at most \((real.count - 8) / 2) entries")
+      #expect(error.location == SourceLocation(file: "TokenCache.dat", byteOffset: 4))
+    }
+    // The first key, 3082 bytes long, cut at 100 (raw, and as base64 text).
+    for data in [real.prefix(100), Data(real.prefix(100).base64EncodedString().utf8)] {
+      let cut = try failure(data)
+      #expect(
+        cut.message
+          == "ADAL.NET v3 blob: truncated: the key of entry 0 is 3082 bytes long from offset 10, past the end of "
+          + "the 100 bytes")
+      #expect(cut.location == SourceLocation(file: "TokenCache.dat", byteOffset: 8))
+    }
+    // Cut inside the count: too little to be recognised, and said as before.
+    #expect(try failure(real.prefix(6)).message.hasPrefix("not a recognised ADAL input"))
+    // Cut later: the entry and the field it was in.
+    let later = try failure(real.prefix(3000))
+    #expect(later.message.hasPrefix("ADAL.NET v3 blob: truncated: the key of entry 0 is 3082 bytes long"))
+    var sample = try Self.sample()
+    sample.removeLast(5)
+    let value = try failure(sample)
+    #expect(value.message.hasPrefix("ADAL.NET v3 blob: truncated: the value of entry 1 is "), "\(value.message)")
+  }
+
+  /// An entry's value that is no valid JSON (a lone surrogate escape in a token) makes that entry unreadable,
+  /// named with the parser's reason and its offset in the value, never quoting it; the other entries are read.
+  @Test func anEntryWhoseValueHasALoneSurrogateIsUnreadable() throws {
+    let good = try Self.sample()
+    var bytes = [UInt8](good)
+    let token = Array("dotnet-rt-frank".utf8)
+    let at = try #require((0...(bytes.count - token.count)).first { Array(bytes[$0..<$0 + token.count]) == token })
+    // "dotnet-rt-frank" becomes "dotnet\ud800frank": as long, the lengths stay right.
+    bytes.replaceSubrange(at + 6..<at + 15, with: Array("\\ud800frk".utf8))
+    let result = try ADALCacheReader().read(Data(bytes), file: "TokenCache.dat")
+    #expect(result.items.isEmpty)
+    let diagnostic = try #require(result.diagnostics.first { $0.code == "adal.item-unreadable" })
+    #expect(
+      diagnostic.message.contains("the value is not valid JSON: unpaired UTF-16 surrogate in a \\u escape at offset "))
+    #expect(!diagnostic.message.contains("frank") && !diagnostic.message.contains("frk"))
+  }
+
   @Test func entriesBecomeItemsAndBase64TextReadsTheSame() throws {
     let data = try Self.sample()
     let result = try ADALCacheReader().read(data, file: "TokenCache.dat")

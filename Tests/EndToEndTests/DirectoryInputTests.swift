@@ -336,4 +336,47 @@ import _Adal2MSALTestSupport
         $0.hasPrefix("adal2msal: warning: \(fleet.fleet)/x\\x1B[31m\\x0Aadal2msal: wrote run 9 to forged.sqlite")
       }, "\(run.stderr)")
   }
+
+  /// A file of a fleet whose name is not UTF-8 is skipped, named with each byte that is not UTF-8 as `\xFF`,
+  /// and counted (status 2); given as an argument, it ends the run naming it (status 1). Both said "no such
+  /// file": the name was read with U+FFFD for each bad byte, which named no file. A link loop says so.
+  @Test func aFileWhoseNameIsNotUTF8IsSkippedAndNamedEscaped() throws {
+    let fleet = try Fleet()
+    defer { try? FileManager.default.removeItem(at: fleet.scratch) }
+    let contents = try Data(contentsOf: Fixtures.url("adal-python/accessTokens.json"))
+    let raw = (Array("\(fleet.fleet)/cache".utf8) + [0xFF, 0xFE] + Array(".json".utf8)).map { CChar(bitPattern: $0) }
+    let descriptor = open(raw + [0], O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    #expect(descriptor >= 0)
+    #expect(contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == contents.count)
+    close(descriptor)
+    let shown = #"\#(fleet.fleet)/cache\xFF\xFE.json"#
+
+    let run = try CLI.run(["migrate", "--adal", fleet.fleet, "--dry-run", "--now", Self.clock, "-q"])
+    #expect(run.exitCode == 2, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "adal2msal: warning: \(shown): skipped: not read: a file whose name is not UTF-8 (each byte that is not is "
+          + #"shown as \xHH); adal2msal reads only UTF-8 paths: rename it to read it"#), "\(run.stderr)")
+    #expect(run.stderr.contains("1 files skipped"), "\(run.stderr)")
+
+    // As an argument (through bash: `Process` takes only strings), to each command that reads an input.
+    for command in [
+      ["inspect"], ["migrate", "--dry-run", "--adal"], ["import", "--dry-run", "--out", fleet.store("i.sqlite")],
+    ] {
+      let direct = try ProcessRunner.run(
+        URL(fileURLWithPath: "/bin/bash"),
+        arguments: ["-c", #"exec "$0" "$@" "$(printf '%s\377\376.json' "$FLEET/cache")""#, CLI.binary.path] + command,
+        environment: ["FLEET": fleet.fleet], timeout: CLI.hangTimeout)
+      let violations = CLI.contractViolations(
+        direct, expected: ["argument \(command.count + 1) is not UTF-8: \(shown) (each byte that is not is shown as"])
+      #expect(violations.isEmpty, "\(command): \(violations)")
+    }
+
+    let loop = fleet.store("loop.json")
+    try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+    let looped = try CLI.run(["inspect", loop])
+    #expect(
+      CLI.contractViolations(looped, expected: ["\(loop): cannot read the file: Too many levels of symbolic links"])
+        .isEmpty, "\(looped.stderr)")
+  }
 }

@@ -44,4 +44,19 @@ import _Adal2MSALTestSupport
     #expect(result.diagnostics.first?.location?.keyPath == "[0].Value[0]")
     #expect(result.diagnostics.last?.location?.keyPath == "[2].Value")
   }
+
+  /// An entry whose JSON text holds a lone surrogate escape (`\\ud800` in the file: `\ud800` in the text) is
+  /// unreadable, named with the parser's reason and its offset in the text, never quoting the token.
+  @Test func anEntryWithALoneSurrogateIsNamedWithItsOffset() throws {
+    let json = #"[{"Key":"refresh_tokens","Value":["{\"secret\":\"rt-secret\\ud800\"}"]}]"#
+    let result = try UnifiedCacheJSONReader().read(Data(json.utf8), file: "d.json")
+    #expect(result.contents.refreshTokens.isEmpty)
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.code == "unified.invalid-entry")
+    #expect(
+      diagnostic.message
+        == #"the entry is not a string holding a JSON object (unpaired UTF-16 surrogate in a \u escape at offset 20 "#
+        + "of the text); skipped")
+    #expect(diagnostic.location?.keyPath == "[0].Value[0]")
+  }
 }

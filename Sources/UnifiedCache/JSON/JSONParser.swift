@@ -261,20 +261,20 @@ private struct Cursor {
     case UInt8(ascii: "t"): return "\t"
     case UInt8(ascii: "u"):
       let unit = try parseHex4()
-      if (0xD800..<0xDC00).contains(unit), bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+      guard (0xD800..<0xE000).contains(unit) else { return UnicodeScalar(unit)! }
+      // A surrogate must be a high one followed by a `\u` escape of a low one. RFC 8259 §8.2 leaves a lone one's
+      // meaning open and I-JSON (RFC 7493 §2.1) forbids it; it cannot be part of a Swift string, and reading it
+      // as U+FFFD changed the token it was in. Refused as invalid UTF-8 is: at the escape, never quoting it.
+      let escape = index - 6
+      guard unit < 0xDC00, bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
         bytes[index + 1] == UInt8(ascii: "u")
-      {
-        let saved = index
-        index += 2
-        let low = try parseHex4()
-        if (0xDC00..<0xE000).contains(low) {
-          let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-          return UnicodeScalar(value) ?? "\u{FFFD}"
-        }
-        index = saved
+      else { throw error("unpaired UTF-16 surrogate in a \\u escape", at: escape) }
+      index += 2
+      let low = try parseHex4()
+      guard (0xDC00..<0xE000).contains(low) else {
+        throw error("unpaired UTF-16 surrogate in a \\u escape", at: escape)
       }
-      // A lone surrogate cannot be represented in a Swift string: replaced, as most JSON readers do.
-      return UnicodeScalar(unit) ?? "\u{FFFD}"
+      return UnicodeScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
     default:
       throw error("invalid escape \\\(describe(byte))", at: index - 2)
     }

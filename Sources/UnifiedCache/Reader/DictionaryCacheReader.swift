@@ -50,13 +50,24 @@ struct DictionaryCacheReader {
         let path = "[\(index)].Value[\(position)]"
         let entryLocation = SourceLocation(file: file, keyPath: path)
         // Each entity is a JSON text inside a string: parsed with the same limits as the file.
-        guard case .string(let text) = value,
-          case .object(let fields)? = try? JSONParser(limits: limits).parse(Data(text.utf8), file: file)
-        else {
+        // A JSON error inside the text (a bad escape) is named with its offset in the text, never quoting it.
+        var why = ""
+        let parsed: JSONValue?
+        if case .string(let text) = value {
+          do {
+            parsed = try JSONParser(limits: limits).parse(Data(text.utf8), file: file)
+          } catch {
+            parsed = nil
+            why = " (\(error.message) at offset \(error.location.byteOffset ?? 0) of the text)"
+          }
+        } else {
+          parsed = nil
+        }
+        guard case .object(let fields)? = parsed else {
           assembler.report(
             Diagnostic(
-              .warning, code: "unified.invalid-entry", "the entry is not a string holding a JSON object; skipped",
-              at: entryLocation))
+              .warning, code: "unified.invalid-entry",
+              "the entry is not a string holding a JSON object\(why); skipped", at: entryLocation))
           continue
         }
         let decoded = EntityDecoder.decode(kind, fields, path: path, location: SourceLocation(file: file))
