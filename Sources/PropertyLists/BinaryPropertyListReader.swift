@@ -98,23 +98,29 @@ extension BinaryPropertyListParser {
     }
     guard bytes.starts(with: "bplist00".utf8) else { throw .at(offset: 0, "expected the bplist00 header") }
     let base = bytes.count - BinaryPropertyListTrailer.size
+    // A trailer's first six bytes are unused and zero: bytes that are not were never a trailer (a file cut short,
+    // whose last 32 bytes are some object's), which the values read from them would not say.
+    let cutShort = bytes[base..<base + 6].contains { $0 != 0 }
+    func fault(_ offset: Int, _ message: String) -> PropertyListError {
+      .at(offset: offset, message + (cutShort ? " (the last 32 bytes are no trailer: is the file truncated?)" : ""))
+    }
     let offsetIntSize = Int(bytes[base + 6])
     let objectRefSize = Int(bytes[base + 7])
     guard (1...8).contains(offsetIntSize) else {
-      throw .at(offset: base + 6, "trailer: offset integer size \(offsetIntSize) is not 1 to 8")
+      throw fault(base + 6, "trailer: offset integer size \(offsetIntSize) is not 1 to 8")
     }
     guard (1...8).contains(objectRefSize) else {
-      throw .at(offset: base + 7, "trailer: object reference size \(objectRefSize) is not 1 to 8")
+      throw fault(base + 7, "trailer: object reference size \(objectRefSize) is not 1 to 8")
     }
     let objectCount = readUnsigned(bytes, at: base + 8, size: 8)
     let topObject = readUnsigned(bytes, at: base + 16, size: 8)
     let tableStart = readUnsigned(bytes, at: base + 24, size: 8)
-    guard objectCount >= 1 else { throw .at(offset: base + 8, "trailer: the object count is 0") }
+    guard objectCount >= 1 else { throw fault(base + 8, "trailer: the object count is 0") }
     guard objectCount <= UInt64(limits.maxObjects) else {
-      throw .at(offset: base + 8, "trailer: \(objectCount) objects exceed the limit of \(limits.maxObjects)")
+      throw fault(base + 8, "trailer: \(objectCount) objects exceed the limit of \(limits.maxObjects)")
     }
     guard topObject < objectCount else {
-      throw .at(offset: base + 16, "trailer: top object \(topObject) out of range (\(objectCount) objects)")
+      throw fault(base + 16, "trailer: top object \(topObject) out of range (\(objectCount) objects)")
     }
     // The offset table must lie between the header and the trailer, and hold objectCount entries.
     let (tableBytes, overflow) = objectCount.multipliedReportingOverflow(by: UInt64(offsetIntSize))
@@ -122,8 +128,8 @@ extension BinaryPropertyListParser {
     guard tableStart >= UInt64(BinaryPropertyListTrailer.headerSize), let tableEnd, !tableEnd.overflow,
       tableEnd.partialValue <= UInt64(base)
     else {
-      throw .at(
-        offset: base + 24,
+      throw fault(
+        base + 24,
         "trailer: offset table at 0x\(String(tableStart, radix: 16)) with \(objectCount) entries of "
           + "\(offsetIntSize) bytes does not fit in the file (\(bytes.count) bytes)")
     }

@@ -40,10 +40,25 @@ public struct XMLPropertyListReader: Sendable {
     let context = Unmanaged.passUnretained(collector).toOpaque()
     xml.setStructuredErrorHandler(reader, xmlCollectError, context)
     // The reader reads from `data`'s bytes lazily: keep them alive and in place while parsing.
-    return try withExtendedLifetime(data) { () throws(PropertyListError) -> PropertyListValue in
-      var parser = XMLPropertyListParser(xml: xml, reader: reader, errors: collector, limits: limits)
-      return try parser.readDocument()
+    do {
+      return try withExtendedLifetime(data) { () throws(PropertyListError) -> PropertyListValue in
+        var parser = XMLPropertyListParser(xml: xml, reader: reader, errors: collector, limits: limits)
+        return try parser.readDocument()
+      }
+    } catch {
+      throw Self.namingTruncation(error, of: data)
     }
+  }
+
+  /// `error` of a document that does not end with `</plist>`, saying so: libxml2 calls a document cut short
+  /// "Extra content at the end of the document" or "Premature end of data", which says nothing of a truncated
+  /// file, the usual cause.
+  static func namingTruncation(_ error: PropertyListError, of data: Data) -> PropertyListError {
+    let lastBytesFirst = data.suffix(64).reversed().drop { [0x20, 0x09, 0x0A, 0x0D, 0x00].contains($0) }
+    guard !lastBytesFirst.starts(with: "</plist>".utf8.reversed()) else { return error }
+    var named = error
+    named.message += " (the file ends before </plist>: truncated?)"
+    return named
   }
 }
 

@@ -41,6 +41,21 @@ import _Adal2MSALTestSupport
     #expect(error(data.prefix(20))?.message.contains("truncated") == true)
   }
 
+  /// A file cut short ends in some object's bytes, read as a trailer: its unused first six bytes are not zero,
+  /// and the error says the file may be truncated. A whole file's trailer with a bad value does not.
+  @Test func aTrailerOfAFileCutShortIsNamedAsTruncation() throws {
+    let data = try Fixtures.data("plist/all-types.binary.plist")
+    var named = 0
+    for length in stride(from: 40, to: data.count - 1, by: 7) {
+      let failure = try #require(error(data.prefix(length)), "cut at \(length)")
+      if failure.message.hasSuffix("(the last 32 bytes are no trailer: is the file truncated?)") { named += 1 }
+    }
+    #expect(named > 0, "no cut was named as a truncation")
+    var builder = simpleBuilder()
+    builder.offsetTableOverride = 0xFFFF_FFFF_FFFF_FFF0
+    #expect(error(builder.build())?.message.contains("truncated") == false)
+  }
+
   @Test func offsetTableOutsideTheFile() throws {
     var builder = simpleBuilder()
     builder.offsetTableOverride = 0xFFFF_FFFF_FFFF_FFF0

@@ -72,6 +72,16 @@ import Testing
     let mismatched = try #require(error(Self.header + "<array>\n<string>x</array>\n</plist>"))
     #expect(mismatched.location.line == 5)
     #expect(mismatched.message.contains("mismatch"))
+    #expect(!mismatched.message.contains("truncated"), "a file that ends with </plist> is whole")
+  }
+
+  /// A file cut short: libxml2 calls it "Extra content at the end of the document" or "Premature end of data".
+  @Test func aTruncatedDocumentIsNamedAsOne() throws {
+    let whole = Self.header + "<array>\n  <dict>\n    <key>acct</key>\n    <string>alice</string>\n  </dict>\n</array>\n</plist>\n"
+    for cut in [whole.count / 4, whole.count / 2, whole.count - 12] {
+      let failure = try #require(error(String(whole.prefix(cut))), "cut at \(cut)")
+      #expect(failure.message.hasSuffix("(the file ends before </plist>: truncated?)"), "\(cut): \(failure.message)")
+    }
   }
 
   @Test func billionLaughsIsRejected() throws {
