@@ -101,4 +101,23 @@ import _Adal2MSALTestSupport
     #expect(fromNode.count == testCase.accounts.count)
     #expect(fromNode.allSatisfy { $0.value.objectValue?["tenantProfiles"] != nil })
   }
+
+  /// An ADAL user with tokens in two tenants (Fixtures/scenarios/two-tenants): the dry run's report `--for node`
+  /// warns of nothing left out, and the export of the migrated store holds both tenants, status 0.
+  @Test func aMigratedUserInTwoTenants() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let input = Fixtures.url("scenarios/two-tenants/adal.xml.plist").path
+    let arguments = ["migrate", "--adal", input, "--now", "2025-06-01T12:00:00Z", "--out", store, "--for", "node"]
+    let dryRun = try CLI.run(arguments + ["--dry-run"])
+    #expect(dryRun.exitCode == 0 && !dryRun.stdout.contains("export.same-key"), "\(dryRun.stdout)")
+    #expect(try CLI.run(arguments + ["--quiet"]).exitCode == 0)
+    let node = directory.appendingPathComponent("node.json")
+    let exported = try CLI.run(["export", store, "--for", "node", "--output", node.path])
+    #expect(exported.exitCode == 0 && exported.stderr.isEmpty, "\(exported.stderr)")
+    let accounts = try Self.accounts(node)
+    #expect(accounts.count == 1)
+    let profiles = accounts.members.first?.value.objectValue?["tenantProfiles"]?.arrayValue ?? []
+    #expect(profiles.count == 2)
+  }
 }
