@@ -68,8 +68,9 @@ import _Adal2MSALTestSupport
       file: "msal-node_serializer_Account.json", library: "node", changedForLibrary: 1,
       why: "the account is keyed by realm; msal-node 2.x keys it by the home tenant"),
     Case(
-      file: "msal-node-sample_auth-code_cacheAfterWrite.json", library: "node", changedForLibrary: 3,
-      why: "written by an older msal-node (three-part keys); 2.x adds the claims-hash and scheme parts"),
+      file: "msal-node-sample_auth-code_cacheAfterWrite.json", library: "node", changedForLibrary: 4,
+      why: "written by an older msal-node (three-part keys); 2.x adds the claims-hash and scheme parts, and "
+        + "the account's tenantProfiles"),
     Case(
       file: "msal-node-extensions-sample_cache.json", library: "node", changedAsRead: 1, changedForLibrary: 9,
       why: "two entries of one refresh token (one keyed as family 1 without a family_id) are one entity; "

@@ -48,7 +48,8 @@ public enum UnifiedCacheJSONWriter {
 }
 
 /// Builds one section's entries under the target library's keys (or the keys they were read with), leaves out
-/// the entries the library cannot load, and decides between entries it would keep only one of.
+/// the entries the library cannot load, and decides between entries it would keep only one of. For msal-node, the
+/// Accounts of one user in several tenants are first merged into one, with its tenant profiles.
 private struct SectionBuilder {
   let library: MSALLibrary?
   var diagnostics: [Diagnostic] = []
@@ -61,6 +62,13 @@ private struct SectionBuilder {
     // two slots' entries were keyed alike after all.
     var slots: [String] = []
     var bySlot: [String: Entry] = [:]
+    var entities = entities
+    if library == .node {
+      // msal-node keeps one Account per home account and environment, listing its tenants (NodeTenantProfiles).
+      let merged = NodeTenantProfiles.merge(entities)
+      entities = merged.entities
+      diagnostics += merged.notes
+    }
     for read in entities {
       let entity = library?.stored(read) ?? read
       var key = library.map { LibraryKeys.key(for: entity, in: $0) } ?? entity.writtenForm.key ?? entity.canonicalKey
