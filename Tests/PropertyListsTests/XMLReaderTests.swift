@@ -77,7 +77,9 @@ import Testing
 
   /// A file cut short: libxml2 calls it "Extra content at the end of the document" or "Premature end of data".
   @Test func aTruncatedDocumentIsNamedAsOne() throws {
-    let whole = Self.header + "<array>\n  <dict>\n    <key>acct</key>\n    <string>alice</string>\n  </dict>\n</array>\n</plist>\n"
+    let whole =
+      Self.header
+      + "<array>\n  <dict>\n    <key>acct</key>\n    <string>alice</string>\n  </dict>\n</array>\n</plist>\n"
     for cut in [whole.count / 4, whole.count / 2, whole.count - 12] {
       let failure = try #require(error(String(whole.prefix(cut))), "cut at \(cut)")
       #expect(failure.message.hasSuffix("(the file ends before </plist>: truncated?)"), "\(cut): \(failure.message)")
