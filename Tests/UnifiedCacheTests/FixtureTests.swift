@@ -122,4 +122,22 @@ import _Adal2MSALTestSupport
     let asRead = String(decoding: UnifiedCacheJSONWriter.write(cache), as: UTF8.self)
     #expect(asRead.contains("1548804634.0556107"))
   }
+
+  /// `inspect`'s text names each entity by the key the file holds it under, as its JSON and `export` without
+  /// `--for` do: it showed the canonical key (`…-refreshtoken-1--` for MSAL Python's `…-refreshtoken-<client>--<scope>`),
+  /// which appeared nowhere in the file.
+  @Test func inspectionTextShowsTheFilesKeys() throws {
+    let name = "msal-python-real_lifecycle.json"
+    let lines = UnifiedCacheInspection.textLines(try TestCache.read(fixture: name)).joined(separator: "\n")
+    let file = try #require(
+      try JSONSerialization.jsonObject(with: Fixtures.data("msal-json/\(name)")) as? [String: Any])
+    var keys = 0
+    for section in ["AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata"] {
+      for key in (file[section] as? [String: Any] ?? [:]).keys {
+        keys += 1
+        #expect(lines.contains(" \(key) "), "\(section) \(key) is not shown")
+      }
+    }
+    #expect(keys > 5)
+  }
 }

@@ -18,7 +18,9 @@ public enum UnifiedCacheInspection {
         + (unknown.isEmpty ? "" : ", unknown sections: \(UnknownValues.names(unknown).joined(separator: ", "))")
     ]
     for entity in contents.allEntities {
-      var parts = [entity.kind.rawValue, entity.canonicalKey]
+      // The key the file holds it under, as `--format json` and `export` without `--for` show it: a user looks
+      // the entry up by it (a key computed here appeared nowhere in the file).
+      var parts = [entity.kind.rawValue, entity.writtenForm.key ?? entity.canonicalKey]
       switch entity {
       case .account(let account): parts.append("username=\(account.username ?? "-")")
       case .accessToken(let token):
