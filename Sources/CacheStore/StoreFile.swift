@@ -29,8 +29,9 @@ enum StoreFile {
 
   /// Makes an existing store that is about to be written, and its side files, owner-only: a file owned by
   /// another user is refused (they could read every token written to it, and chmod is not ours to do), a
-  /// store that is not a regular file is refused, and group or other permissions are removed (mode 0600).
-  static func secureExisting(_ path: String) throws(CacheStoreError) {
+  /// store that is not a regular file is refused, and group or other permissions are removed (mode 0600) unless
+  /// `tightening` is false (a file that holds no store yet, which a new store replaces: `NewStoreFile`).
+  static func secureExisting(_ path: String, tightening: Bool = true) throws(CacheStoreError) {
     if let kind = OwnerOnlyFile.nonRegularKind(path) {
       throw CacheStoreError(
         .cannotOpen, "the store is \(kind), not a regular file",
@@ -46,7 +47,7 @@ enum StoreFile {
             + "that user could read every token written to it; nothing was written",
           remedy: "move the file away and give a new path (or run as its owner)", at: SourceLocation(file: path))
       }
-      if status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
+      if tightening, status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
         throw CacheStoreError(
           .cannotOpen,
           "\(file) is \(status.modeDescription), and it cannot be made owner-only "
@@ -108,7 +109,9 @@ extension CacheStore {
   /// an existing file that held no store yet (empty, as `mktemp` leaves it, or an SQLite file without tables)
   /// gets its bytes and mode back, the side files the run made removed, since the schema a run writes before it
   /// plans would otherwise outlive a run that wrote nothing. A store is never touched: its transaction rolled
-  /// back.
+  /// back. A process killed during `body` leaves the new file behind: the runs of `migrate` and `import` use
+  /// `writing` instead, which builds a new store under a temporary name and renames it onto the path at the
+  /// commit.
   public static func removingNewFileOnFailure<T>(_ path: String, existed: Bool, _ body: () throws -> T) throws -> T {
     let heldNothing = existed ? HeldNothing(path) : nil
     do {
