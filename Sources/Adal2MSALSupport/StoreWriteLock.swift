@@ -16,13 +16,13 @@ import Foundation
 /// lock, and locking the directory creates no file beside the user's store), so runs writing other stores of
 /// the same directory wait for each other too. The lock ends with the process, however it ends.
 ///
-/// While it holds the lock, a run that is about to create the store has it removed (with its side files) if
-/// it is interrupted before it commits (`InterruptCleanup`), and only that run: another run cannot create the
-/// file in the meantime.
+/// A run that creates the store builds it under a temporary name in the same directory and renames it onto the
+/// store's path at its commit (`CacheStore.writing`, `NewStoreFile`): the lock is what lets the next run remove
+/// such a file that a killed run left, since no live run can be writing one while it holds the lock.
 package final class StoreWriteLock: @unchecked Sendable {
   /// The locked directory.
   package let directory: String
-  /// Whether the store existed when the lock was taken: if not, this run creates it, and removes it on failure.
+  /// Whether the store existed when the lock was taken: if not, this run creates it.
   package private(set) var existed = true
   private var descriptor: Int32
   private var cleanup: InterruptCleanup.Registration?
@@ -31,12 +31,7 @@ package final class StoreWriteLock: @unchecked Sendable {
   /// and waits up to `timeout` seconds (nil: as long as it takes).
   package init(storePath: String, timeout: TimeInterval? = nil, waiting: () -> Void) throws(StoreWriteLockError) {
     // The directory of the file itself when the path is a link, so that two names of one store share a lock.
-    let resolved = realpath(storePath, nil).map { pointer in
-      defer { free(pointer) }
-      return String(cString: pointer)
-    }
-    let url = URL(fileURLWithPath: resolved ?? storePath)
-    directory = url.deletingLastPathComponent().path
+    directory = URL(fileURLWithPath: Self.resolved(storePath)).deletingLastPathComponent().path
     descriptor = open(directory, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw StoreWriteLockError(directory: directory, problem: .cannotOpen(errno)) }
     if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
@@ -55,14 +50,35 @@ package final class StoreWriteLock: @unchecked Sendable {
     locked(storePath)
   }
 
-  private func locked(_ storePath: String) {
-    existed = FileManager.default.fileExists(atPath: storePath)
-    // An existing store is left to SQLite (an interrupted transaction rolls back); registering nothing still
-    // gives an interrupted run its status, 128 + the signal.
-    cleanup = InterruptCleanup.register(existed ? [] : StoreFileMarker.files(of: storePath))
+  /// The file a store's path names once links are followed: the path of an existing file with every link
+  /// resolved, the file a link to a missing file names (which a run creates there), else `path`. The lock is on
+  /// its directory, where a new store is built (`NewStoreFile`).
+  package static func resolved(_ path: String) -> String {
+    if let pointer = realpath(path, nil) {
+      defer { free(pointer) }
+      return String(cString: pointer)
+    }
+    var current = path
+    // At most as many links as the kernel follows (Linux's 40).
+    for _ in 0..<40 {
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
+      current =
+        destination.hasPrefix("/")
+        ? destination
+        : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+    }
+    return current
   }
 
-  /// The run committed: an interruption from now on leaves the store in place.
+  private func locked(_ storePath: String) {
+    existed = FileManager.default.fileExists(atPath: storePath)
+    // An existing store is left to SQLite (an interrupted transaction rolls back), and a new store's temporary
+    // file is registered by the run that makes it (`NewStoreFile`); registering nothing still gives an
+    // interrupted run its status, 128 + the signal.
+    cleanup = InterruptCleanup.register([])
+  }
+
+  /// The run committed (or ended).
   package func committed() {
     if let cleanup { InterruptCleanup.release(cleanup) }
     cleanup = nil

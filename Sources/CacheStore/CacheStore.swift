@@ -44,20 +44,26 @@ public struct CacheStore: Sendable {
   public static func open(path: String, options: CacheStoreOptions = CacheStoreOptions()) throws(CacheStoreError)
     -> CacheStore
   {
+    try open(path: path, file: path, options: options)
+  }
+
+  /// Opens the store in `file`, called `path` (its `path`, and the file its errors name): a new store built under
+  /// a temporary name is called by the path it is renamed onto (`NewStoreFile`).
+  static func open(path: String, file: String, options: CacheStoreOptions) throws(CacheStoreError) -> CacheStore {
     // Before anything touches the file, its mode included.
-    if let identity = StoreIdentity.of(path), let refusal = identity.refusal(of: path, readOnly: options.readOnly) {
+    if let identity = StoreIdentity.of(file), let refusal = identity.refusal(of: path, readOnly: options.readOnly) {
       throw refusal
     }
     if options.createIfMissing {
-      if try !StoreFile.createOwnerOnly(path) { try StoreFile.secureExisting(path) }
-    } else if !options.readOnly, FileManager.default.fileExists(atPath: path) {
-      try StoreFile.secureExisting(path)
-    } else if !FileManager.default.fileExists(atPath: path) {
+      if try !StoreFile.createOwnerOnly(file) { try StoreFile.secureExisting(file) }
+    } else if !options.readOnly, FileManager.default.fileExists(atPath: file) {
+      try StoreFile.secureExisting(file)
+    } else if !FileManager.default.fileExists(atPath: file) {
       throw CacheStoreError(
         .cannotOpen, "the store does not exist", remedy: "give the path of a store written by migrate or import",
         at: SourceLocation(file: path))
     }
-    let isNew = !options.readOnly && StoreFile.isEmpty(path)
+    let isNew = !options.readOnly && StoreFile.isEmpty(file)
     var configuration = Configuration()
     configuration.readonly = options.readOnly
     configuration.busyMode = .timeout(options.busyTimeout)
@@ -85,11 +91,11 @@ public struct CacheStore: Sendable {
     let store: CacheStore
     do {
       store = try OpeningRace.retrying(for: options.busyTimeout) {
-        let location = options.readOnly ? StoreFile.readOnlyURI(path) : path
+        let location = options.readOnly ? StoreFile.readOnlyURI(file) : file
         let queue = try StoreFile.withOwnerOnlyUmask { try DatabaseQueue(path: location, configuration: configuration) }
         let store = CacheStore(
           path: path, queue: queue, sealing: options.sealing, isNew: isNew, busyTimeout: options.busyTimeout,
-          isImmutable: location != path)
+          isImmutable: location != file)
         if options.readOnly {
           try store.checkSchemaIsCurrent()
         } else {

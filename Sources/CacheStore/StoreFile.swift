@@ -29,8 +29,9 @@ enum StoreFile {
 
   /// Makes an existing store that is about to be written, and its side files, owner-only: a file owned by
   /// another user is refused (they could read every token written to it, and chmod is not ours to do), a
-  /// store that is not a regular file is refused, and group or other permissions are removed (mode 0600).
-  static func secureExisting(_ path: String) throws(CacheStoreError) {
+  /// store that is not a regular file is refused, and group or other permissions are removed (mode 0600) unless
+  /// `tightening` is false (a file that holds no store yet, which a new store replaces: `NewStoreFile`).
+  static func secureExisting(_ path: String, tightening: Bool = true) throws(CacheStoreError) {
     if let kind = OwnerOnlyFile.nonRegularKind(path) {
       throw CacheStoreError(
         .cannotOpen, "the store is \(kind), not a regular file",
@@ -46,7 +47,7 @@ enum StoreFile {
             + "that user could read every token written to it; nothing was written",
           remedy: "move the file away and give a new path (or run as its owner)", at: SourceLocation(file: path))
       }
-      if status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
+      if tightening, status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
         throw CacheStoreError(
           .cannotOpen,
           "\(file) is \(status.modeDescription), and it cannot be made owner-only "
@@ -99,60 +100,5 @@ enum StoreFile {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return UInt16(info.st_mode & 0o7777)
-  }
-}
-
-extension CacheStore {
-  /// Runs `body` (which opens or creates the store at `path` and writes to it) and, when it fails, leaves the
-  /// path as it was: a file that did not exist before (`existed == false`) is removed with its side files, and
-  /// an existing file that held no store yet (empty, as `mktemp` leaves it, or an SQLite file without tables)
-  /// gets its bytes and mode back, the side files the run made removed, since the schema a run writes before it
-  /// plans would otherwise outlive a run that wrote nothing. A store is never touched: its transaction rolled
-  /// back.
-  public static func removingNewFileOnFailure<T>(_ path: String, existed: Bool, _ body: () throws -> T) throws -> T {
-    let heldNothing = existed ? HeldNothing(path) : nil
-    do {
-      return try body()
-    } catch {
-      if !existed {
-        for file in StoreFileMarker.files(of: path) { unlink(file) }
-      } else {
-        heldNothing?.restore()
-      }
-      throw error
-    }
-  }
-}
-
-/// An existing file at a store's path that holds no store yet: its bytes, its mode and which side files were
-/// there, to put back when the run that would have made it a store fails.
-private struct HeldNothing {
-  /// An SQLite file without tables is a page or two; a larger one is no file a run would make a store of.
-  static let largestKept = 1 << 20
-
-  let path: String
-  let bytes: Data
-  let mode: mode_t
-  let sideFiles: Set<String>
-
-  init?(_ path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_size <= Self.largestKept, CacheStore.wouldCreate(path),
-      let bytes = FileManager.default.contents(atPath: path)
-    else { return nil }
-    self.path = path
-    self.bytes = bytes
-    mode = info.st_mode & 0o7777
-    sideFiles = Set(
-      StoreFileMarker.sideFileSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) })
-  }
-
-  func restore() {
-    for file in StoreFileMarker.sideFileSuffixes.map({ path + $0 }) where !sideFiles.contains(file) { unlink(file) }
-    let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
-    _ = bytes.withUnsafeBytes { DescriptorWrite.all($0, to: descriptor) }
-    fchmod(descriptor, mode)
   }
 }

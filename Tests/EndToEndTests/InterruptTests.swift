@@ -9,7 +9,7 @@ import _Adal2MSALTestSupport
 #endif
 
 /// Issue 22: SIGINT or SIGTERM in the middle of a write leaves nothing behind: no temporary export (every token
-/// in clear), no half-written new store or WAL; an existing store keeps exactly its rows. The run ends with
+/// in clear), no half-written new store (nor its temporary file) or WAL; an existing store keeps exactly its rows. The run ends with
 /// 128 + the signal.
 @Suite("Interrupted runs", .serialized)
 struct InterruptTests {
@@ -96,16 +96,18 @@ struct InterruptTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let input = try Self.heavyCache(in: directory)
     let store = directory.appendingPathComponent("new.sqlite").path
-    // A new store's first run is written with the rollback journal (`FirstRunJournal`): mid-transaction the
-    // journal exists and the file grows past its schema (about 1.5 MB). Written in WAL mode (another connection
-    // had the file open), the run grows the WAL instead; creating the schema writes less than 4 MiB there.
+    // A new store is built under a temporary name beside its path (`NewStoreFile`), its first run with the
+    // rollback journal (`FirstRunJournal`): mid-transaction the journal exists and the file grows past its schema
+    // (about 1.5 MB).
     let run = try Self.interrupt(["migrate", "--msal", input.path, "--out", store], with: signalNumber) {
-      (FileManager.default.fileExists(atPath: store + "-journal") && Self.size(store) > 4 << 20)
-        || Self.size(store + "-wal") > 4 << 20
+      KilledNewStoreTests.files(of: "new.sqlite", in: directory).contains { journal in
+        journal.hasSuffix("-journal")
+          && Self.size(directory.appendingPathComponent(String(journal.dropLast(8))).path) > 4 << 20
+      }
     }
     #expect(run.seen, "the store never grew mid-transaction: the run was not interrupted in its write")
     #expect(run.status == 128 + signalNumber && !run.bySignal, "exit \(run.status) (signal: \(run.bySignal))")
-    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("new.sqlite") }
+    let left = KilledNewStoreTests.files(of: "new.sqlite", in: directory)
     #expect(left.isEmpty, "left behind: \(left)")
   }
 

@@ -6,8 +6,8 @@ import UnifiedCache
 
 /// Loads unified-cache JSON files into a store (created if needed), as `adal2msal import` does: every entity
 /// is an add, an update or unchanged against the store, a later file winning for the same cache key, all in
-/// one transaction with a run record, so that a failed import leaves the store as it was (and a store it
-/// created is removed).
+/// one transaction with a run record, so that a failed or killed import leaves the store as it was (and a store
+/// it would have created does not exist).
 ///
 /// ```swift
 /// let imported = try ImportRun(files: ["msal_token_cache.json"], store: "cache.sqlite").run()
@@ -77,16 +77,9 @@ public struct ImportRun: Sendable {
       if unread.result == .failed { return unread }
     }
     let dryRun = options.dryRun
-    let lock = dryRun ? nil : try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
-    defer { lock?.release() }
-    let existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
-    let outcome = try CacheStore.removingNewFileOnFailure(store, existed: existed) {
-      let sealing = options.sealing
-      let target: CacheStore? =
-        dryRun && CacheStore.wouldCreate(store)
-        ? nil
-        : try CacheStore.open(
-          path: store, options: dryRun ? .reading(sealing: sealing) : CacheStoreOptions(sealing: sealing))
+    let sealing = options.sealing
+    /// Plans against `target` (nil: a store that does not exist yet) and, on a run that writes, applies the plan.
+    func importing(into target: CacheStore?) throws -> ImportOutcome {
       let planned = ImportPlan.make(files: inputs, existing: try target?.contents() ?? UnifiedCacheContents())
       var outcome = ImportOutcome(
         filesRead: inputs.map(\.path), added: planned.plan.count(.add), updated: planned.plan.count(.update),
@@ -107,7 +100,17 @@ public struct ImportRun: Sendable {
       outcome.unchanged += applied.rowsAlreadyCurrent
       return outcome
     }
-    lock?.committed()
+    if dryRun {
+      return try importing(
+        into: CacheStore.wouldCreate(store) ? nil : CacheStore.open(path: store, options: .reading(sealing: sealing)))
+    }
+    let lock = try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
+    defer { lock.release() }
+    // A new store is built under a temporary name and renamed onto `store` at the commit (`CacheStore.writing`).
+    let outcome = try CacheStore.writing(store, options: CacheStoreOptions(sealing: sealing), lock: lock) {
+      try importing(into: $0)
+    }
+    lock.committed()
     return outcome
   }
 }

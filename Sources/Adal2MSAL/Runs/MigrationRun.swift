@@ -125,14 +125,13 @@ public struct MigrationRun: Sendable {
       lock = try StoreWriteLock(storePath: store) { progress?(RunProgress(stage: .waiting)) }
     }
     defer { lock?.release() }
-    var existed = false
     var target: CacheStore?
     var existing = UnifiedCacheContents()
     if dryRun, let targetRead, let read = try targetRead.value.get() {
-      (target, existing, existed) = (read.store, read.contents, true)
+      (target, existing) = (read.store, read.contents)
     } else if let store, !dryRun {
-      existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
-      // A file that holds no store yet is opened inside the run's clean-up below, which puts it back on failure.
+      let existed = lock?.existed ?? FileManager.default.fileExists(atPath: store)
+      // A file that holds no store yet is left as it is: the run builds its store beside it (`CacheStore.writing`).
       if existed, !CacheStore.wouldCreate(store) {
         // Asked before the store is opened to write, which creates the -wal file that an unchanged store lacks.
         let current = (try? targetRead?.value.get()).flatMap { $0?.isCurrent == true ? $0 : nil }
@@ -148,7 +147,7 @@ public struct MigrationRun: Sendable {
     var run = PartedMigration(
       pipeline: pipeline, index: consume index, existing: consume existing, itemsPerPart: options.itemsPerPart,
       report: report, strict: options.strict, progress: progress)
-    guard let store, !dryRun else {
+    guard let store, !dryRun, let writeLock = lock else {
       let rest = try run.plan(onlyPart: .held) { _ in }
       run.releaseTarget()
       try run.writeReport(rest)
@@ -162,8 +161,10 @@ public struct MigrationRun: Sendable {
     defer { staged?.discard() }
     var outcome: MigrationOutcome
     do {
-      let applied = try CacheStore.removingNewFileOnFailure(store, existed: existed) {
-        let writable = try target ?? CacheStore.open(path: store, options: CacheStoreOptions(sealing: sealing))
+      // A new store is built under a temporary name and renamed onto `store` at the commit (`CacheStore.writing`).
+      let applied = try CacheStore.writing(
+        store, options: CacheStoreOptions(sealing: sealing), opened: target, lock: writeLock
+      ) { writable in
         var recorded = options.recordedOptions
         recorded["encrypted"] = .bool(writable.isEncrypted)
         return try writable.applyInParts(
@@ -184,7 +185,7 @@ public struct MigrationRun: Sendable {
           if run.outcome(strict: options.strict).result == .failed { throw Refused() }
         }
       }
-      lock?.committed()
+      writeLock.committed()
       outcome = run.outcome(strict: options.strict)
       outcome.applied = applied
     } catch is Refused {
