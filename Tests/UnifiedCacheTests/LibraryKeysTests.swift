@@ -266,3 +266,40 @@ import UnifiedCache
     #expect(MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry) == [.python, .java, .node])
   }
 }
+
+/// MSAL ObjC keeps one keychain item per (account, service, type), its parts trimmed and lowercased: two entries
+/// the cache keys apart (a client id with a trailing space, from a hand-edited or hostile file) can share one.
+/// The one left out is named (it was dropped unsaid); one token written once is a note; the plain copy of a
+/// family token beside its app's own token is no loss.
+@Suite struct ObjCSameItemTests {
+  static func token(_ secret: String, client: String, familyID: String? = "1") -> UnifiedRefreshToken {
+    UnifiedRefreshToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: client,
+      secret: UnifiedSecret(secret), familyID: familyID)
+  }
+
+  static func export(_ tokens: [UnifiedRefreshToken]) -> CacheExport {
+    CacheExport.make(UnifiedCacheContents(refreshTokens: UnifiedSection(tokens)), for: .objc)
+  }
+
+  @Test(arguments: [("frt-b", "export.same-key", Diagnostic.Severity.warning), ("frt-a", "export.same-token", .note)])
+  func twoTokensMSALObjCStoresAsOneItem(secondSecret: String, code: String, severity: Diagnostic.Severity) throws {
+    let export = Self.export([
+      Self.token("frt-a", client: "app-a", familyID: nil), Self.token(secondSecret, client: "app-a ", familyID: nil),
+    ])
+    let diagnostic = try #require(export.diagnostics.first, "nothing said of the token left out")
+    #expect(export.diagnostics.count == 1 && diagnostic.code == code && diagnostic.severity == severity)
+    #expect(export.entriesLeftOut == (severity == .warning ? 1 : 0))
+    if severity == .warning {
+      #expect(diagnostic.message.contains(UnifiedSecret(secondSecret).fingerprint))
+    }
+    #expect(!diagnostic.message.contains("frt-"), "a token in a message")
+  }
+
+  @Test func aFamilyTokensPlainCopyBesideItsAppsTokenIsNoLoss() throws {
+    let export = Self.export([Self.token("app-rt", client: "app-a", familyID: nil), Self.token("frt", client: "app-a")])
+    #expect(export.diagnostics.isEmpty, "\(export.diagnostics)")
+    let items = try JSONParser().parse(export.data).arrayValue ?? []
+    #expect(items.count == 2)
+  }
+}

@@ -29,6 +29,18 @@ public struct CacheExport: Sendable {
     self.diagnostics = diagnostics
   }
 
+  /// How a warning names an entry left out or written: a token by its kind and fingerprint, another entity by
+  /// its key.
+  static func label(_ entity: AnyUnifiedEntity) -> String {
+    switch entity {
+    case .refreshToken(let token):
+      (token.isFamilyToken ? "the family refresh token" : "the app refresh token") + " (\(token.secret.fingerprint))"
+    case .accessToken(let token): "the access token \(token.secret.fingerprint)"
+    case .idToken(let token): "the id token \(token.secret.fingerprint)"
+    default: "'\(entity.canonicalKey)'"
+    }
+  }
+
   /// `contents` as `library` loads it: unified-cache JSON, or keychain items for MSAL ObjC; nil keeps each
   /// entry's key and spellings as read (see `UnifiedCacheJSONWriter`).
   public static func make(_ contents: UnifiedCacheContents, for library: MSALLibrary?) -> CacheExport {

@@ -129,7 +129,7 @@ private struct SectionBuilder {
     return Diagnostic(
       .warning, code: CacheExport.unloadableCode,
       "\(library.displayName) needs expires_on (epoch seconds) on every access token: left out "
-        + "\(label(entity)), which has none it can read",
+        + "\(CacheExport.label(entity)), which has none it can read",
       at: SourceLocation(keyPath: "\(entity.kind.sectionName).\(key)"))
   }
 
@@ -157,16 +157,8 @@ private struct SectionBuilder {
     }
     return Diagnostic(
       .warning, code: CacheExport.leftOutCode,
-      "\(name) \(alike): wrote \(Self.label(kept.entity)) and left out \(Self.label(left.entity))", at: place)
+      "\(name) \(alike): wrote \(CacheExport.label(kept.entity)) and left out \(CacheExport.label(left.entity))",
+      at: place)
   }
 
-  private static func label(_ entity: AnyUnifiedEntity) -> String {
-    switch entity {
-    case .refreshToken(let token):
-      (token.isFamilyToken ? "the family refresh token" : "the app refresh token") + " (\(token.secret.fingerprint))"
-    case .accessToken(let token): "the access token \(token.secret.fingerprint)"
-    case .idToken(let token): "the id token \(token.secret.fingerprint)"
-    default: "'\(entity.canonicalKey)'"
-    }
-  }
 }

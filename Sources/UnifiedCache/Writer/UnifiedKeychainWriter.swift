@@ -16,28 +16,54 @@ public enum UnifiedKeychainWriter {
 
   public static func export(_ contents: UnifiedCacheContents, accessGroup: String = defaultAccessGroup) -> CacheExport {
     var items: [JSONValue] = []
-    var written = Set<String>()
-    func add(_ item: Item) {
+    var written: [String: AnyUnifiedEntity] = [:]
+    var diagnostics: [Diagnostic] = []
+    /// `copy`: the plain refresh token item MSAL ObjC writes beside a family token, which an app refresh token of
+    /// the same client holds already when there is one.
+    func add(_ item: Item, of entity: AnyUnifiedEntity, copy: Bool = false) {
       // MSAL ObjC finds an item by (group, service, account, type): one item per such tuple.
-      guard written.insert("\(item.type)\u{0}\(item.account)\u{0}\(item.service)").inserted else { return }
+      let address = "\(item.type)\u{0}\(item.account)\u{0}\(item.service)"
+      if let kept = written[address] {
+        if !copy { diagnostics.append(sameItem(item, kept: kept, left: entity)) }
+        return
+      }
+      written[address] = entity
       items.append(item.json(accessGroup: accessGroup))
     }
-    for token in contents.accessTokens { add(accessToken(token)) }
+    for token in contents.accessTokens { add(accessToken(token), of: .accessToken(token)) }
     let appTokens = contents.refreshTokens.filter { !$0.isFamilyToken }
-    for token in appTokens { add(refreshToken(token)) }
+    for token in appTokens { add(refreshToken(token), of: .refreshToken(token)) }
     for token in contents.refreshTokens where token.isFamilyToken {
-      add(refreshToken(token))
+      add(refreshToken(token), of: .refreshToken(token))
       var plain = token
       plain.familyID = nil
-      add(refreshToken(plain))
+      add(refreshToken(plain), of: .refreshToken(token), copy: true)
     }
-    for token in contents.idTokens { add(idToken(token)) }
-    for account in contents.accounts { add(accountItem(account)) }
-    for metadata in contents.appMetadata { add(appMetadataItem(metadata)) }
+    for token in contents.idTokens { add(idToken(token), of: .idToken(token)) }
+    for account in contents.accounts { add(accountItem(account), of: .account(account)) }
+    for metadata in contents.appMetadata { add(appMetadataItem(metadata), of: .appMetadata(metadata)) }
     var writer = JSONWriter(indent: 2)
     writer.value(.array(items))
     writer.finalNewline()
-    return CacheExport(data: Data(writer.bytes))
+    return CacheExport(data: Data(writer.bytes), diagnostics: diagnostics)
+  }
+
+  /// Two entries MSAL ObjC would store as one item (two family tokens of one family received by different apps,
+  /// keyed by the family): a note when both are one token, else a warning naming the one left out, as the JSON
+  /// exports name entries their library keys alike. Dropped unsaid, they were lost to the export.
+  private static func sameItem(_ item: Item, kept: AnyUnifiedEntity, left: AnyUnifiedEntity) -> Diagnostic {
+    let place = SourceLocation(keyPath: "\(item.account)|\(item.service)")
+    let secrets = [kept, left].map { ($0.entity as? any UnifiedCredential)?.secret }
+    if let one = secrets[0], one == secrets[1] {
+      return Diagnostic(
+        .note, code: "export.same-token",
+        "MSAL ObjC stores two \(kept.kind.rawValue) entries as one item, and both are one token: wrote it once",
+        at: place)
+    }
+    return Diagnostic(
+      .warning, code: CacheExport.leftOutCode,
+      "MSAL ObjC stores two \(kept.kind.rawValue) entries as one item: wrote \(CacheExport.label(kept)) and left out "
+        + "\(CacheExport.label(left))", at: place)
   }
 
   /// Where MSAL ObjC finds the item of `entity`, with its type: `<acct>|<svce>` (a family refresh token's
