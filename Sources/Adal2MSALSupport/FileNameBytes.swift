@@ -21,16 +21,11 @@ package enum FileNameBytes {
         position += encoded.count
       case .emptyInput: return text
       case .error(let length):
-        for byte in bytes[position..<position + length] { text += "\\x" + hex(byte) }
+        for byte in bytes[position..<position + length] { text += "\\x" + TerminalText.hex(UInt32(byte)) }
         position += length
       }
     }
     return text
-  }
-
-  private static func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
   }
 
   /// Whether `bytes` are well-formed UTF-8.

@@ -143,7 +143,8 @@ package enum TerminalText {
     return value < 0x20 || (0x7F...0x9F).contains(value)
   }
 
-  private static func hex(_ value: UInt32) -> String {
+  /// The two uppercase hex digits of a byte's value, as escapes (`\x1B`) write them.
+  static func hex(_ value: UInt32) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(value >> 4) & 0xF], digits[Int(value) & 0xF]])
   }

@@ -29,6 +29,17 @@ public struct CacheExport: Sendable {
     self.diagnostics = diagnostics
   }
 
+  /// The code of a note for two entries that are one token, written once.
+  public static let sameTokenCode = "export.same-token"
+
+  /// The warning for two entries the library stores as one: `alike` says how (`MSAL Python keys two … alike`), then
+  /// which was written and which left out.
+  static func leftOut(
+    _ alike: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity, at place: SourceLocation
+  ) -> Diagnostic {
+    Diagnostic(.warning, code: leftOutCode, "\(alike): wrote \(label(kept)) and left out \(label(left))", at: place)
+  }
+
   /// How a warning names an entry left out or written: a token by its kind and fingerprint, another entity by
   /// its key.
   static func label(_ entity: AnyUnifiedEntity) -> String {

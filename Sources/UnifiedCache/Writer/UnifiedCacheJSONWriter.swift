@@ -151,14 +151,11 @@ private struct SectionBuilder {
         kept.key == left.key && written.isFamilyToken && !other.isFamilyToken
         ? "keys the family and the app refresh token alike ('\(slot)')" : alike
       return Diagnostic(
-        .note, code: "export.same-token",
+        .note, code: CacheExport.sameTokenCode,
         "\(name) \(alike), and both are one token (\(written.secret.fingerprint)): wrote it once, as \(what)",
         at: place)
     }
-    return Diagnostic(
-      .warning, code: CacheExport.leftOutCode,
-      "\(name) \(alike): wrote \(CacheExport.label(kept.entity)) and left out \(CacheExport.label(left.entity))",
-      at: place)
+    return CacheExport.leftOut("\(name) \(alike)", kept: kept.entity, left: left.entity, at: place)
   }
 
 }

@@ -48,22 +48,18 @@ public enum UnifiedKeychainWriter {
     return CacheExport(data: Data(writer.bytes), diagnostics: diagnostics)
   }
 
-  /// Two entries MSAL ObjC would store as one item (two family tokens of one family received by different apps,
-  /// keyed by the family): a note when both are one token, else a warning naming the one left out, as the JSON
-  /// exports name entries their library keys alike. Dropped unsaid, they were lost to the export.
+  /// Two entries the cache keys apart that MSAL ObjC would store as one item (its parts are trimmed and
+  /// lowercased: a client id with a trailing space): a note when both are one token, else a warning naming the one
+  /// left out, as the JSON exports name entries their library keys alike. Dropped unsaid, they were lost.
   private static func sameItem(_ item: Item, kept: AnyUnifiedEntity, left: AnyUnifiedEntity) -> Diagnostic {
     let place = SourceLocation(keyPath: "\(item.account)|\(item.service)")
+    let alike = "MSAL ObjC stores two \(kept.kind.rawValue) entries as one item"
     let secrets = [kept, left].map { ($0.entity as? any UnifiedCredential)?.secret }
     if let one = secrets[0], one == secrets[1] {
       return Diagnostic(
-        .note, code: "export.same-token",
-        "MSAL ObjC stores two \(kept.kind.rawValue) entries as one item, and both are one token: wrote it once",
-        at: place)
+        .note, code: CacheExport.sameTokenCode, "\(alike), and both are one token: wrote it once", at: place)
     }
-    return Diagnostic(
-      .warning, code: CacheExport.leftOutCode,
-      "MSAL ObjC stores two \(kept.kind.rawValue) entries as one item: wrote \(CacheExport.label(kept)) and left out "
-        + "\(CacheExport.label(left))", at: place)
+    return CacheExport.leftOut(alike, kept: kept, left: left, at: place)
   }
 
   /// Where MSAL ObjC finds the item of `entity`, with its type: `<acct>|<svce>` (a family refresh token's
