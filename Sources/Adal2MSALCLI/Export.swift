@@ -13,7 +13,8 @@ extension Adal2MSALCommand {
         user; entries that library keys alike are named on standard error (for MSAL Python, an app's refresh \
         token and the family refresh token of the same client, whatever their targets: the family token is kept, \
         and when the two are different tokens the export is partial, exit status 2); so is an access token \
-        without expires_on, which MSAL Python, Java and Node cannot load: left out, exit status 2. MSAL Node keys \
+        without expires_on, which MSAL Python, Java and Node cannot load and MSAL ObjC would serve as never \
+        expiring: left out, exit status 2. MSAL Node keys \
         a user's Accounts in several tenants alike but keeps them as one: --for node writes the home tenant's with \
         tenantProfiles listing every tenant, nothing left out. Without --for, \
         entries keep the keys and spellings they were imported with, and entities migrated from ADAL get the \

@@ -217,19 +217,20 @@ import UnifiedCache
 }
 
 /// MSAL Python, Java and Node cannot load an access token without `expires_on` (MSAL Python 1.39 raises KeyError
-/// out of every `acquire_token_silent`): their export leaves it out, named, as a left-out entry. MSAL.NET and Go
-/// read it as expired: theirs writes it.
+/// out of every `acquire_token_silent`), and MSAL ObjC would serve it as never expiring: their export leaves it out,
+/// named, as a left-out entry. MSAL.NET and Go read it as expired: theirs writes it.
 @Suite struct AccessTokenWithoutExpiryTests {
+  static func token(_ secret: String, target: String, expiresOn: Date?) -> UnifiedAccessToken {
+    UnifiedAccessToken(
+      homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
+      target: target, secret: UnifiedSecret(secret), cachedAt: Date(timeIntervalSince1970: 1_700_000_000),
+      expiresOn: expiresOn)
+  }
+
   @Test(arguments: [MSALLibrary.dotnet, .python, .java, .node, .go])
   func leftOutWhereTheLibraryNeedsIt(library: MSALLibrary) throws {
-    func token(_ secret: String, target: String, expiresOn: Date?) -> UnifiedAccessToken {
-      UnifiedAccessToken(
-        homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
-        target: target, secret: UnifiedSecret(secret), cachedAt: Date(timeIntervalSince1970: 1_700_000_000),
-        expiresOn: expiresOn)
-    }
-    let undated = token("at-undated", target: "User.Read", expiresOn: nil)
-    let dated = token("at-dated", target: "Mail.Read", expiresOn: Date(timeIntervalSince1970: 1_700_003_600))
+    let undated = Self.token("at-undated", target: "User.Read", expiresOn: nil)
+    let dated = Self.token("at-dated", target: "Mail.Read", expiresOn: Date(timeIntervalSince1970: 1_700_003_600))
     let export = UnifiedCacheJSONWriter.export(
       UnifiedCacheContents(accessTokens: UnifiedSection([undated, dated])), for: library)
     let written = try JSONParser().parse(export.data).objectValue?["AccessToken"]?.objectValue ?? [:]
@@ -251,7 +252,7 @@ import UnifiedCache
 
   /// An `expires_on` beyond the model's range, kept as written (MSAL Java's test cache holds `"9999999999999"`),
   /// is one the libraries read: written.
-  @Test(arguments: MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry))
+  @Test(arguments: [MSALLibrary.python, .java, .node])
   func anExpiryKeptAsWrittenIsWritten(library: MSALLibrary) throws {
     let token = UnifiedAccessToken(
       homeAccountID: "uid.utid", environment: "login.microsoftonline.com", clientID: "cid", realm: "utid",
@@ -263,7 +264,28 @@ import UnifiedCache
   }
 
   @Test func theLibrariesThatNeedIt() {
-    #expect(MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry) == [.python, .java, .node])
+    #expect(MSALLibrary.allCases.filter(\.requiresAccessTokenExpiry) == [.python, .java, .node, .objc])
+  }
+
+  /// IdentityCore's `isExpiredWithExpiryBuffer:` compares a nil `expiresOn`, which is never earlier than now: MSAL
+  /// ObjC would return the token from its cache for as long as the app runs, after the server stopped taking it.
+  @Test func msalObjCWouldServeItForever() throws {
+    let undated = Self.token("at-undated", target: "User.Read", expiresOn: nil)
+    let dated = Self.token("at-dated", target: "Mail.Read", expiresOn: Date(timeIntervalSince1970: 1_700_003_600))
+    var keptAsWritten = Self.token("at-kept", target: "Files.Read", expiresOn: nil)
+    keptAsWritten.additionalFields["expires_on"] = .string("9999999999999")
+    let export = CacheExport.make(
+      UnifiedCacheContents(accessTokens: UnifiedSection([undated, dated, keptAsWritten])), for: .objc)
+    let services = try (JSONParser().parse(export.data).arrayValue ?? []).compactMap {
+      $0.objectValue?["svce"]?.stringValue
+    }
+    #expect(services.sorted() == ["accesstoken-cid-utid-files.read", "accesstoken-cid-utid-mail.read"])
+    let diagnostic = try #require(export.diagnostics.first)
+    #expect(export.diagnostics.count == 1 && export.entriesLeftOut == 1)
+    #expect(diagnostic.code == CacheExport.unloadableCode && diagnostic.severity == .warning)
+    #expect(diagnostic.location?.keyPath == "uid.utid-login.microsoftonline.com|accesstoken-cid-utid-user.read")
+    #expect(diagnostic.message.contains(undated.secret.fingerprint) && diagnostic.message.contains("never expiring"))
+    #expect(!diagnostic.message.contains("at-undated"))
   }
 }
 

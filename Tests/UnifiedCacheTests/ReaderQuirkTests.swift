@@ -74,7 +74,8 @@ import UnifiedCache
     #expect(written.contains(#""expires_on": "soon""#))
   }
 
-  /// MSAL Python, Java and Node cannot load an access token without `expires_on` (their exports leave it out):
+  /// MSAL Python, Java and Node cannot load an access token without `expires_on`, and MSAL ObjC would serve it as
+  /// never expiring (their exports leave it out):
   /// noted on reading. One kept as written because it is beyond the model's range is still read by them.
   @Test func anAccessTokenWithoutAReadableExpiryIsNoted() throws {
     let json = Self.accessToken(#", "expires_on": null"#)

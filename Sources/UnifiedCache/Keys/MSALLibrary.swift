@@ -15,15 +15,23 @@ public enum MSALLibrary: String, Sendable, Hashable, CaseIterable, Codable {
   /// MSAL for iOS and macOS (IdentityCore keychain items).
   case objc
 
-  /// Whether the library cannot load an access token without `expires_on`: MSAL Python reads it with
+  /// Whether the library cannot use an access token without `expires_on`: MSAL Python reads it with
   /// `int(entry["expires_on"])` (a KeyError out of `acquire_token_silent`), MSAL Java throws on an access token
-  /// lacking it, and msal-common's cache schema requires it. MSAL.NET and MSAL Go read a missing one as 0, an
-  /// expired token they refresh; no need of MSAL ObjC's is known (docs/unified-cache-keys.md).
+  /// lacking it, msal-common's cache schema requires it, and MSAL ObjC serves it as never expiring (IdentityCore
+  /// compares a nil `expiresOn`, which is never earlier than now), long after the server stopped taking it. MSAL.NET
+  /// and MSAL Go read a missing one as 0, an expired token they refresh (docs/unified-cache-keys.md).
   public var requiresAccessTokenExpiry: Bool {
     switch self {
-    case .python, .java, .node: true
-    case .dotnet, .go, .objc: false
+    case .python, .java, .node, .objc: true
+    case .dotnet, .go: false
     }
+  }
+
+  /// Why an export for this library leaves out an access token without `expires_on` (`requiresAccessTokenExpiry`).
+  var accessTokenExpiryNeed: String {
+    self == .objc
+      ? "MSAL ObjC serves an access token without expiresOn as never expiring"
+      : "\(displayName) needs expires_on (epoch seconds) on every access token"
   }
 
   /// The library's name as users know it.

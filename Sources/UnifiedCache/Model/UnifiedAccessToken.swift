@@ -58,7 +58,8 @@ public struct UnifiedAccessToken: UnifiedEntity, UnifiedCredential {
 
   /// Whether the token has an `expires_on` the MSAL libraries read: the modelled one, or an integer kept as
   /// written because it is beyond the model's range (MSAL Java's test cache holds `"9999999999999"`). MSAL
-  /// Python, Java and Node cannot load an access token without one (`MSALLibrary.requiresAccessTokenExpiry`).
+  /// Python, Java and Node cannot load an access token without one, and MSAL ObjC would serve it as never expiring
+  /// (`MSALLibrary.requiresAccessTokenExpiry`).
   public var hasReadableExpiry: Bool {
     if expiresOn != nil { return true }
     let kept: String? =

@@ -106,7 +106,7 @@ enum EntityDecoder {
       fields.report(
         .note, "unified.access-token-without-expiry",
         "an access token without a readable expires_on (epoch seconds): MSAL Python, Java and Node cannot load "
-          + "it, and an export for them leaves it out")
+          + "it, MSAL ObjC would serve it as never expiring, and an export for them leaves it out")
     }
     return read
   }

@@ -12,8 +12,9 @@ public struct CacheExport: Sendable {
 
   /// The code of an entry the file does not hold for another entry the library keys alike.
   public static let leftOutCode = "export.same-key"
-  /// The code of an entry the file does not hold because the library cannot load it (an access token without
-  /// `expires_on` for MSAL Python, Java or Node).
+  /// The code of an entry the file does not hold because the library cannot use it as stored (an access token
+  /// without `expires_on` for MSAL Python, Java or Node, which fail to load it, or MSAL ObjC, which would serve it
+  /// as never expiring).
   public static let unloadableCode = "export.unloadable"
 
   /// Entries of the cache the file does not hold: an export with any is partial (the store still holds them).
@@ -38,6 +39,17 @@ public struct CacheExport: Sendable {
     _ alike: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity, at place: SourceLocation
   ) -> Diagnostic {
     Diagnostic(.warning, code: leftOutCode, "\(alike): wrote \(label(kept)) and left out \(label(left))", at: place)
+  }
+
+  /// The warning for an access token without `expires_on`, left out of an export for `library`, which cannot use
+  /// it (`MSALLibrary.requiresAccessTokenExpiry`); nil for a token with one, or a library that reads it as expired.
+  static func unloadable(_ token: UnifiedAccessToken, for library: MSALLibrary, at place: SourceLocation) -> Diagnostic?
+  {
+    guard library.requiresAccessTokenExpiry, !token.hasReadableExpiry else { return nil }
+    return Diagnostic(
+      .warning, code: unloadableCode,
+      "\(library.accessTokenExpiryNeed): left out \(label(.accessToken(token))), which has none it can read",
+      at: place)
   }
 
   /// How a warning names an entry left out or written: a token by its kind and fingerprint, another entity by

@@ -72,7 +72,10 @@ private struct SectionBuilder {
     for read in entities {
       let entity = library?.stored(read) ?? read
       var key = library.map { LibraryKeys.key(for: entity, in: $0) } ?? entity.writtenForm.key ?? entity.canonicalKey
-      if let library, let leftOut = Self.unloadable(entity, key: key, in: library) {
+      if let library, case .accessToken(let token) = entity,
+        let leftOut = CacheExport.unloadable(
+          token, for: library, at: SourceLocation(keyPath: "\(entity.kind.sectionName).\(key)"))
+      {
         diagnostics.append(leftOut)
         continue
       }
@@ -118,19 +121,6 @@ private struct SectionBuilder {
       return new.isFamilyToken && !old.isFamilyToken
     }
     return false
-  }
-
-  /// A warning that names an entry `library` cannot load (left out, as an entry keyed like another is), or nil:
-  /// an access token without `expires_on` where the library needs one (`MSALLibrary.requiresAccessTokenExpiry`).
-  private static func unloadable(_ entity: AnyUnifiedEntity, key: String, in library: MSALLibrary) -> Diagnostic? {
-    guard library.requiresAccessTokenExpiry, case .accessToken(let token) = entity, !token.hasReadableExpiry else {
-      return nil
-    }
-    return Diagnostic(
-      .warning, code: CacheExport.unloadableCode,
-      "\(library.displayName) needs expires_on (epoch seconds) on every access token: left out "
-        + "\(CacheExport.label(entity)), which has none it can read",
-      at: SourceLocation(keyPath: "\(entity.kind.sectionName).\(key)"))
   }
 
   /// A warning that names what was left out; a note when nothing was: ADAL stores the family refresh token and the

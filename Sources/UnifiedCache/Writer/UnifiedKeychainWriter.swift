@@ -30,7 +30,16 @@ public enum UnifiedKeychainWriter {
       written[address] = entity
       items.append(item.json(accessGroup: accessGroup))
     }
-    for token in contents.accessTokens { add(accessToken(token), of: .accessToken(token)) }
+    for token in contents.accessTokens {
+      let item = accessToken(token)
+      if let unusable = CacheExport.unloadable(
+        token, for: .objc, at: SourceLocation(keyPath: "\(item.account)|\(item.service)"))
+      {
+        diagnostics.append(unusable)
+        continue
+      }
+      add(item, of: .accessToken(token))
+    }
     let appTokens = contents.refreshTokens.filter { !$0.isFamilyToken }
     for token in appTokens { add(refreshToken(token), of: .refreshToken(token)) }
     for token in contents.refreshTokens where token.isFamilyToken {
