@@ -160,4 +160,39 @@ import _Adal2MSALTestSupport
     #expect(output.stdout.contains("identity.guest"))
     #expect(!output.stdout.contains("rt-dana") && !output.stdout.contains("rt-erin"))
   }
+
+  /// An access token Azure CLI got from `common` that is no JWT (an MSA account's, an encrypted one) names no tenant
+  /// itself; Azure AD issued it from the user's home tenant, whose id the user's identity holds: it migrates there,
+  /// as MSAL.NET stores one from the response's id token `tid`. Skipped, it made a run of a normal Azure CLI file
+  /// exit 2 ("not read or not modelled") while its accounting said nothing was lost.
+  @Test func anOpaqueAccessTokenFromCommonGoesToTheHomeTenant() throws {
+    let scratch = try Fixtures.temporaryDirectory("adal-python-common")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var entries = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixture)) as? [[String: Any]])
+    let common = try #require(entries.firstIndex { ($0["_authority"] as? String)?.hasSuffix("/common") == true })
+    entries[common]["accessToken"] = "EwBwA8l6BAAUopaque-access-token-from-common"
+    let input = scratch.appendingPathComponent("accessTokens.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: input)
+    let output = try CLI.run([
+      "migrate", "--adal", input.path, "--dry-run", "--now", Self.now, "--adal-time-zone", "Europe/Berlin",
+      "--report-format", "json",
+    ])
+    #expect(output.exitCode == 0, "\(output.stderr.prefix(600))")
+    #expect(!output.stdout.contains("adal.access-token-without-tenant"))
+    let report = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    let users = try #require(report["users"] as? [[String: Any]])
+    let alice = try #require(users.first { $0["homeAccountId"] as? String == Self.alice })
+    let added = ((alice["entries"] as? [[String: Any]]) ?? []).filter {
+      $0["kind"] as? String == "AccessToken" && $0["action"] as? String == "add"
+    }
+    let keys = added.compactMap { $0["key"] as? String }.sorted()
+    #expect(
+      keys == [
+        "\(Self.alice)-login.microsoftonline.com-accesstoken-04b07795-8ddb-461a-bbee-02f9e1bf7b46-"
+          + "11111111-1111-4111-8111-111111111111-https://graph.windows.net//.default",
+        "\(Self.alice)-login.microsoftonline.com-accesstoken-04b07795-8ddb-461a-bbee-02f9e1bf7b46-"
+          + "11111111-1111-4111-8111-111111111111-https://management.core.windows.net//.default",
+      ])
+  }
 }

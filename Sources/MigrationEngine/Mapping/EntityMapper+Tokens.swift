@@ -113,7 +113,7 @@ extension EntityMapper {
           ReportDate.string(expiresOn, after: "access token for ", resource, " expired at "))
         continue
       }
-      guard let realm = sourced.isADFS ? "adfs" : (tenantedAuthority(sourced) ?? sourced.tid)
+      guard let realm = sourced.isADFS ? "adfs" : (tenantedAuthority(sourced) ?? sourced.tid ?? homeTenant(of: group))
       else {
         skip("adal.access-token-without-tenant", "access token from a common authority without an id token tid")
         continue

@@ -205,6 +205,14 @@ struct EntityMapper {
     return tenantedAuthority(sourced)
   }
 
+  /// The home tenant of a user of Azure AD (`MSSTS`): the tenant that issues what the user asked of `common` or
+  /// `organizations` (what MSAL.NET and ObjC take as an access token's realm from the response's id token `tid`),
+  /// for an item that holds no id token (Azure CLI's and ADAL Python's entries). Nil for ADFS.
+  func homeTenant(of group: UserGroup) -> String? {
+    guard group.identity.authorityType == "MSSTS" else { return nil }
+    return UnifiedAccount.homeTenant(of: group.identity.homeAccountID)
+  }
+
   func tenantedAuthority(_ sourced: SourcedItem) -> String? {
     guard let tenant = sourced.tenant, !tenant.isEmpty else { return nil }
     return ["common", "organizations", "consumers"].contains(tenant.lowercasedSharingStorage()) ? nil : tenant

@@ -8,8 +8,7 @@ enum KeyStyles {
     if key == entity.canonicalKey { return true }
     switch entity {
     case .account(let account):
-      let homeTenant = account.homeAccountID.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first
-      let tenant = homeTenant.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? account.realm
+      let tenant = UnifiedAccount.homeTenant(of: account.homeAccountID) ?? account.realm
       return key == UnifiedCacheKey.join([account.homeAccountID, account.environment, tenant])
     case .accessToken(let token):
       let descriptors = ["accesstoken", "accesstoken_with_authscheme", "atext", token.credentialType.lowercased()]

@@ -72,3 +72,13 @@ extension UnifiedAccount {
       lastModificationApp: lastModificationApp, additionalFields: additionalFields)
   }
 }
+
+extension UnifiedAccount {
+  /// The home tenant a home account id names: its second `.`-separated part (the `utid` of `<uid>.<utid>`), when
+  /// not empty, as msal-common reads it (`homeAccountId.split(".")[1]`).
+  public static func homeTenant(of homeAccountID: String) -> String? {
+    let parts = homeAccountID.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count > 1, !parts[1].isEmpty else { return nil }
+    return String(parts[1])
+  }
+}

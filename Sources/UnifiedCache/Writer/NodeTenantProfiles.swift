@@ -56,7 +56,7 @@ enum NodeTenantProfiles {
             .note, code: noHomeTenantCode,
             "MSAL Node keeps one account per home account and environment ('\(key)'), with a tenant profile per "
               + "tenant; none of its \(tenants.count + 1) tenants is the home tenant "
-              + "'\(homeTenant(of: base.homeAccountID) ?? "")': wrote the account of tenant '\(base.realm)' "
+              + "'\(UnifiedAccount.homeTenant(of: base.homeAccountID) ?? "")': wrote the account of tenant '\(base.realm)' "
               + "as the entry, and the others as its tenant profiles",
             at: SourceLocation(keyPath: "\(UnifiedEntityKind.account.sectionName).\(key)")))
       }
@@ -98,15 +98,8 @@ enum NodeTenantProfiles {
   /// Whether `account` is in its user's home tenant: its realm is the tenant half of its home account id
   /// (compared ignoring case, as tenant ids are GUIDs or domain names).
   static func isHomeTenant(_ account: UnifiedAccount) -> Bool {
-    guard !account.realm.isEmpty, let home = homeTenant(of: account.homeAccountID) else { return false }
+    guard !account.realm.isEmpty, let home = UnifiedAccount.homeTenant(of: account.homeAccountID) else { return false }
     return account.realm.lowercased() == home.lowercased()
-  }
-
-  /// The part of a home account id after its first `.` (the `utid` of `<uid>.<utid>`), when not empty.
-  static func homeTenant(of homeAccountID: String) -> String? {
-    let parts = homeAccountID.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[1].isEmpty else { return nil }
-    return String(parts[1])
   }
 
   /// The profiles an imported entry lists (each as it was written), none when it has no such array.
