@@ -16,6 +16,9 @@ import UnifiedCache
 ///   or an integer epoch (the server's `expires_on` when `expires_in` was missing).
 /// - Service-principal entries (`servicePrincipalId`) hold a client secret or a certificate path: they are never
 ///   items; each is a policy diagnostic naming the principal, never the secret.
+/// - An app's own token (ADAL's client-credentials and client-certificate flows: no `userId`, `oid` or refresh
+///   token, and no user's claims in the access token) is no user's sign-in: a policy diagnostic, never an item, as
+///   ADAL.NET's app-only entries are (`adal.app-only-entry`).
 struct ADALPythonCacheReader {
   let limits: InputLimits
   let file: String?
@@ -42,6 +45,10 @@ struct ADALPythonCacheReader {
         result.diagnostics.append(servicePrincipal(entry, at: location))
         continue
       }
+      if let appOnly = appOnly(entry, at: location) {
+        result.diagnostics.append(appOnly)
+        continue
+      }
       do {
         let (item, diagnostics) = try self.item(entry, index: index, location: location)
         result.items.append(item)
@@ -62,6 +69,31 @@ struct ADALPythonCacheReader {
       .note, code: "adal.service-principal-entry",
       "service principal \(id)\(tenant) (\(credential)): an app credential, not a user token; never written to the "
         + "user token cache", at: location)
+  }
+
+  /// The code of an app's own token (`appOnly`).
+  static let appOnlyCode = "adal.app-only-entry"
+
+  /// A note for an app's own token, or nil for a user's entry. ADAL fills `userId` and `oid` from the id token and
+  /// stores the refresh token of every user flow; the client-credentials flow returns neither, and its access
+  /// token, when a JWT, holds the app's roles (`idtyp` `app`), no user's `scp`, `upn` or `unique_name`.
+  private func appOnly(_ entry: JSONObject, at location: SourceLocation) -> Diagnostic? {
+    func present(_ key: String) -> Bool { entry[key]?.stringValue.map { !$0.isEmpty } ?? (entry[key] != nil) }
+    guard !present("userId"), !present("oid"), !present("refreshToken"), !present("tenantId"),
+      let accessToken = entry["accessToken"]?.stringValue, !accessToken.isEmpty
+    else { return nil }
+    if accessToken.split(separator: ".", omittingEmptySubsequences: false).count == 3,
+      let claims = try? IDTokenClaims(rawIDToken: accessToken),
+      ["scp", "upn", "unique_name"].contains(where: { claims[$0] != nil })
+    {
+      return nil
+    }
+    let client = entry["_clientId"]?.stringValue ?? "?"
+    let resource = entry["resource"]?.stringValue.map { " for \($0)" } ?? ""
+    return Diagnostic(
+      .note, code: Self.appOnlyCode,
+      "an access token of app \(client)\(resource) without a user or a refresh token (ADAL's client-credentials "
+        + "flow): the app's own token, no user's sign-in; never written to the user token cache", at: location)
   }
 
   private func item(_ entry: JSONObject, index: Int, location: SourceLocation) throws(ADALItemError) -> (

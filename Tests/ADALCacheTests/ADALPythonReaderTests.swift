@@ -103,6 +103,25 @@ struct ADALPythonReaderTests {
     #expect(!result.diagnostics[0].message.contains("Secret"))
   }
 
+  /// A daemon's own tokens, as the real `adal` 1.2.7 cached them (`acquire_token_with_client_credentials`,
+  /// scripts/fixtures/make_adal_python_app_cache.py): no user's sign-in, so no item (a user Account named after the
+  /// service principal, or "no home tenant" for an opaque token, were the readings before); the user's entry beside
+  /// them is read. A user's entry that lacks only its refresh token stays an item.
+  @Test func anAppsOwnTokensAreNoItems() throws {
+    let data = try Fixtures.data("adal-python/app-only/adal_token_cache.json")
+    let result = try Self.read(data, file: "adal_token_cache.json")
+    #expect(result.items.map(\.archivedUserID) == ["alice@contoso.example"])
+    let notes = result.diagnostics.filter { $0.code == "adal.app-only-entry" }
+    #expect(notes.map(\.location?.itemIndex) == [1, 2])
+    #expect(notes.allSatisfy { $0.severity == .note })
+    #expect(notes.first?.message.contains("app 0a0a0a0a-0000-4000-8000-00000000000a") == true)
+    #expect(!notes.contains { $0.message.contains("eyJ") || $0.message.contains("fake-opaque") })
+    var entries = try #require(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    entries[0]["refreshToken"] = nil
+    let withoutRefresh = try Self.read(JSONSerialization.data(withJSONObject: entries), file: "cache.json")
+    #expect(withoutRefresh.items.count == 1)
+  }
+
   @Test func adalNodeTemplateWithoutMetadataIsNamedUnreadable() throws {
     let name = "adal-node_refresh-token-sample_adal.cacheTemplate.json"
     let result = try Self.read(try Data(contentsOf: Self.realWorld.appendingPathComponent(name)), file: name)

@@ -195,4 +195,28 @@ import _Adal2MSALTestSupport
           + "11111111-1111-4111-8111-111111111111-https://management.core.windows.net//.default",
       ])
   }
+
+  /// A daemon's own tokens beside a user's (the real `adal` 1.2.7's client-credentials flow): skipped by policy,
+  /// exit 0, and no Account but the user's, so MSAL never lists the service principal as a signed-in user.
+  @Test func anAppsOwnTokensAreAPolicySkip() throws {
+    let scratch = try Fixtures.temporaryDirectory("adal-python-app-only")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let out = scratch.appendingPathComponent("cache.sqlite").path
+    let migrate = try CLI.run([
+      "migrate", "--adal", Fixtures.url("adal-python/app-only/adal_token_cache.json").path, "--out", out, "--now",
+      Self.now, "--adal-time-zone", "Europe/Berlin", "--report-format", "json", "--report", "-",
+    ])
+    #expect(migrate.exitCode == 0, "\(migrate.stderr.prefix(600))")
+    #expect(migrate.stdout.components(separatedBy: "adal.app-only-entry").count - 1 == 2)
+    #expect(migrate.stdout.contains("3 item(s): 1 migrated, 0 unchanged, 0 merged into another, 2 skipped by policy"))
+    let cacheFile = scratch.appendingPathComponent("msal.json")
+    let export = try CLI.run(["export", out, "--for", "python", "--output", cacheFile.path])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    let cache = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any])
+    let accounts = ((cache["Account"] as? [String: Any]) ?? [:]).values.compactMap {
+      ($0 as? [String: Any])?["home_account_id"] as? String
+    }
+    #expect(accounts == [Self.alice])
+    #expect(((cache["AccessToken"] as? [String: Any]) ?? [:]).count == 1)
+  }
 }

@@ -22,10 +22,10 @@ public struct RunVerdict: Sendable, Hashable {
   ]
   /// Diagnostic codes of items skipped by policy: the wipe marker, MSAL keychain items that are not tokens,
   /// Azure CLI service-principal entries (app credentials, never user tokens), ADAL.NET app-only and
-  /// on-behalf-of entries (no user's sign-in).
+  /// on-behalf-of entries and ADAL Python and Node app tokens (no user's sign-in).
   public static let policyDiagnosticCodes: Set<String> = [
     "adal.wipe-marker", "unified.keychain-unsupported-type", "adal.service-principal-entry",
-    "adal.dotnet-not-a-user-entry",
+    "adal.dotnet-not-a-user-entry", "adal.app-only-entry",
   ]
   /// Skip reason codes of entries that follow from other entries' skips, which are counted themselves: a user none
   /// of whose tokens migrates gets no Account (`adal.no-token-migrates`), whether its tokens were skipped by
