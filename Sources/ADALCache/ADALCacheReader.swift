@@ -39,6 +39,7 @@ public struct ADALCacheReader: Sendable {
     }
     if let first = text.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
       let root = try ADALJSON.parse(Data(text), limits: limits, file: file)
+      if root.arrayValue?.isEmpty == true { return Self.emptyArray(file: file) }
       let parsed: KeychainDumpParser.Parsed
       do {
         parsed = try KeychainDumpParser(limits: limits, file: file).parse(json: root)
@@ -68,6 +69,19 @@ public struct ADALCacheReader: Sendable {
       "not a recognised ADAL input: \(InputFormatSniffer.describe(data)); expected a keychain dump (plist or JSON), "
         + "a macOS ADAL cache blob or an archived item",
       at: SourceLocation(file: file), kind: .unrecognised)
+  }
+
+  /// An empty JSON array: what Azure CLI (2.29 and earlier) writes to `accessTokens.json` when its last user signs
+  /// out (`json.dumps` of no entries), and an empty JSON dump too. No items, nothing wrong: a note says what it is.
+  private static func emptyArray(file: String?) -> ADALReadResult {
+    ADALReadResult(
+      inputKind: .adalPythonAccessTokens,
+      diagnostics: [
+        Diagnostic(
+          .note, code: "adal.empty-cache",
+          "an empty JSON array: no entries (Azure CLI's accessTokens.json after its last sign-out, or an empty JSON "
+            + "dump)", at: SourceLocation(file: file))
+      ])
   }
 
   /// A keychain dump's items. Its parse tree is let go once the records are made and, with `pages`, the input's

@@ -122,6 +122,15 @@ struct ADALPythonReaderTests {
     #expect(withoutRefresh.items.count == 1)
   }
 
+  /// `[]`, as Azure CLI writes `accessTokens.json` after its last sign-out: no items, a note, no error.
+  @Test(arguments: ["[]", " [ ]\n", "\u{FEFF}[]"])
+  func anEmptyArrayIsAnEmptyCache(_ text: String) throws {
+    let result = try Self.read(Data(text.utf8), file: "accessTokens.json")
+    #expect(result.items.isEmpty)
+    #expect(result.inputKind == .adalPythonAccessTokens)
+    #expect(result.diagnostics.map(\.code) == ["adal.empty-cache"])
+  }
+
   @Test func adalNodeTemplateWithoutMetadataIsNamedUnreadable() throws {
     let name = "adal-node_refresh-token-sample_adal.cacheTemplate.json"
     let result = try Self.read(try Data(contentsOf: Self.realWorld.appendingPathComponent(name)), file: name)

@@ -148,6 +148,33 @@ import _Adal2MSALTestSupport
     #expect(CLI.contractViolations(notes, expected: ["--report notes is the same file as the --adal input"]).isEmpty)
   }
 
+  /// Azure CLI (2.29 and earlier) leaves `[]` in `accessTokens.json` when its last user signs out: an empty token
+  /// cache, alone or in a fleet's folder, is nothing to migrate and nothing wrong (it was refused as "not a keychain
+  /// dump": status 1 alone, a skipped file beside others).
+  @Test func azureCLIsEmptyTokenCacheIsNoItemsNotAnUnknownFile() throws {
+    let scratch = try Fixtures.temporaryDirectory("directory-input")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let signedOut = scratch.appendingPathComponent("fleet/signed-out").path
+    let signedIn = scratch.appendingPathComponent("fleet/signed-in").path
+    for directory in [signedOut, signedIn] {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: Fixtures.url("azure-cli/azureProfile.json").path, toPath: "\(directory)/azureProfile.json")
+    }
+    try Data("[]".utf8).write(to: URL(fileURLWithPath: "\(signedOut)/accessTokens.json"))
+    try FileManager.default.copyItem(
+      atPath: Fixtures.url("adal-python/accessTokens.json").path, toPath: "\(signedIn)/accessTokens.json")
+    for input in [signedOut, "\(signedOut)/accessTokens.json", scratch.appendingPathComponent("fleet").path] {
+      let run = try CLI.run([
+        "migrate", "--adal", input, "--dry-run", "--now", "2099-11-20T09:30:00Z", "--adal-time-zone", "Europe/Berlin",
+        "--report-format", "json",
+      ])
+      #expect(run.exitCode == 0, "\(input): \(run.stderr)")
+      #expect(run.stdout.contains("adal.empty-cache"), "\(input)")
+      #expect(!run.stderr.contains(": skipped:"), "\(input): \(run.stderr)")
+    }
+  }
+
   /// A file the run skipped in a directory (a FIFO) failed the Azure CLI step, which read the directory again,
   /// after the store was written: status 1, "nothing written", with the store written and no Azure CLI files.
   @Test func azureCLIFilesAreWrittenPastAFileTheRunSkipped() throws {

@@ -140,7 +140,6 @@ import _Adal2MSALTestSupport
         #"[{"zebra-private-key": 1}, {"zebra": 2}]"#,
         "not a keychain dump: the JSON is an array of 2 entries, none with keychain attributes"
       ),
-      ("[]", "not a keychain dump: the JSON is an array of 0 entries"),
       (#""zebra""#, "not a recognised ADAL input: the file is text (7 bytes)"),
     ]
     for (text, message) in cases {
