@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnifiedCache
 import _Adal2MSALTestSupport
 
 @testable import MigrationEngine
@@ -44,5 +45,30 @@ import _Adal2MSALTestSupport
     let b = files["b.plist"] ?? InputAccounting.FileTotals()
     #expect([b[.migrated], b[.unchanged], b[.merged], b[.policySkip], b[.problem]] as [Int] == [1, 0, 0, 0, 0])
     #expect(b.counts.keys.sorted() == [InputAccounting.Bucket.migrated])
+  }
+
+  /// A user's Account (and its app's metadata) names every item of the user as a source. An item whose tokens were
+  /// all merged into others', or all expired, is merged or skipped by policy, not "migrated" by the Account; an item
+  /// no token entry names takes the Account's bucket.
+  @Test func theAccountDoesNotMakeAnItemMigrated() {
+    let items = (0...3).map { PlanSource(file: "c.json", itemIndex: $0, label: "ADAL Python entry") }
+    func entry(_ action: PlanAction, _ kind: UnifiedEntityKind, _ code: String, _ sources: [Int]) -> PlanEntry {
+      PlanEntry(action: action, kind: kind, reasonCode: code, reason: code, sources: sources.map { items[$0] })
+    }
+    let plan = MigrationPlan(
+      entries: [
+        entry(.add, .account, "adal.account", [0, 1, 2, 3]),
+        entry(.add, .appMetadata, "adal.app-metadata", [0, 1, 2, 3]),
+        entry(.add, .refreshToken, "adal.refresh-token", [0]),
+        entry(.skip, .refreshToken, "adal.duplicate-refresh-token", [1]),
+        entry(.skip, .accessToken, "adal.duplicate-access-token", [1]),
+        entry(.skip, .accessToken, "adal.expired-access-token", [2]),
+      ],
+      plannedAt: Date(timeIntervalSince1970: 0))
+    var accounting = InputAccounting()
+    accounting.add(plan)
+    let c = accounting.files["c.json"] ?? InputAccounting.FileTotals()
+    #expect([c[.migrated], c[.unchanged], c[.merged], c[.policySkip], c[.problem]] as [Int] == [2, 0, 1, 1, 0])
+    #expect(c.total == 4)
   }
 }

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// An ADAL item is counted once (by file and item index) with the best of what its plan entries did:
 /// migrated (some entity it gave is written) > unchanged > merged (it lost to a survivor the entry names) >
-/// skipped by policy > not migrated (a problem). An MSAL entry is counted by its file, kind and key; entries
+/// skipped by policy > not migrated (a problem). Its tokens' entries decide; the Account and app metadata, which
+/// name every item of their user or app as a source, count only for an item no token entry names (an item whose
+/// tokens were all merged into others or expired was "migrated" by its user's Account). An MSAL entry is counted by its file, kind and key; entries
 /// a reader merged, could not use or kept verbatim are counted from the reader's diagnostics
 /// (`RunVerdict`'s code sets).
 public struct InputAccounting: Sendable {
@@ -34,7 +36,7 @@ public struct InputAccounting: Sendable {
     public var total: Int { counts.values.reduce(ignored, +) }
   }
 
-  /// ADAL items by file, indexed by item index: the best bucket so far (0 = not seen).
+  /// ADAL items by file, indexed by item index: the best rank so far (0 = not seen; `rank`).
   private var items: [String: [UInt8]] = [:]
   /// MSAL entries and diagnostics-only items by file: unit → best bucket.
   private var units: [String: [String: Bucket]] = [:]
@@ -56,6 +58,7 @@ public struct InputAccounting: Sendable {
     plan.entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
         let bucket: Bucket
+        let derived = entries[index].kind == .account || entries[index].kind == .appMetadata
         if entries[index].action.needsAttention, let last, last.reasonCode == entries[index].reasonCode {
           bucket = last.bucket
         } else {
@@ -80,7 +83,7 @@ public struct InputAccounting: Sendable {
               currentFile = sources[position].file
               slots = items.removeValue(forKey: sources[position].file) ?? []
             }
-            Self.note(item: item, bucket, in: &slots)
+            Self.note(item: item, Self.rank(bucket, derived: derived), in: &slots)
           }
         }
       }
@@ -108,7 +111,7 @@ public struct InputAccounting: Sendable {
       // Counted by raw value first: a file's 40,000 slots counted into its totals hashed its path and a bucket
       // for each.
       var byRawValue = [Int](repeating: 0, count: Int(UInt8.max) + 1)
-      for slot in slots { byRawValue[Int(slot)] += 1 }
+      for slot in slots { byRawValue[Int(Self.bucketValue(ofRank: slot))] += 1 }
       for bucket in Bucket.allCases where byRawValue[Int(bucket.rawValue)] > 0 {
         out[file, default: FileTotals()].counts[bucket] = byRawValue[Int(bucket.rawValue)]
       }
@@ -130,14 +133,20 @@ public struct InputAccounting: Sendable {
 
   private mutating func note(file: String, item: Int, _ bucket: Bucket) {
     var slots = items.removeValue(forKey: file) ?? []  // unique, so that the write below does not copy
-    Self.note(item: item, bucket, in: &slots)
+    Self.note(item: item, Self.rank(bucket, derived: false), in: &slots)
     items[file] = slots
   }
 
-  private static func note(item: Int, _ bucket: Bucket, in slots: inout [UInt8]) {
+  private static func note(item: Int, _ rank: UInt8, in slots: inout [UInt8]) {
     if slots.count <= item { slots += Array(repeating: 0, count: item + 1 - slots.count) }
-    slots[item] = max(slots[item], bucket.rawValue)
+    slots[item] = max(slots[item], rank)
   }
+
+  /// An item's slot holds its best rank: a bucket's raw value from an Account or app metadata entry (`derived`),
+  /// or that plus `tokenRanks` from any other, so that every token entry outranks them.
+  private static func rank(_ bucket: Bucket, derived: Bool) -> UInt8 { bucket.rawValue + (derived ? 0 : tokenRanks) }
+  private static func bucketValue(ofRank rank: UInt8) -> UInt8 { rank > tokenRanks ? rank - tokenRanks : rank }
+  private static let tokenRanks: UInt8 = 8
 
   private mutating func note(file: String, unit: String, _ bucket: Bucket) {
     let old = units[file, default: [:]][unit]
