@@ -50,7 +50,8 @@ public struct CacheStore: Sendable {
   /// Opens the store in `file`, called `path` (its `path`, and the file its errors name): a new store built under
   /// a temporary name is called by the path it is renamed onto (`NewStoreFile`).
   static func open(path: String, file: String, options: CacheStoreOptions) throws(CacheStoreError) -> CacheStore {
-    // Before anything touches the file, its mode included.
+    // Before anything touches the file, its mode included, and before SQLite opens it (`StoreFile.foreignOwned`).
+    try StoreFile.refuseForeignOwned(file)
     if let identity = StoreIdentity.of(file), let refusal = identity.refusal(of: path, readOnly: options.readOnly) {
       throw refusal
     }

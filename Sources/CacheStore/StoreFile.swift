@@ -38,15 +38,9 @@ enum StoreFile {
         remedy: "give the path of a new file or of a store written by migrate or import", at: SourceLocation(file: path)
       )
     }
+    try refuseForeignOwned(path)
     for file in StoreFileMarker.files(of: path) {
       guard let status = OwnerOnlyFile.status(file) else { continue }
-      guard status.isOwnedByCurrentUser else {
-        throw CacheStoreError(
-          .cannotOpen,
-          "\(file) is owned by user \(status.owner), not by the user running adal2msal: "
-            + "that user could read every token written to it; nothing was written",
-          remedy: "move the file away and give a new path (or run as its owner)", at: SourceLocation(file: path))
-      }
       if tightening, status.isOpenToOthers, !OwnerOnlyFile.tighten(file) {
         throw CacheStoreError(
           .cannotOpen,
@@ -55,6 +49,28 @@ enum StoreFile {
           remedy: "run chmod 600 on it, or give a new path", at: SourceLocation(file: path))
       }
     }
+  }
+
+  /// The first of the store's files (the database, `-wal`, `-shm`, `-journal`) that another user owns, with its
+  /// owner, or nil. Asked before SQLite opens the store at all, to read it too: SQLite running as root gives a
+  /// journal file the database's owner (`fchown`), so a `-wal` another user created and holds open would be made
+  /// root's and then written with tokens that user still reads through its descriptor.
+  static func foreignOwned(_ path: String) -> (file: String, owner: UInt32)? {
+    for file in StoreFileMarker.files(of: path) {
+      if let status = OwnerOnlyFile.status(file), !status.isOwnedByCurrentUser { return (file, status.owner) }
+    }
+    return nil
+  }
+
+  /// Refuses a store of which another user owns a file (`foreignOwned`): that user could read every token written
+  /// to it.
+  static func refuseForeignOwned(_ path: String) throws(CacheStoreError) {
+    guard let (file, owner) = foreignOwned(path) else { return }
+    throw CacheStoreError(
+      .cannotOpen,
+      "\(file) is owned by user \(owner), not by the user running adal2msal: "
+        + "that user could read every token written to it; nothing was written",
+      remedy: "move the file away and give a new path (or run as its owner)", at: SourceLocation(file: path))
   }
 
   /// Runs `body` with the process umask set to 077, so that the -wal and -shm files SQLite creates are

@@ -63,6 +63,45 @@ struct OwnerOnlyTests {
     #expect(SecretCorpus.leaks(in: output.stderr, of: input.secrets).isEmpty)
   }
 
+  /// SQLite running as root gives a journal file the database's owner: a `-wal` another user planted beside an
+  /// existing store, and holds open, was made root's by the run's first read of the store (before the check of a
+  /// writing open), then written with tokens that user read through its descriptor (status 0). Every command that
+  /// opens the store refuses it before SQLite touches the file, reading too.
+  @Test(
+    "a side file of an existing store owned by another user is refused before SQLite opens the store",
+    arguments: ["-wal", "-journal"])
+  func foreignSideFileOfAnExistingStoreIsRefused(_ suffix: String) throws {
+    try #require(geteuid() == 0, "needs root to give a file to another user")
+    let directory = try Fixtures.temporaryDirectory("owner")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = try SecretCorpus.canaryMSALCache(in: directory)
+    let store = directory.appendingPathComponent("store.sqlite").path
+    let made = try CLI.run(["import", input.file.path, "--out", store, "-q"])
+    try #require(made.exitCode == 0, "\(made.stderr)")
+    let planted = store + suffix
+    let plantedBytes = Data(suffix == "-journal" ? Array(repeating: 0, count: 512) : [])
+    #expect(
+      FileManager.default.createFile(atPath: planted, contents: plantedBytes, attributes: [.posixPermissions: 0o644]))
+    #expect(chown(planted, 4321, 4321) == 0)
+    let commands: [[String]] = [
+      ["migrate", "--msal", input.file.path, "--out", store],
+      ["migrate", "--msal", input.file.path, "--out", store, "--dry-run"],
+      ["import", input.file.path, "--out", store],
+      ["export", store, "--output", directory.appendingPathComponent("export.json").path],
+      ["accounts", store],
+    ]
+    for arguments in commands {
+      let output = try CLI.run(arguments)
+      let context = "\(arguments.prefix(2).joined(separator: " ")) \(suffix): \(output.stderr.prefix(400))"
+      #expect(output.exitCode == 1, "\(context)")
+      #expect(output.stderr.contains("store.sqlite\(suffix) is owned by user 4321"), "\(context)")
+      var info = stat()
+      #expect(stat(planted, &info) == 0 && info.st_uid == 4321, "the planted file was taken over: \(context)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: planted)) == plantedBytes, "written: \(context)")
+      #expect(SecretCorpus.leaks(in: output.stdout + output.stderr, of: input.secrets).isEmpty)
+    }
+  }
+
   @Test("a key file others may read: a warning, and with --strict an error")
   func looseKeyFile() throws {
     let directory = try Fixtures.temporaryDirectory("owner")

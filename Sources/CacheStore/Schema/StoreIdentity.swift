@@ -33,6 +33,9 @@ enum StoreIdentity: Equatable {
     if header.isEmpty { return .nothing }
     guard StoreFileMarker.isSQLite(header: header) else { return .notADatabase }
     if StoreFileMarker.isStore(header: header) { return .store }
+    // SQLite must not open a store of which another user owns a file (`StoreFile.foreignOwned`): the opening
+    // refuses it.
+    if StoreFile.foreignOwned(path) != nil { return nil }
     // Stores before schema v4 have no application id, and a store's last commits may be in its WAL, which only
     // SQLite reads: the schema tells.
     var configuration = Configuration()
