@@ -234,7 +234,7 @@ import _Adal2MSALTestSupport
     #expect(fromDirectory.stdout == (try CLI.run(["export", store("named.sqlite")])).stdout)
 
     let strict = try CLI.run(["migrate", "--msal", caches, "--out", store("strict.sqlite"), "--strict", "-q"])
-    #expect(strict.exitCode == 1 && strict.stderr.contains("--strict: 2 item(s) or file(s)"), "\(strict.stderr)")
+    #expect(strict.exitCode == 1 && strict.stderr.contains("--strict: 2 problem(s)"), "\(strict.stderr)")
     // The counts say what the plan holds, beside "nothing written": they said "37 written".
     #expect(strict.stderr.contains("(37 to add or update, 0 unchanged, "), "\(strict.stderr)")
     #expect(!FileManager.default.fileExists(atPath: store("strict.sqlite")))

@@ -56,7 +56,7 @@ import _Adal2MSALTestSupport
     let quiet = try adal2msal(["migrate", "--adal", Self.dump, "--out", store, "--now", Self.now, "--quiet"])
     let lines = quiet.stderr.split(separator: "\n")
     #expect(quiet.exitCode == 2 && quiet.stdout.isEmpty)
-    #expect(lines.count == 1 && lines[0].hasPrefix("adal2msal: warning: 1 item(s)"), "\(quiet.stderr)")
+    #expect(lines.count == 1 && lines[0].hasPrefix("adal2msal: warning: 1 problem(s)"), "\(quiet.stderr)")
     let noStore = try adal2msal(["migrate", "--adal", Self.dump])
     #expect(noStore.exitCode == 64 && noStore.stderr.contains("--dry-run to plan against an empty cache"))
   }

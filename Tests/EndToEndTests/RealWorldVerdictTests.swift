@@ -17,7 +17,8 @@ import _Adal2MSALTestSupport
   static let msalHint = Verdict(
     status: 1, message: "this is an MSAL unified cache, not an ADAL cache: pass it with --msal")
   static let msalClean = Verdict(status: 0, message: "wrote run 1")
-  static let msalPartial = Verdict(status: 2, message: "could not be read or modelled")
+  static let msalPartial = Verdict(
+    status: 2, message: "problem(s) (entries not migrated or in conflict, items unreadable")
   static let notMSAL = Verdict(status: 1, message: "not an MSAL cache: the JSON is an object with")
   static func unsupported(_ name: String) -> Verdict { Verdict(status: 1, message: "not supported yet: \(name)") }
   static func adalHint(_ kind: String) -> Verdict {
@@ -34,7 +35,7 @@ import _Adal2MSALTestSupport
   static let expected: [String: (adal: Verdict, msal: Verdict)] = [
     // ADAL.NET's test blob (issue 25): 14 entries read, each with a random string for its authority.
     "adal-dotnet-v3_oldcache.serialized": (
-      Verdict(status: 1, message: "nothing usable in the inputs: 14 item(s)"), adalHint("adal-dotnet-v3")
+      Verdict(status: 1, message: "nothing usable in the inputs: 14 problem(s)"), adalHint("adal-dotnet-v3")
     ),
     "adal-dotnet-v5_ADALv5TokenCache.json": (msalHint, msalClean),
     "adal-dotnet-v5_FociTokenCacheFromMsal3.json": (msalHint, msalClean),

@@ -63,7 +63,9 @@ import _Adal2MSALTestSupport
     let (partial, stored) = try migrate(["--adal", scenario("tombstones")], into: scratch)
     #expect(partial.exitCode == 2, "\(partial.stderr)")
     #expect(stored)
-    #expect(partial.stderr.contains("adal2msal: warning: 1 item(s) or file(s) could not be read or modelled"))
+    #expect(
+      partial.stderr.contains("adal2msal: warning: 1 problem(s) (entries not migrated or in conflict, items unreadable")
+    )
     #expect(partial.stderr.contains("[adal.item-unreadable]"), "the warning names the item: \(partial.stderr)")
     #expect(partial.stderr.contains("2 skipped by policy"), "a tombstone and the wipe marker: \(partial.stderr)")
 
@@ -72,7 +74,52 @@ import _Adal2MSALTestSupport
     let (strict, strictStored) = try migrate(["--adal", scenario("tombstones"), "--strict"], into: strictScratch)
     #expect(strict.exitCode == 1)
     #expect(!strictStored, "a failed run left a store")
-    #expect(strict.stderr.contains("adal2msal: error: --strict: 1 item(s) or file(s) could not be read or modelled"))
+    #expect(strict.stderr.contains("adal2msal: error: --strict: 1 problem(s) (entries not migrated or in conflict"))
+  }
+
+  /// ADAL 1.x kept the id token as a bare payload segment, which the rules never forge into a JWT: a stated
+  /// policy (the Account carries its claims, the refresh token migrates), not a problem. It was status 2 with
+  /// "1 item(s) could not be read or modelled" while the item's accounting said "1 migrated".
+  @Test("an id token that is no JWT is left out by policy: 0")
+  func bareIDTokenIsAPolicySkip() throws {
+    let output = try CLI.run([
+      "migrate", "--adal", Fixtures.url("adal/archive-e1-mrrt.bplist").path, "--dry-run", "--report-format", "json",
+    ])
+    #expect(output.exitCode == 0, "\(output.stderr)")
+    #expect(output.stdout.contains("adal.id-token-not-jwt"))
+    #expect(output.stdout.contains("1 item(s): 1 migrated, 0 unchanged, 0 merged into another, 0 skipped by policy"))
+    #expect(!output.stderr.contains("warning"), "\(output.stderr)")
+  }
+
+  /// A user's identity conflict is one problem for all of the user's items: the closing line counts problems in
+  /// their unit and, from the accounting, the input items that did not migrate (it said "1 item(s) or file(s)
+  /// could not be read or modelled" for three items that did not).
+  @Test("the closing line counts problems and the input items not migrated")
+  func closingLineCountsProblemsAndItems() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    func entry(_ tenant: String, _ refresh: String) -> [String: Any] {
+      [
+        "_authority": "https://login.microsoftonline.com/\(tenant)",
+        "_clientId": "04b07795-8ddb-461a-bbee-02f9e1bf7b46",
+        "resource": "https://management.core.windows.net/", "refreshToken": refresh, "isMRRT": true,
+        "userId": "dana@contoso.example", "oid": "dddddddd-0000-4000-8000-00000000000d",
+        "expiresOn": "2026-11-21 00:00:00.000000", "accessToken": "at-\(refresh)", "tokenType": "Bearer",
+      ]
+    }
+    let tenants = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"]
+    let entries = [entry(tenants[0], "rt-a"), entry(tenants[1], "rt-b"), entry(tenants[1], "rt-c")]
+    let conflict = scratch.appendingPathComponent("accessTokens.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: conflict)
+    let output = try CLI.run([
+      "migrate", "--adal", conflict.path, "--adal", scenario("single-user-mrrt-at"), "--dry-run", "--now",
+      "2026-01-01T00:00:00Z", "--adal-time-zone", "UTC", "-q",
+    ])
+    #expect(output.exitCode == 2, "\(output.stderr)")
+    #expect(
+      output.stderr.contains("adal2msal: warning: 1 problem(s) (entries not migrated or in conflict"),
+      "\(output.stderr)")
+    #expect(output.stderr.contains("; 3 input item(s) not migrated; see the report"), "\(output.stderr)")
   }
 
   @Test("a dump whose only item cannot be read (a cyclic archive): 1, nothing written")
@@ -83,7 +130,7 @@ import _Adal2MSALTestSupport
     let (output, stored) = try migrate(["--adal", dump], into: scratch)
     #expect(output.exitCode == 1, "\(output.stderr)")
     #expect(!stored, "a failed run left a store")
-    #expect(output.stderr.hasPrefix("adal2msal: error: nothing usable in the inputs: 1 item(s)"), "\(output.stderr)")
+    #expect(output.stderr.hasPrefix("adal2msal: error: nothing usable in the inputs: 1 problem(s)"), "\(output.stderr)")
     #expect(output.stderr.contains("one-cyclic-item.xml.plist"))
   }
 
@@ -96,7 +143,7 @@ import _Adal2MSALTestSupport
     let (output, stored) = try migrate(["--msal", file], into: scratch)
     #expect(output.exitCode == 1, "\(output.stderr)")
     #expect(!stored)
-    #expect(output.stderr.contains("nothing usable in the inputs: 3 item(s)"), "\(output.stderr)")
+    #expect(output.stderr.contains("nothing usable in the inputs: 3 problem(s)"), "\(output.stderr)")
   }
 
   /// A file whose only content is kept verbatim (an entry the model cannot read, a section it does not know) is
@@ -298,7 +345,7 @@ import _Adal2MSALTestSupport
     let (output, stored) = try migrate(inputs, into: scratch)
     #expect(output.exitCode == 1, "\(output.stderr)")
     #expect(!stored, "a failed run left a store")
-    #expect(output.stderr.hasPrefix("adal2msal: error: nothing usable in the inputs: 1 item(s)"), "\(output.stderr)")
+    #expect(output.stderr.hasPrefix("adal2msal: error: nothing usable in the inputs: 1 problem(s)"), "\(output.stderr)")
 
     let (first, _) = try migrate(["--adal", scenario("single-user-mrrt-at")], into: scratch)
     #expect(first.exitCode == 0, "\(first.stderr)")
@@ -358,13 +405,13 @@ import _Adal2MSALTestSupport
     #expect(strict.exitCode == 1 && !FileManager.default.fileExists(atPath: out), "\(strict.stderr)")
     #expect(refused.count == 1 && refused.first?["severity"] as? String == "error", "\(refused)")
     let message = refused.first?["message"] as? String ?? ""
-    #expect(message.hasPrefix("--strict: 1 item(s)") && message.hasSuffix("; nothing written"), "\(message)")
+    #expect(message.hasPrefix("--strict: 1 problem(s)") && message.hasSuffix("; nothing written"), "\(message)")
     #expect(
       strict.stderr.contains(message.replacingOccurrences(of: "; nothing written", with: " (")), "\(strict.stderr)")
 
     let (nothing, unusable) = try report(["--adal", try oneCyclicItemDump(in: scratch)], "nothing.json")
     #expect(nothing.exitCode == 1, "\(nothing.stderr)")
-    #expect((unusable.first?["message"] as? String)?.hasPrefix("nothing usable in the inputs: 1 item(s)") == true)
+    #expect((unusable.first?["message"] as? String)?.hasPrefix("nothing usable in the inputs: 1 problem(s)") == true)
 
     let (written, none) = try report(["--adal", scenario("tombstones")], "written.json")
     #expect(written.exitCode == 2 && none.isEmpty, "\(written.stderr)")

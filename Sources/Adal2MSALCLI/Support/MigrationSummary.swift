@@ -20,7 +20,8 @@ struct MigrationSummary {
     if outcome.result == .failed {
       let what = verdict.refusal(strict: outcome.strict) ?? ""
       Terminal.standardError(
-        "adal2msal: error: \(what) (\(verdict.summary)); nothing written" + examples + "; see the report")
+        "adal2msal: error: \(what) (\(verdict.summary))" + itemsNotMigrated + "; nothing written" + examples
+          + "; see the report")
       return ExitStatus.failure
     }
     if !quiet { printSummary() }
@@ -49,8 +50,8 @@ struct MigrationSummary {
     }
     if verdict.problems > 0 {
       Terminal.standardError(
-        "adal2msal: warning: \(verdict.problems) item(s) or file(s) could not be read or modelled (\(verdict.summary)); "
-          + "see the report" + examples)
+        "adal2msal: warning: \(verdict.problemsInWords) (\(verdict.summary))" + itemsNotMigrated + "; see the report"
+          + examples)
     }
     return outcome.result == .complete ? ExitStatus.success : ExitStatus.partial
   }
@@ -60,6 +61,13 @@ struct MigrationSummary {
   /// The run's own files found there are named in the report only.
   private func printInputDiagnostics() {
     DiagnosticLines.print(outcome.inputDiagnostics.filter { $0.code != InputDirectory.runFileCode }, quiet: quiet)
+  }
+
+  /// The input items none of whose entries migrated, by the accounting (a user's conflict stands for all its
+  /// items, which the problems count once).
+  private var itemsNotMigrated: String {
+    let count = outcome.accounting.files.values.reduce(0) { $0 + $1[.problem] }
+    return count == 0 ? "" : "; \(count) input item(s) not migrated"
   }
 
   private var examples: String {

@@ -14,6 +14,7 @@ public struct RunVerdict: Sendable, Hashable {
   /// Skip reason codes that are policy, not problems.
   public static let policySkipCodes: Set<String> = [
     "identity.guest", "adal.tombstone", "adal.expired-access-token", "option.skip-access-tokens",
+    "adal.id-token-not-jwt",
   ]
   /// Skip and conflict reason codes of entries that lost to a survivor the same entry names: duplicates, and
   /// an input entity that differs from the existing or MSAL entry for its cache key (existing entries win).
@@ -149,8 +150,14 @@ public struct RunVerdict: Sendable, Hashable {
   public func refusal(strict: Bool) -> String? {
     guard outcome(strict: strict) == .failed else { return nil }
     return yieldedAnything
-      ? "--strict: \(problems) item(s) or file(s) could not be read or modelled or are in conflict"
-      : "nothing usable in the inputs: \(problems) item(s) or file(s) could not be read or modelled"
+      ? "--strict: \(problemsInWords)" : "nothing usable in the inputs: \(problemsInWords)"
+  }
+
+  /// `problems` with what it counts: entries of the plan (a user's identity, a token), items a reader could not
+  /// read or model, and files of a directory skipped whole. An input item may give several entries and a user's
+  /// entry stands for all its items: the accounting counts items (`InputAccounting`).
+  public var problemsInWords: String {
+    "\(problems) problem(s) (entries not migrated or in conflict, items unreadable, files skipped)"
   }
 
   /// The code of the report's error that says the run was refused.
