@@ -43,11 +43,23 @@ public enum SecretPolicy {
     "credentials", "certificate", "cert",
   ]
 
-  /// Whether a string looks like a token: a JWT-like `xxx.yyy.zzz` of base64url segments, or more than 64
-  /// characters with no space or control character that is no URL (`scheme://…`). Azure AD's refresh tokens
-  /// (`0.AXoA…`) have dots, Microsoft accounts' (`M.C5…`) `!`, `*` and `$`, and a damaged archive shows them in
-  /// the generic tree under no key that names them; a URL or a sentence keeps its text.
+  /// Whether a string looks like a token or holds one: it, or a word of it (split at white space and at the
+  /// `?`, `&`, `=`, `#`, `,`, `;` and quotes of a header or a URL's query: `Bearer eyJ…`, `msauth://app/?code=0.AX…`),
+  /// is a JWT-like `xxx.yyy.zzz` of base64url segments, or more than 64 characters with no control character that
+  /// is no URL (`scheme://…`). Azure AD's refresh tokens (`0.AXoA…`) have dots, Microsoft accounts' (`M.C5…`) `!`,
+  /// `*` and `$`, and a damaged archive shows them in the generic tree under no key that names them; a URL without
+  /// such a part, or a sentence, keeps its text.
   public static func looksLikeToken(_ text: String) -> Bool {
+    if isTokenShaped(text) { return true }
+    let separators: Set<UInt8> = [
+      0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "#"),
+      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+    ]
+    let words = text.utf8.split(whereSeparator: separators.contains)
+    return words.count > 1 && words.contains { isTokenShaped(String(decoding: $0, as: UTF8.self)) }
+  }
+
+  private static func isTokenShaped(_ text: String) -> Bool {
     let utf8 = text.utf8
     func isBase64URL(_ byte: UInt8) -> Bool {
       switch byte {

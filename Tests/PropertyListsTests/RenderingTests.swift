@@ -145,4 +145,32 @@ import _Adal2MSALTestSupport
     let shown = PropertyListRendering.json(value, showSecrets: true)
     #expect(shown.contains(aad) && shown.contains(jwt) && shown.contains("short-prt"))
   }
+
+  /// A token inside a string (an `Authorization` header's value, a redirect URL's `code` or `access_token`) is hidden
+  /// with the string; a URL and a sentence without one keep their text. (`Bearer eyJ…` and `msauth://…?code=0.AX…`
+  /// were shown whole.)
+  @Test func aTokenInsideAStringHidesTheString() throws {
+    let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
+    let code = "0.AXoAv4j5cvGGr0GRqy180BHbR8Y" + String(repeating: "Zm9vYmFyLWJhel9xdXV4", count: 4)
+    let hidden = [
+      "Bearer \(jwt)", "msauth.com.contoso.app://auth/?code=\(code)&state=x",
+      "https://app.example/#access_token=\(jwt)&token_type=Bearer", "token=\"\(jwt)\"",
+    ]
+    let kept = [
+      "https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=abc&scope=openid",
+      "a sentence, with words; and = signs & more",
+    ]
+    for text in hidden {
+      #expect(SecretPolicy.looksLikeToken(text), "\(text.prefix(20))")
+    }
+    for text in kept {
+      #expect(!SecretPolicy.looksLikeToken(text), "\(text)")
+    }
+    let value = PropertyListValue.dictionary(
+      PropertyListDictionary(hidden.enumerated().map { ("field\($0.offset)", .string(PropertyListString($0.element))) })
+    )
+    for rendered in [PropertyListRendering.json(value), PropertyListRendering.textTree(value, label: "root")] {
+      #expect(!rendered.contains(jwt) && !rendered.contains(code), "\(rendered)")
+    }
+  }
 }
