@@ -54,8 +54,9 @@ private struct SectionBuilder {
   let library: MSALLibrary?
   var diagnostics: [Diagnostic] = []
 
-  /// An entry to write: its key and entity.
-  private typealias Entry = (key: String, entity: AnyUnifiedEntity)
+  /// An entry to write: its key and entity, and whether it was read under the host it is written under (false for
+  /// one `MSALLibrary.stored` moved to its cloud's cache host).
+  private typealias Entry = (key: String, entity: AnyUnifiedEntity, atHost: Bool)
 
   mutating func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
     // First one entry per slot (what the library keeps one of: `LibraryKeys.slot`), then one per key, in case
@@ -63,8 +64,18 @@ private struct SectionBuilder {
     var slots: [String] = []
     var bySlot: [String: Entry] = [:]
     var entities = entities
+    /// Entities moved to their cloud's cache host before the loop below (msal-node's Accounts).
+    var moved: Set<AnyUnifiedEntity> = []
     if library == .node {
-      // msal-node keeps one Account per home account and environment, listing its tenants (NodeTenantProfiles).
+      // msal-node keeps one Account per home account and cache host, listing its tenants (NodeTenantProfiles):
+      // the Accounts go under the cache host first, those read there first in line, so that of two of one tenant
+      // the one msal-node wrote there is the entry.
+      if case .account? = entities.first {
+        let stored = entities.map { (read: $0, entity: MSALLibrary.node.stored($0)) }
+        let (atHost, others) = (stored.filter { $0.read == $0.entity }, stored.filter { $0.read != $0.entity })
+        moved = Set(others.map(\.entity))
+        entities = (atHost + others).map(\.entity)
+      }
       let merged = NodeTenantProfiles.merge(entities)
       entities = merged.entities
       diagnostics += merged.notes
@@ -81,11 +92,12 @@ private struct SectionBuilder {
       }
       if library == nil, bySlot[key] != nil { key = entity.canonicalKey }
       let slot = library.map { LibraryKeys.slot(for: entity, in: $0) } ?? key
+      let entry = (key: key, entity: entity, atHost: entity.environment == read.environment && !moved.contains(read))
       if let previous = bySlot[slot] {
-        bySlot[slot] = decide((key, entity), previous, slot: slot)
+        bySlot[slot] = decide(entry, previous, slot: slot)
       } else {
         slots.append(slot)
-        bySlot[slot] = (key, entity)
+        bySlot[slot] = entry
       }
     }
     var keys: [String] = []
@@ -106,9 +118,13 @@ private struct SectionBuilder {
   }
 
   /// Of `candidate` and `current`, which the library would keep only one of (`slot`), the one `prefers` keeps;
-  /// what the other was is said in a diagnostic.
+  /// what the other was is said in a diagnostic. For a library that writes under its cloud's cache host, an entry
+  /// read there wins over one moved there from another alias: the library itself wrote it there, so it is the
+  /// newer.
   private mutating func decide(_ candidate: Entry, _ current: Entry, slot: String) -> Entry {
-    let keepNew = Self.prefers(candidate.entity, over: current.entity)
+    let keepNew =
+      candidate.atHost != current.atHost
+      ? candidate.atHost : Self.prefers(candidate.entity, over: current.entity)
     let (kept, left) = keepNew ? (candidate, current) : (current, candidate)
     diagnostics.append(sameKey(slot, kept: kept, left: left))
     return kept
