@@ -250,4 +250,31 @@ import _Adal2MSALTestSupport
     }
     #expect(verdict.exitCode == 0 && verdict.failed == 0, "\(verdict.output)")
   }
+
+  /// ADAL stored a family client's own refresh token and the family refresh token as one token
+  /// (Fixtures/scenarios/frt-two-apps). MSAL.NET saves a family response as the family token alone, so the export
+  /// `--for dotnet` writes the token once, under the family key, with a note: the app finds and redeems it with
+  /// its own client id, the new token replaces it and the next refresh posts the new one, sign-out leaves none of
+  /// the user's, and a peer of the family redeems it. (Written twice, the app entry kept the redeemed token.)
+  @Test func anAppTokenThatIsTheFamilyTokenIsWrittenOnce() throws {
+    let scratch = try Fixtures.temporaryDirectory("msalnet-frt-two-apps")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let store = scratch.appendingPathComponent("store.sqlite").path
+    _ = try CLI.run([
+      "migrate", "--adal", Fixtures.url("scenarios/frt-two-apps/adal.xml.plist").path, "--out", store,
+      "--now", "2025-06-01T12:00:00Z", "--report", scratch.appendingPathComponent("report.txt").path,
+    ])
+    let exported = scratch.appendingPathComponent("dotnet.json")
+    let export = try CLI.run(["export", store, "--for", "dotnet", "--output", exported.path])
+    #expect(export.exitCode == 0, "\(export.stderr)")
+    #expect(export.stderr.contains("[export.same-token]") && !export.stderr.contains("warning"), "\(export.stderr)")
+    let refreshTokens = try ExportComparison.entries(Data(contentsOf: exported))["RefreshToken"] ?? [:]
+    let secrets = refreshTokens.values.compactMap { Self.text($0, "secret") }
+    #expect(secrets.count == Set(secrets).count, "one token written twice: \(refreshTokens.keys.sorted())")
+    let verdict = try MSALNetOracle.lifecycle(
+      cache: exported, arguments: Fixtures.url("lifecycle/frt-two-apps.args.json"))
+    for check in ["found", "refresh", "replaced", "second_refresh", "sign_out", "family"] {
+      #expect(verdict.statuses(of: check) == ["pass"], "\(check): \(verdict.output)")
+    }
+  }
 }

@@ -100,6 +100,31 @@ import UnifiedCache
     }
   }
 
+  /// MSAL.NET saves a family client's token response as the family refresh token alone: an app refresh token of
+  /// the same user, cloud and client that is the same token is written once, as the family token, with a note.
+  /// Another token is written beside it, as before (MSAL.NET keys the two apart).
+  @Test func aFamilyClientsAppTokenThatIsTheFamilyTokenIsWrittenOnceForMSALNet() throws {
+    let family = Self.refreshToken("frt", at: Self.python, familyID: "1")
+    for appSecret in ["frt", "other"] {
+      let app = Self.refreshToken(appSecret, at: Self.python)
+      let export = UnifiedCacheJSONWriter.export(
+        UnifiedCacheContents(refreshTokens: UnifiedSection([app, family])), for: .dotnet)
+      let written = try #require(try Self.sections(export)["RefreshToken"])
+      let familyKey = "uid.utid-login.windows.net-refreshtoken-1--"
+      if appSecret == "frt" {
+        #expect(written.keys == [familyKey])
+        let diagnostic = try #require(export.diagnostics.first)
+        #expect(export.diagnostics.count == 1 && diagnostic.code == CacheExport.sameTokenCode)
+        #expect(diagnostic.severity == .note && export.entriesLeftOut == 0)
+        #expect(diagnostic.location?.keyPath == "RefreshToken.\(familyKey)")
+        #expect(diagnostic.message.contains(family.secret.fingerprint) && !diagnostic.message.contains("\"frt\""))
+      } else {
+        #expect(Set(written.keys) == ["uid.utid-login.windows.net-refreshtoken-cid--", familyKey])
+        #expect(export.diagnostics.isEmpty)
+      }
+    }
+  }
+
   /// msal-node keeps one Account per home account and cache host, with a tenant profile per tenant: a user's
   /// Accounts under either alias are one entry under `login.windows.net`. Of two Accounts of one tenant, the one
   /// already there is the entry (the other is named as left out); tenants of both are listed.

@@ -110,11 +110,47 @@ private struct SectionBuilder {
         byKey[entry.key] = entry
       }
     }
+    if library == .dotnet { keys = foldFamilyClientsTokens(keys, &byKey) }
     return .object(
       JSONObject(
         keys.compactMap { key in
           byKey[key].map { JSONMember(key, .object(UnifiedEntityJSON.object(for: $0.entity, library: library))) }
         }))
+  }
+
+  /// MSAL.NET saves a family client's token response as the family refresh token alone
+  /// (`TokenCache.ITokenCacheInternal.cs`: an `MsalRefreshTokenCacheItem` with the `FamilyId`, keyed
+  /// `…-refreshtoken-1--`), and redeems it for every member of the family. An app refresh token of the same user,
+  /// cloud and client beside it that holds the same token (ADAL stored the two as one) is an entry MSAL.NET never
+  /// writes: a refresh replaces the family token and leaves the app entry with the redeemed token. It is written
+  /// once, as the family token, with a note (`export.same-token`), as the Python export does.
+  private mutating func foldFamilyClientsTokens(_ keys: [String], _ byKey: inout [String: Entry]) -> [String] {
+    var family: [[String]: String] = [:]
+    for key in keys {
+      guard case .refreshToken(let token)? = byKey[key]?.entity, token.isFamilyToken else { continue }
+      family[Self.owner(token)] = family[Self.owner(token)] ?? key
+    }
+    guard !family.isEmpty else { return keys }
+    return keys.filter { key in
+      guard let entry = byKey[key], case .refreshToken(let token) = entry.entity, !token.isFamilyToken,
+        let familyKey = family[Self.owner(token)], let kept = byKey[familyKey]
+      else { return true }
+      let name = library?.displayName ?? "the file"
+      diagnostics.append(
+        Diagnostic(
+          .note, code: CacheExport.sameTokenCode,
+          "\(name) saves a family client's refresh token as the family refresh token alone ('\(familyKey)'), and "
+            + "the app refresh token ('\(key)') is the same token (\(token.secret.fingerprint)): wrote it once, as "
+            + "the family refresh token",
+          at: SourceLocation(keyPath: "\(kept.entity.kind.sectionName).\(familyKey)")))
+      byKey[key] = nil
+      return false
+    }
+  }
+
+  /// A refresh token's user, cloud, client and secret: an app token and a family token alike in these are one.
+  private static func owner(_ token: UnifiedRefreshToken) -> [String] {
+    [token.homeAccountID.lowercased(), token.environment.lowercased(), token.clientID.lowercased(), token.secret.value]
   }
 
   /// Of `candidate` and `current`, which the library would keep only one of (`slot`), the one `prefers` keeps;
