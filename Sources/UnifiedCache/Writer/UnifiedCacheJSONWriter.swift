@@ -139,9 +139,9 @@ private struct SectionBuilder {
       diagnostics.append(
         Diagnostic(
           .note, code: CacheExport.sameTokenCode,
-          "\(name) saves a family client's refresh token as the family refresh token alone ('\(familyKey)'), and "
-            + "the app refresh token ('\(key)') is the same token (\(token.secret.fingerprint)): wrote it once, as "
-            + "the family refresh token",
+          "\(name) saves a family client's refresh token as the family refresh token alone, and the app refresh "
+            + "token of client '\(token.clientID)' is the same token (\(token.secret.fingerprint)): wrote it once, "
+            + "as the family refresh token",
           at: SourceLocation(keyPath: "\(kept.entity.kind.sectionName).\(familyKey)")))
       byKey[key] = nil
       return false
