@@ -16,7 +16,11 @@ extension Adal2MSALCommand {
         without expires_on, which MSAL Python, Java and Node cannot load and MSAL ObjC would serve as never \
         expiring: left out, exit status 2. MSAL Node keys \
         a user's Accounts in several tenants alike but keeps them as one: --for node writes the home tenant's with \
-        tenantProfiles listing every tenant, nothing left out. Without --for, \
+        tenantProfiles listing every tenant, nothing left out. For MSAL.NET, Java, Node and ObjC every entry goes \
+        under its cloud's cache host (login.windows.net for the public cloud; ADFS and B2C hosts kept), where \
+        those libraries write a refresh's tokens; of two entries that then share a key, the one already there is \
+        kept. For MSAL.NET, an app's refresh token that is its family refresh token is written once, as the \
+        family token. Without --for, \
         entries keep the keys and spellings they were imported with, and entities migrated from ADAL get the \
         MSAL.NET / Java keys. --for objc writes MSAL ObjC keychain items as JSON for a device-side importer \
         (docs/objc-keychain-import.md). The output holds tokens in clear: a file is created with mode 0600 and \

@@ -201,8 +201,8 @@ import _Adal2MSALTestSupport
   }
 
   /// The control: the same stores exported in MSAL.NET's key style (one style for every library, as before
-  /// `--for`) fail MSAL Python's lifecycle: the migrated users are not even found, as MSAL.NET's export puts them
-  /// under its cache host `login.windows.net`, and the MSAL Python-written cache fails refresh and sign-out.
+  /// `--for`) fail MSAL Python's lifecycle: the users are not even found, as MSAL.NET's export puts every entry,
+  /// the MSAL Python-written ones too, under its cache host `login.windows.net`.
   @Test func anotherLibrarysKeyStyleFailsTheLifecycle() throws {
     let directory = try Fixtures.temporaryDirectory()
     let store = directory.appendingPathComponent("store.sqlite").path

@@ -50,8 +50,10 @@ import _Adal2MSALTestSupport
     Case(file: "msal-dotnet_TokenCacheWithWamId.json", library: "dotnet"),
     Case(file: "msal-java_AAD_full_cache.json", library: "java"),
     Case(
-      file: "msal-java_multi-cloud-account-cache.json", library: "java", changedForLibrary: 2,
-      why: "two account keys name another tenant than the account's realm"),
+      file: "msal-java_multi-cloud-account-cache.json", library: "java", changedForLibrary: 3,
+      why: "two account keys name another tenant than the account's realm; the public cloud's entries go under "
+        + "login.windows.net, MSAL Java's cache host (the test data's login.microsoftonline.com tokens have empty "
+        + "secrets and are kept verbatim)"),
     Case(file: "msal-java_multi-tenant-account-cache.json", library: "java"),
     Case(
       file: "msal-java_sample_cache.json", library: "java", changedForLibrary: 1,
@@ -59,11 +61,14 @@ import _Adal2MSALTestSupport
         "the refresh token is keyed the MSAL Python way (ending in its target); Java computes '…-refreshtoken-<client>--'"
     ),
     Case(
-      file: "msal-node_default-cache.json", library: "node", changedForLibrary: 2,
+      file: "msal-node_default-cache.json", library: "node", changedForLibrary: 8,
       why:
-        "the account is keyed by realm (msal-node 2.x keys it by the home tenant), the PoP token spells keyId/tokenType"
+        "hand-made test data under login.microsoftonline.com: msal-node writes every entry under its cache host "
+        + "login.windows.net (also: the account was keyed by realm, the PoP token spelled keyId/tokenType)"
     ),
-    Case(file: "msal-node_cache-unrecognized-entities.json", library: "node"),
+    Case(
+      file: "msal-node_cache-unrecognized-entities.json", library: "node", changedForLibrary: 7,
+      why: "hand-made test data under login.microsoftonline.com; msal-node's cache host is login.windows.net"),
     Case(
       file: "msal-node_serializer_Account.json", library: "node", changedForLibrary: 1,
       why: "the account is keyed by realm; msal-node 2.x keys it by the home tenant"),
@@ -72,13 +77,13 @@ import _Adal2MSALTestSupport
       why: "written by an older msal-node (three-part keys); 2.x adds the claims-hash and scheme parts, and "
         + "the account's tenantProfiles"),
     Case(
-      file: "msal-node-extensions-sample_cache.json", library: "node", changedAsRead: 1, changedForLibrary: 9,
+      file: "msal-node-extensions-sample_cache.json", library: "node", changedAsRead: 1, changedForLibrary: 10,
       why: "two entries of one refresh token (one keyed as family 1 without a family_id) are one entity; "
-        + "keys from an older msal-node"),
+        + "keys from an older msal-node; every entry goes under msal-node's cache host login.windows.net"),
     Case(
       file: "msal-common-2020_unifiedCache_serialize_cache.json", library: "node", changedAsRead: 1,
-      changedForLibrary: 5,
-      why: "the same duplicate refresh token; keys from msal-common 2020"),
+      changedForLibrary: 6,
+      why: "the same duplicate refresh token; keys from msal-common 2020; every entry goes under login.windows.net"),
     Case(file: "msal-node-sample_empty_cacheTemplate.json", library: "node"),
     Case(file: "msal-node-sample_zero-byte_cache.json", library: "node"),
     Case(

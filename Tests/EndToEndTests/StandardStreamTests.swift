@@ -33,7 +33,7 @@ import _Adal2MSALTestSupport
     (["accounts", "STORE"], "the accounts"),
     (["accounts", "STORE", "--format", "json"], "the accounts"),
     (["export", "STORE"], "the export"),
-    (["export", "STORE", "--for", "dotnet", "--output", "-"], "the export"),
+    (["export", "STORE", "--for", "java", "--output", "-"], "the export"),
     (["migrate", "--adal", dump, "--dry-run", "-q"], "the report"),
     (["migrate", "--adal", dump, "--out", "STORE", "--dry-run", "--report-format", "json", "-q"], "the report"),
     (["import", msal, "--out", "NEW", "--dry-run", "--format", "json"], "the summary"),

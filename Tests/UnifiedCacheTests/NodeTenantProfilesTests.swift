@@ -41,9 +41,9 @@ import UnifiedCache
           "RefreshToken": {},
           "IdToken": {},
           "Account": {
-              "uid.hometenant-login.microsoftonline.com-hometenant": {
+              "uid.hometenant-login.windows.net-hometenant": {
                   "home_account_id": "uid.hometenant",
-                  "environment": "login.microsoftonline.com",
+                  "environment": "login.windows.net",
                   "realm": "hometenant",
                   "local_account_id": "oid-home",
                   "username": "user@contoso.com",
@@ -78,7 +78,7 @@ import UnifiedCache
   /// A lone Account gets its own profile too (msal-node 2.x writes one for every account it stores).
   @Test func aLoneAccountListsItsOwnProfile() throws {
     let export = Self.export([Self.home])
-    let entry = try #require(try Self.accounts(export)["uid.hometenant-login.microsoftonline.com-hometenant"])
+    let entry = try #require(try Self.accounts(export)["uid.hometenant-login.windows.net-hometenant"])
     #expect(
       entry.objectValue?["tenantProfiles"]
         == .array([
@@ -96,10 +96,10 @@ import UnifiedCache
       #expect(export.entriesLeftOut == 0)
       let note = try #require(export.diagnostics.first)
       #expect(export.diagnostics.count == 1 && note.severity == .note && note.code == "export.tenant-profiles")
-      #expect(note.location?.keyPath == "Account.uid.hometenant-login.microsoftonline.com-hometenant")
+      #expect(note.location?.keyPath == "Account.uid.hometenant-login.windows.net-hometenant")
       #expect(note.message.contains("'guesttenant'") && note.message.contains("'hometenant'"))
       let written = try Self.accounts(export)
-      #expect(written.keys == ["uid.hometenant-login.microsoftonline.com-hometenant"])
+      #expect(written.keys == ["uid.hometenant-login.windows.net-hometenant"])
       let entry = try #require(written.members.first?.value.objectValue)
       #expect(entry["realm"] == .string("guesttenant") && entry["local_account_id"] == .string("oid-guest"))
       let tenants = (entry["tenantProfiles"]?.arrayValue ?? []).compactMap(\.stringValue).map {

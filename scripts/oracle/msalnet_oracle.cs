@@ -6,7 +6,8 @@
 //   msalnet_oracle.exe lifecycle CACHE ARGS_FILE
 //       The account lifecycle of msal_python_lifecycle.py (same ARGS file) on a unified cache, through
 //       MSAL.NET's own API: DeserializeMsalV3, GetAccountsAsync, AcquireTokenSilent (cached, forced or expired
-//       refresh; "replaced": the redeemed RT is gone after it), RemoveAsync, and a FOCI peer app. Optional per
+//       refresh; "replaced": the redeemed RT is gone after it; "second_refresh": the next refresh, over the cache
+//       MSAL.NET saved, posts the new RT), RemoveAsync, and a FOCI peer app. Optional per
 //       account spec: "expectedRefreshTokenFingerprint", the RT the refresh must post.
 //   msalnet_oracle.exe adal-blob BLOB ARGS_FILE OUT
 //       What MSAL.NET builds from an ADAL.NET v3 blob: DeserializeAdalV3(BLOB), GetAccountsAsync, then for each
@@ -330,6 +331,29 @@ sealed class Lifecycle
         return "the new RT replaced the redeemed one under " + string.Join(", ", fresh.Select(rt => CacheView.Field(rt, "environment")));
     }
 
+    /// After the refresh, a second app instance over the cache MSAL.NET saved, against an identity provider that
+    /// now takes only the refresh token it issued (rotation): the next silent refresh must post the new token, not
+    /// one left beside it under another alias.
+    string SecondRefresh(Spec spec)
+    {
+        Tuple<string, JsonValue> outcome;
+        if (!refreshed.TryGetValue(spec, out outcome)) throw new CheckFailed("prerequisite: the refresh failed");
+        var issued = CacheView.Entries(outcome.Item2, "RefreshToken", spec.HomeAccountId)
+            .Select(rt => CacheView.Field(rt, "secret")).Where(s => s.StartsWith("lifecycle-rt-")).ToList();
+        if (issued.Count != 1) throw new CheckFailed(issued.Count + " refresh tokens issued by the refresh in the cache");
+        var idp = new FakeIdp(spec.HomeAccountId, spec.Username, spec.ClientId, issued,
+            CacheView.FamilyOf(state, spec.ClientId));
+        var app = new App(spec.ClientId, spec.Authority, idp, Encoding.UTF8.GetBytes(outcome.Item2.ToString()));
+        try { app.Silent(spec, app.Account(spec), true); }
+        catch (MsalException error)
+        {
+            throw new CheckFailed("the second refresh failed (" + error.ErrorCode + "): posted " +
+                Secrets.Fingerprints(idp.Posted) + ", the new RT is " + Secrets.Fingerprint(issued[0]));
+        }
+        if (idp.Issued.Count == 0) throw new CheckFailed("posted " + Secrets.Fingerprints(idp.Posted));
+        return "the second refresh posted the new RT " + Secrets.Fingerprint(idp.Posted.Last());
+    }
+
     string SignOut(Spec spec)
     {
         var family = CacheView.FamilyOf(state, spec.ClientId);
@@ -393,6 +417,7 @@ sealed class Lifecycle
             Tuple.Create<string, Func<Spec, string>>("found", Found),
             Tuple.Create<string, Func<Spec, string>>("refresh", Refresh),
             Tuple.Create<string, Func<Spec, string>>("replaced", Replaced),
+            Tuple.Create<string, Func<Spec, string>>("second_refresh", SecondRefresh),
             Tuple.Create<string, Func<Spec, string>>("sign_out", SignOut),
             Tuple.Create<string, Func<Spec, string>>("family", Family),
             Tuple.Create<string, Func<Spec, string>>("cached_at", CachedAccessToken) };

@@ -54,8 +54,9 @@ private struct SectionBuilder {
   let library: MSALLibrary?
   var diagnostics: [Diagnostic] = []
 
-  /// An entry to write: its key and entity.
-  private typealias Entry = (key: String, entity: AnyUnifiedEntity)
+  /// An entry to write: its key and entity, and whether it was read under the host it is written under (false for
+  /// one `MSALLibrary.stored` moved to its cloud's cache host).
+  private typealias Entry = (key: String, entity: AnyUnifiedEntity, atHost: Bool)
 
   mutating func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
     // First one entry per slot (what the library keeps one of: `LibraryKeys.slot`), then one per key, in case
@@ -63,8 +64,18 @@ private struct SectionBuilder {
     var slots: [String] = []
     var bySlot: [String: Entry] = [:]
     var entities = entities
+    /// Entities moved to their cloud's cache host before the loop below (msal-node's Accounts).
+    var moved: Set<AnyUnifiedEntity> = []
     if library == .node {
-      // msal-node keeps one Account per home account and environment, listing its tenants (NodeTenantProfiles).
+      // msal-node keeps one Account per home account and cache host, listing its tenants (NodeTenantProfiles):
+      // the Accounts go under the cache host first, those read there first in line, so that of two of one tenant
+      // the one msal-node wrote there is the entry.
+      if case .account? = entities.first {
+        let stored = entities.map { (read: $0, entity: MSALLibrary.node.stored($0)) }
+        let (atHost, others) = (stored.filter { $0.read == $0.entity }, stored.filter { $0.read != $0.entity })
+        moved = Set(others.map(\.entity))
+        entities = (atHost + others).map(\.entity)
+      }
       let merged = NodeTenantProfiles.merge(entities)
       entities = merged.entities
       diagnostics += merged.notes
@@ -81,11 +92,12 @@ private struct SectionBuilder {
       }
       if library == nil, bySlot[key] != nil { key = entity.canonicalKey }
       let slot = library.map { LibraryKeys.slot(for: entity, in: $0) } ?? key
+      let entry = (key: key, entity: entity, atHost: entity.environment == read.environment && !moved.contains(read))
       if let previous = bySlot[slot] {
-        bySlot[slot] = decide((key, entity), previous, slot: slot)
+        bySlot[slot] = decide(entry, previous, slot: slot)
       } else {
         slots.append(slot)
-        bySlot[slot] = (key, entity)
+        bySlot[slot] = entry
       }
     }
     var keys: [String] = []
@@ -98,6 +110,7 @@ private struct SectionBuilder {
         byKey[entry.key] = entry
       }
     }
+    if library == .dotnet { keys = foldFamilyClientsTokens(keys, &byKey) }
     return .object(
       JSONObject(
         keys.compactMap { key in
@@ -105,10 +118,49 @@ private struct SectionBuilder {
         }))
   }
 
+  /// MSAL.NET saves a family client's token response as the family refresh token alone
+  /// (`TokenCache.ITokenCacheInternal.cs`: an `MsalRefreshTokenCacheItem` with the `FamilyId`, keyed
+  /// `…-refreshtoken-1--`), and redeems it for every member of the family. An app refresh token of the same user,
+  /// cloud and client beside it that holds the same token (ADAL stored the two as one) is an entry MSAL.NET never
+  /// writes: a refresh replaces the family token and leaves the app entry with the redeemed token. It is written
+  /// once, as the family token, with a note (`export.same-token`), as the Python export does.
+  private mutating func foldFamilyClientsTokens(_ keys: [String], _ byKey: inout [String: Entry]) -> [String] {
+    var family: [[String]: String] = [:]
+    for key in keys {
+      guard case .refreshToken(let token)? = byKey[key]?.entity, token.isFamilyToken else { continue }
+      family[Self.owner(token)] = family[Self.owner(token)] ?? key
+    }
+    guard !family.isEmpty else { return keys }
+    return keys.filter { key in
+      guard let entry = byKey[key], case .refreshToken(let token) = entry.entity, !token.isFamilyToken,
+        let familyKey = family[Self.owner(token)], let kept = byKey[familyKey]
+      else { return true }
+      let name = library?.displayName ?? "the file"
+      diagnostics.append(
+        Diagnostic(
+          .note, code: CacheExport.sameTokenCode,
+          "\(name) saves a family client's refresh token as the family refresh token alone, and the app refresh "
+            + "token of client '\(token.clientID)' is the same token (\(token.secret.fingerprint)): wrote it once, "
+            + "as the family refresh token",
+          at: SourceLocation(keyPath: "\(kept.entity.kind.sectionName).\(familyKey)")))
+      byKey[key] = nil
+      return false
+    }
+  }
+
+  /// A refresh token's user, cloud, client and secret: an app token and a family token alike in these are one.
+  private static func owner(_ token: UnifiedRefreshToken) -> [String] {
+    [token.homeAccountID.lowercased(), token.environment.lowercased(), token.clientID.lowercased(), token.secret.value]
+  }
+
   /// Of `candidate` and `current`, which the library would keep only one of (`slot`), the one `prefers` keeps;
-  /// what the other was is said in a diagnostic.
+  /// what the other was is said in a diagnostic. For a library that writes under its cloud's cache host, an entry
+  /// read there wins over one moved there from another alias: the library itself wrote it there, so it is the
+  /// newer.
   private mutating func decide(_ candidate: Entry, _ current: Entry, slot: String) -> Entry {
-    let keepNew = Self.prefers(candidate.entity, over: current.entity)
+    let keepNew =
+      candidate.atHost != current.atHost
+      ? candidate.atHost : Self.prefers(candidate.entity, over: current.entity)
     let (kept, left) = keepNew ? (candidate, current) : (current, candidate)
     diagnostics.append(sameKey(slot, kept: kept, left: left))
     return kept

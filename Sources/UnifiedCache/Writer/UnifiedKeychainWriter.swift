@@ -9,28 +9,38 @@ import Foundation
 /// `SecItemAdd`. `agrp` is the access group without the team prefix, which the importer adds.
 /// Layout (docs/unified-cache-keys.md, "MSAL ObjC keychain items"): credentials under `<home>-<env>`, `gena`
 /// `<type>-<client or family>-<realm>`, `svce` that plus `-<target>`; a family refresh token also as a plain
-/// refresh token of its client, as MSAL ObjC writes it.
+/// refresh token of its client, as MSAL ObjC writes it. Credentials and accounts go under their cloud's cache host
+/// (`login.windows.net` for the public cloud), as MSAL ObjC writes them (`MSALNetCacheHost`).
 public enum UnifiedKeychainWriter {
   /// The access group MSAL ObjC uses on iOS unless the app configures another.
   public static let defaultAccessGroup = "com.microsoft.adalcache"
 
   public static func export(_ contents: UnifiedCacheContents, accessGroup: String = defaultAccessGroup) -> CacheExport {
     var items: [JSONValue] = []
-    var written: [String: AnyUnifiedEntity] = [:]
+    var written: [String: (entity: AnyUnifiedEntity, index: Int, atHost: Bool)] = [:]
     var diagnostics: [Diagnostic] = []
     /// `copy`: the plain refresh token item MSAL ObjC writes beside a family token, which an app refresh token of
-    /// the same client holds already when there is one.
-    func add(_ item: Item, of entity: AnyUnifiedEntity, copy: Bool = false) {
+    /// the same client holds already when there is one. `atHost`: the entity was read under the host it is written
+    /// under; of two that fall on one item, such an entity wins over one moved there (MSAL ObjC wrote it there).
+    func add(_ item: Item, of entity: AnyUnifiedEntity, atHost: Bool, copy: Bool = false) {
       // MSAL ObjC finds an item by (group, service, account, type): one item per such tuple.
       let address = "\(item.type)\u{0}\(item.account)\u{0}\(item.service)"
       if let kept = written[address] {
-        if !copy { diagnostics.append(sameItem(item, kept: kept, left: entity)) }
+        if copy { return }
+        if atHost && !kept.atHost {
+          diagnostics.append(sameItem(item, kept: entity, left: kept.entity))
+          items[kept.index] = item.json(accessGroup: accessGroup)
+          written[address] = (entity, kept.index, atHost)
+        } else {
+          diagnostics.append(sameItem(item, kept: kept.entity, left: entity))
+        }
         return
       }
-      written[address] = entity
+      written[address] = (entity, items.count, atHost)
       items.append(item.json(accessGroup: accessGroup))
     }
-    for token in contents.accessTokens {
+    for read in contents.accessTokens {
+      let token = atCacheHost(read)
       let item = accessToken(token)
       if let unusable = CacheExport.unloadable(
         token, for: .objc, at: SourceLocation(keyPath: "\(item.account)|\(item.service)"))
@@ -38,19 +48,30 @@ public enum UnifiedKeychainWriter {
         diagnostics.append(unusable)
         continue
       }
-      add(item, of: .accessToken(token))
+      add(item, of: .accessToken(token), atHost: token.environment == read.environment)
     }
     let appTokens = contents.refreshTokens.filter { !$0.isFamilyToken }
-    for token in appTokens { add(refreshToken(token), of: .refreshToken(token)) }
-    for token in contents.refreshTokens where token.isFamilyToken {
-      add(refreshToken(token), of: .refreshToken(token))
+    for read in appTokens {
+      let token = atCacheHost(read)
+      add(refreshToken(token), of: .refreshToken(token), atHost: token.environment == read.environment)
+    }
+    for read in contents.refreshTokens where read.isFamilyToken {
+      let token = atCacheHost(read)
+      let atHost = token.environment == read.environment
+      add(refreshToken(token), of: .refreshToken(token), atHost: atHost)
       var plain = token
       plain.familyID = nil
-      add(refreshToken(plain), of: .refreshToken(token), copy: true)
+      add(refreshToken(plain), of: .refreshToken(token), atHost: atHost, copy: true)
     }
-    for token in contents.idTokens { add(idToken(token), of: .idToken(token)) }
-    for account in contents.accounts { add(accountItem(account), of: .account(account)) }
-    for metadata in contents.appMetadata { add(appMetadataItem(metadata), of: .appMetadata(metadata)) }
+    for read in contents.idTokens {
+      let token = atCacheHost(read)
+      add(idToken(token), of: .idToken(token), atHost: token.environment == read.environment)
+    }
+    for read in contents.accounts {
+      let account = atCacheHost(read)
+      add(accountItem(account), of: .account(account), atHost: account.environment == read.environment)
+    }
+    for metadata in contents.appMetadata { add(appMetadataItem(metadata), of: .appMetadata(metadata), atHost: true) }
     var writer = JSONWriter(indent: 2)
     writer.value(.array(items))
     writer.finalNewline()
@@ -83,6 +104,32 @@ public enum UnifiedKeychainWriter {
     case .appMetadata(let metadata): item = appMetadataItem(metadata)
     }
     return "\(item.account)|\(item.service)"
+  }
+
+  /// `entity` under its cloud's cache host, where MSAL ObjC stores credentials and accounts
+  /// (`MSALLibrary.stored`, `MSALNetCacheHost`).
+  private static func atCacheHost(_ token: UnifiedAccessToken) -> UnifiedAccessToken {
+    var moved = token
+    moved.environment = MSALNetCacheHost.of(token.environment)
+    return moved
+  }
+
+  private static func atCacheHost(_ token: UnifiedRefreshToken) -> UnifiedRefreshToken {
+    var moved = token
+    moved.environment = MSALNetCacheHost.of(token.environment)
+    return moved
+  }
+
+  private static func atCacheHost(_ token: UnifiedIdToken) -> UnifiedIdToken {
+    var moved = token
+    moved.environment = MSALNetCacheHost.of(token.environment)
+    return moved
+  }
+
+  private static func atCacheHost(_ account: UnifiedAccount) -> UnifiedAccount {
+    var moved = account
+    moved.environment = MSALNetCacheHost.of(account.environment)
+    return moved
   }
 
   private struct Item {
