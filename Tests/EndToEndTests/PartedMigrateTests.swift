@@ -6,7 +6,8 @@ import _Adal2MSALTestSupport
 
 /// `migrate --plan-whole-up-to 0 --items-per-part N`: a run planned, written and reported a part at a time (its
 /// inputs read twice)
-/// gives the report and the store of the run planned whole, byte for byte. The inputs mix what ties users
+/// gives the report of the run planned whole, byte for byte, and a store whose export is that run's, byte for
+/// byte (row ids may be numbered otherwise). The inputs mix what ties users
 /// across files: the same users in four dump formats, a fleet of devices, and an MSAL input.
 @Suite(.serialized) struct PartedMigrateTests {
   static let now = "2026-11-21T00:00:00Z"

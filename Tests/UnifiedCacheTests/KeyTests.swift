@@ -132,4 +132,32 @@ import UnifiedCache
     #expect(result.contents.refreshTokens.entities.first?.secret.value == "new")
     #expect(TestCache.codes(result) == ["unified.duplicate-entity"])
   }
+
+  /// Two entries of one key style that hold different tokens for one credential: no rule tells which the app wrote
+  /// last, so the first is kept and the other named as a problem (`unified.duplicate-token`, by fingerprint), not as
+  /// a merge. (Both were a merge, status 0: a refresh token left out unsaid but for a warning.) The same token, or
+  /// a style that ranks (the library's own key), stays a merge.
+  @Test func twoTokensUnderKeysOfOneStyleAreAProblem() throws {
+    func cache(_ firstKey: String, _ first: String, _ secondKey: String, _ second: String) -> String {
+      """
+      {"RefreshToken": {
+        "\(firstKey)": {"home_account_id": "uid.utid", "environment": "login.windows.net",
+          "client_id": "app", "secret": "\(first)", "credential_type": "RefreshToken"},
+        "\(secondKey)": {"home_account_id": "uid.utid", "environment": "login.windows.net",
+          "client_id": "app", "secret": "\(second)", "credential_type": "RefreshToken"}}}
+      """
+    }
+    let upper = "UID.UTID-login.windows.net-RefreshToken-App"
+    let otherUpper = "uid.UTID-login.windows.net-RefreshToken-app"
+    let guess = try TestCache.read(cache(upper, "rt-one", otherUpper, "rt-two"))
+    #expect(TestCache.codes(guess) == ["unified.duplicate-token"])
+    let diagnostic = try #require(guess.diagnostics.first)
+    #expect(diagnostic.severity == .warning && diagnostic.location?.keyPath == "RefreshToken.\(otherUpper)")
+    #expect(diagnostic.message.contains(UnifiedSecret("rt-two").fingerprint) && !diagnostic.message.contains("rt-t"))
+    #expect(guess.contents.refreshTokens.entities.map(\.secret.value) == ["rt-one"])
+    let sameToken = try TestCache.read(cache(upper, "rt-one", otherUpper, "rt-one"))
+    #expect(TestCache.codes(sameToken) == ["unified.duplicate-entity"])
+    let ranked = try TestCache.read(cache(upper, "rt-old", "uid.utid-login.windows.net-refreshtoken-app", "rt-new"))
+    #expect(TestCache.codes(ranked) == ["unified.duplicate-entity"])
+  }
 }

@@ -39,6 +39,7 @@ public struct RunVerdict: Sendable, Hashable {
   public static let problemDiagnosticCodes: Set<String> = [
     "adal.item-unreadable", "adal.unified-without-data", "unified.invalid-entry", "unified.invalid-section",
     "unified.unmodelled-entry", "unified.keychain-payload", "unified.keychain-unknown-type",
+    "unified.duplicate-token",
   ]
 
   /// Entities an apply writes (add, update).

@@ -5,6 +5,9 @@ import Adal2MSALSupport
 /// Entries that describe the same entity (their keys differ only in case or style) become one: the entry
 /// whose file key is the canonical key wins, then one with an all-lowercase key (MSAL Go v1.1 over v1.0),
 /// then the first. A file key that does not name the entity its fields describe is reported, never fatal.
+/// Two such credentials that hold different tokens under keys of one style are a problem
+/// (`unified.duplicate-token`): which of the two its app wrote last cannot be told offline, and the first is
+/// kept by no rule that knows.
 struct CacheAssembler {
   private(set) var contents = UnifiedCacheContents()
   private(set) var diagnostics: [Diagnostic] = []
@@ -33,6 +36,17 @@ struct CacheAssembler {
     }
     let replace = rank < previousRank
     let same = previous == entity
+    let secrets = [previous, entity].map { ($0.entity as? any UnifiedCredential)?.secret }
+    if rank == previousRank, let kept = secrets[0], let other = secrets[1], kept != other {
+      diagnostics.append(
+        Diagnostic(
+          .warning, code: "unified.duplicate-token",
+          "another entry describes the same \(entity.kind.rawValue) '\(canonical)' under a key of the same style, "
+            + "with another token: the earlier entry (\(kept.fingerprint)) is kept and this one (\(other.fingerprint)) "
+            + "left out; which of the two the app wrote last cannot be told offline",
+          at: location))
+      return
+    }
     diagnostics.append(
       Diagnostic(
         same ? .note : .warning, code: "unified.duplicate-entity",
