@@ -13,10 +13,11 @@ import UnifiedCache
 public struct CacheStore: Sendable {
   /// The database file.
   public let path: String
-  /// Whether the `secret` column is sealed with AES-GCM.
+  /// Whether the store is sealed with AES-GCM (every `secret`, and every column that keeps input as it was
+  /// read: `RowCodec.fieldValue`).
   public let isEncrypted: Bool
   let queue: DatabaseQueue
-  let codec: RowCodec
+  private(set) var codec: RowCodec
   /// Whether the file was empty when this store opened it (this process created it): its first run is written
   /// with the rollback journal (`FirstRunJournal`).
   let isNew: Bool
@@ -89,7 +90,7 @@ public struct CacheStore: Sendable {
       // appends rows, needs less: `FirstRunJournal`).
       try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKilobytes)")
     }
-    let store: CacheStore
+    var store: CacheStore
     do {
       store = try OpeningRace.retrying(for: options.busyTimeout) {
         let location = options.readOnly ? StoreFile.readOnlyURI(file) : file
@@ -111,7 +112,8 @@ public struct CacheStore: Sendable {
         .cannotOpen, "cannot open the store (\(Self.describe(error)))",
         at: SourceLocation(file: path))
     }
-    try store.checkEncryptionSetting(options.sealing, readOnly: options.readOnly)
+    let scheme = try store.checkEncryptionSetting(options.sealing, readOnly: options.readOnly)
+    store.codec.clearFieldsAllowed = scheme == clearFieldsEncryptionScheme
     return store
   }
 
@@ -166,8 +168,9 @@ public struct CacheStore: Sendable {
     if isEmpty { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") } }
   }
 
-  /// Records the encryption setting of a new store, or checks the key against an existing one.
-  private func checkEncryptionSetting(_ sealing: SecretSealing?, readOnly: Bool) throws(CacheStoreError) {
+  /// Records the encryption setting of a new store, or checks the key against an existing one; returns the
+  /// store's scheme.
+  private func checkEncryptionSetting(_ sealing: SecretSealing?, readOnly: Bool) throws(CacheStoreError) -> String {
     let place = SourceLocation(file: path)
     let stored: (mode: String, check: String?)
     do {
@@ -193,19 +196,20 @@ public struct CacheStore: Sendable {
     }
     switch (stored.mode, sealing) {
     case ("none", nil):
-      return
+      return stored.mode
     case ("none", _?):
       throw CacheStoreError(
         .notEncrypted, "the store is not encrypted but an encryption key was given", at: place)
-    case (Self.encryptionScheme, nil):
+    case (Self.encryptionScheme, nil), (Self.clearFieldsEncryptionScheme, nil):
       throw CacheStoreError(
         .keyRequired,
         "the store is encrypted and no key was given",
         at: place)
-    case (Self.encryptionScheme, let sealing?):
+    case (Self.encryptionScheme, let sealing?), (Self.clearFieldsEncryptionScheme, let sealing?):
       guard stored.check == sealing.keyCheckValue else {
         throw CacheStoreError(.wrongKey, "the encryption key is not the key of this store", at: place)
       }
+      return stored.mode
     default:
       throw CacheStoreError(
         .unknownSchema, "the store uses an unknown encryption scheme", at: place)
@@ -229,8 +233,15 @@ public struct CacheStore: Sendable {
   /// The page cache of a connection, in KiB (`PRAGMA cache_size`).
   public static let cacheKilobytes = 65_536
 
-  /// The value of the `encryption` setting of an encrypted store.
-  static let encryptionScheme = "aes-256-gcm-v1"
+  /// The value of the `encryption` setting of an encrypted store: every `secret` sealed, and every column that
+  /// keeps input as it was read (`additional_fields`, `written_form`, `unknown_sections.value`,
+  /// `SecretSealing.sealField`).
+  static let encryptionScheme = "aes-256-gcm-v2"
+
+  /// The `encryption` setting of a store sealed by adal2msal before `encryptionScheme`: only `secret` is
+  /// sealed, and the other columns above hold their text in clear. Such a store opens and reads as it is; its
+  /// next run seals the rest in its transaction and records `encryptionScheme` (`sealClearFields`).
+  static let clearFieldsEncryptionScheme = "aes-256-gcm-v1"
 
   /// A short description of a GRDB or system error, without SQL arguments (which could hold secrets).
   static func describe(_ error: any Error) -> String {

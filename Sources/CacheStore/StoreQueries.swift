@@ -19,8 +19,12 @@ extension CacheStore {
         .appMetadata(try codec.appMetadata(from: row))
       }
       for row in try Row.fetchAll(db, sql: "SELECT name, value FROM unknown_sections ORDER BY position") {
-        let name: String = row["name"]
-        let text: String = row["value"]
+        guard let name = String.fromDatabaseValue(row["name"]) else {
+          throw codec.corrupt("an unknown section whose name is not text", rowKey: "")
+        }
+        guard let text = try codec.fieldText(row["value"], column: "unknown_sections.value", rowKey: name) else {
+          throw codec.corrupt("an unknown section without a value", rowKey: name)
+        }
         do {
           contents.unknownSections[name] = try JSONParser().parse(Data(text.utf8))
         } catch {

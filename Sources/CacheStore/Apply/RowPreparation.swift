@@ -137,10 +137,10 @@ final class RowPreparation: @unchecked Sendable {
   ) throws(CacheStoreError) -> UnifiedEntityKind {
     switch entity {
     case .account(let account):
-      codec.bind(account, key: key, to: row, environmentGroups: &environmentGroups)
+      try codec.bind(account, key: key, to: row, environmentGroups: &environmentGroups)
       return .account
     case .appMetadata(let metadata):
-      codec.bind(metadata, key: key, to: row)
+      try codec.bind(metadata, key: key, to: row)
       return .appMetadata
     case .accessToken(let token):
       try codec.bind(token, key: key, to: row)

@@ -50,6 +50,8 @@ extension CacheStore {
               Self.json(inputs.sorted { ($0.path, $0.role.rawValue) < ($1.path, $1.role.rawValue) }),
               RowCodec.jsonText(options.recordedOptions),
             ])
+          // A store sealed by an earlier version gets the rest of its input sealed in the run's transaction.
+          if codec.sealing != nil { try Self.sealClearFields(db, codec: codec) }
           var writer = try PlanWriter(
             db: db, codec: codec, runID: db.lastInsertedRowID, startedAt: options.startedAt, firstRun: firstRun)
           // A first run writes the whole store into the database file: synced on the way (`DatabaseFlushAhead`).
@@ -65,7 +67,7 @@ extension CacheStore {
           try writer.finish()
           try flushes?.finish()
           var summary = writer.summary
-          summary.sectionsWritten = try Self.mergeUnknownSections(options.unknownSections, db: db)
+          summary.sectionsWritten = try Self.mergeUnknownSections(options.unknownSections, db: db, codec: codec)
           summary.finishedAt = options.now()
           try db.execute(
             sql: "UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
@@ -202,11 +204,13 @@ extension CacheStore {
   }
 
   /// Adds or replaces unknown top-level sections by name; returns how many changed.
-  private static func mergeUnknownSections(_ sections: JSONObject, db: Database) throws -> Int {
+  private static func mergeUnknownSections(_ sections: JSONObject, db: Database, codec: RowCodec) throws -> Int {
     var written = 0
     for member in sections {
-      let current = try String.fetchOne(
+      let stored = try DatabaseValue.fetchOne(
         db, sql: "SELECT value FROM unknown_sections WHERE name = ?", arguments: [member.key])
+      var current: String?
+      if let stored { current = try codec.fieldText(stored, column: "unknown_sections.value", rowKey: member.key) }
       var value = member.value
       if let current, UnmodelledEntries.isKnownSection(member.key), let entries = member.value.objectValue,
         let stored = try? JSONParser().parse(Data(current.utf8)).objectValue
@@ -216,17 +220,62 @@ extension CacheStore {
       }
       let text = JSONText.compact(value)
       if current == text { continue }
+      let sealed = try codec.fieldValue(text, column: "unknown_sections.value", rowKey: member.key)
       if current == nil {
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM unknown_sections") ?? 0
         try db.execute(
           sql: "INSERT INTO unknown_sections (name, position, value) VALUES (?, ?, ?)",
-          arguments: [member.key, position, text])
+          arguments: [member.key, position, sealed])
       } else {
-        try db.execute(sql: "UPDATE unknown_sections SET value = ? WHERE name = ?", arguments: [text, member.key])
+        try db.execute(sql: "UPDATE unknown_sections SET value = ? WHERE name = ?", arguments: [sealed, member.key])
       }
       written += 1
     }
     return written
+  }
+
+  /// Seals what a store sealed by an earlier version (`CacheStore.clearFieldsEncryptionScheme`) keeps in clear:
+  /// every `additional_fields` and `written_form` of the entity tables and every `unknown_sections.value`, each
+  /// under the key it is read with (`RowCodec.fieldsKey(of:)`, a row's stored key first), and records the
+  /// current scheme. Nothing when the store records the current one already (another run sealed it). The old
+  /// text is overwritten with zeros where it was (`secure_delete`), not only left on free space.
+  static func sealClearFields(_ db: Database, codec: RowCodec) throws {
+    let scheme = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'encryption'")
+    guard scheme == CacheStore.clearFieldsEncryptionScheme else { return }
+    var reader = codec
+    reader.clearFieldsAllowed = true
+    try db.execute(sql: "PRAGMA secure_delete = ON")
+    defer { try? db.execute(sql: "PRAGMA secure_delete = OFF") }
+    for table in [StoreTable.accounts, .credentials, .appMetadata] {
+      let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY id")
+      for row in rows {
+        let id: Int64 = row["id"]
+        let entity = try table.entity(from: row, codec: reader)
+        let key = String.fromDatabaseValue(row["key"]) ?? RowCodec.fieldsKey(of: entity)
+        var values: [DatabaseValue] = []
+        for column in ["additional_fields", "written_form"] {
+          let value: DatabaseValue = row[column]
+          guard case .string(let text) = value.storage, !RowCodec.isEmptyField(text, column: column) else {
+            values.append(value)
+            continue
+          }
+          values.append(try codec.fieldValue(text, column: column, rowKey: key))
+        }
+        try db.execute(
+          sql: "UPDATE \(table.name) SET additional_fields = ?, written_form = ? WHERE id = ?",
+          arguments: [values[0], values[1], id])
+      }
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT name, value FROM unknown_sections") {
+      guard let name = String.fromDatabaseValue(row["name"]),
+        case .string(let text) = (row["value"] as DatabaseValue).storage
+      else { continue }
+      try db.execute(
+        sql: "UPDATE unknown_sections SET value = ? WHERE name = ?",
+        arguments: [try codec.fieldValue(text, column: "unknown_sections.value", rowKey: name), name])
+    }
+    try db.execute(
+      sql: "UPDATE settings SET value = ? WHERE name = 'encryption'", arguments: [CacheStore.encryptionScheme])
   }
 
   static func timestamp(_ date: Date) -> String {

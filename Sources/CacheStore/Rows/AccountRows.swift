@@ -16,7 +16,7 @@ extension RowCodec {
   func bind(
     _ account: UnifiedAccount, key: HashedKey, to row: RecordedRows,
     environmentGroups: inout TextMemo<String>
-  ) {
+  ) throws(CacheStoreError) {
     var parameter: Int32 = 0
     func next(_ text: String?) {
       parameter += 1
@@ -28,7 +28,10 @@ extension RowCodec {
     next(account.realm)
     Self.accountTextFields.bind(account, to: row)
     parameter += Int32(Self.accountTextFields.count)
-    next(Self.jsonText(account.additionalFields))
+    parameter += 1
+    try bindField(
+      Self.jsonText(account.additionalFields), column: "additional_fields", rowKey: key.text, parameter: parameter,
+      to: row)
     parameter += 1
     row.bind(parameter, Self.normalizedUsername(account.username).map(KeyHash.of))
     // By the exact text: two spellings of a host are two environments, each with its own group.
@@ -42,7 +45,10 @@ extension RowCodec {
     next(group)
     parameter += 1
     row.bind(parameter, KeyHash.ofLowercased(account.homeAccountID))
-    next(Self.writtenFormText(account.writtenForm))
+    parameter += 1
+    try bindField(
+      Self.writtenFormText(account.writtenForm), column: "written_form", rowKey: key.text, parameter: parameter,
+      to: row)
     row.bind(parameter + 1, key.hash)
   }
 
@@ -60,8 +66,11 @@ extension RowCodec {
       environment: try fields.required("environment"),
       realm: try fields.required("realm"))
     for field in UnifiedAccount.textFields { account[keyPath: field.keyPath] = try fields.text(field.name) }
-    account.additionalFields = try jsonObject(try fields.text("additional_fields"), rowKey: key)
-    account.writtenForm = try writtenForm(fields)
+    // Sealed under the row's key (its additional fields are no part of it).
+    let sealedKey = sealing == nil ? key : fields.storedKey ?? account.canonicalKey
+    account.additionalFields = try jsonObject(
+      try fields.field("additional_fields", sealedUnder: sealedKey), rowKey: sealedKey)
+    account.writtenForm = try writtenForm(fields, sealedUnder: sealedKey)
     return account
   }
 }

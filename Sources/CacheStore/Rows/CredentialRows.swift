@@ -27,25 +27,31 @@ extension RowCodec {
   /// Records the row of `token` (canonical key `key`, with its hash) for an insert of `credentialColumns`. The
   /// `key` column is left NULL: the key is the one the row's fields give.
   func bind(_ token: UnifiedAccessToken, key: HashedKey, to row: RecordedRows) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.accessTokenFields, to: row)
+    // An ATExt token's key names a digest of its `ext`, an additional field: not the key that seals them
+    // (`fieldsKey(of:)`).
+    let fieldsKey =
+      sealing == nil || token.additionalFields.isEmpty ? key.text : Self.fieldsKey(of: .accessToken(token))
+    try bindCommon(token, key: key, fieldsKey: fieldsKey, Self.accessTokenFields, to: row)
     row.bind(CredentialParameter.credentialType, token.credentialType)
     row.bind(CredentialParameter.realm, token.realm)
     row.bind(CredentialParameter.target, token.target)
   }
 
   func bind(_ token: UnifiedRefreshToken, key: HashedKey, to row: RecordedRows) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.refreshTokenFields, to: row)
+    try bindCommon(token, key: key, fieldsKey: key.text, Self.refreshTokenFields, to: row)
   }
 
   func bind(_ token: UnifiedIdToken, key: HashedKey, to row: RecordedRows) throws(CacheStoreError) {
-    try bindCommon(token, key: key, Self.idTokenFields, to: row)
+    try bindCommon(token, key: key, fieldsKey: key.text, Self.idTokenFields, to: row)
     row.bind(CredentialParameter.realm, token.realm)
   }
 
   /// The columns every token fills and its optional fields (`allFields`); every other column stays NULL (a
-  /// parameter that is not bound is NULL, `RecordedRows`).
+  /// parameter that is not bound is NULL, `RecordedRows`). `fieldsKey` seals `additional_fields` and
+  /// `written_form` (`fieldsKey(of:)`).
   private func bindCommon<Credential: UnifiedCredential>(
-    _ token: Credential, key: HashedKey, _ fields: [FieldBinding<Credential>], to row: RecordedRows
+    _ token: Credential, key: HashedKey, fieldsKey: String, _ fields: [FieldBinding<Credential>],
+    to row: RecordedRows
   ) throws(CacheStoreError) {
     typealias Parameter = CredentialParameter
     row.bind(Parameter.kind, Credential.kind.rawValue)
@@ -54,8 +60,12 @@ extension RowCodec {
     row.bind(Parameter.clientID, token.clientID)
     row.bind(Parameter.secret, try secretValue(token.secret, rowKey: key.text))
     fields.bind(token, to: row)
-    row.bind(Parameter.additionalFields, Self.jsonText(token.additionalFields))
-    row.bind(Parameter.writtenForm, Self.writtenFormText(token.writtenForm))
+    try bindField(
+      Self.jsonText(token.additionalFields), column: "additional_fields", rowKey: fieldsKey,
+      parameter: Parameter.additionalFields, to: row)
+    try bindField(
+      Self.writtenFormText(token.writtenForm), column: "written_form", rowKey: fieldsKey,
+      parameter: Parameter.writtenForm, to: row)
     row.bind(Parameter.keyHash, key.hash)
     row.bind(Parameter.homeAccountHash, KeyHash.ofLowercased(token.homeAccountID))
   }
@@ -64,24 +74,37 @@ extension RowCodec {
   func credential(from row: Row) throws(CacheStoreError) -> AnyUnifiedEntity {
     let fields = try RowFields(row, codec: self)
     let kind = try fields.required("credential_kind")
-    let additional = try jsonObject(try fields.text("additional_fields"), rowKey: fields.key)
+    let (additional, fieldsKey) = try additionalFields(kind: kind, fields: fields)
     // A sealed secret is bound to its row's key; a row that stores no key is sealed under the key its fields
     // give.
     var sealedKey = fields.key
     if sealing != nil, fields.storedKey == nil {
-      sealedKey = try canonicalKey(kind: kind, fields: fields, additional: additional)
+      sealedKey = additional.isEmpty ? fieldsKey : try canonicalKey(kind: kind, fields: fields, additional: additional)
     }
     let secret = try secret(from: row, rowKey: sealedKey)
     var entity = try credential(kind: kind, fields: fields, secret: secret, additional: additional)
-    entity.writtenForm = try writtenForm(fields)
+    entity.writtenForm = try writtenForm(fields, sealedUnder: fieldsKey)
     return entity
   }
 
-  /// The canonical key of a `credentials` row as its fields give it, the secret left unread (so also without
-  /// the store's encryption key); nil when the row cannot be read.
+  /// A credential row's `additional_fields`, and the key that seals them and `written_form` (`fieldsKey(of:)`):
+  /// the row's stored key, else the canonical key of its other fields; without a key, `fields.key`.
+  private func additionalFields(
+    kind: String, fields: RowFields
+  ) throws(CacheStoreError) -> (JSONObject, fieldsKey: String) {
+    var fieldsKey = fields.key
+    if sealing != nil, fields.storedKey == nil {
+      fieldsKey = try canonicalKey(kind: kind, fields: fields, additional: JSONObject())
+    }
+    let additional = try jsonObject(try fields.field("additional_fields", sealedUnder: fieldsKey), rowKey: fieldsKey)
+    return (additional, fieldsKey)
+  }
+
+  /// The canonical key of a `credentials` row as its fields give it, the secret left unread; nil when the row
+  /// cannot be read.
   func derivedCredentialKey(from row: Row) -> String? {
     guard let fields = try? RowFields(row, codec: self), let kind = try? fields.required("credential_kind"),
-      let additional = try? jsonObject(try fields.text("additional_fields"), rowKey: fields.key)
+      let (additional, _) = try? additionalFields(kind: kind, fields: fields)
     else { return nil }
     return try? canonicalKey(kind: kind, fields: fields, additional: additional)
   }

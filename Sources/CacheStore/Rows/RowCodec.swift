@@ -9,6 +9,10 @@ struct RowCodec: Sendable {
   let sealing: SecretSealing?
   /// The store file, for error locations.
   let file: String
+  /// Whether the store was sealed by an earlier version (`CacheStore.clearFieldsEncryptionScheme`), which sealed
+  /// only `secret`: the columns that `sealField` seals may hold their text in clear, and are read so, until the
+  /// store's next run seals them (`CacheStore.sealClearFields`). Sealed values open all the same.
+  var clearFieldsAllowed = false
 
   /// The `secret` column value: the token as TEXT, or sealed as a BLOB when the store is encrypted.
   func secretValue(_ secret: UnifiedSecret, rowKey: String) throws(CacheStoreError) -> DatabaseValue {
@@ -29,6 +33,60 @@ struct RowCodec: Sendable {
     default:
       throw corrupt("a secret that is not sealed in an encrypted store", rowKey: rowKey)
     }
+  }
+
+  /// The value of a column that keeps input as it was read (`additional_fields`, `written_form`,
+  /// `unknown_sections.value`) for the row `rowKey`: the text, or sealed as a BLOB when the store is encrypted
+  /// (`SecretSealing.sealField`). Empty `additional_fields` (`{}`, most entities') hold nothing of the input and
+  /// stay in clear: an entity's row seals no more than the input gave it (an account made from ADAL items, none).
+  func fieldValue(_ text: String?, column: String, rowKey: String) throws(CacheStoreError) -> DatabaseValue {
+    guard let text else { return .null }
+    guard let sealing, !Self.isEmptyField(text, column: column) else { return text.databaseValue }
+    return try sealing.sealField(text, column: column, rowKey: rowKey, file: file).databaseValue
+  }
+
+  /// Whether `text` is the empty value of `column` that `fieldValue` leaves in clear.
+  static func isEmptyField(_ text: String, column: String) -> Bool {
+    text == "{}" && column == "additional_fields"
+  }
+
+  /// Binds `fieldValue` to the parameter `parameter` of `row`; without a key, the text as every other text.
+  func bindField(
+    _ text: String?, column: String, rowKey: String, parameter: Int32, to row: RecordedRows
+  ) throws(CacheStoreError) {
+    guard sealing != nil else { return row.bind(parameter, text) }
+    row.bind(parameter, try fieldValue(text, column: column, rowKey: rowKey))
+  }
+
+  /// The text of a column that `fieldValue` wrote, opened when sealed.
+  func fieldText(_ value: DatabaseValue, column: String, rowKey: String) throws(CacheStoreError) -> String? {
+    switch (value.storage, sealing) {
+    case (.null, _):
+      return nil
+    case (.string(let text), nil):
+      return text
+    case (.string(let text), _?) where clearFieldsAllowed || Self.isEmptyField(text, column: column):
+      return text
+    case (.blob(let sealed), let sealing?):
+      return try sealing.openField(sealed, column: column, rowKey: rowKey, file: file)
+    case (.blob, nil):
+      throw corrupt("a sealed \(column) in a store opened without a key", rowKey: rowKey)
+    case (.string, _?):
+      throw corrupt("a \(column) that is not sealed in an encrypted store", rowKey: rowKey)
+    default:
+      throw corrupt("a \(column) that is not text", rowKey: rowKey)
+    }
+  }
+
+  /// The key that seals a row's `additional_fields` and `written_form`: its canonical key as its other fields
+  /// give it. An `ATExt` access token's key names a digest of its `ext`, one of its additional fields; every
+  /// other entity's key is its canonical key.
+  static func fieldsKey(of entity: AnyUnifiedEntity) -> String {
+    if case .accessToken(var token) = entity, !token.additionalFields.isEmpty {
+      token.additionalFields = JSONObject()
+      return token.canonicalKey
+    }
+    return entity.canonicalKey
   }
 
   /// `additional_fields`: the unknown fields as compact JSON, key order and number text kept.
@@ -68,8 +126,9 @@ struct RowCodec: Sendable {
     return JSONText.compact(.object(object))
   }
 
-  func writtenForm(_ fields: RowFields) throws(CacheStoreError) -> WrittenForm {
-    guard let text = try fields.text("written_form") else { return WrittenForm() }
+  /// The row's `written_form`, opened with `sealedUnder` (`fieldsKey(of:)`) when sealed.
+  func writtenForm(_ fields: RowFields, sealedUnder rowKey: String) throws(CacheStoreError) -> WrittenForm {
+    guard let text = try fields.field("written_form", sealedUnder: rowKey) else { return WrittenForm() }
     let object = try jsonObject(text, rowKey: fields.key)
     guard object["key"].map({ $0.stringValue != nil }) ?? true else {
       throw corrupt("a written_form whose key is not text", rowKey: fields.key)
@@ -145,6 +204,11 @@ struct RowFields {
     case .string(let text): return text
     default: throw codec.corrupt("a \(column) that is not text", rowKey: key)
     }
+  }
+
+  /// A column that `RowCodec.fieldValue` wrote for the row `rowKey`, opened when sealed.
+  func field(_ column: String, sealedUnder rowKey: String) throws(CacheStoreError) -> String? {
+    try codec.fieldText(row[column], column: column, rowKey: rowKey)
   }
 
   /// A text column that must be present.

@@ -2,9 +2,10 @@ import Adal2MSALSupport
 import Crypto
 import Foundation
 
-/// AES-256-GCM sealing of the `secret` column. A sealed secret is a BLOB:
-/// `version (1 byte, 0x01) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`, with the row's canonical key as associated
-/// data, so a sealed value copied to another row does not open. The key itself is never stored: the database
+/// AES-256-GCM sealing of the `secret` column, and of every column that keeps input as it was read
+/// (`sealField`). A sealed secret is a BLOB: `version (1 byte, 0x01) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`,
+/// with the row's canonical key as associated data, so a sealed value copied to another row does not open; a
+/// sealed field is the same with version 0x02 and its column's name before the key. The key itself is never stored: the database
 /// keeps only a key check value (an HMAC of a constant), which tells a wrong key from a right one.
 public struct SecretSealing: Sendable {
   /// The first byte of every sealed value.
@@ -92,33 +93,75 @@ public struct SecretSealing: Sendable {
 
   /// Seals a secret for the row `rowKey` of the store `file`.
   func seal(_ secret: String, rowKey: String, file: String) throws(CacheStoreError) -> Data {
-    do {
-      let box = try AES.GCM.seal(Data(secret.utf8), using: key, authenticating: Data(rowKey.utf8))
-      guard let combined = box.combined else {
-        throw CacheStoreError(
-          .database, "sealing produced no output", at: SourceLocation(file: file, keyPath: rowKey))
-      }
-      var out = Data([Self.formatVersion])
-      out.append(combined)
-      return out
-    } catch let error as CacheStoreError {
-      throw error
-    } catch {
-      throw CacheStoreError(.database, "cannot seal a secret", at: SourceLocation(file: file, keyPath: rowKey))
-    }
+    try seal(secret, version: Self.formatVersion, associatedData: Data(rowKey.utf8), file: file, keyPath: rowKey)
   }
 
   /// Opens a sealed secret of the row `rowKey`; fails when the value was tampered with, belongs to another row
   /// or was sealed under another key.
   func open(_ sealed: Data, rowKey: String, file: String) throws(CacheStoreError) -> String {
+    try open(
+      sealed, version: Self.formatVersion, associatedData: Data(rowKey.utf8), what: "secret", file: file,
+      keyPath: rowKey)
+  }
+
+  /// The first byte of a sealed value of another column than `secret` (`sealField`), so that a sealed secret
+  /// never opens there, nor such a value as a secret.
+  public static let fieldFormatVersion: UInt8 = 2
+
+  /// Seals the text of `column` (`additional_fields`, `written_form`, `unknown_sections.value`: input kept as
+  /// it was read, which may hold tokens) of the row `rowKey` (a section's name for `unknown_sections`). The
+  /// associated data is the column's name, a NUL byte and the row key: a sealed value moved to another column or
+  /// row does not open.
+  func sealField(_ text: String, column: String, rowKey: String, file: String) throws(CacheStoreError) -> Data {
+    try seal(
+      text, version: Self.fieldFormatVersion, associatedData: Self.fieldAssociatedData(column, rowKey), file: file,
+      keyPath: rowKey)
+  }
+
+  /// Opens a value sealed by `sealField`; fails as `open` does.
+  func openField(_ sealed: Data, column: String, rowKey: String, file: String) throws(CacheStoreError) -> String {
+    try open(
+      sealed, version: Self.fieldFormatVersion, associatedData: Self.fieldAssociatedData(column, rowKey),
+      what: column, file: file, keyPath: rowKey)
+  }
+
+  private static func fieldAssociatedData(_ column: String, _ rowKey: String) -> Data {
+    var data = Data(column.utf8)
+    data.append(0)
+    data.append(contentsOf: rowKey.utf8)
+    return data
+  }
+
+  private func seal(
+    _ text: String, version: UInt8, associatedData: Data, file: String, keyPath: String
+  ) throws(CacheStoreError) -> Data {
+    do {
+      let box = try AES.GCM.seal(Data(text.utf8), using: key, authenticating: associatedData)
+      guard let combined = box.combined else {
+        throw CacheStoreError(
+          .database, "sealing produced no output", at: SourceLocation(file: file, keyPath: keyPath))
+      }
+      var out = Data([version])
+      out.append(combined)
+      return out
+    } catch let error as CacheStoreError {
+      throw error
+    } catch {
+      throw CacheStoreError(.database, "cannot seal a secret", at: SourceLocation(file: file, keyPath: keyPath))
+    }
+  }
+
+  private func open(
+    _ sealed: Data, version: UInt8, associatedData: Data, what: String, file: String, keyPath: String
+  ) throws(CacheStoreError) -> String {
     let unreadable = CacheStoreError(
       .secretUnreadable,
-      "the sealed secret does not open (tampered, moved from another row, or sealed with another key)",
-      at: SourceLocation(file: file, keyPath: rowKey))
-    guard sealed.first == Self.formatVersion, sealed.count >= 1 + 12 + 16 else { throw unreadable }
+      "the sealed \(what) does not open (tampered, moved from another row, or sealed with another key)",
+      at: SourceLocation(file: file, keyPath: keyPath))
+    guard sealed.first == version, sealed.count >= 1 + 12 + 16 else { throw unreadable }
     do {
       let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
-      let plain = try AES.GCM.open(box, using: key, authenticating: Data(rowKey.utf8))
+      let plain = try AES.GCM.open(box, using: key, authenticating: associatedData)
       guard let text = String(data: plain, encoding: .utf8) else { throw unreadable }
       return text
     } catch {
