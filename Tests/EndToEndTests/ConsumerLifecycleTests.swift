@@ -80,6 +80,26 @@ import _Adal2MSALTestSupport
     #expect(verdict.exitCode == 0 && verdict.failed == 0 && verdict.passed == 12, "\(verdict.output)")
   }
 
+  /// ADAL kept each item's own spelling of a client id (alice's and dave's `C1E8E3B2-…`, bob's `c1e8e3b2-…`); an
+  /// MSAL Python app has one. Its sign-out finds the app's metadata under its own spelling to remove the family's
+  /// refresh tokens: with the metadata written under one spelling only, an app of the other left a user's family
+  /// refresh token behind. Every user lives through the lifecycle with either spelling.
+  @Test(arguments: ["C1E8E3B2-7D4A-4F5E-9B6C-0A1B2C3D4E5F", "c1e8e3b2-7d4a-4f5e-9b6c-0a1b2c3d4e5f"])
+  func anAppOfEitherSpellingOfItsClientIDSignsEveryUserOut(_ clientID: String) throws {
+    let (_, exported) = try Self.migratedForPython("adal/dump-multiuser.xml.plist", now: "2026-11-21T00:00:00Z")
+    var arguments = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.url("lifecycle/dump-multiuser.args.json")))
+        as? [String: Any])
+    let accounts = try #require(arguments["accounts"] as? [[String: Any]])
+    arguments["accounts"] = accounts.map { account in account.merging(["clientId": clientID]) { $1 } }
+    let argumentsFile = exported.deletingLastPathComponent().appendingPathComponent("args.json")
+    try JSONSerialization.data(withJSONObject: arguments).write(to: argumentsFile)
+    let output = try MSALPythonOracle.run(
+      "msal_python_lifecycle.py", arguments: ["--cache", exported.path, argumentsFile.path])
+    let result = try #require(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    #expect(output.exitCode == 0 && result["failed"] as? Int == 0, "\(output.stdout.suffix(1500))")
+  }
+
   /// ADAL stored the family refresh token and one app's own as one token (`frt-two-apps`): the export `--for
   /// python` writes it once, as the family token under that app's key, and says so in a note, not a warning. The
   /// app whose own entry was folded in lives through MSAL Python's lifecycle on it: it refreshes with its own

@@ -33,7 +33,7 @@ public enum UnifiedCacheJSONWriter {
     root[UnifiedEntityKind.idToken.sectionName] = sections.section(contents.idTokens.map(AnyUnifiedEntity.idToken))
     root[UnifiedEntityKind.account.sectionName] = sections.section(contents.accounts.map(AnyUnifiedEntity.account))
     root[UnifiedEntityKind.appMetadata.sectionName] = sections.section(
-      contents.appMetadata.map(AnyUnifiedEntity.appMetadata))
+      appMetadata(of: contents, for: library).map(AnyUnifiedEntity.appMetadata))
     for member in contents.unknownSections {
       if let kind = UnifiedEntityKind(rawValue: member.key), case .object(let kept) = member.value {
         // Entries of a known section that the reader could not model, kept verbatim (see UnmodelledEntries).
@@ -44,6 +44,31 @@ public enum UnifiedCacheJSONWriter {
       }
     }
     return (root, sections.diagnostics)
+  }
+
+  /// The app metadata to write. MSAL Python finds an app's metadata under the client id as the app spells it
+  /// (`appmetadata-<environment>-<client_id>`, case kept), and its sign-out removes the refresh tokens of that
+  /// spelling or of the family the metadata names: when the credentials spell one client id in several ways (ADAL
+  /// kept each item's own case, in any cloud), its metadata is written once per spelling in each of its clouds, so
+  /// that the app finds its family's refresh tokens and signs every user out whichever it uses. (Written once, an app
+  /// of the other spelling left a user's family refresh token behind, or found none to refresh with.)
+  static func appMetadata(of contents: UnifiedCacheContents, for library: MSALLibrary?) -> [UnifiedAppMetadata] {
+    guard library == .python else { return Array(contents.appMetadata) }
+    var spellings: [String: Set<String>] = [:]
+    func note(_ client: String) { spellings[client.lowercased(), default: []].insert(client) }
+    for token in contents.refreshTokens { note(token.clientID) }
+    for token in contents.accessTokens { note(token.clientID) }
+    for token in contents.idTokens { note(token.clientID) }
+    for metadata in contents.appMetadata { note(metadata.clientID) }
+    return contents.appMetadata.flatMap { metadata in
+      let others = (spellings[metadata.clientID.lowercased()] ?? []).subtracting([metadata.clientID]).sorted()
+      return [metadata]
+        + others.map { spelling in
+          var copy = metadata
+          copy.clientID = spelling
+          return copy
+        }
+    }
   }
 }
 
