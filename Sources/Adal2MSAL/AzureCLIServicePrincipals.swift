@@ -83,6 +83,10 @@ public enum AzureCLIServicePrincipals {
   /// adds nothing twice. One line of JSON, as `JSONText.compact` writes it. The file's entry for a service principal
   /// wins, as it is the one Azure CLI signs in with now; between the inputs, the first.
   public static func merged(_ entries: [Entry], into existing: Data?) throws -> Merge {
+    func key(_ object: JSONObject?) -> String? {
+      guard let id = object?["client_id"]?.stringValue, let tenant = object?["tenant"]?.stringValue else { return nil }
+      return "\(id.lowercased())|\(tenant.lowercased())"
+    }
     var array: [JSONValue] = []
     if let existing, !existing.isEmpty {
       let old: JSONValue
@@ -93,11 +97,13 @@ public enum AzureCLIServicePrincipals {
         throw MergeError(reason: "is not valid JSON (at byte \(error.location.byteOffset ?? 0))")
       }
       guard let items = old.arrayValue else { throw MergeError(reason: "is not a JSON array") }
+      // Azure CLI writes each service principal with its `client_id` and `tenant`: another array (ADAL's
+      // accessTokens.json linked or copied there) is no such file, and merging into it wrote its user tokens back
+      // into Azure CLI's service principals.
+      if let index = items.firstIndex(where: { key($0.objectValue) == nil }) {
+        throw MergeError(reason: "holds entry \(index), which is no service principal (no client_id and tenant)")
+      }
       array = items
-    }
-    func key(_ object: JSONObject?) -> String? {
-      guard let id = object?["client_id"]?.stringValue, let tenant = object?["tenant"]?.stringValue else { return nil }
-      return "\(id.lowercased())|\(tenant.lowercased())"
     }
     var kept: [String: Kept] = [:]
     for object in array.compactMap(\.objectValue) {
@@ -154,7 +160,8 @@ public enum AzureCLIServicePrincipals {
   /// The existing `service_principal_entries.json` cannot be merged into (its content is never quoted: it holds
   /// secrets).
   public struct MergeError: Error, CustomStringConvertible {
-    /// What is wrong with the file: "is not a JSON array", or "is not valid JSON (at byte N)".
+    /// What is wrong with the file: "is not a JSON array", "is not valid JSON (at byte N)", or "holds entry N, which
+    /// is no service principal (…)".
     public var reason: String
     public var description: String { "the existing service_principal_entries.json \(reason)" }
   }

@@ -1,6 +1,7 @@
 import Adal2MSAL
 import Foundation
 import Testing
+import _Adal2MSALTestSupport
 
 /// `service_principal_entries.json` is written with the project's JSON writer: existing entries exactly as they
 /// were (member order, number text), new ones with sorted keys, on one line.
@@ -74,5 +75,15 @@ struct AzureCLIServicePrincipalsTests {
       try AzureCLIServicePrincipals.merged([], into: Data(#"[{"client_secret": hidden}]"#.utf8))
     }
     #expect(broken?.description == "the existing service_principal_entries.json is not valid JSON (at byte 19)")
+    // ADAL's accessTokens.json linked there: its user entries are no service principals, and merging wrote their
+    // refresh tokens into Azure CLI's service principals file.
+    let users = try Data(contentsOf: Fixtures.url("adal-python/accessTokens.json"))
+    let userEntries = #expect(throws: AzureCLIServicePrincipals.MergeError.self) {
+      try AzureCLIServicePrincipals.merged([], into: users)
+    }
+    #expect(
+      userEntries?.description
+        == "the existing service_principal_entries.json holds entry 0, which is no service principal (no client_id and "
+        + "tenant)")
   }
 }
