@@ -68,6 +68,11 @@ struct ADALDotNetBlobReader {
     guard parts.count == 4 else {
       throw ADALItemError("the key does not have the four :::-separated parts", at: location)
     }
+    // ADAL.NET's TokenSubjectType: 0 user, 1 client (app-only), 2 user plus client (on behalf of).
+    guard ["0", "1", "2"].contains(parts[3]) else {
+      throw ADALItemError(
+        "the key's subject type is not one ADAL.NET writes (0, 1 or 2): a damaged or crafted key", at: location)
+    }
     guard parts[3] == "0" else { return nil }
     guard ADALAuthority(parts[0]) != nil else {
       throw ADALItemError("the key's authority is not a URL with a host", at: location)

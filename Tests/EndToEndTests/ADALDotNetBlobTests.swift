@@ -63,6 +63,24 @@ import _Adal2MSALTestSupport
     ])
   }
 
+  /// ADAL.NET writes subject types 0, 1 and 2 only: a key with another (`0x`, `-1`, empty) is a damaged or crafted
+  /// entry, unreadable (a problem), not an app-only one skipped by policy as it was.
+  @Test(arguments: ["0x", "-1", "", "7"])
+  func aSubjectTypeADALDotNetNeverWritesIsUnreadable(_ subject: String) throws {
+    let app: [String: Any] = ["Result": ["AccessToken": "dotnet-app-only"] as [String: Any]]
+    let data = try Self.blob([
+      (
+        "https://login.microsoftonline.com/\(Self.tenant)/:::https://graph.windows.net/:::\(Self.client):::\(subject)",
+        app
+      )
+    ])
+    let result = try ADALCacheReader().read(data, file: "TokenCache.dat")
+    #expect(result.items.isEmpty)
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(result.diagnostics.count == 1 && diagnostic.code == "adal.item-unreadable", "\(result.diagnostics)")
+    #expect(diagnostic.message.contains("subject type is not one ADAL.NET writes"))
+  }
+
   @Test func theADALDotNetTestSuiteBlobIsReadToTheEnd() throws {
     let result = try ADALCacheReader().read(try Data(contentsOf: Self.realBlob), file: "oldcache.serialized")
     #expect(result.inputKind == .adalDotNetV3)
