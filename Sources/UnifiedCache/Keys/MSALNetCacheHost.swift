@@ -32,28 +32,30 @@ public enum MSALNetCacheHost {
   /// file under another alias (MSAL Python's `login.microsoftonline.com`). `appMetadata: false` keeps an app
   /// metadata entry's host (MSAL ObjC).
   public static func adopting(_ entity: AnyUnifiedEntity, appMetadata: Bool = true) -> AnyUnifiedEntity {
-    let host = of(entity.environment)
-    guard host != entity.environment else { return entity }
     switch entity {
-    case .account(var account):
-      account.environment = host
-      return .account(account)
-    case .accessToken(var token):
-      token.environment = host
-      return .accessToken(token)
-    case .refreshToken(var token):
-      token.environment = host
-      return .refreshToken(token)
-    case .idToken(var token):
-      token.environment = host
-      return .idToken(token)
-    case .appMetadata(var metadata):
-      guard appMetadata else { return entity }
-      metadata.environment = host
-      return .appMetadata(metadata)
+    case .account(let account): .account(moving(account))
+    case .accessToken(let token): .accessToken(moving(token))
+    case .refreshToken(let token): .refreshToken(moving(token))
+    case .idToken(let token): .idToken(moving(token))
+    case .appMetadata(let metadata): appMetadata ? .appMetadata(moving(metadata)) : entity
     }
   }
+
+  /// `entity` under its cloud's cache host.
+  static func moving<Entity: CacheHosted>(_ entity: Entity) -> Entity {
+    var moved = entity
+    moved.environment = of(entity.environment)
+    return moved
+  }
 }
+
+/// An entity whose `environment` can move to its cloud's cache host (`MSALNetCacheHost.moving`).
+protocol CacheHosted { var environment: String { get set } }
+extension UnifiedAccount: CacheHosted {}
+extension UnifiedAccessToken: CacheHosted {}
+extension UnifiedRefreshToken: CacheHosted {}
+extension UnifiedIdToken: CacheHosted {}
+extension UnifiedAppMetadata: CacheHosted {}
 
 extension MSALLibrary {
   /// `entity` as this library will store it: for MSAL.NET, Java, msal-node and ObjC under its cloud's cache host

@@ -40,7 +40,7 @@ public enum UnifiedKeychainWriter {
       items.append(item.json(accessGroup: accessGroup))
     }
     for read in contents.accessTokens {
-      let token = atCacheHost(read)
+      let token = MSALNetCacheHost.moving(read)
       let item = accessToken(token)
       if let unusable = CacheExport.unloadable(
         token, for: .objc, at: SourceLocation(keyPath: "\(item.account)|\(item.service)"))
@@ -52,11 +52,11 @@ public enum UnifiedKeychainWriter {
     }
     let appTokens = contents.refreshTokens.filter { !$0.isFamilyToken }
     for read in appTokens {
-      let token = atCacheHost(read)
+      let token = MSALNetCacheHost.moving(read)
       add(refreshToken(token), of: .refreshToken(token), atHost: token.environment == read.environment)
     }
     for read in contents.refreshTokens where read.isFamilyToken {
-      let token = atCacheHost(read)
+      let token = MSALNetCacheHost.moving(read)
       let atHost = token.environment == read.environment
       add(refreshToken(token), of: .refreshToken(token), atHost: atHost)
       var plain = token
@@ -64,11 +64,11 @@ public enum UnifiedKeychainWriter {
       add(refreshToken(plain), of: .refreshToken(token), atHost: atHost, copy: true)
     }
     for read in contents.idTokens {
-      let token = atCacheHost(read)
+      let token = MSALNetCacheHost.moving(read)
       add(idToken(token), of: .idToken(token), atHost: token.environment == read.environment)
     }
     for read in contents.accounts {
-      let account = atCacheHost(read)
+      let account = MSALNetCacheHost.moving(read)
       add(accountItem(account), of: .account(account), atHost: account.environment == read.environment)
     }
     for metadata in contents.appMetadata { add(appMetadataItem(metadata), of: .appMetadata(metadata), atHost: true) }
@@ -104,32 +104,6 @@ public enum UnifiedKeychainWriter {
     case .appMetadata(let metadata): item = appMetadataItem(metadata)
     }
     return "\(item.account)|\(item.service)"
-  }
-
-  /// `entity` under its cloud's cache host, where MSAL ObjC stores credentials and accounts
-  /// (`MSALLibrary.stored`, `MSALNetCacheHost`).
-  private static func atCacheHost(_ token: UnifiedAccessToken) -> UnifiedAccessToken {
-    var moved = token
-    moved.environment = MSALNetCacheHost.of(token.environment)
-    return moved
-  }
-
-  private static func atCacheHost(_ token: UnifiedRefreshToken) -> UnifiedRefreshToken {
-    var moved = token
-    moved.environment = MSALNetCacheHost.of(token.environment)
-    return moved
-  }
-
-  private static func atCacheHost(_ token: UnifiedIdToken) -> UnifiedIdToken {
-    var moved = token
-    moved.environment = MSALNetCacheHost.of(token.environment)
-    return moved
-  }
-
-  private static func atCacheHost(_ account: UnifiedAccount) -> UnifiedAccount {
-    var moved = account
-    moved.environment = MSALNetCacheHost.of(account.environment)
-    return moved
   }
 
   private struct Item {
