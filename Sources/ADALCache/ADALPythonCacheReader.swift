@@ -71,6 +71,13 @@ struct ADALPythonCacheReader {
         + "user token cache", at: location)
   }
 
+  /// The claims of an access token that is a JWT (three parts; an unsigned one has an empty third), which carries
+  /// the exact expiry and its subject's claims; nil for an opaque token.
+  static func claims(ofJWT token: String) -> IDTokenClaims? {
+    token.split(separator: ".", omittingEmptySubsequences: false).count == 3
+      ? try? IDTokenClaims(rawIDToken: token) : nil
+  }
+
   /// The code of an app's own token (`appOnly`).
   static let appOnlyCode = "adal.app-only-entry"
 
@@ -82,8 +89,7 @@ struct ADALPythonCacheReader {
     guard !present("userId"), !present("oid"), !present("refreshToken"), !present("tenantId"),
       let accessToken = entry["accessToken"]?.stringValue, !accessToken.isEmpty
     else { return nil }
-    if accessToken.split(separator: ".", omittingEmptySubsequences: false).count == 3,
-      let claims = try? IDTokenClaims(rawIDToken: accessToken),
+    if let claims = Self.claims(ofJWT: accessToken),
       ["scp", "upn", "unique_name"].contains(where: { claims[$0] != nil })
     {
       return nil
@@ -120,10 +126,7 @@ struct ADALPythonCacheReader {
     if kind == .singleResourceRefreshAndAccess, entry["isMRRT"]?.adalFlag == true { kind = .multiResourceRefreshToken }
 
     var diagnostics: [Diagnostic] = []
-    // A JWT access token (three parts; an unsigned one has an empty third) carries the exact expiry and claims.
-    let accessClaims = accessToken.flatMap {
-      $0.split(separator: ".", omittingEmptySubsequences: false).count == 3 ? try? IDTokenClaims(rawIDToken: $0) : nil
-    }
+    let accessClaims = accessToken.flatMap(Self.claims(ofJWT:))
     var expiresOn = accessClaims?["exp"]?.integerValue.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     if expiresOn == nil, let value = entry["expiresOn"] {
       expiresOn = LegacyDate.parse(value, localTimeZone: limits.localTimeZone)

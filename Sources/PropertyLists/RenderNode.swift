@@ -51,13 +51,15 @@ public enum SecretPolicy {
   /// such a part, or a sentence, keeps its text.
   public static func looksLikeToken(_ text: String) -> Bool {
     if isTokenShaped(text) { return true }
-    let separators: Set<UInt8> = [
-      0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "#"),
-      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-    ]
-    let words = text.utf8.split(whereSeparator: separators.contains)
+    let words = text.utf8.split(whereSeparator: wordSeparators.contains)
     return words.count > 1 && words.contains { isTokenShaped(String(decoding: $0, as: UTF8.self)) }
   }
+
+  /// Where `looksLikeToken` splits a string into words.
+  private static let wordSeparators: Set<UInt8> = [
+    0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "#"),
+    UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+  ]
 
   private static func isTokenShaped(_ text: String) -> Bool {
     let utf8 = text.utf8

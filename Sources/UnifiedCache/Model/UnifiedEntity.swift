@@ -101,6 +101,16 @@ public enum AnyUnifiedEntity: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The token of a credential; nil for an Account or app metadata.
+  public var secret: UnifiedSecret? {
+    switch self {
+    case .accessToken(let token): token.secret
+    case .refreshToken(let token): token.secret
+    case .idToken(let token): token.secret
+    case .account, .appMetadata: nil
+    }
+  }
+
   /// Read from the case itself, as `additionalFields` is: through `entity`, each read boxed a copy.
   public var kind: UnifiedEntityKind {
     switch self {

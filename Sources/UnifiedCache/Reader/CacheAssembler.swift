@@ -36,8 +36,7 @@ struct CacheAssembler {
     }
     let replace = rank < previousRank
     let same = previous == entity
-    let secrets = [previous, entity].map { ($0.entity as? any UnifiedCredential)?.secret }
-    if rank == previousRank, let kept = secrets[0], let other = secrets[1], kept != other {
+    if rank == previousRank, let kept = previous.secret, let other = entity.secret, kept != other {
       diagnostics.append(
         Diagnostic(
           .warning, code: "unified.duplicate-token",

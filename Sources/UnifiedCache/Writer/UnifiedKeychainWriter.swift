@@ -84,8 +84,7 @@ public enum UnifiedKeychainWriter {
   private static func sameItem(_ item: Item, kept: AnyUnifiedEntity, left: AnyUnifiedEntity) -> Diagnostic {
     let place = SourceLocation(keyPath: "\(item.account)|\(item.service)")
     let alike = "MSAL ObjC stores two \(kept.kind.rawValue) entries as one item"
-    let secrets = [kept, left].map { ($0.entity as? any UnifiedCredential)?.secret }
-    if let one = secrets[0], one == secrets[1] {
+    if let one = kept.secret, one == left.secret {
       return Diagnostic(
         .note, code: CacheExport.sameTokenCode, "\(alike), and both are one token: wrote it once", at: place)
     }
