@@ -185,6 +185,24 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// An import's verdict is a migration's of the same files, by the same rules (`RunVerdict`): a file skipped, an
+  /// entry that cannot be read, the outcome.
+  @Test func anImportsVerdictIsAMigrationsOfTheSameFiles() async throws {
+    let directory = try Self.directory(["a.json": Self.adfs, "c.txt": nil])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try Data(#"{"AccessToken": 3}"#.utf8).write(to: directory.appendingPathComponent("b.json"))
+    var options = ImportRun.Options()
+    options.dryRun = true
+    let imported = try ImportRun(files: [directory.path], store: directory.path + "/cache.sqlite", options: options)
+      .run()
+    let migrated = try await MigrationRun(msal: [directory.path], store: nil).run()
+    #expect(imported.verdict.unreadable == 1 && imported.verdict.skippedFiles == 1, "\(imported.verdict)")
+    #expect(imported.verdict.unreadable == migrated.verdict.unreadable)
+    #expect(imported.verdict.skippedFiles == migrated.verdict.skippedFiles)
+    #expect(imported.verdict.problems == migrated.verdict.problems && imported.notReadOrModelled == 2)
+    #expect(imported.result == .partial && migrated.result == .partial)
+  }
+
   /// The same files imported one by one and as a directory give the same store, as its export shows; a bad file
   /// named directly still ends the run, and a directory of nothing but bad files writes nothing.
   @Test func aDirectoryIsItsFilesInPathOrder() throws {

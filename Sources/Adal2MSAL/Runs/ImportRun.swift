@@ -143,18 +143,27 @@ public struct ImportOutcome: Sendable {
   /// The run row written; nil on a dry run.
   public var applied: AppliedRunSummary?
 
-  /// Entries or sections the reader could not read or model (by the codes `RunVerdict.problemDiagnosticCodes`
-  /// lists), and files of a directory that were skipped (`SkippedInput.code`), each named in `diagnostics`: an
-  /// import with any is partial, as a migration of the same files is.
-  public var notReadOrModelled: Int {
-    diagnostics.filter { RunVerdict.problemDiagnosticCodes.contains($0.code) || $0.code == SkippedInput.code }.count
+  /// The counts behind the verdict, by the rules of a migration's (`RunVerdict`, docs/verdicts.md): the rows and
+  /// sections kept, and the entries and sections the reader could not read or model and the files of a directory
+  /// that were skipped (`SkippedInput.code`), each named in `diagnostics`.
+  public var verdict: RunVerdict {
+    var verdict = RunVerdict()
+    verdict.written = added + updated
+    verdict.unchanged = unchanged
+    verdict.sectionsKept = sectionsKept
+    verdict.add(diagnostics.filter { $0.code != SkippedInput.code })
+    for skipped in diagnostics where skipped.code == SkippedInput.code {
+      verdict.addSkippedFile(skipped.location?.file ?? "", reason: skipped.message)
+    }
+    return verdict
   }
+
+  /// Entries or sections the reader could not read or model, and files of a directory that were skipped: an
+  /// import with any is partial, as a migration of the same files is.
+  public var notReadOrModelled: Int { verdict.problems }
 
   /// The verdict: `.complete` when everything was read and modelled, `.partial` when something was not but
   /// entities or sections were kept, `.failed` when the files gave nothing but problems (then nothing was
-  /// written).
-  public var result: RunVerdict.Outcome {
-    if notReadOrModelled == 0 { return .complete }
-    return added + updated + unchanged + sectionsKept > 0 ? .partial : .failed
-  }
+  /// written): `verdict.outcome(strict: false)`.
+  public var result: RunVerdict.Outcome { verdict.outcome(strict: false) }
 }

@@ -97,7 +97,13 @@ public struct RunVerdict: Sendable, Hashable {
         }
       }
     }
-    for diagnostic in plan.diagnostics {
+    add(plan.diagnostics)
+  }
+
+  /// Adds what readers said: items skipped by policy, entries merged, and items or entries that could not be read
+  /// or modelled (other codes, notes of nothing lost, are passed over).
+  public mutating func add(_ diagnostics: [Diagnostic]) {
+    for diagnostic in diagnostics {
       if Self.policyDiagnosticCodes.contains(diagnostic.code) {
         policySkips += 1
       } else if Self.mergedDiagnosticCodes.contains(diagnostic.code) {
