@@ -77,9 +77,14 @@ struct MigrationSummary {
   /// The plan's counts, the skips by reason, the users with problems and where the full report went.
   private func printSummary() {
     let totals = outcome.totals
+    // A conflict with an existing or MSAL entry keeps that entry, a merge to the verdict; the rest (a user's
+    // identity) are problems.
+    let conflicts = totals[.conflict] ?? 0
+    let merged = conflicts - outcome.verdict.conflicts
     let counts = [
       "\(totals[.add] ?? 0) to add", "\(totals[.update] ?? 0) to update", "\(totals[.unchanged] ?? 0) unchanged",
-      "\(totals[.conflict] ?? 0) in conflict", "\(totals[.skip] ?? 0) skipped",
+      "\(conflicts) in conflict" + (merged > 0 ? " (\(merged) of them merged into the entry kept for their key)" : ""),
+      "\(totals[.skip] ?? 0) skipped",
     ]
     Terminal.standardError("adal2msal: planned: " + counts.joined(separator: ", "))
     if !outcome.skipsByReason.isEmpty {
