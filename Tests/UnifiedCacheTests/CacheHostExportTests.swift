@@ -153,6 +153,33 @@ import UnifiedCache
     }
   }
 
+  /// One Account read under both aliases of its cloud (an ADAL item's authority and an MSAL Python cache): once under
+  /// the cache host they are one entry, written once with a note (`export.same-entry`), nothing left out. Accounts
+  /// that differ beyond their host stay a warning that names where the left-out one was read.
+  @Test(arguments: [MSALLibrary.dotnet, .java, .node, .objc])
+  func oneAccountUnderBothAliasesIsWrittenOnce(library: MSALLibrary) throws {
+    func account(at host: String, name: String) -> UnifiedAccount {
+      UnifiedAccount(
+        homeAccountID: "uid.utid", environment: host, realm: "utid", localAccountID: "uid",
+        username: "u@contoso.example", authorityType: "MSSTS", name: name)
+    }
+    for (otherName, code) in [("Same", "export.same-entry"), ("Other", "export.same-key")] {
+      let accounts = [account(at: Self.python, name: otherName), account(at: Self.cacheHost, name: "Same")]
+      let contents = UnifiedCacheContents(accounts: UnifiedSection(accounts))
+      let export =
+        library == .objc
+        ? UnifiedKeychainWriter.export(contents) : UnifiedCacheJSONWriter.export(contents, for: library)
+      let written =
+        library == .objc ? try Self.keychainItems(export).count : try Self.sections(export)["Account"]?.count
+      #expect(written == 1, "\(library)")
+      #expect(export.diagnostics.map(\.code) == [code], "\(library): \(export.diagnostics)")
+      #expect(export.entriesLeftOut == (code == "export.same-key" ? 1 : 0), "\(library)")
+      if code == "export.same-key", library != .objc {
+        #expect(export.diagnostics.first?.message.contains("(read at \(Self.python))") == true, "\(library)")
+      }
+    }
+  }
+
   static func keychainItems(_ export: CacheExport) throws -> [JSONObject] {
     try JSONParser().parse(export.data).arrayValue?.compactMap(\.objectValue) ?? []
   }

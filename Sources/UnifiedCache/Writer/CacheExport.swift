@@ -7,7 +7,8 @@ public struct CacheExport: Sendable {
   public var data: Data
   /// One warning per entry left out because the target library keys it like another or keeps only one of the
   /// two (`export.same-key`) or cannot load it (`export.unloadable`), and a note per entry written once for two
-  /// that are one token (`export.same-token`).
+  /// that are one token (`export.same-token`) or one entity read under two aliases of its cloud
+  /// (`export.same-entry`).
   public var diagnostics: [Diagnostic]
 
   /// The code of an entry the file does not hold for another entry the library keys alike.
@@ -33,12 +34,25 @@ public struct CacheExport: Sendable {
   /// The code of a note for two entries that are one token, written once.
   public static let sameTokenCode = "export.same-token"
 
-  /// The warning for two entries the library stores as one: `alike` says how (`MSAL Python keys two … alike`), then
-  /// which was written and which left out.
-  static func leftOut(
-    _ alike: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity, at place: SourceLocation
+  /// The code of a note for two entries that are one entry once under their cloud's cache host (the same entity
+  /// read under two aliases of one cloud), written once.
+  public static let sameEntryCode = "export.same-entry"
+
+  /// What to say of two entries the library stores as one (`alike` says how, `MSAL Python keys two … alike`): a
+  /// note when they are one entity once under the host the library writes them under, since nothing is lost;
+  /// otherwise the warning that names which was written and which left out. `leftReadAt` is where the left-out
+  /// entry was read, when the library moved it to its cloud's cache host.
+  static func storedAsOne(
+    _ alike: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity, leftReadAt: String?, at place: SourceLocation
   ) -> Diagnostic {
-    Diagnostic(.warning, code: leftOutCode, "\(alike): wrote \(label(kept)) and left out \(label(left))", at: place)
+    let readAt = leftReadAt.map { " (read at \($0))" } ?? ""
+    if kept == left {
+      return Diagnostic(
+        .note, code: sameEntryCode,
+        "\(alike), and both are one entry under \(kept.environment)\(readAt): wrote it once", at: place)
+    }
+    return Diagnostic(
+      .warning, code: leftOutCode, "\(alike): wrote \(label(kept)) and left out \(label(left))\(readAt)", at: place)
   }
 
   /// The warning for an access token without `expires_on`, left out of an export for `library`, which cannot use

@@ -61,7 +61,19 @@ enum NodeTenantProfiles {
             at: SourceLocation(keyPath: "\(UnifiedEntityKind.account.sectionName).\(key)")))
       }
       merged.append(.account(withProfiles(base, others: tenants)))
-      merged += sameTenant.map(AnyUnifiedEntity.account)
+      for account in sameTenant {
+        // The same account read under another alias of the cloud: one entry under the cache host.
+        guard let twin = ([base] + tenants).first(where: { $0 == account }) else {
+          merged.append(.account(account))
+          continue
+        }
+        notes.append(
+          Diagnostic(
+            .note, code: CacheExport.sameEntryCode,
+            "MSAL Node keeps one account per home account and environment ('\(key)'), and two entries of tenant "
+              + "'\(twin.realm)' are one entry under \(twin.environment): wrote it once",
+            at: SourceLocation(keyPath: "\(UnifiedEntityKind.account.sectionName).\(key)")))
+      }
     }
     return (merged + others, notes)
   }

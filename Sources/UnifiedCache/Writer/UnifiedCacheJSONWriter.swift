@@ -79,9 +79,9 @@ private struct SectionBuilder {
   let library: MSALLibrary?
   var diagnostics: [Diagnostic] = []
 
-  /// An entry to write: its key and entity, and whether it was read under the host it is written under (false for
-  /// one `MSALLibrary.stored` moved to its cloud's cache host).
-  private typealias Entry = (key: String, entity: AnyUnifiedEntity, atHost: Bool)
+  /// An entry to write: its key and entity, and the host it was read under (another for one `MSALLibrary.stored`
+  /// moved to its cloud's cache host).
+  private typealias Entry = (key: String, entity: AnyUnifiedEntity, readAt: String)
 
   mutating func section(_ entities: [AnyUnifiedEntity]) -> JSONValue {
     // First one entry per slot (what the library keeps one of: `LibraryKeys.slot`), then one per key, in case
@@ -89,8 +89,9 @@ private struct SectionBuilder {
     var slots: [String] = []
     var bySlot: [String: Entry] = [:]
     var entities = entities
-    /// Entities moved to their cloud's cache host before the loop below (msal-node's Accounts).
-    var moved: Set<AnyUnifiedEntity> = []
+    /// Entities moved to their cloud's cache host before the loop below (msal-node's Accounts), with the host
+    /// they were read under.
+    var movedFrom: [AnyUnifiedEntity: String] = [:]
     if library == .node {
       // msal-node keeps one Account per home account and cache host, listing its tenants (NodeTenantProfiles):
       // the Accounts go under the cache host first, those read there first in line, so that of two of one tenant
@@ -98,7 +99,7 @@ private struct SectionBuilder {
       if case .account? = entities.first {
         let stored = entities.map { (read: $0, entity: MSALLibrary.node.stored($0)) }
         let (atHost, others) = (stored.filter { $0.read == $0.entity }, stored.filter { $0.read != $0.entity })
-        moved = Set(others.map(\.entity))
+        movedFrom = Dictionary(others.map { ($0.entity, $0.read.environment) }, uniquingKeysWith: { first, _ in first })
         entities = (atHost + others).map(\.entity)
       }
       let merged = NodeTenantProfiles.merge(entities)
@@ -117,7 +118,7 @@ private struct SectionBuilder {
       }
       if library == nil, bySlot[key] != nil { key = entity.canonicalKey }
       let slot = library.map { LibraryKeys.slot(for: entity, in: $0) } ?? key
-      let entry = (key: key, entity: entity, atHost: entity.environment == read.environment && !moved.contains(read))
+      let entry = (key: key, entity: entity, readAt: movedFrom[read] ?? read.environment)
       if let previous = bySlot[slot] {
         bySlot[slot] = decide(entry, previous, slot: slot)
       } else {
@@ -183,13 +184,17 @@ private struct SectionBuilder {
   /// read there wins over one moved there from another alias: the library itself wrote it there, so it is the
   /// newer.
   private mutating func decide(_ candidate: Entry, _ current: Entry, slot: String) -> Entry {
+    let (candidateAtHost, currentAtHost) = (Self.isAtHost(candidate), Self.isAtHost(current))
     let keepNew =
-      candidate.atHost != current.atHost
-      ? candidate.atHost : Self.prefers(candidate.entity, over: current.entity)
+      candidateAtHost != currentAtHost
+      ? candidateAtHost : Self.prefers(candidate.entity, over: current.entity)
     let (kept, left) = keepNew ? (candidate, current) : (current, candidate)
     diagnostics.append(sameKey(slot, kept: kept, left: left))
     return kept
   }
+
+  /// Whether the entry was read under the host it is written under.
+  private static func isAtHost(_ entry: Entry) -> Bool { entry.entity.environment == entry.readAt }
 
   /// Of two refresh tokens MSAL Python keeps one of (an app's own and the family token it received), the family
   /// token, which every app of the family can redeem; otherwise the first in canonical order.
@@ -222,7 +227,9 @@ private struct SectionBuilder {
         "\(name) \(alike), and both are one token (\(written.secret.fingerprint)): wrote it once, as \(what)",
         at: place)
     }
-    return CacheExport.leftOut("\(name) \(alike)", kept: kept.entity, left: left.entity, at: place)
+    return CacheExport.storedAsOne(
+      "\(name) \(alike)", kept: kept.entity, left: left.entity, leftReadAt: Self.isAtHost(left) ? nil : left.readAt,
+      at: place)
   }
 
 }
