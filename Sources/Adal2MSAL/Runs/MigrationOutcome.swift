@@ -85,7 +85,7 @@ struct OutcomeTally {
         guard action.needsAttention else { continue }
         let code = entries[index].reasonCode
         skipsByReason[code, default: 0] += 1
-        guard Self.isProblem(action, code) else { continue }
+        guard RunVerdict.bucket(of: action, reasonCode: code) == .problem else { continue }
         let name =
           entries[index].username.map { redactUsernames ? RedactionNames.redactedUsername($0) : $0 } ?? "(no username)"
         users[name, default: (0, [])].problems += 1
@@ -94,18 +94,6 @@ struct OutcomeTally {
     }
     for action in PlanAction.allCases where counts[action.planOrder] > 0 {
       totals[action, default: 0] += counts[action.planOrder]
-    }
-  }
-
-  /// A skip or conflict that is neither policy nor a merge (as `RunVerdict` counts them).
-  static func isProblem(_ entry: PlanEntry) -> Bool { isProblem(entry.action, entry.reasonCode) }
-
-  static func isProblem(_ action: PlanAction, _ reasonCode: String) -> Bool {
-    switch action {
-    case .conflict: !RunVerdict.mergedCodes.contains(reasonCode)
-    case .skip:
-      !RunVerdict.policySkipCodes.contains(reasonCode) && !RunVerdict.mergedCodes.contains(reasonCode)
-    case .add, .update, .unchanged: false
     }
   }
 

@@ -1,16 +1,18 @@
 import Adal2MSALSupport
 import Foundation
+import UnifiedCache
 
 /// Where every input item or entry of a run ended, per file: each lands in exactly one bucket, so that the
 /// buckets of a file add up to the items read from it (docs/verdicts.md).
 ///
 /// An ADAL item is counted once (by file and item index) with the best of what its plan entries did:
 /// migrated (some entity it gave is written) > unchanged > merged (it lost to a survivor the entry names) >
-/// skipped by policy > not migrated (a problem). Its tokens' entries decide; the Account and app metadata, which
-/// name every item of their user or app as a source, count only for an item no token entry names (an item whose
-/// tokens were all merged into others or expired was "migrated" by its user's Account). An MSAL entry is counted by its file, kind and key; entries
-/// a reader merged, could not use or kept verbatim are counted from the reader's diagnostics
-/// (`RunVerdict`'s code sets).
+/// skipped by policy > not migrated (a problem), each entry by `RunVerdict.bucket(of:reasonCode:)`. Its refresh and
+/// access tokens' entries decide; the Account, id token and app metadata, which name every item of their user or
+/// app as a source, count only for an item no such entry names (else an item whose tokens were all merged into
+/// others or expired would be "migrated" by its user's Account). An MSAL entry is counted by its file, kind and
+/// key; entries a reader merged, could not use or kept verbatim are counted from the reader's diagnostics
+/// (`RunVerdict.bucket(of:)`).
 public struct InputAccounting: Sendable {
   /// The buckets, from best to worst.
   public enum Bucket: UInt8, Sendable, Hashable, CaseIterable, Comparable {
@@ -52,19 +54,22 @@ public struct InputAccounting: Sendable {
     var slots: [UInt8] = []
     // Skips and conflicts of one reason follow each other (skips come last, by reason): the bucket of a reason,
     // two set lookups, is looked up once per run of them.
-    var last: (reasonCode: String, bucket: Bucket)?
+    var last: (reasonCode: String, bucket: Bucket?)?
     // Entries and their sources are read in place: a copy of each source retained its file and label, and
     // `slots` lives here rather than in a closure's box, which checked each access.
     plan.entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        let bucket: Bucket
-        let derived = entries[index].kind == .account || entries[index].kind == .appMetadata
+        let bucket: Bucket?
+        let derived = Self.isDerived(entries[index].kind)
         if entries[index].action.needsAttention, let last, last.reasonCode == entries[index].reasonCode {
           bucket = last.bucket
         } else {
-          bucket = Self.bucket(of: entries[index].action, reasonCode: entries[index].reasonCode)
+          bucket = RunVerdict.bucket(of: entries[index].action, reasonCode: entries[index].reasonCode)
           if entries[index].action.needsAttention { last = (entries[index].reasonCode, bucket) }
         }
+        // An entry that follows from others' skips (a user none of whose tokens migrates gets no Account): those
+        // entries count its items.
+        guard let bucket else { continue }
         entries[index].sources.withUnsafeBufferPointer { sources in
           for position in sources.indices {
             let item: Int
@@ -90,7 +95,7 @@ public struct InputAccounting: Sendable {
     }
     if let currentFile { items[currentFile] = slots }
     for diagnostic in plan.diagnostics {
-      guard let bucket = Self.bucket(of: diagnostic), let file = diagnostic.location?.file else { continue }
+      guard let bucket = RunVerdict.bucket(of: diagnostic), let file = diagnostic.location?.file else { continue }
       if let index = diagnostic.location?.itemIndex, index >= 0 {
         note(file: file, item: index, bucket)
       } else {
@@ -142,8 +147,9 @@ public struct InputAccounting: Sendable {
     slots[item] = max(slots[item], rank)
   }
 
-  /// An item's slot holds its best rank: a bucket's raw value from an Account or app metadata entry (`derived`),
-  /// or that plus `tokenRanks` from any other, so that every token entry outranks them.
+  /// An item's slot holds its best rank: a bucket's raw value from an Account, id token or app metadata entry
+  /// (`derived`), or that plus `tokenRanks` from any other, so that every refresh or access token entry outranks
+  /// them.
   private static func rank(_ bucket: Bucket, derived: Bool) -> UInt8 { bucket.rawValue + (derived ? 0 : tokenRanks) }
   private static func bucketValue(ofRank rank: UInt8) -> UInt8 { rank > tokenRanks ? rank - tokenRanks : rank }
   private static let tokenRanks: UInt8 = 8
@@ -153,21 +159,9 @@ public struct InputAccounting: Sendable {
     units[file, default: [:]][unit] = old.map { max($0, bucket) } ?? bucket
   }
 
-  static func bucket(of action: PlanAction, reasonCode: String) -> Bucket {
-    switch action {
-    case .add, .update: return .migrated
-    case .unchanged: return .unchanged
-    case .conflict, .skip:
-      if RunVerdict.mergedCodes.contains(reasonCode) { return .merged }
-      if RunVerdict.policySkipCodes.contains(reasonCode) { return .policySkip }
-      return .problem
-    }
-  }
-
-  static func bucket(of diagnostic: Diagnostic) -> Bucket? {
-    if RunVerdict.policyDiagnosticCodes.contains(diagnostic.code) { return .policySkip }
-    if RunVerdict.mergedDiagnosticCodes.contains(diagnostic.code) { return .merged }
-    if RunVerdict.problemDiagnosticCodes.contains(diagnostic.code) { return .problem }
-    return nil
+  /// Entries that name every item of their user or app as a source (`rank`): the Account, the id token (one per
+  /// user, client and tenant, from any of the user's items) and the app metadata.
+  private static func isDerived(_ kind: UnifiedEntityKind?) -> Bool {
+    kind == .account || kind == .idToken || kind == .appMetadata
   }
 }

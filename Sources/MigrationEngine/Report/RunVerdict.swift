@@ -73,27 +73,22 @@ public struct RunVerdict: Sendable, Hashable {
     // The fields are read in place (`MigrationPlan.forEachEntry`).
     plan.entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        switch entries[index].action {
-        case .add, .update: written += 1
+        switch Self.bucket(of: entries[index].action, reasonCode: entries[index].reasonCode) {
+        case .migrated: written += 1
         case .unchanged: unchanged += 1
-        case .conflict where Self.mergedCodes.contains(entries[index].reasonCode): merged += 1
-        case .conflict:
+        case .merged: merged += 1
+        case .policySkip: policySkips += 1
+        case .problem where entries[index].action == .conflict:
           conflicts += 1
           note(
             "conflict: \(entries[index].reason) [\(entries[index].reasonCode)]",
             at: entries[index].sources.first?.description)
-        case .skip:
-          let code = entries[index].reasonCode
-          if Self.policySkipCodes.contains(code) {
-            policySkips += 1
-          } else if Self.consequenceCodes.contains(code) {
-            continue
-          } else if Self.mergedCodes.contains(code) {
-            merged += 1
-          } else {
-            problemSkips += 1
-            note("skipped: \(entries[index].reason) [\(code)]", at: entries[index].sources.first?.description)
-          }
+        case .problem:
+          problemSkips += 1
+          note(
+            "skipped: \(entries[index].reason) [\(entries[index].reasonCode)]",
+            at: entries[index].sources.first?.description)
+        case nil: continue
         }
       }
     }
@@ -104,15 +99,39 @@ public struct RunVerdict: Sendable, Hashable {
   /// or modelled (other codes, notes of nothing lost, are passed over).
   public mutating func add(_ diagnostics: [Diagnostic]) {
     for diagnostic in diagnostics {
-      if Self.policyDiagnosticCodes.contains(diagnostic.code) {
-        policySkips += 1
-      } else if Self.mergedDiagnosticCodes.contains(diagnostic.code) {
-        merged += 1
-      } else if Self.problemDiagnosticCodes.contains(diagnostic.code) {
+      switch Self.bucket(of: diagnostic) {
+      case .policySkip: policySkips += 1
+      case .merged: merged += 1
+      case .problem:
         unreadable += 1
         note("\(diagnostic.message) [\(diagnostic.code)]", at: diagnostic.location?.description)
+      case .migrated, .unchanged, nil: continue
       }
     }
+  }
+
+  /// Where a plan entry lands, by its action and reason code: the one rule by which the verdict, the input
+  /// accounting (`InputAccounting`) and a run's users with problems count. Nil for an entry that follows from
+  /// other entries' skips (`consequenceCodes`), which those entries count.
+  public static func bucket(of action: PlanAction, reasonCode: String) -> InputAccounting.Bucket? {
+    switch action {
+    case .add, .update: return .migrated
+    case .unchanged: return .unchanged
+    case .conflict: return mergedCodes.contains(reasonCode) ? .merged : .problem
+    case .skip:
+      if policySkipCodes.contains(reasonCode) { return .policySkip }
+      if mergedCodes.contains(reasonCode) { return .merged }
+      return consequenceCodes.contains(reasonCode) ? nil : .problem
+    }
+  }
+
+  /// Where an item or entry a reader named in `diagnostic` lands: skipped by policy, merged or a problem; nil for
+  /// a diagnostic that names nothing left out (a note of nothing lost, a warning about the inputs).
+  public static func bucket(of diagnostic: Diagnostic) -> InputAccounting.Bucket? {
+    if policyDiagnosticCodes.contains(diagnostic.code) { return .policySkip }
+    if mergedDiagnosticCodes.contains(diagnostic.code) { return .merged }
+    if problemDiagnosticCodes.contains(diagnostic.code) { return .problem }
+    return nil
   }
 
   /// Adds a file of a directory that was skipped whole, with why.
