@@ -110,6 +110,28 @@ import _Adal2MSALTestSupport
     #expect((actions["unchanged"] ?? 0) > 0)
   }
 
+  /// ADAL before 2.7 archives no `cachedAt`, and the keychain item of a single archive no `mdat`: its access token is
+  /// cached at the clock's time by the first run. A run again later (the token not yet expired) keeps that time:
+  /// every entry unchanged, none in conflict, nothing rewritten with `--prefer adal`.
+  @Test func aLaterRunOverAnADAL1DumpChangesNothing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let dump = Fixtures.url("adal/archive-e1-at.bplist").path
+    let first = try adal2msal(["migrate", "--adal", dump, "--out", store, "--now", "2016-03-28T10:00:00Z", "-q"])
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    for prefer in ["existing", "adal"] {
+      let again = try adal2msal([
+        "migrate", "--adal", dump, "--out", store, "--now", "2016-03-28T11:00:00Z", "--prefer", prefer,
+        "--report-format", "json", "--report", "-",
+      ])
+      let actions = try reportSummary(again.stdout)
+      #expect(again.exitCode == 0, "\(again.stderr)")
+      #expect(actions["add"] == 0 && actions["update"] == 0 && actions["conflict"] == 0, "\(prefer): \(actions)")
+      #expect((actions["unchanged"] ?? 0) >= 3, "\(prefer): \(actions)")
+    }
+  }
+
   @Test func aDryRunCreatesNothing() throws {
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("never.sqlite").path

@@ -100,7 +100,8 @@ import UnifiedCache
         accessToken: "at2", resource: "https://b", expiresOn: future),
     ])
     let realms = Dictionary(uniqueKeysWithValues: plan.accessTokens.map { ($0.target, $0.realm) })
-    #expect(realms == ["https://a/.default": contosoTenant, "https://b/.default": "contoso.com"])
+    // A tenant named by its domain is the id token's tid, as MSAL finds it (discovery, the response's tid).
+    #expect(realms == ["https://a/.default": contosoTenant, "https://b/.default": contosoTenant])
     // No stored cachedAt (pre-2.7): the pinned clock.
     #expect(plan.accessTokens.allSatisfy { $0.cachedAt == Date(timeIntervalSince1970: 1_750_000_000) })
   }

@@ -113,8 +113,7 @@ extension EntityMapper {
           ReportDate.string(expiresOn, after: "access token for ", resource, " expired at "))
         continue
       }
-      guard let realm = sourced.isADFS ? "adfs" : (tenantedAuthority(sourced) ?? sourced.tid ?? homeTenant(of: group))
-      else {
+      guard let realm = sourced.isADFS ? "adfs" : (tenantID(sourced) ?? sourced.tid ?? homeTenant(of: group)) else {
         skip("adal.access-token-without-tenant", "access token from a common authority without an id token tid")
         continue
       }
@@ -122,7 +121,8 @@ extension EntityMapper {
         homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: sourced.item.clientID,
         realm: realm, target: resource + "/.default",
         secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
-        cachedAt: sourced.item.cachedAt ?? now, expiresOn: expiresOn, extendedExpiresOn: sourced.item.extendedExpiresOn,
+        cachedAt: Self.cachedAt(of: sourced.item, expiresOn: expiresOn, now: now), expiresOn: expiresOn,
+        extendedExpiresOn: sourced.item.extendedExpiresOn,
         tokenType: sourced.item.accessTokenType.flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer")
       if candidates.isEmpty {
         candidates.reserveCapacity(group.items.count)

@@ -213,6 +213,23 @@ struct EntityMapper {
     return UnifiedAccount.homeTenant(of: group.identity.homeAccountID)
   }
 
+  /// The authority's tenant when it is a tenant id, not a domain name (`contoso.onmicrosoft.com`): a token's realm
+  /// is the tenant id, which MSAL Python finds by discovery and MSAL.NET and ObjC take from the response's `tid`,
+  /// so a domain-named tenant gives way to the id token's `tid`.
+  func tenantID(_ sourced: SourcedItem) -> String? {
+    guard let tenant = tenantedAuthority(sourced), !tenant.utf8.contains(UInt8(ascii: ".")) else { return nil }
+    return tenant
+  }
+
+  /// When an access token was cached: ADAL 2.7+ archives it; before, the keychain item's modification date says
+  /// when ADAL last wrote the item, else the clock. (A run again over the same dump keeps the stored token's time:
+  /// `EntityMerge`.)
+  static func cachedAt(of item: ADALTokenItem, expiresOn: Date, now: Date) -> Date {
+    if let cachedAt = item.cachedAt { return cachedAt }
+    if let modified = item.source.modified, modified <= expiresOn, modified <= now { return modified }
+    return now
+  }
+
   func tenantedAuthority(_ sourced: SourcedItem) -> String? {
     guard let tenant = sourced.tenant, !tenant.isEmpty else { return nil }
     return ["common", "organizations", "consumers"].contains(tenant.lowercasedSharingStorage()) ? nil : tenant

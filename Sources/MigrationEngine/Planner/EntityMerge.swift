@@ -121,7 +121,9 @@ enum EntityMerge {
     out.environment = keepingCase(new.environment, old.environment)
     out.clientID = keepingCase(new.clientID, old.clientID)
     out.realm = keepingCase(new.realm, old.realm)
-    out.cachedAt = new.cachedAt ?? old.cachedAt
+    // One token is cached once: the time the target holds for it stands (an ADAL item before 2.7 archives none,
+    // and its mapping takes the clock's).
+    out.cachedAt = (new.secret == old.secret ? old.cachedAt : nil) ?? new.cachedAt ?? old.cachedAt
     out.expiresOn = new.expiresOn ?? old.expiresOn
     out.extendedExpiresOn = new.extendedExpiresOn ?? old.extendedExpiresOn
     out.refreshOn = new.refreshOn ?? old.refreshOn
