@@ -70,6 +70,10 @@ public enum AzureCLIServicePrincipals {
     public var data: Data
     /// How many of the entries were new to the file.
     public var added: Int
+    /// How many the file already held, with the same credential.
+    public var alreadyThere: Int
+    /// How many repeated an entry of the inputs read first, with the same credential (an SP file given twice).
+    public var repeated: Int
     /// A warning (`leftOutCode`) for each entry not written because the file, or an earlier entry, holds another
     /// credential for its client id and tenant. An entry whose credential is the one kept is not named.
     public var diagnostics: [Diagnostic]
@@ -109,7 +113,7 @@ public enum AzureCLIServicePrincipals {
     for object in array.compactMap(\.objectValue) {
       if let key = key(object), kept[key] == nil { kept[key] = Kept(existing: object) }
     }
-    var added = 0
+    var (added, alreadyThere, repeated) = (0, 0, 0)
     var diagnostics: [Diagnostic] = []
     for entry in entries {
       let key = key(entry.json) ?? ""
@@ -119,7 +123,10 @@ public enum AzureCLIServicePrincipals {
         added += 1
         continue
       }
-      guard other.secret != entry.clientSecret?.value || other.certificate != entry.certificate else { continue }
+      guard other.secret != entry.clientSecret?.value || other.certificate != entry.certificate else {
+        if other.isInFile { alreadyThere += 1 } else { repeated += 1 }
+        continue
+      }
       diagnostics.append(
         Diagnostic(
           .warning, code: leftOutCode,
@@ -127,7 +134,9 @@ public enum AzureCLIServicePrincipals {
             + "service_principal_entries.json \(other.keeping)",
           at: entry.source))
     }
-    return Merge(data: Data(JSONText.compact(.array(array)).utf8), added: added, diagnostics: diagnostics)
+    return Merge(
+      data: Data(JSONText.compact(.array(array)).utf8), added: added, alreadyThere: alreadyThere, repeated: repeated,
+      diagnostics: diagnostics)
   }
 
   /// A credential as a message shows it: a secret by its fingerprint, a certificate by its file.
@@ -141,6 +150,8 @@ public enum AzureCLIServicePrincipals {
     var certificate: String?
     /// "already holds …, which Azure CLI signs in with", "gets … from FILE, item N, read first".
     var keeping: String
+    /// Whether the file held it before the run.
+    var isInFile: Bool
 
     init(existing object: JSONObject) {
       secret = object["client_secret"]?.stringValue
@@ -148,21 +159,24 @@ public enum AzureCLIServicePrincipals {
       keeping =
         "already holds \(credential(secret.map { ADALSecret($0).fingerprint }, certificate)) for it, which Azure CLI "
         + "signs in with, and keeps it"
+      isInFile = true
     }
 
     init(entry: Entry) {
       secret = entry.clientSecret?.value
       certificate = entry.certificate
       keeping = "gets \(entry.credential) for it, from \(entry.source), read first"
+      isInFile = false
     }
   }
 
   /// The existing `service_principal_entries.json` cannot be merged into (its content is never quoted: it holds
   /// secrets).
-  public struct MergeError: Error, CustomStringConvertible {
+  public struct MergeError: Error, LocalizedError, CustomStringConvertible, Sendable {
     /// What is wrong with the file: "is not a JSON array", "is not valid JSON (at byte N)", or "holds entry N, which
     /// is no service principal (…)".
     public var reason: String
     public var description: String { "the existing service_principal_entries.json \(reason)" }
+    public var errorDescription: String? { description }
   }
 }

@@ -68,6 +68,29 @@ import _Adal2MSALTestSupport
       "\(first.stderr)")
   }
 
+  /// The same service principal in two inputs, into a new directory: added once, the other counted as repeated in
+  /// the inputs, not as "already there" (the file held nothing).
+  @Test func aServicePrincipalInTwoInputsIsAddedOnce() throws {
+    let scratch = try Fixtures.temporaryDirectory("azure-cli-repeated")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let azure = scratch.appendingPathComponent("azure")
+    try FileManager.default.createDirectory(at: azure, withIntermediateDirectories: true)
+    let copies = ["a.json", "b.json"].map { scratch.appendingPathComponent($0) }
+    for copy in copies { try FileManager.default.copyItem(at: Self.fixture, to: copy) }
+    let run = try CLI.run(
+      ["migrate"] + copies.flatMap { ["--adal", $0.path] } + [
+        "--out", scratch.appendingPathComponent("cache.sqlite").path, "--now", "2099-11-20T09:30:00Z",
+        "--azure-cli-dir", azure.path,
+      ])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "; 1 added, 0 already there, 1 repeated in the inputs)\n"), "\(run.stderr)")
+    let entries = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: azure.appendingPathComponent("service_principal_entries.json")))
+    #expect((entries as? [Any])?.count == 1)
+  }
+
   /// Azure CLI's token cache is an export for MSAL Python: an app's refresh token that MSAL Python keys like the
   /// family token of another secret is left out of it, named, and makes the run partial (status 2), though the
   /// store holds both; the library's outcome counts it. Earlier the run exited 0.

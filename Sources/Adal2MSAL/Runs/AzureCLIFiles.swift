@@ -34,6 +34,10 @@ public struct AzureCLIFiles: Sendable {
     /// The client ids of the ADAL inputs' service principals, and how many of them were new to the file.
     public var clientIDs: [String]
     public var added: Int
+    /// How many of them the file already held, with the same credential (a run again adds none).
+    public var alreadyThere: Int
+    /// How many repeated one of the inputs read first, with the same credential.
+    public var repeatedInInputs: Int
     /// What the export for MSAL Python said (entries it keys alike), and the inputs' service principals left out
     /// for another credential of the same one (`AzureCLIServicePrincipals.leftOutCode`).
     public var diagnostics: [Diagnostic]
@@ -132,7 +136,8 @@ public struct AzureCLIFiles: Sendable {
     }
     return Written(
       tokenCache: tokenCache, servicePrincipals: servicePrincipals, clientIDs: principals.map(\.clientID),
-      added: merged.added, diagnostics: exported.diagnostics + merged.diagnostics)
+      added: merged.added, alreadyThere: merged.alreadyThere, repeatedInInputs: merged.repeated,
+      diagnostics: exported.diagnostics + merged.diagnostics)
   }
 }
 

@@ -33,14 +33,13 @@ struct MigrationSummary {
     if let azure = outcome.azureCLI {
       DiagnosticLines.print(azure.diagnostics, quiet: quiet)
       if !quiet {
-        // The file already held those of the inputs that were not added (a second run adds none), or another
-        // credential for them, which the warnings above name.
         let leftOut = azure.servicePrincipalsLeftOut
         let principals =
           azure.clientIDs.isEmpty
           ? "no service principal in the inputs"
           : "service principal(s) of the inputs: \(azure.clientIDs.joined(separator: ", ")); \(azure.added) added, "
-            + "\(azure.clientIDs.count - azure.added - leftOut) already there"
+            + "\(azure.alreadyThere) already there"
+            + (azure.repeatedInInputs > 0 ? ", \(azure.repeatedInInputs) repeated in the inputs" : "")
             + (leftOut > 0 ? ", \(leftOut) left out for another credential (named above)" : "")
         Terminal.standardError("adal2msal: wrote \(azure.tokenCache) and \(azure.servicePrincipals) (\(principals))")
       }
