@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// The text of a property list string: a native `String`, or a string object of a binary property list left
@@ -148,11 +149,25 @@ extension PropertyListString: ExpressibleByStringInterpolation, CustomStringConv
     self.init(String(stringInterpolation: stringInterpolation))
   }
 
-  /// The text itself (decoded).
-  public var description: String { value }
+  /// The text itself (decoded), or its fingerprint when it looks like a token (`SecretPolicy.looksLikeToken`):
+  /// a string read from a keychain dump may be one, and descriptions reach logs and test failures. Read `value`
+  /// for the text.
+  public var description: String {
+    let text = value
+    return SecretPolicy.looksLikeToken(text) ? SecretFingerprint.of(text) : text
+  }
 
-  /// The text quoted and escaped, as `String` shows itself.
-  public var debugDescription: String { value.debugDescription }
+  /// The text quoted and escaped, as `String` shows itself, or the fingerprint of a token-like text.
+  public var debugDescription: String {
+    let text = value
+    return SecretPolicy.looksLikeToken(text) ? SecretFingerprint.of(text) : text.debugDescription
+  }
+}
+
+/// No children: the storage's payload is the text itself (a native `String`), which `dump` and the debugger
+/// would print whole; they show `debugDescription` instead.
+extension PropertyListString: CustomReflectable {
+  public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// Big-endian UTF-16 code units over raw bytes of even length, for decoding without a copy.

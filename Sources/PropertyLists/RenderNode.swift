@@ -21,71 +21,6 @@ enum RenderNode {
   case pairs([(key: RenderNode, value: RenderNode)])
 }
 
-/// What counts as a secret when showing property lists and archives.
-public enum SecretPolicy {
-  /// Coder keys and dictionary keys whose values are always secrets.
-  public static let secretKeys: Set<String> = ["accessToken", "refreshToken", "sessionKey", "secret", "rawIdToken"]
-
-  /// Whether the values under this key are secrets: one of `secretKeys`, or, compared without case, `_` and
-  /// `-`, a name such as `refresh_token`, `access_token`, `id_token`, `client_secret`, `password`, `prt` or
-  /// `certificate`, or any name ending in `token`, `secret`, `password` or `key` (`x-ms-token`, `appSecret`,
-  /// `userPassword`, `signingKey`).
-  public static func isSecretKey(_ key: String) -> Bool {
-    if secretKeys.contains(key) { return true }
-    let folded = String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
-    if namedSecrets.contains(folded) { return true }
-    return ["token", "secret", "password", "key"].contains { folded.hasSuffix($0) }
-  }
-
-  /// Folded names (lowercase, no `_` or `-`) of secrets that `isSecretKey`'s suffixes do not catch.
-  private static let namedSecrets: Set<String> = [
-    "passwd", "pwd", "assertion", "clientassertion", "authorizationcode", "cookie", "prt", "credential",
-    "credentials", "certificate", "cert",
-  ]
-
-  /// Whether a string looks like a token or holds one: it, or a word of it (split at white space and at the
-  /// `?`, `&`, `=`, `#`, `,`, `;` and quotes of a header or a URL's query: `Bearer eyJ…`, `msauth://app/?code=0.AX…`),
-  /// is a JWT-like `xxx.yyy.zzz` of base64url segments, or more than 64 characters with no control character that
-  /// is no URL (`scheme://…`). Azure AD's refresh tokens (`0.AXoA…`) have dots, Microsoft accounts' (`M.C5…`) `!`,
-  /// `*` and `$`, and a damaged archive shows them in the generic tree under no key that names them; a URL without
-  /// such a part, or a sentence, keeps its text.
-  public static func looksLikeToken(_ text: String) -> Bool {
-    if isTokenShaped(text) { return true }
-    let words = text.utf8.split(whereSeparator: wordSeparators.contains)
-    return words.count > 1 && words.contains { isTokenShaped(String(decoding: $0, as: UTF8.self)) }
-  }
-
-  /// Where `looksLikeToken` splits a string into words.
-  private static let wordSeparators: Set<UInt8> = [
-    0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "#"),
-    UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-  ]
-
-  private static func isTokenShaped(_ text: String) -> Bool {
-    let utf8 = text.utf8
-    func isBase64URL(_ byte: UInt8) -> Bool {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-        true
-      default: false
-      }
-    }
-    let segments = utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    if segments.count == 3, segments[0].count >= 8, segments[1].count >= 8,
-      segments.allSatisfy({ $0.allSatisfy(isBase64URL) })
-    {
-      return true
-    }
-    return utf8.count > 64 && !text.contains("://") && utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
-  }
-
-  /// A dictionary key as shown: a key can be a token too (a damaged archive's id token as a key).
-  static func shownKey(_ key: String, showSecrets: Bool) -> String {
-    showSecrets || !looksLikeToken(key) ? key : SecretFingerprint.of(key)
-  }
-}
-
 extension RenderNode {
   init(_ value: PropertyListValue, showSecrets: Bool, secret: Bool = false) {
     let hide = secret && !showSecrets
@@ -140,11 +75,13 @@ extension RenderNode {
             )
           })
       } else {
+        // A string key still names its value (`refreshToken` beside keys that are objects).
         self = .pairs(
-          entries.map {
-            (
-              RenderNode($0.key, showSecrets: showSecrets, secret: secret),
-              RenderNode($0.value, showSecrets: showSecrets, secret: secret)
+          entries.map { entry in
+            let isSecret = secret || entry.key.stringValue.map(SecretPolicy.isSecretKey) == true
+            return (
+              RenderNode(entry.key, showSecrets: showSecrets, secret: secret),
+              RenderNode(entry.value, showSecrets: showSecrets, secret: isSecret)
             )
           })
       }

@@ -22,6 +22,20 @@ import _Adal2MSALTestSupport
       + contents.idTokens.map(\.secret.value)
   }
 
+  /// `dump`, the debugger and Swift Testing walk a value's stored properties down to the key; the sealing shows
+  /// only its description.
+  @Test func theKeyIsNeverShown() throws {
+    let sealing = try SecretSealing(keyBytes: Self.key)
+    #expect(Mirror(reflecting: sealing).children.isEmpty)
+    var dumped = ""
+    dump(sealing, to: &dumped)
+    #expect(dumped == "- SecretSealing(AES-256-GCM)\n")
+    let hex = Self.key.map { String(format: "%02x", $0) }.joined()
+    for text in [dumped, String(describing: sealing), String(reflecting: sealing), "\(sealing)"] {
+      #expect(!text.contains(hex) && !text.contains(Self.key.base64EncodedString()) && !text.contains("key"))
+    }
+  }
+
   @Test func noTokenInClearInTheFileOrTheWAL() throws {
     // Distinctive secrets, so that a match cannot come from other text.
     var contents = UnifiedCacheContents()

@@ -146,6 +146,84 @@ import _Adal2MSALTestSupport
     #expect(shown.contains(aad) && shown.contains(jwt) && shown.contains("short-prt"))
   }
 
+  /// Microsoft account tokens (`M.`, a code such as `R3_BAY`, `.`, an opaque part with `*`, `!`, `$`) are hidden
+  /// however short: the length rule let one of 64 characters or fewer through (`adal2msal inspect` showed one
+  /// under an ordinary key). Names, versions, URLs, GUIDs and words keep their text.
+  @Test func microsoftAccountTokensOfAnyLengthAreHidden() throws {
+    let tokens = [
+      "M.R3_BAY.-CSECRETMSART*Qm9vZ2x1c2hzb21ldGhpbmc!nDf4Jw$$", "M.C5_BL2.-CRtlQ4X2l4Y*Vm9!nDf$$",
+      "M.C107_BAY.0.U.-Cm9*aGVsbG8!d29ybGQ$", "M.R3_BAY.CdF3t2Wq9Lk0Pz7Y/XvB+a==",
+    ]
+    let ordinary = [
+      "https://login.microsoftonline.com/common", "https://graph.microsoft.com/.default",
+      "00000003-0000-0000-c000-000000000000", "M.Smith@contoso.com", "M.Smith", "M.Sc.", "M.Sc.Computer-Science-Dept",
+      "M.10.1.2.3.4.5.6.7.8.9.10.11", "M.R3_BAY.", "M.R3_BAY.short", "login.windows.net", "refresh", "M.",
+      "Mr. M. Smith, Contoso Ltd.", "user@contoso.com", "ADTokenCacheStoreItem", "com.microsoft.adalcache",
+    ]
+    for (index, token) in tokens.enumerated() {
+      #expect(SecretPolicy.looksLikeToken(token), "token \(index)")
+      #expect(SecretPolicy.looksLikeToken("Bearer \(token)"), "token \(index) in a header")
+    }
+    for text in ordinary {
+      #expect(!SecretPolicy.looksLikeToken(text), "\(text)")
+    }
+    // The auditor's input: a plain plist with the token under `rt`.
+    let value = PropertyListValue.dictionary(
+      PropertyListDictionary([
+        ("cache", .dictionary(PropertyListDictionary([("rt", .string(PropertyListString(tokens[0])))]))),
+        ("authority", .string(PropertyListString(ordinary[0]))),
+      ]))
+    for rendered in [PropertyListRendering.json(value), PropertyListRendering.textTree(value, label: "content")] {
+      #expect(!rendered.contains("SECRET") && rendered.contains(SecretFingerprint.of(tokens[0])), "\(rendered)")
+      #expect(rendered.contains(ordinary[0]))
+    }
+  }
+
+  /// `dump`, the debugger and Swift Testing walk a value's mirror, not its description: without custom mirrors
+  /// they printed the enum payloads, text and all. A secret hidden by its key (a short client secret under
+  /// `refreshToken`) stays hidden in the mirror's children, and a dictionary entry shows its value under its key.
+  @Test func mirrorsAndDumpsHideSecrets() throws {
+    let secret = "client-SECRET-1"
+    let jwt = "eyJhbGciOiJub25lIn0.eyJTRUNSRVQiOjF9.SECRETsig"
+    let msa = "M.R3_BAY.-CSECRETMSART*Qm9vZ2x1c2hzb21ldGhpbmc!nDf4Jw$$"
+    let dictionary = PropertyListDictionary([
+      ("refreshToken", .string(PropertyListString(secret))), ("items", .array([.string(PropertyListString(jwt))])),
+      ("rt", .string(PropertyListString(msa))), ("sessionKey", .data(Data(secret.utf8))),
+      ("authority", .string("https://login.microsoftonline.com/common")),
+    ])
+    let object = ArchivedObject(
+      className: "ADTokenCacheStoreItem",
+      fields: [
+        ("refreshToken", .string(PropertyListString(secret))), ("accessToken", .data(Data(secret.utf8))),
+        ("note", .string(PropertyListString(msa))), ("resource", .string("https://graph.microsoft.com")),
+      ],
+      objectIndex: 3)
+    let entry = ArchiveDictionaryEntry(key: .string("refreshToken"), value: .string(PropertyListString(secret)))
+    let objectKeyed = ArchiveDictionaryEntry(key: .object(object), value: .string(PropertyListString(jwt)))
+    let archive = KeyedArchive(
+      top: [("root", .object(object)), ("refreshToken", .string(PropertyListString(secret)))], root: .object(object),
+      rootClassName: object.className)
+    let values: [Any] = [
+      PropertyListValue.dictionary(dictionary), dictionary, ArchiveValue.object(object), object,
+      ArchiveValue.dictionary([entry, objectKeyed]), entry, objectKeyed, archive,
+      PropertyListString(msa), PropertyListString(jwt), [PropertyListString(jwt)],
+      PropertyListDocument(format: .xml, value: .dictionary(dictionary)),
+    ]
+    for value in values {
+      var dumped = ""
+      dump(value, to: &dumped)
+      for text in [String(describing: value), String(reflecting: value), "\(value)", dumped] {
+        #expect(!text.contains("SECRET"), "\(type(of: value)) shows a secret: \(text)")
+      }
+    }
+    var dumped = ""
+    dump(object, to: &dumped)
+    #expect(dumped.contains(SecretFingerprint.of(secret)) && dumped.contains("https://graph.microsoft.com"))
+    #expect(entry.description == "\"refreshToken\": \"\(SecretFingerprint.of(secret))\"")
+    #expect(PropertyListString("plain text").description == "plain text")
+    #expect(PropertyListString("plain text").debugDescription == "\"plain text\"")
+  }
+
   /// A token inside a string (an `Authorization` header's value, a redirect URL's `code` or `access_token`) is hidden
   /// with the string; a URL and a sentence without one keep their text. (`Bearer eyJ…` and `msauth://…?code=0.AX…`
   /// were shown whole.)

@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import Testing
 import UnifiedCache
@@ -33,6 +34,41 @@ import UnifiedCache
       }
     }
     #expect(String(describing: at).contains(secret.fingerprint))
+  }
+
+  /// Unknown sections and `additionalFields` are JSON carried through unread, which can hold credentials (MSAL
+  /// Go's refresh tokens): a string under a key that names a secret, or one shaped like a token, shows as its
+  /// fingerprint in every rendering (`dump` and `print` showed the enum payloads, text and all).
+  @Test func unmodelledJSONShowsNoSecret() {
+    let jwt = "eyJhbGciOiJub25lIn0.eyJTRUNSRVQiOjF9.SECRETsig"
+    let msa = "M.R3_BAY.-CSECRETMSART*Qm9vZ2x1c2hzb21ldGhpbmc!nDf4Jw$$"
+    let entry: JSONObject = [
+      "secret": .string(Self.token), "environment": .string("login.microsoftonline.com"),
+      "nested": .object(["refresh_token": .array([.string("short-SECRET")]), "count": .number("3")]),
+      "note": .string(jwt), "rt": .string(msa),
+    ]
+    var contents = UnifiedCacheContents(unknownSections: ["GoRefreshTokens": .object(["key-1": .object(entry)])])
+    var rt = UnifiedRefreshToken(
+      homeAccountID: "h", environment: "e", clientID: "c", secret: UnifiedSecret("x"), familyID: nil)
+    rt.additionalFields = entry
+    contents.refreshTokens.upsert(rt)
+    let values: [Any] = [
+      contents, contents.unknownSections, rt, rt.additionalFields, JSONValue.object(entry), entry.members,
+      JSONMember("client_secret", .string("short-SECRET")), [jwt: JSONValue.bool(true)] as JSONObject,
+    ]
+    for value in values {
+      for text in Self.renderings(value) {
+        #expect(!text.contains("SECRET"), "\(type(of: value)) leaks a secret: \(text)")
+      }
+    }
+    // Hidden by the key at every depth: the fingerprint of the secret itself, never of a fingerprint.
+    let fingerprint = SecretFingerprint.of(Self.token)
+    for text in Self.renderings(entry) + Self.renderings(contents.unknownSections) {
+      #expect(text.contains(fingerprint) && text.contains("login.microsoftonline.com"), "\(text)")
+      #expect(!text.contains(SecretFingerprint.of(fingerprint)), "\(text)")
+    }
+    #expect(String(describing: entry).contains("\"note\":\"\(SecretFingerprint.of(jwt))\""))
+    #expect(String(describing: entry).contains("\"count\":3"))
   }
 
   @Test func readerDiagnosticsNeverShowSecrets() throws {

@@ -189,8 +189,10 @@ public struct SecretSealing: Sendable {
   }
 }
 
-extension SecretSealing: CustomStringConvertible, CustomDebugStringConvertible {
+extension SecretSealing: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
   /// Never the key.
   public var description: String { "SecretSealing(AES-256-GCM)" }
   public var debugDescription: String { description }
+  /// No children: `dump` and the debugger would walk the stored key down to its bytes.
+  public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
