@@ -137,7 +137,7 @@ package struct MigrationPipeline: Sendable {
           kind: .wrongOption(.adalInput)), of: data)
     }
     do {
-      return (data, countingUnmodelled(try UnifiedCacheJSONReader(limits: limits).read(data, file: path), file: path))
+      return (data, try UnifiedCacheJSONReader(limits: limits).read(data, file: path))
     } catch {
       let adal: ADALReadResult
       do {
@@ -154,42 +154,6 @@ package struct MigrationPipeline: Sendable {
           "this is an ADAL input (\(adal.inputKind.rawValue)), not an MSAL cache", at: SourceLocation(file: path),
           kind: .wrongOption(.adalInput)), of: data)
     }
-  }
-
-  /// Names every credential in an unknown top-level section (MSAL Go's partitioned cache nests them one level
-  /// deeper) as an entry kept verbatim but not migrated (`unified.unmodelled-entry`): each is counted, and makes
-  /// the run's verdict "partial". Other data in unknown sections (MSAL.NET's unknown nodes, an app's own
-  /// section) is no token: it is kept and written back, and counts for nothing.
-  static func countingUnmodelled(_ result: UnifiedCacheReadResult, file: String) -> UnifiedCacheReadResult {
-    var result = result
-    let what =
-      "a credential in a section adal2msal does not model, kept verbatim and written back by export, "
-      + "not stored as an entity"
-    func name(_ path: String) {
-      result.diagnostics.append(
-        Diagnostic(.warning, code: "unified.unmodelled-entry", what, at: SourceLocation(file: file, keyPath: path)))
-    }
-    for section in result.contents.unknownSections where !UnmodelledEntries.isKnownSection(section.key) {
-      guard case .object(let members) = section.value else { continue }
-      for member in members {
-        guard case .object(let object) = member.value else { continue }
-        if isCredential(object) {
-          name("\(section.key).\(member.key)")
-          continue
-        }
-        for inner in object {
-          if case .object(let entry) = inner.value, isCredential(entry) {
-            name("\(section.key).\(member.key).\(inner.key)")
-          }
-        }
-      }
-    }
-    return result
-  }
-
-  /// An object with a `secret` or a `credential_type`: a token, whatever section it sits in.
-  private static func isCredential(_ object: JSONObject) -> Bool {
-    object["secret"] != nil || object["credential_type"] != nil
   }
 
   /// - Parameter sha256: `data`'s digest when it was computed already.

@@ -141,6 +141,17 @@ import UnifiedCache
 
   /// As in msal4j's serialized_cache.json, `"an-entry": {"foo": "bar"}`: named with its key path, and kept
   /// verbatim (MSAL Python, Java and Go keep such entries), so the writer gives it back.
+  /// A credential in a section the model does not know (MSAL Go's partitions nest them one level deeper) is named
+  /// by the reader itself, so that every caller (a pipeline of the library, `inspect`, `migrate`) counts it; an
+  /// app's own data there is no credential and is not named.
+  @Test func aCredentialInAnUnknownSectionIsNamedByTheReader() throws {
+    let result = try TestCache.read(
+      #"{"RefreshToken": {}, "GoPartition": {"p1": {"k1": {"credential_type": "RefreshToken", "secret": "s"}}, "#
+        + #""k2": {"secret": "s"}}, "AppData": {"theme": {"colour": "blue"}}}"#)
+    #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry", "unified.unmodelled-entry"])
+    #expect(result.diagnostics.map { $0.location?.keyPath } == ["GoPartition.p1.k1", "GoPartition.k2"])
+  }
+
   @Test func junkEntryIsReportedWithItsKeyPathAndKeptVerbatim() throws {
     let result = try TestCache.read(#"{"AccessToken": {"an-entry": {"foo": "bar"}}, "Account": {"x": 5}}"#)
     #expect(result.contents.accessTokens.isEmpty && result.contents.accounts.isEmpty)

@@ -61,7 +61,9 @@ public struct UnifiedCacheJSONReader: Sendable {
     }
     unknown.mergeUnknownSections(unmodelled)
     assembler.setUnknownSections(unknown)
-    return assembler.result
+    var result = assembler.result
+    result.diagnostics += UnmodelledEntries.credentialsInUnknownSections(unknown, file: file)
+    return result
   }
 
   /// Reads one section's entries into `assembler`; returns the entries it cannot model, to keep verbatim.
