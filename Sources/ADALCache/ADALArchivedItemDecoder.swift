@@ -62,12 +62,8 @@ public struct ADALArchivedItemDecoder: Sendable {
       Self.e4Keys.contains { object[$0] != nil } ? .e4 : Self.e3Keys.contains { object[$0] != nil } ? .e3 : .e1
     var fields = FieldReader(object: object, location: source.location, path: "root", memo: memo)
 
-    guard let authority = fields.string("authority"), !authority.trimmedWhitespace().isEmpty else {
-      throw ADALItemError("the item has no authority", source: source)
-    }
-    guard let clientID = fields.string("clientId"), !clientID.trimmedWhitespace().isEmpty else {
-      throw ADALItemError("the item has no clientId", source: source)
-    }
+    let authority = try fields.requiredString("authority", source: source)
+    let clientID = try fields.requiredString("clientId", source: source)
     // Not in the string table: an access token is one per item (sharing it would only cost a hash), and a
     // refresh token is shared as a secret, with its fingerprint (`ReadMemo.secret(_:)`).
     let accessToken = fields.string("accessToken", shared: false)
@@ -211,8 +207,28 @@ struct FieldReader<Object: ArchivedItemObject> {
   private mutating func typed<T>(_ key: String, _ expected: String, _ convert: (Object.Value) -> T?) -> T? {
     guard let value = object[key], !value.isNull else { return nil }
     if let converted = convert(value) { return converted }
-    warn(key, "is a \(value.kindName), expected \(expected)")
+    warn(key, typeProblem(value, expected))
     return nil
+  }
+
+  private func typeProblem(_ value: Object.Value, _ expected: String) -> String {
+    "is a \(value.kindName), expected \(expected)"
+  }
+
+  /// A string field the item cannot be read without: one of another type makes the item unreadable, named at its
+  /// key path as `adal.field-type` names a field it drops; an absent or blank one, as missing.
+  mutating func requiredString(_ key: String, source: borrowing ADALItemSource) throws(ADALItemError) -> String {
+    if let value = object[key], !value.isNull, value.itemText == nil {
+      var place = location
+      place.keyPath = "\(path).\(key)"
+      throw ADALItemError(
+        "\(key) \(typeProblem(value, "a string")): the item cannot be read without it", at: place,
+        service: source.service)
+    }
+    guard let text = string(key), !text.trimmedWhitespace().isEmpty else {
+      throw ADALItemError("the item has no \(key)", at: location, service: source.service)
+    }
+    return text
   }
 
   /// A string field; `shared` (for values many items repeat: authorities, client ids, users) stores equal

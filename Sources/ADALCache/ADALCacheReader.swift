@@ -146,6 +146,9 @@ public struct ADALCacheReader: Sendable {
       guard entries.count <= limits.maxObjects else {
         throw ADALCacheError("the dump has more than \(limits.maxObjects) items", at: SourceLocation(file: file))
       }
+      try KeychainDumpParser.requireItems(
+        entries: entries.count, anyItem: KeychainDumpParser.hasItem(amongFlat: entries), emptyIsDump: true,
+        subject: "the property list is an array of \(entries.count) entries", file: file)
       var result = ADALReadResult(inputKind: .keychainPlistArray, plistFormat: .binary)
       router.route(flat: entries, parser: parser, into: &result, releasing: pages)
       return result

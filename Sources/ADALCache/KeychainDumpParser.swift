@@ -26,13 +26,17 @@ struct KeychainDumpParser {
 
   // MARK: property lists
 
-  /// nil when the plist is not a keychain dump.
+  /// nil when the plist is not a keychain dump by its layout (an array, a dictionary of keychain classes, one
+  /// item); a dump of that layout none of whose entries is a keychain item is refused (`requireItems`).
   ///
   /// An array dump's entries are let go as their records are made, when `value` holds the only reference to
   /// them: the tree and the records do not peak together.
   func parse(plist value: consuming PropertyListValue) throws(ADALCacheError) -> Parsed? {
     if case .array(var elements) = value {
       value = .array([])  // `elements` is then the only reference, and each entry goes once its record is made
+      try Self.requireItems(
+        entries: elements.count, anyItem: elements.contains(where: Self.isItem), emptyIsDump: true,
+        subject: "the property list is an array of \(elements.count) entries", file: file)
       var parsed = Parsed(kind: .keychainPlistArray)
       try addPlistItems(&elements, prefix: "", to: &parsed)
       return parsed
@@ -40,14 +44,18 @@ struct KeychainDumpParser {
     switch value {
     case .dictionary(let dictionary):
       if dictionary.keys.contains(where: Self.classKeys.contains) {
+        let layout = try Self.classLayout(
+          dictionary.map { ($0.key, $0.value) }, items: \.arrayValue, kindName: \.kindName, file: file)
+        try Self.requireItems(
+          entries: layout.entryCount, anyItem: layout.groups.contains { $0.items.contains(where: Self.isItem) },
+          emptyIsDump: layout.otherMembers == 0,
+          subject: "the property list is a dictionary of \(dictionary.count) members, \(layout.description)",
+          file: file)
         var parsed = Parsed(kind: .keychainPlistClasses)
-        for (key, classItems) in dictionary {
-          guard var elements = classItems.arrayValue else { continue }
-          try addPlistItems(&elements, prefix: key, to: &parsed)
-        }
+        for var group in layout.groups { try addPlistItems(&group.items, prefix: group.prefix, to: &parsed) }
         return parsed
       }
-      if dictionary.keys.contains(where: Self.shortNameKeys.contains) {
+      if Self.isItem(value) {
         var parsed = Parsed(kind: .keychainPlistArray)
         var elements = [value]
         try addPlistItems(&elements, prefix: "", to: &parsed)
@@ -78,14 +86,12 @@ struct KeychainDumpParser {
       let location = SourceLocation(
         file: file, itemIndex: first + entry.position, keyPath: "\(prefix)[\(entry.position)]")
       guard let dictionary = entry.element.dictionaryValue else {
-        let error = ADALItemError(
-          "the dump entry is a \(entry.element.kindName), not an item dictionary", at: location)
-        problems.add([error.diagnostic], at: entry.position)
+        problems.add([Self.notADictionary(entry.element.kindName, at: location)], at: entry.position)
         return KeychainRecord.attributeless(at: location)
       }
       return Self.record(
-        { dictionary[$0.key].flatMap(Self.scalar) }, at: location, position: entry.position, limits: limits,
-        problems: problems)
+        Self.dialect { dictionary[$0] != nil }, { dictionary[$0].flatMap(Self.scalar) }, at: location,
+        position: entry.position, limits: limits, problems: problems)
     }
     if parsed.records.isEmpty { parsed.records = made } else { parsed.records += made }
     parsed.diagnostics += problems.inEntryOrder()
@@ -100,20 +106,53 @@ struct KeychainDumpParser {
     ofFlatEntry position: Int, in entries: FlatDictionaryArray, lane: FlatLane, problems: EntryDiagnostics
   ) -> KeychainRecord {
     entries.objects(under: Self.flatKeys, inEntry: position, into: lane.found)
+    // The value of the object a lookup found (-1: none), its strings decoded once per lane.
+    let value = { (object: Int) -> Any? in
+      guard object >= 0 else { return nil }
+      guard entries.isString(object) else { return entries.value(ofObject: object).flatMap(Self.scalar) }
+      return lane.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
+    }
+    let location = SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]")
     let found = lane.found
+    let dialect = Self.dialect(hasShortName: Self.flatShortNames.contains { found[$0] >= 0 }) {
+      Self.hasObjectionNames(ofFlatEntry: position, in: entries, lane: lane)
+    }
+    let objection = lane.objectionFound
     return Self.record(
-      { name in
-        let object = found[name.rawValue]
-        guard object >= 0 else { return nil }
-        guard entries.isString(object) else { return entries.value(ofObject: object).flatMap(Self.scalar) }
-        return lane.text(of: object) { entries.value(ofObject: object).flatMap(Self.scalar) as? String }
-      },
-      at: SourceLocation(file: file, itemIndex: position, keyPath: "[\(position)]"), position: position,
-      limits: limits, problems: problems)
+      dialect, { name in Self.flatObjectionKeyIndex[name].flatMap { value(objection[$0]) } },
+      shortName: { value(found[$0.rawValue]) }, at: location, position: position, limits: limits, problems: problems)
+  }
+
+  /// Whether entry `position` of a flat dump has objection's attribute names, looked up into the lane's
+  /// `objectionFound`: asked only of an entry without Apple's short names.
+  private static func hasObjectionNames(ofFlatEntry position: Int, in entries: FlatDictionaryArray, lane: FlatLane)
+    -> Bool
+  {
+    entries.objects(under: flatObjectionKeys, inEntry: position, into: lane.objectionFound)
+    return objectionKeys.contains { lane.objectionFound[flatObjectionKeyIndex[$0]!] >= 0 }
+  }
+
+  /// Whether a flat dump has a keychain item among its entries (the rule of `dialect(has:)`), stopping at the
+  /// first: a dump's first entry, mostly.
+  static func hasItem(amongFlat entries: FlatDictionaryArray) -> Bool {
+    let lane = FlatLane()
+    return (0..<entries.count).contains { position in
+      entries.objects(under: flatKeys, inEntry: position, into: lane.found)
+      return dialect(hasShortName: flatShortNames.contains { lane.found[$0] >= 0 }) {
+        hasObjectionNames(ofFlatEntry: position, in: entries, lane: lane)
+      } != nil
+    }
   }
 
   /// The attributes of a record, looked up together in each entry of a flat dump, by `KeychainShortName`.
   private static let flatKeys = FlatKeys(KeychainShortName.allCases.map(\.key))
+  /// The positions in `flatKeys` of the names that make an entry a keychain item (`shortNameKeys`).
+  private static let flatShortNames = shortNameKeys.compactMap { KeychainShortName(key: $0)?.rawValue }
+  /// Every name an objection item's record reads (`KeychainRecordBuilder.objection`), and each one's position.
+  private static let objectionRecordKeys = Array(objectionKeys.union(KeychainRecordBuilder.objectionNames)).sorted()
+  private static let flatObjectionKeys = FlatKeys(objectionRecordKeys)
+  private static let flatObjectionKeyIndex = Dictionary(
+    uniqueKeysWithValues: objectionRecordKeys.enumerated().map { ($0.element, $0.offset) })
 
   /// What one core keeps of a flat dump's read: the strings it decoded, by object, and the objects of the
   /// attributes of the entry it reads (`FlatDictionaryArray.objects(under:inEntry:into:)`). Used by one worker at
@@ -121,8 +160,13 @@ struct KeychainDumpParser {
   final class FlatLane: @unchecked Sendable {  // one worker at a time (lanes)
     private var byObject: [Int: String] = [:]
     let found = UnsafeMutableBufferPointer<Int>.allocate(capacity: KeychainDumpParser.flatKeys.count)
+    /// The objects of objection's names (`flatObjectionKeys`) of the entry it reads, when it has no short names.
+    let objectionFound = UnsafeMutableBufferPointer<Int>.allocate(capacity: KeychainDumpParser.flatObjectionKeys.count)
 
-    deinit { found.deallocate() }
+    deinit {
+      found.deallocate()
+      objectionFound.deallocate()
+    }
 
     func text(of object: Int, _ decode: () -> String?) -> String? {
       if let known = byObject[object] { return known }
@@ -132,14 +176,14 @@ struct KeychainDumpParser {
     }
   }
 
-  /// The record of one dictionary entry of a plist dump, whose values `attribute` gives; its diagnostics go to
-  /// `problems`.
+  /// The record of one dictionary entry of a plist dump, of `dialect`, whose values `attribute` gives by name;
+  /// its diagnostics go to `problems`.
   private static func record(
-    _ attribute: (KeychainShortName) -> Any?, at location: SourceLocation, position: Int, limits: InputLimits,
-    problems: EntryDiagnostics
+    _ dialect: Dialect?, _ attribute: (String) -> Any?, shortName: ((KeychainShortName) -> Any?)? = nil,
+    at location: SourceLocation, position: Int, limits: InputLimits, problems: EntryDiagnostics
   ) -> KeychainRecord {
-    let (record, diagnostics) = KeychainRecordBuilder.shortNames(
-      attribute, textEncoded: false, location: location, limits: limits)
+    let (record, diagnostics) = record(
+      ofEntry: dialect, attribute, shortName: shortName, textEncoded: false, location: location, limits: limits)
     if !diagnostics.isEmpty { problems.add(diagnostics, at: position) }
     return record
   }
@@ -181,28 +225,14 @@ struct KeychainDumpParser {
       for (position, element) in group.items.enumerated() {
         let location = try nextLocation(parsed, path: "\(group.prefix)[\(position)]")
         guard let item = element.objectValue else {
-          parsed.diagnostics.append(ADALItemError("the dump entry is not a JSON object", at: location).diagnostic)
+          parsed.diagnostics.append(Self.notADictionary(element.typeName, at: location))
           parsed.records.append(KeychainRecord.attributeless(at: location))
           continue
         }
-        let (record, diagnostics): (KeychainRecord, [Diagnostic])
-        guard Self.isItem(item) else {
-          parsed.diagnostics.append(
-            ADALItemError(
-              "the entry is a JSON object with \(item.count) fields but no keychain attributes (service, account, data): not a keychain item",
-              at: location
-            ).diagnostic)
-          parsed.records.append(KeychainRecord.attributeless(at: location))
-          continue
-        }
-        if item.keys.contains(where: Self.shortNameKeys.contains) {
-          (record, diagnostics) = KeychainRecordBuilder.shortNames(
-            { item[$0.key]?.keychainAttribute }, textEncoded: true, location: location, limits: limits)
-        } else {
-          objectionCount += 1
-          let attributes = Dictionary(uniqueKeysWithValues: item.members.map { ($0.key, $0.value.keychainAttribute) })
-          (record, diagnostics) = KeychainRecordBuilder.objection(attributes, location: location, limits: limits)
-        }
+        let dialect = Self.dialect { item[$0] != nil }
+        if dialect == .objection { objectionCount += 1 }
+        let (record, diagnostics) = Self.record(
+          ofEntry: dialect, { item[$0]?.keychainAttribute }, textEncoded: true, location: location, limits: limits)
         parsed.records.append(record)
         parsed.diagnostics += diagnostics
       }
@@ -224,12 +254,9 @@ struct KeychainDumpParser {
         }
         throw ADALCacheError.refusing(.unsupported(format), file: file)
       }
-      guard array.contains(where: { $0.objectValue.map(Self.isItem) ?? false }) else {
-        throw ADALCacheError(
-          "not a keychain dump: the JSON is an array of \(array.count) entries, none with keychain attributes "
-            + "(service, account, data); expected an objection or keychain JSON dump",
-          at: location, kind: .unrecognised)
-      }
+      try Self.requireItems(
+        entries: array.count, anyItem: array.contains(where: Self.isItem), emptyIsDump: true,
+        subject: "the JSON is an array of \(array.count) entries", file: file)
       return [("", array)]
     }
     guard let dictionary = root.objectValue else {
@@ -238,9 +265,16 @@ struct KeychainDumpParser {
         kind: .unrecognised)
     }
     if dictionary.keys.contains(where: Self.classKeys.contains) {
-      return dictionary.keys.sorted().compactMap { key in dictionary[key]?.arrayValue.map { (key, $0) } }
+      let layout = try Self.classLayout(
+        dictionary.keys.sorted().map { ($0, dictionary[$0]!) }, items: \.arrayValue, kindName: \.typeName,
+        file: file)
+      try Self.requireItems(
+        entries: layout.entryCount, anyItem: layout.groups.contains { $0.items.contains(where: Self.isItem) },
+        emptyIsDump: layout.otherMembers == 0,
+        subject: "the JSON is an object with \(dictionary.count) top-level keys, \(layout.description)", file: file)
+      return layout.groups
     }
-    if Self.isItem(dictionary) { return [("", [root])] }
+    if Self.isItem(root) { return [("", [root])] }
     if dictionary.keys.contains(where: Self.msalSections.contains) {
       throw ADALCacheError(
         "this is an MSAL unified cache, not an ADAL cache", at: location, kind: .wrongOption(.msalInput))
@@ -254,8 +288,128 @@ struct KeychainDumpParser {
   /// The section names of an MSAL unified cache.
   static let msalSections: Set<String> = ["AccessToken", "RefreshToken", "IdToken", "Account", "AppMetadata"]
 
-  private static func isItem(_ dictionary: JSONObject) -> Bool {
-    dictionary.keys.contains { shortNameKeys.contains($0) || objectionKeys.contains($0) }
+  // MARK: the rules of every dump (JSON, property list, binary property list read flat)
+
+  /// How a keychain item's attributes are spelled.
+  enum Dialect {
+    /// Apple's short names (`svce`, `acct`, `gena`, `v_Data`, …): `KeychainRecordBuilder.shortNames`.
+    case shortNames
+    /// objection's (`service`, `account`, `generic`, `dataHex`, `data`, …): `KeychainRecordBuilder.objection`.
+    case objection
+  }
+
+  /// What makes a dump entry (a dictionary, whose attribute names `has` tells) a keychain item: Apple's short names
+  /// (`shortNameKeys`), else objection's (`objectionKeys`). nil for an entry with neither, which has no keychain
+  /// attributes: not a keychain item, and not another app's (`record(ofEntry:...)` makes it an unreadable entry).
+  /// Other spellings (the Security framework's constant names, `kSecAttrService`, `kSecValueData`) are none.
+  static func dialect(has: (String) -> Bool) -> Dialect? {
+    dialect(hasShortName: shortNameKeys.contains(where: has)) { objectionKeys.contains(where: has) }
+  }
+
+  /// `dialect(has:)` of an entry that has a short name or not, and has objection's names or not (asked only
+  /// without short names).
+  static func dialect(hasShortName: Bool, hasObjectionName: () -> Bool) -> Dialect? {
+    if hasShortName { return .shortNames }
+    return hasObjectionName() ? .objection : nil
+  }
+
+  private static func isItem(_ value: PropertyListValue) -> Bool {
+    guard let dictionary = value.dictionaryValue else { return false }
+    return dialect { dictionary[$0] != nil } != nil
+  }
+
+  private static func isItem(_ value: JSONValue) -> Bool {
+    guard let object = value.objectValue else { return false }
+    return dialect { object[$0] != nil } != nil
+  }
+
+  /// The record of one dump entry of `dialect` (`dialect(has:)`), whose attribute values (strings, data, numbers,
+  /// dates, booleans) `attribute` gives by name, and `shortName`, when given, by `KeychainShortName` (a flat
+  /// dump's lookup, by position); with `textEncoded`, short-name data attributes are base64 text. An entry without
+  /// keychain attributes is one unreadable entry (`adal.item-unreadable`), never another app's item.
+  static func record(
+    ofEntry dialect: Dialect?, _ attribute: (String) -> Any?, shortName: ((KeychainShortName) -> Any?)? = nil,
+    textEncoded: Bool, location: SourceLocation, limits: InputLimits
+  ) -> (KeychainRecord, [Diagnostic]) {
+    switch dialect {
+    case .shortNames:
+      if let shortName {
+        KeychainRecordBuilder.shortNames(shortName, textEncoded: textEncoded, location: location, limits: limits)
+      } else {
+        KeychainRecordBuilder.shortNames(
+          { attribute($0.key) }, textEncoded: textEncoded, location: location, limits: limits)
+      }
+    case .objection: KeychainRecordBuilder.objection(attribute, location: location, limits: limits)
+    case nil:
+      (
+        KeychainRecord.attributeless(at: location),
+        [
+          ADALItemError(
+            "the dump entry is a dictionary without keychain attributes (\(attributeNames)): not a keychain item",
+            at: location
+          ).diagnostic
+        ]
+      )
+    }
+  }
+
+  /// The unreadable entry a dump holds in place of an item dictionary (a string, a number, an array).
+  static func notADictionary(_ kindName: String, at location: SourceLocation) -> Diagnostic {
+    ADALItemError("the dump entry is a \(kindName), not an item dictionary", at: location).diagnostic
+  }
+
+  /// The attribute names an item is recognised by, for messages.
+  static let attributeNames = "svce, acct, gena, agrp, v_Data, or objection's service, account, generic, data"
+
+  /// The rule of what is a keychain dump: a file whose entries include a keychain item (`dialect(has:)`), or,
+  /// when `emptyIsDump`, one with no entry at all (an empty array, a dictionary of keychain classes and nothing
+  /// else, all empty). Anything else is refused as no dump, `subject` saying what it is (never its keys or values):
+  /// an entry without keychain attributes is an unreadable item only beside items that have them.
+  static func requireItems(
+    entries: Int, anyItem: Bool, emptyIsDump: Bool, subject: String, file: String?
+  ) throws(ADALCacheError) {
+    if anyItem || (entries == 0 && emptyIsDump) { return }
+    throw ADALCacheError(
+      "not a keychain dump: \(subject), none with keychain attributes (\(attributeNames)); expected a keychain "
+        + "dump (a property list or JSON of keychain items, or an objection JSON dump)",
+      at: SourceLocation(file: file), kind: .unrecognised)
+  }
+
+  /// The item arrays of a dictionary of keychain classes (`{genp: [...], inet: [...]}`), in the order of `members`,
+  /// with how many other members there are. A class that is no array of items (a dictionary of items by row id, a
+  /// string) is an error naming its key path: read as no items, its items would be lost without a word.
+  struct ClassLayout<Value> {
+    var groups: [(prefix: String, items: [Value])] = []
+    var otherMembers = 0
+
+    var entryCount: Int { groups.reduce(0) { $0 + $1.items.count } }
+
+    /// What the layout holds, in words (class names, counts; none of the file's other keys).
+    var description: String {
+      let classes = groups.map(\.prefix).joined(separator: ", ")
+      return "\(groups.count) of them keychain classes (\(classes)) with \(entryCount) entries in all"
+    }
+  }
+
+  static func classLayout<Value>(
+    _ members: [(key: String, value: Value)], items: (Value) -> [Value]?, kindName: (Value) -> String,
+    file: String?
+  ) throws(ADALCacheError) -> ClassLayout<Value> {
+    var layout = ClassLayout<Value>()
+    for (key, value) in members {
+      guard classKeys.contains(key) else {
+        layout.otherMembers += 1
+        continue
+      }
+      guard let entries = items(value) else {
+        throw ADALCacheError(
+          "the keychain class \(key) is a \(kindName(value)), not an array of items; expected a dump of keychain "
+            + "classes ({\"\(key)\": [item, ...]})",
+          at: SourceLocation(file: file, keyPath: key), kind: .unrecognised)
+      }
+      layout.groups.append((key, entries))
+    }
+    return layout
   }
 
   private func nextLocation(_ parsed: Parsed, path: String) throws(ADALCacheError) -> SourceLocation {

@@ -22,6 +22,14 @@ enum KeychainShortName: Int, CaseIterable {
     case .invisible: "invi"
     }
   }
+
+  /// The attribute spelled `key`, if it is one.
+  init?(key: String) {
+    guard let name = Self.byKey[key] else { return nil }
+    self = name
+  }
+
+  private static let byKey = Dictionary(uniqueKeysWithValues: allCases.map { ($0.key, $0) })
 }
 
 /// Builds `KeychainRecord`s from one dumped item's attributes, for each dump dialect.
@@ -66,23 +74,30 @@ enum KeychainRecordBuilder {
     return (record, diagnostics)
   }
 
-  /// `objection ios keychain dump --json`: long names, `dataHex` preferred over the lossy UTF-8 `data`.
-  static func objection(_ item: [String: Any], location: SourceLocation, limits: InputLimits) -> (
+  /// The names `objection(_:location:limits:)` reads.
+  static let objectionNames: Set<String> = [
+    "item_class", "account", "service", "generic", "entitlement_group", "type", "create_date", "modification_date",
+    "label", "invisible", "dataHex", "data",
+  ]
+
+  /// `objection ios keychain dump --json`: long names, `dataHex` preferred over the lossy UTF-8 `data`. A property
+  /// list with these names gives `generic` and `data` as data: taken as they are.
+  static func objection(_ item: (String) -> Any?, location: SourceLocation, limits: InputLimits) -> (
     KeychainRecord, [Diagnostic]
   ) {
     var diagnostics: [Diagnostic] = []
     var record = KeychainRecord(
-      itemClass: KeychainAttributeValues.string(item["item_class"]),
-      account: KeychainAttributeValues.string(item["account"]),
-      service: KeychainAttributeValues.string(item["service"]),
-      generic: KeychainAttributeValues.string(item["generic"]).map { Data($0.utf8) },
-      accessGroup: KeychainAttributeValues.string(item["entitlement_group"]),
-      type: KeychainAttributeValues.integer(item["type"]),
-      created: KeychainAttributeValues.date(item["create_date"]),
-      modified: KeychainAttributeValues.date(item["modification_date"]),
-      label: KeychainAttributeValues.string(item["label"]),
-      invisible: KeychainAttributeValues.bool(item["invisible"]), location: location)
-    if let hex = KeychainAttributeValues.string(item["dataHex"]), !hex.isEmpty {
+      itemClass: KeychainAttributeValues.string(item("item_class")),
+      account: KeychainAttributeValues.string(item("account")),
+      service: KeychainAttributeValues.string(item("service")),
+      generic: bytes(item("generic")),
+      accessGroup: KeychainAttributeValues.string(item("entitlement_group")),
+      type: KeychainAttributeValues.integer(item("type")),
+      created: KeychainAttributeValues.date(item("create_date")),
+      modified: KeychainAttributeValues.date(item("modification_date")),
+      label: KeychainAttributeValues.string(item("label")),
+      invisible: KeychainAttributeValues.bool(item("invisible")), location: location)
+    if let hex = KeychainAttributeValues.string(item("dataHex")), !hex.isEmpty {
       if let bytes = KeychainAttributeValues.hex(hex) {
         record.data = bytes
       } else {
@@ -90,11 +105,18 @@ enum KeychainRecordBuilder {
           Diagnostic(.warning, code: "adal.value-undecodable", "dataHex is not hex; using data", at: location))
       }
     }
-    if record.data == nil, let text = KeychainAttributeValues.string(item["data"]), !text.isEmpty {
-      record.data = Data(text.utf8)
-    }
+    if record.data == nil, let data = bytes(item("data")), !data.isEmpty { record.data = data }
     record.data = checkedSize(record.data, location: location, limits: limits, diagnostics: &diagnostics)
     return (record, diagnostics)
+  }
+
+  /// Data as it is, text as its UTF-8 bytes.
+  private static func bytes(_ value: Any?) -> Data? {
+    switch value {
+    case let data as Data: data
+    case let text as String: Data(text.utf8)
+    default: nil
+    }
   }
 
   /// `gena` given as text in a base64 dump: a known marker or non-base64 text is taken literally, otherwise

@@ -203,6 +203,70 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// A property list is a keychain dump by its entries' keychain attributes, as JSON is: one of other dictionaries,
+  /// or of items under the Security framework's constant names (`kSecValueData`), is refused (1), not read as other
+  /// apps' items (0 with an empty store); a class that is no array is an error at its key path; an entry without
+  /// keychain attributes beside items is one unreadable item (2).
+  @Test("a property list without keychain attributes is no dump; such an entry among items is unreadable")
+  func propertyListsNeedKeychainAttributes() throws {
+    let scratch = try Fixtures.temporaryDirectory("verdict")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    func plist(_ root: Any, _ name: String) throws -> String {
+      let url = scratch.appendingPathComponent(name)
+      try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0).write(to: url)
+      return url.path
+    }
+    let dump = try #require(
+      try PropertyListSerialization.propertyList(
+        from: Data(contentsOf: URL(fileURLWithPath: scenario("single-user-mrrt-at"))), format: nil) as? [[String: Any]])
+    let longNames = dump.map { item in
+      Dictionary(
+        uniqueKeysWithValues: item.map { key, value in
+          (
+            [
+              "svce": "kSecAttrService", "acct": "kSecAttrAccount", "gena": "kSecAttrGeneric",
+              "v_Data": "kSecValueData",
+            ][
+              key] ?? "kSecAttr-\(key)", value
+          )
+        })
+    }
+    let refused: [(file: String, message: String)] = [
+      (
+        try plist([["zebra": 1], ["bar": "x"]], "other.plist"),
+        "other.plist: not a keychain dump: the property list is an array of 2 entries, none with keychain attributes"
+      ),
+      (
+        try plist(longNames, "long-names.plist"),
+        "long-names.plist: not a keychain dump: the property list is an array of \(dump.count) entries, none with keychain attributes"
+      ),
+      (
+        try plist(["genp": ["0": dump[0]]], "by-row-id.plist"),
+        "by-row-id.plist, at genp: the keychain class genp is a dictionary, not an array of items"
+      ),
+      (
+        try plist(["zebra": "x", "genp": [["foo": 1]]], "classes.plist"),
+        "classes.plist: not a keychain dump: the property list is a dictionary of 2 members"
+      ),
+    ]
+    for (file, message) in refused {
+      let (output, stored) = try migrate(["--adal", file], into: scratch)
+      #expect(output.exitCode == 1, "\(file): \(output.stderr)")
+      #expect(!stored, "\(file): a store was written")
+      #expect(output.stderr.contains(message), "\(file): \(output.stderr)")
+      #expect(!output.stderr.contains("zebra"), "the error quotes the input: \(output.stderr)")
+    }
+    let mixed = try plist(dump + [["foo": 1]], "mixed.plist")
+    let (output, stored) = try migrate(["--adal", mixed], into: scratch)
+    #expect(output.exitCode == 2 && stored, "\(output.stderr)")
+    #expect(
+      output.stderr.contains(
+        "1 input item(s) not migrated; see the report; first: \(mixed), item \(dump.count), "
+          + "at [\(dump.count)]: unreadable ADAL item: the dump entry is a dictionary without keychain attributes"),
+      "\(output.stderr)")
+    #expect(!output.stdout.contains("not token items"), "counted as another app's item too: \(output.stdout)")
+  }
+
   @Test("wrong options get a hint: an ADAL dump as --msal, a store as an input")
   func wrongOptionHints() throws {
     let scratch = try Fixtures.temporaryDirectory("verdict")
