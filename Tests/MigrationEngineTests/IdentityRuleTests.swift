@@ -25,6 +25,19 @@ import UnifiedCache
     #expect(plan.users.map(\.rule) == [.clientInfo])
   }
 
+  /// One item whose archived home account id and client_info name two users: a conflict, as two items that
+  /// disagree are; the same id in both (any case) is one candidate.
+  @Test func anItemWhoseArchivedIdAndClientInfoDisagreeIsAConflict() throws {
+    let info = Base64URL.encode(#"{"uid":"u-1","utid":"t-1"}"#)
+    let claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
+    for (home, code) in [("u-2.t-1", "identity.conflict"), ("U-1.T-1", "identity.resolved")] {
+      let plan = plan([
+        try ItemFactory.item(index: 0, claims: claims, home: home, clientInfo: info, refreshToken: "rt")
+      ])
+      #expect(plan.users.map(\.reasonCode) == [code], "\(home)")
+    }
+  }
+
   @Test func siblingWithTheSameOidLendsItsIdentity() throws {
     let claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
     let plan = plan([

@@ -128,6 +128,8 @@ struct IdentityResolver: Sendable {
       let (rule, home): (IdentityRule, String)
       if let archived = sourced.archivedHomeAccountID {
         (rule, home) = (.archivedHomeAccountID, archived)
+        // An item whose client_info names another user than its archived id gives two candidates: none guessed.
+        if let clientInfo = sourced.clientInfoHomeAccountID { addCandidate(clientInfo) }
       } else if let clientInfo = sourced.clientInfoHomeAccountID {
         (rule, home) = (.clientInfo, clientInfo)
       } else {
