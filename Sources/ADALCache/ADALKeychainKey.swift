@@ -140,7 +140,7 @@ public enum ADALKeychainAccount {
 }
 
 /// Why a keychain attribute could not be decoded. Never contains a secret (attributes hold none).
-public enum ADALKeychainKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ADALKeychainKeyError: Error, LocalizedError, Sendable, Hashable, CustomStringConvertible {
   case wrongComponentCount(Int)
   case notADALService
   case undecodable(component: String)
@@ -152,4 +152,7 @@ public enum ADALKeychainKeyError: Error, Sendable, Hashable, CustomStringConvert
     case .undecodable(let component): "svce \(component) component is not base64url of UTF-8 text"
     }
   }
+
+  /// The description: the reader that met the key names its item.
+  public var errorDescription: String? { description }
 }

@@ -267,7 +267,7 @@ public struct IDTokenClaims: Sendable, Hashable {
 }
 
 /// Why an id token's claims could not be read. Carries no part of the token.
-public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum IDTokenClaimsError: Error, LocalizedError, Sendable, Hashable, CustomStringConvertible {
   case notBase64URL(segment: Int)
   case notJSONObject(segment: Int)
   case empty
@@ -279,4 +279,7 @@ public enum IDTokenClaimsError: Error, Sendable, Hashable, CustomStringConvertib
     case .empty: "id_token holds no claims"
     }
   }
+
+  /// The description: the reader that met the id token names its item.
+  public var errorDescription: String? { description }
 }

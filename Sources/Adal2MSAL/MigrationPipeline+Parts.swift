@@ -303,7 +303,7 @@ extension MigrationPipeline {
 
 /// A file of an `--adal` or `--msal` directory (or of a directory given to `import`) that was skipped whole, and
 /// why (the reader's message: the place and what is wrong, never its content).
-public struct SkippedInput: Error, Sendable, Hashable {
+public struct SkippedInput: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
   public var path: String
   public var reason: String
   /// Where the reader said the file belongs, when it refused it as the other kind of input.
@@ -322,6 +322,10 @@ public struct SkippedInput: Error, Sendable, Hashable {
     self.init(path: path, reason: prefix.map { String(message.dropFirst($0.count)) } ?? message)
     belongsAs = (error as? ADALCacheError)?.belongsAs
   }
+
+  /// `PATH: skipped: REASON`.
+  public var description: String { "\(path): skipped: \(reason)" }
+  public var errorDescription: String? { description }
 
   /// The code of the diagnostic that names a skipped file.
   public static let code = "input.file-skipped"

@@ -35,7 +35,10 @@ extension Adal2MSALCommand {
     @Option(help: "Output format: text (an aligned table) or json (an array of MSAL account objects).")
     var format: OutputFormat = .text
 
-    @Flag(help: "Print the values of account fields this tool does not model (shown by name and size otherwise).")
+    @Flag(
+      help:
+        "With --format json, print the values of account fields this tool does not model (shown by name and size otherwise; the text table lists none)."
+    )
     var showSecrets = false
 
     @Option(
@@ -47,7 +50,7 @@ extension Adal2MSALCommand {
       if username != nil && identifier != nil {
         throw ValidationError("give --username or --identifier, not both")
       }
-      // An unset variable (`--username "$USER_NAME"`) looked up nothing, or narrowed the listing to nothing; a
+      // An unset variable (`--username "$USER_NAME"`) would look up nothing, or narrow the listing to nothing; a
       // value of spaces is empty once trimmed, as the lookup trims it.
       for (option, value) in [("--username", username), ("--identifier", identifier), ("--environment", environment)]
       where value?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true {

@@ -47,7 +47,7 @@ struct Adal2MSALCommand: AsyncParsableCommand {
 }
 
 /// ArgumentParser prints help, the version and completion scripts itself and exits 0 whether or not the text was
-/// written: a completion script generated onto a full disk was an empty file and a success. These go through
+/// written: a completion script generated onto a full disk would be an empty file and a success. These go through
 /// `Terminal.standardOutput`, as every other output does, and a failed write is the one-line error and status 1.
 enum ArgumentParserOutput {
   /// What ArgumentParser would have printed, written here: the error to exit with (`ExitStatus.success` once the

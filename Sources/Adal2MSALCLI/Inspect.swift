@@ -24,7 +24,8 @@ extension Adal2MSALCommand {
     var format: Inspection.Format = .text
 
     @Flag(
-      help: "Print tokens and secrets instead of their fingerprints, and the values of fields this tool does not model."
+      help:
+        "Print tokens and secrets instead of their fingerprints, and, with --format json, the values of fields this tool does not model."
     )
     var showSecrets = false
 

@@ -183,6 +183,7 @@ package enum InputFile {
 
 /// An input file that cannot be used at all.
 public struct InputFileError: Error, LocalizedError, CustomStringConvertible, Sendable, Hashable {
+  /// Why the file cannot be used.
   public enum Problem: Sendable, Hashable {
     case missing
     case isDirectory

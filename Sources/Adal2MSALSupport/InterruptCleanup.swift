@@ -36,13 +36,6 @@ package enum InterruptCleanup {
     _ = state.withLock { $0.paths.removeValue(forKey: registration.id) }
   }
 
-  /// Runs `body` with `paths` registered, released however `body` ends.
-  package static func removing<T>(_ paths: [String], onInterruptDuring body: () throws -> T) rethrows -> T {
-    let registration = register(paths)
-    defer { release(registration) }
-    return try body()
-  }
-
   private struct State: @unchecked Sendable {
     var paths: [Int: [String]] = [:]
     var next = 0

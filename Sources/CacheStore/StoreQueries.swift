@@ -117,18 +117,18 @@ extension CacheStore {
   public func accountsForUsername(_ username: String, environment: String? = nil) throws(CacheStoreError)
     -> [UnifiedAccount]
   {
-    guard let wanted = RowCodec.normalizedUsername(username) else { return [] }
+    guard let wanted = AccountLookup.normalizedUsername(username) else { return [] }
     return try read { db, codec in
       let rows =
         if let environment {
           try Self.rows(
             db, "SELECT * FROM accounts WHERE username_hash = ? AND environment_group = ?", hashOf: wanted,
             [EnvironmentAliases.group(forHost: environment).name], whose: "username",
-            normalized: RowCodec.normalizedUsername)
+            normalized: AccountLookup.normalizedUsername)
         } else {
           try Self.rows(
             db, "SELECT * FROM accounts WHERE username_hash = ?", hashOf: wanted, whose: "username",
-            normalized: RowCodec.normalizedUsername)
+            normalized: AccountLookup.normalizedUsername)
         }
       return try Self.inKeyOrder(rows, codec.account(from:), canonicalKey: \.canonicalKey)
     }
@@ -151,7 +151,7 @@ extension CacheStore {
   /// The account for this `home_account_id`, its home-tenant entry first (realm = the `utid` part), as MSAL.
   public func accountForIdentifier(_ homeAccountID: String) throws(CacheStoreError) -> UnifiedAccount? {
     let accounts = try accountsForIdentifier(homeAccountID)
-    return accounts.first(where: Self.isHomeTenant) ?? accounts.first
+    return accounts.first(where: \.isInHomeTenant) ?? accounts.first
   }
 
   /// The account for this username, its home-tenant entry first.
@@ -159,7 +159,7 @@ extension CacheStore {
     -> UnifiedAccount?
   {
     let accounts = try accountsForUsername(username, environment: environment)
-    return accounts.first(where: Self.isHomeTenant) ?? accounts.first
+    return accounts.first(where: \.isInHomeTenant) ?? accounts.first
   }
 
   /// Every credential (access, refresh and id tokens) of one account, in key order. One lookup in
@@ -258,11 +258,6 @@ extension CacheStore {
       throw CacheStoreError(
         .database, "cannot read the store (\(Self.describe(error)))", at: SourceLocation(file: path))
     }
-  }
-
-  static func isHomeTenant(_ account: UnifiedAccount) -> Bool {
-    let parts = account.homeAccountID.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 2 && parts[1].lowercased() == account.realm.lowercased()
   }
 }
 

@@ -30,6 +30,7 @@ public enum ArchiveValue: Sendable, Hashable {
   indirect case object(ArchivedObject)
 }
 
+/// One key and value of an archived `NSDictionary`, in archive order (its keys need not be strings).
 public struct ArchiveDictionaryEntry: Sendable, Hashable {
   public var key: ArchiveValue
   public var value: ArchiveValue

@@ -67,7 +67,8 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
     }
   }
 
-  public struct Iterator: IteratorProtocol {
+  /// The dictionary's members in file order.
+  public struct Iterator: IteratorProtocol, Sendable {
     fileprivate let keys: [String]
     fileprivate let values: [PropertyListValue]
     fileprivate var position = 0

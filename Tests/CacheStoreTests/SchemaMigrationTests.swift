@@ -29,7 +29,7 @@ import _Adal2MSALTestSupport
       try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current.path])
       db.add(
         function: DatabaseFunction("normalized_username", argumentCount: 1, pure: true) {
-          RowCodec.normalizedUsername(String.fromDatabaseValue($0[0]))
+          AccountLookup.normalizedUsername(String.fromDatabaseValue($0[0]))
         })
       db.add(
         function: DatabaseFunction("normalized_home_account_id", argumentCount: 1, pure: true) {

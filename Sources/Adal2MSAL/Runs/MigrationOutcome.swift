@@ -10,7 +10,8 @@ public struct MigrationOutcome: Sendable {
   public var verdict: RunVerdict
   /// Whether the run was strict (any problem fails it).
   public var strict: Bool
-  /// Complete, partial or failed: the exit status of `adal2msal migrate` (0, 2 or 1). The store's verdict
+  /// Complete, partial or failed: the exit status of `adal2msal migrate` (0, 2 or 1) for a run that returned (an
+  /// output that fails after the store committed throws `StoreWrittenError`, status 2). The store's verdict
   /// (`verdict.outcome(strict:)`), made partial when Azure CLI's token cache left out entries the store holds
   /// (`AzureCLIFiles.Written.entriesLeftOut`): the run then did not move everything it says it moved.
   public var result: RunVerdict.Outcome {
@@ -46,6 +47,10 @@ public struct MigrationOutcome: Sendable {
   public var plannedAt: Date
   /// Where the report went: a file's path, nil when it went to a stream or was not asked for.
   public var reportFile: String?
+
+  /// The input items none of whose entries migrated, by the accounting (a user's conflict stands for all its
+  /// items, which `verdict.problems` counts once).
+  public var itemsNotMigrated: Int { accounting.files.values.reduce(0) { $0 + $1[.problem] } }
 
   /// Whether the store was written.
   public var wasWritten: Bool { applied != nil }

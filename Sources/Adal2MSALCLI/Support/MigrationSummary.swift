@@ -14,7 +14,7 @@ struct MigrationSummary {
   func print() -> ExitCode {
     let verdict = outcome.verdict
     for skipped in outcome.skippedFiles {
-      Terminal.standardError("adal2msal: warning: \(skipped.path): skipped: \(skipped.reason)")
+      Terminal.standardError("adal2msal: warning: \(skipped)")
     }
     printInputDiagnostics()
     if outcome.result == .failed {
@@ -62,11 +62,8 @@ struct MigrationSummary {
     DiagnosticLines.print(outcome.inputDiagnostics.filter { $0.code != InputDirectory.runFileCode }, quiet: quiet)
   }
 
-  /// The input items none of whose entries migrated, by the accounting (a user's conflict stands for all its
-  /// items, which the problems count once).
   private var itemsNotMigrated: String {
-    let count = outcome.accounting.files.values.reduce(0) { $0 + $1[.problem] }
-    return count == 0 ? "" : "; \(count) input item(s) not migrated"
+    outcome.itemsNotMigrated == 0 ? "" : "; \(outcome.itemsNotMigrated) input item(s) not migrated"
   }
 
   private var examples: String {

@@ -33,7 +33,7 @@ extension RowCodec {
       Self.jsonText(account.additionalFields), column: "additional_fields", rowKey: key.text, parameter: parameter,
       to: row)
     parameter += 1
-    row.bind(parameter, Self.normalizedUsername(account.username).map(KeyHash.of))
+    row.bind(parameter, AccountLookup.normalizedUsername(account.username).map(KeyHash.of))
     // By the exact text: two spellings of a host are two environments, each with its own group.
     let group: String
     if let known = environmentGroups.value(of: account.environment) {

@@ -164,12 +164,6 @@ struct RowCodec: Sendable {
 
   /// `home_account_id` as looked up by `accountForIdentifier`: lowercased.
   static func normalizedHomeAccountID(_ id: String) -> String { id.lowercasedSharingStorage() }
-
-  /// `username` as looked up by `accountForUsername`: trimmed and lowercased; nil when blank.
-  static func normalizedUsername(_ username: String?) -> String? {
-    guard let trimmed = username?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
-    return trimmed.lowercasedSharingStorage()
-  }
 }
 
 /// The columns of one row, read through `DatabaseValue` so that a tampered file (a number or blob where text

@@ -161,6 +161,7 @@ package final class EntityBox: Sendable, Hashable {
 
 /// One input of a run, recorded with its digest so a run can be traced to exact bytes.
 public struct PlanInput: Sendable, Hashable, Codable {
+  /// What the input was given as: an ADAL cache (`--adal`) or an MSAL cache (`--msal`).
   public enum Role: String, Sendable, Hashable, Codable {
     case adal, msal
   }
@@ -228,9 +229,6 @@ public struct MigrationPlan: Sendable, Hashable {
 
   /// Whether the plan changes nothing (no add, update).
   public var isNoChange: Bool { !hasEntry { $0.writes } }
-
-  /// Whether anything was skipped or is in conflict (the CLI's "success with skipped items" exit code).
-  public var hasSkipsOrConflicts: Bool { hasEntry { $0.needsAttention } }
 
   private func hasEntry(_ action: (PlanAction) -> Bool) -> Bool {
     entries.withUnsafeBufferPointer { buffer in buffer.indices.contains { action(buffer[$0].action) } }

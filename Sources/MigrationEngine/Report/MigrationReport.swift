@@ -108,15 +108,6 @@ public struct MigrationReport: Sendable {
   public var otherEntries: [Entry]
   public var diagnostics: [Diagnostic]
 
-  /// Every skip and conflict, in plan order.
-  public var skipsAndConflicts: [Entry] {
-    var out: [Entry] = []
-    for entries in users.lazy.map(\.entries) + [otherEntries] {
-      for entry in entries where entry.action.needsAttention { out.append(entry) }
-    }
-    return out
-  }
-
   public init(plan: MigrationPlan, redactUsernames: Bool = false) {
     self.init(plan: plan, redact: redactUsernames ? Redactor(plan: plan) : .none, redacted: redactUsernames)
   }

@@ -9,11 +9,10 @@ public enum AccountLookup {
   public static func accountsForUsername(
     _ username: String, in contents: UnifiedCacheContents, environment: String? = nil
   ) -> [UnifiedAccount] {
-    let wanted = normalizeUsername(username)
-    guard !wanted.isEmpty else { return [] }
+    guard let wanted = normalizedUsername(username) else { return [] }
     let group = environment.map(EnvironmentAliases.group(forHost:))
     return contents.accounts.filter { account in
-      guard let name = account.username, normalizeUsername(name) == wanted else { return false }
+      guard normalizedUsername(account.username) == wanted else { return false }
       return group.map { $0 == EnvironmentAliases.group(forHost: account.environment) } ?? true
     }
   }
@@ -24,7 +23,7 @@ public enum AccountLookup {
     _ username: String, in contents: UnifiedCacheContents, environment: String? = nil
   ) -> UnifiedAccount? {
     let accounts = accountsForUsername(username, in: contents, environment: environment)
-    return accounts.first(where: isHomeTenant) ?? accounts.first
+    return accounts.first(where: \.isInHomeTenant) ?? accounts.first
   }
 
   /// Every account with this `home_account_id` (case-insensitive), in key order: one per tenant and environment.
@@ -40,16 +39,14 @@ public enum AccountLookup {
   public static func accountForIdentifier(_ homeAccountID: String, in contents: UnifiedCacheContents) -> UnifiedAccount?
   {
     let accounts = accountsForIdentifier(homeAccountID, in: contents)
-    return accounts.first(where: isHomeTenant) ?? accounts.first
+    return accounts.first(where: \.isInHomeTenant) ?? accounts.first
   }
 
-  static func normalizeUsername(_ name: String) -> String {
-    name.trimmedWhitespaceAndNewlines().lowercased()
-  }
-
-  static func isHomeTenant(_ account: UnifiedAccount) -> Bool {
-    let parts = account.homeAccountID.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 2 && parts[1].lowercased() == account.realm.lowercased()
+  /// A username as accounts are looked up by it (here and in a store's index): trimmed and lowercased; nil when
+  /// blank.
+  public static func normalizedUsername(_ username: String?) -> String? {
+    guard let trimmed = username?.trimmedWhitespaceAndNewlines(), !trimmed.isEmpty else { return nil }
+    return trimmed.lowercasedSharingStorage()
   }
 }
 

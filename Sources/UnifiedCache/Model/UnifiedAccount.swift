@@ -74,6 +74,14 @@ extension UnifiedAccount {
 }
 
 extension UnifiedAccount {
+  /// Whether the account is in its user's home tenant: its realm is the tenant its home account id names
+  /// (`homeTenant(of:)`), compared ignoring case (tenant ids are GUIDs or domain names). Lookups prefer it among a
+  /// user's Accounts, and msal-node marks its tenant profile so.
+  public var isInHomeTenant: Bool {
+    guard !realm.isEmpty, let home = Self.homeTenant(of: homeAccountID) else { return false }
+    return realm.lowercased() == home.lowercased()
+  }
+
   /// The home tenant a home account id names: its second `.`-separated part (the `utid` of `<uid>.<utid>`), when
   /// not empty, as msal-common reads it (`homeAccountId.split(".")[1]`).
   public static func homeTenant(of homeAccountID: String) -> String? {

@@ -48,7 +48,7 @@ enum NodeTenantProfiles {
         }
       }
       tenants.sort { $0.canonicalKey < $1.canonicalKey }
-      let home = tenants.firstIndex(where: isHomeTenant)
+      let home = tenants.firstIndex(where: \.isInHomeTenant)
       let base = tenants.remove(at: home ?? 0)
       if home == nil, !tenants.isEmpty {
         notes.append(
@@ -103,15 +103,8 @@ enum NodeTenantProfiles {
     object["tenantId"] = .string(account.realm)
     object["localAccountId"] = account.localAccountID.map(JSONValue.string)
     object["name"] = account.name.map(JSONValue.string)
-    object["isHomeTenant"] = .bool(isHomeTenant(account))
+    object["isHomeTenant"] = .bool(account.isInHomeTenant)
     return JSONText.compact(.object(object))
-  }
-
-  /// Whether `account` is in its user's home tenant: its realm is the tenant half of its home account id
-  /// (compared ignoring case, as tenant ids are GUIDs or domain names).
-  static func isHomeTenant(_ account: UnifiedAccount) -> Bool {
-    guard !account.realm.isEmpty, let home = UnifiedAccount.homeTenant(of: account.homeAccountID) else { return false }
-    return account.realm.lowercased() == home.lowercased()
   }
 
   /// The profiles an imported entry lists (each as it was written), none when it has no such array.
