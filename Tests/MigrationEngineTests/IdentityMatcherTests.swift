@@ -72,6 +72,45 @@ import _Adal2MSALTestSupport
     #expect(Redactor.none(nil as String?) == nil)
   }
 
+  /// An entity's field is redacted by what it is: a display name whole, as `name-<12 hex>` (never searched for in
+  /// other text, where a short one is inside words), a `client_info` re-encoded with its uid's token and its
+  /// tenant, members other than these left out, or as `client-info-<12 hex>` when it is not base64url JSON.
+  @Test func fieldsAreRedactedByWhatTheyAre() throws {
+    let redact = Redactor(RedactionNames())
+    let ed = redact.field("given_name", "Ed")
+    #expect(ed.hasPrefix("name-") && ed.count == 17)
+    #expect(redact.field("name", " ED ") == ed)
+    #expect(redact.field("family_name", "Example") != ed)
+    #expect(
+      redact.field("realm", "Ed") == "Ed" && redact.field("environment", "login.example.com") == "login.example.com")
+    #expect(redact("migrated for Ed") == "migrated for Ed")
+    func encoded(_ json: String) -> String {
+      Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+    func decoded(_ value: String) throws -> [String: String] {
+      var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+      while base64.count % 4 != 0 { base64 += "=" }
+      let data = try #require(Data(base64Encoded: base64), "\(value)")
+      return try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+    }
+    // A uid too short for the matcher still gets a token; a uid's token does not depend on its case, as an id's.
+    let short = try decoded(redact.field("client_info", encoded(#"{"uid":"a1","utid":"t-1","name":"Ed"}"#)))
+    #expect(short.keys.sorted() == ["uid", "utid"] && short["utid"] == "t-1")
+    #expect(short["uid"]?.hasPrefix("account-") == true && short["uid"]?.count == 20)
+    let uid = "0f6f2d3b-0000-4000-8000-00000000b0b0"
+    let long = try decoded(redact.field("client_info", encoded(#"{"uid":"\#(uid)","utid":"t-1"}"#)))
+    #expect(long["uid"] != short["uid"] && long["uid"]?.hasPrefix("account-") == true)
+    let upper = try decoded(redact.field("client_info", encoded(#"{"utid":"t-1","uid":"\#(uid.uppercased())"}"#)))
+    #expect(upper == long)
+    for odd in ["not base64!", encoded("[1]"), encoded(#"{"utid":"t-1"}"#)] {
+      let shown = redact.field("client_info", odd)
+      #expect(shown.hasPrefix("client-info-") && shown.count == 24, "\(odd): \(shown)")
+    }
+    #expect(Redactor.none.field("client_info", "eyJ1aWQiOiJhMSJ9") == "eyJ1aWQiOiJhMSJ9")
+    #expect(Redactor.none.field("name", "Ed") == "Ed")
+  }
+
   /// Seeded random values and texts, mixed case, ASCII and not. Values never overlap (no value ends with what
   /// another begins with), the case where "longest first" and "leftmost-longest" could disagree, and the tokens
   /// share no character with them.

@@ -3,6 +3,7 @@ import Foundation
 import MigrationEngine
 import Testing
 import UnifiedCache
+import _Adal2MSALTestSupport
 
 /// The reports never show a secret, redact consistently, and colour only on request.
 @Suite struct ReportTests {
@@ -66,6 +67,68 @@ import UnifiedCache
     #expect(Migration.report(plan, redactUsernames: true).json() == report.json())
   }
 
+  /// A display name and the uid inside a `client_info` are personal too: in every format a redacted report shows
+  /// neither, not even decoded from base64; its JSON shows each name as a `name-` token and each `client_info`
+  /// still as base64url JSON, with the uid's token and the tenant as it was.
+  @Test(arguments: ["two-tenants", "upn-change", "msal-conflict", "pre27-existing-account", "sovereign-clouds"])
+  func redactionHidesDisplayNamesAndTheUidInsideClientInfo(_ name: String) throws {
+    let plan = try Scenario(name).plan()
+    var names: Set<String> = []
+    var clientInfos: [String: [String: String]] = [:]
+    for entry in plan.entries {
+      for entity in [entry.entity, entry.existing].compactMap({ $0 }) {
+        var clientInfo: String?
+        switch entity {
+        case .account(let account):
+          names.formUnion([account.name, account.givenName, account.familyName, account.middleName].compactMap { $0 })
+          clientInfo = account.clientInfo
+        case .accessToken(let token): clientInfo = token.clientInfo
+        case .refreshToken(let token): clientInfo = token.clientInfo
+        case .idToken(let token): clientInfo = token.clientInfo
+        case .appMetadata: break
+        }
+        if let clientInfo { clientInfos[clientInfo] = try #require(Self.decodedClientInfo(clientInfo)) }
+      }
+    }
+    let uids = Set(clientInfos.values.compactMap { $0["uid"]?.lowercased() })
+    #expect(!names.isEmpty || !uids.isEmpty, "\(name): nothing to hide")
+    let report = Migration.report(plan, redactUsernames: true)
+    for text in [report.text(), report.json(), report.markdown()] {
+      let decoded = EncodedText.decodedRuns(in: text).map { $0.lowercased() }
+      for value in names { #expect(!ShownValue.holds(text, name: value), "\(name): \(value)") }
+      for uid in uids {
+        #expect(!ShownValue.holds(text, id: uid), "\(name): \(uid)")
+        #expect(!decoded.contains { $0.contains(uid) }, "\(name): \(uid) decodes from the report")
+      }
+    }
+    let entries = report.users.flatMap(\.entries) + report.otherEntries
+    for entry in entries {
+      for field in entry.fields + entry.existingFields {
+        switch field.name {
+        case "name", "given_name", "family_name", "middle_name":
+          #expect(field.value.hasPrefix("name-") && field.value.count == 17, "\(name): \(field.value)")
+        case "client_info":
+          let shown = try #require(Self.decodedClientInfo(field.value), "\(name): \(field.value)")
+          #expect(shown["uid"]?.hasPrefix("account-") == true, "\(name): \(shown)")
+          #expect(clientInfos.values.contains { $0["utid"] == shown["utid"] }, "\(name): \(shown)")
+        default: break
+        }
+      }
+    }
+    // Without redaction the report shows them as they are.
+    let plain = Migration.report(plan).json()
+    for value in names { #expect(plain.contains(value)) }
+    for value in clientInfos.keys { #expect(plain.contains(value)) }
+  }
+
+  /// A `client_info` decoded: base64url JSON with string members.
+  static func decodedClientInfo(_ value: String) -> [String: String]? {
+    var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    guard let data = Data(base64Encoded: base64) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: String]
+  }
+
   /// A diagnostic's place is redacted as its message is: the notes of what the export for a library leaves
   /// out place an entry by its key, which starts with the home account id.
   @Test(arguments: ["adal27-home-account-id", "frt-two-apps", "duplicate-rts"])
@@ -108,8 +171,8 @@ import UnifiedCache
   }
 
   /// Redacted reports, byte for byte: recorded with the first redactor (one search per identity), they pin its
-  /// tokens and placement for any faster one.
-  @Test(arguments: ["two-tenants", "upn-change", "msal-conflict", "adfs"])
+  /// tokens and placement for any faster one (pre27-existing-account: the re-encoded `client_info`).
+  @Test(arguments: ["two-tenants", "upn-change", "msal-conflict", "adfs", "pre27-existing-account"])
   func redactedReportsMatchGolden(_ name: String) throws {
     let report = Migration.report(try Scenario(name).plan(), redactUsernames: true)
     try expectGolden(report.json(), "\(name).redacted.json")

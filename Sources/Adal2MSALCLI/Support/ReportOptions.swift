@@ -15,7 +15,7 @@ struct ReportOptions: ParsableArguments {
 
   @Flag(
     help:
-      "Replace usernames and account ids in the report (and in the summary on standard error) with stable hashes, for reports that leave the team."
+      "Replace usernames, display names and account ids (also the uid inside client_info) in the report (and in the summary on standard error) with stable hashes, for reports that leave the team."
   )
   var redactUsernames = false
 

@@ -20,7 +20,8 @@ public struct MigrationOptions: Sendable {
   public var prefer: Preference
   /// The time every expiry decision and every defaulted `cached_at` uses.
   public var clock: MigrationClock
-  /// Replace usernames, local account ids and home account ids in reports with stable `user-…` tokens.
+  /// Replace usernames, display names and account ids (also the uid inside `client_info`) in reports with stable
+  /// `user-…`, `name-…` and `account-…` tokens (docs/report.md, its guarantees).
   public var redactUsernames: Bool
   /// The MSAL library the cache is for: the report shows each entry under the key that library will store it
   /// at (nil: the canonical key). Planning does not depend on it.

@@ -16,11 +16,14 @@ enum EntityFields {
     return out
   }
 
-  /// The fields as the report's (name, value) pairs, each value passed through `transform` (the redactor).
-  static func pairs(of entity: AnyUnifiedEntity, _ transform: (String) -> String) -> [(name: String, value: String)] {
+  /// The fields as the report's (name, value) pairs, each value passed through `transform` with its field's name
+  /// (the redactor's `field(_:_:)`).
+  static func pairs(
+    of entity: AnyUnifiedEntity, _ transform: (String, String) -> String
+  ) -> [(name: String, value: String)] {
     var out: [(name: String, value: String)] = []
     out.reserveCapacity(16)  // the most fields an entity shows: one allocation, not five as the array grows
-    forEach(of: entity) { out.append((name: $0, value: transform($1))) }
+    forEach(of: entity) { out.append((name: $0, value: transform($0, $1))) }
     return out
   }
 

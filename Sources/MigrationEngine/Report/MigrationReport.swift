@@ -4,8 +4,8 @@ import UnifiedCache
 
 /// The report of a plan: a summary, one section per user, every skip and conflict with its reason, and the
 /// diagnostics. Rendered as text, JSON (schema: docs/report-schema.json) or Markdown. Secrets appear only as
-/// fingerprints; with `redactUsernames` every username and account id is a stable `user-…` / `account-…`
-/// token. The same plan always renders to the same bytes.
+/// fingerprints; with `redactUsernames` every username, display name and account id is a stable `user-…` /
+/// `name-…` / `account-…` token. The same plan always renders to the same bytes.
 public struct MigrationReport: Sendable {
   /// The JSON report's schema version.
   public static let schemaVersion = 1
@@ -226,13 +226,13 @@ private struct FieldOrigin: Sendable {
 
   func fields(existing: Bool) -> [(name: String, value: String)] {
     guard let box = existing ? boxes.existing : boxes.entity else { return [] }
-    return EntityFields.pairs(of: box.value) { redact($0) }
+    return EntityFields.pairs(of: box.value) { redact.field($0, $1) }
   }
 
   /// `fields(existing:)` one by one, without the list.
   func forEachField(existing: Bool, _ body: (String, String) -> Void) {
     guard let box = existing ? boxes.existing : boxes.entity else { return }
-    box.forEachField { body($0, redact($1)) }
+    box.forEachField { body($0, redact.field($0, $1)) }
   }
 
   /// The summary's fields of the entity (`EntityFields.summaryValues`), as `fields(existing: false)` lists them.

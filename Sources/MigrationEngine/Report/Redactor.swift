@@ -4,7 +4,9 @@ import UnifiedCache
 
 /// Replaces personal identifiers in report text with stable tokens: a username becomes `user-<12 hex>`, a
 /// home or local account id `account-<12 hex>` (the SHA-256 of the lowercased value), the same token
-/// wherever the value appears, including inside cache keys, reasons and diagnostics.
+/// wherever the value appears, including inside cache keys, reasons and diagnostics. An entity's fields go
+/// through `field(_:_:)`, which also replaces what is personal by what the field is: a display name, and the uid
+/// inside a `client_info`.
 package struct Redactor: Sendable {
   // Boxed, and nil when nothing is redacted: every report entry keeps its redactor (to make its fields when
   // asked), and the matcher inline was five arrays to retain and release per entry.
@@ -12,7 +14,13 @@ package struct Redactor: Sendable {
 
   private final class Matcher: Sendable {
     let value: IdentityMatcher
-    init(_ value: IdentityMatcher) { self.value = value }
+    /// Each `client_info` of the run, by its value, as the report shows it (`Redactor.clientInfo(_:)`), made
+    /// once per value rather than once per entry that holds it.
+    let clientInfos: [String: String]
+    init(_ value: IdentityMatcher, clientInfos: [String: String]) {
+      self.value = value
+      self.clientInfos = clientInfos
+    }
   }
 
   static let none = Redactor(matcher: nil)
@@ -30,7 +38,9 @@ package struct Redactor: Sendable {
     let pairs =
       names.usernames.map { ($0, "user-" + Self.digest($0)) }
       + names.accountIDs.map { ($0, "account-" + Self.digest($0)) }
-    matcher = Matcher(IdentityMatcher(pairs))
+    var clientInfos: [String: String] = [:]
+    for value in names.clientInfos { clientInfos[value] = Self.clientInfo(value) }
+    matcher = Matcher(IdentityMatcher(pairs), clientInfos: clientInfos)
   }
 
   fileprivate static func digest(_ value: String) -> String {
@@ -43,6 +53,44 @@ package struct Redactor: Sendable {
   package func callAsFunction(_ text: String) -> String { matcher?.value(text) ?? text }
 
   func callAsFunction(_ text: String?) -> String? { text.map { self($0) } }
+
+  /// The value of an entity's field (named as `EntityFields` names it) as the report shows it. A display name
+  /// (`name`, `given_name`, `family_name`, `middle_name`) becomes `name-<12 hex>` whole: names are replaced by
+  /// field and never searched for in other text, where a short one ("Ed", "An") or one that is also a word or a
+  /// host ("Example") would be found inside what stays. A `client_info` is `clientInfo(_:)`'s. Any other
+  /// value is redacted as text.
+  func field(_ name: String, _ value: String) -> String {
+    guard let matcher else { return value }
+    switch name {
+    case "name", "given_name", "family_name", "middle_name":
+      return value.trimmedWhitespace().isEmpty ? value : "name-" + Self.digest(value.trimmedWhitespace().lowercased())
+    case "client_info":
+      return matcher.clientInfos[value] ?? Self.clientInfo(value)
+    default:
+      return matcher.value(value)
+    }
+  }
+
+  /// A `client_info` (base64url JSON `{"uid":…,"utid":…}`) as a redacted report shows it: the same JSON with the
+  /// uid as its token and the utid (a tenant id) as it is, encoded again, so that it still decodes to the
+  /// home tenant and to the account's token but never to its id; members other than these two are left out. A
+  /// value that is not such JSON becomes `client-info-<12 hex>`. The uid's token is made here, not looked up:
+  /// it is the one the matcher gives the same id (`RedactionNames` gathers it) and, for a uid too short to be
+  /// gathered, the one it would give.
+  private static func clientInfo(_ value: String) -> String {
+    guard let data = Base64URL.decode(value), let object = (try? JSONParser().parse(data))?.objectValue,
+      let uid = object["uid"]?.stringValue, !uid.trimmedWhitespace().isEmpty
+    else { return "client-info-" + digest(value) }
+    var redacted = JSONObject()
+    for member in object {
+      switch member.key {
+      case "uid": redacted["uid"] = .string("account-" + digest(uid.trimmedWhitespace().lowercased()))
+      case "utid": redacted["utid"] = member.value
+      default: continue
+      }
+    }
+    return Base64URL.encode(JSONText.compact(.object(redacted)))
+  }
 
   /// The diagnostic with its message and its place's key path redacted: an MSAL cache's key path holds the
   /// entry's key, which starts with the home account id.
@@ -60,6 +108,8 @@ package struct Redactor: Sendable {
 public struct RedactionNames: Sendable {
   fileprivate var usernames: Set<String> = []
   fileprivate var accountIDs: Set<String> = []
+  /// Every `client_info` value, as written (the redactor re-encodes each once, `Redactor.field(_:_:)`).
+  fileprivate var clientInfos: Set<String> = []
 
   public init() {}
 
@@ -76,11 +126,26 @@ public struct RedactionNames: Sendable {
       addID(entry.homeAccountID)
       for entity in [entry.entity, entry.existing].compactMap({ $0 }) {
         addID(entity.homeAccountID)
-        if case .account(let account) = entity {
+        switch entity {
+        case .account(let account):
           addName(account.username)
           addID(account.localAccountID)
+          addID(account.alternativeAccountID)
+          addClientInfo(account.clientInfo)
+        case .accessToken(let token): addClientInfo(token.clientInfo)
+        case .refreshToken(let token): addClientInfo(token.clientInfo)
+        case .idToken(let token): addClientInfo(token.clientInfo)
+        case .appMetadata: break
         }
       }
+    }
+  }
+
+  /// Adds a `client_info` and the uid it holds (an account id, which any text may name).
+  private mutating func addClientInfo(_ clientInfo: String?) {
+    guard let clientInfo, !clientInfo.isEmpty, clientInfos.insert(clientInfo).inserted else { return }
+    if let data = Base64URL.decode(clientInfo), let object = (try? JSONParser().parse(data))?.objectValue {
+      addID(object["uid"]?.stringValue)
     }
   }
 
