@@ -69,9 +69,9 @@ public enum ShownValue {
     withoutPaths(text).lowercased().contains(id.lowercased())
   }
 
-  /// `text` without absolute paths (a `/` after a space, a quote, a backtick, `(` or the start, up to a space, a
-  /// quote, a backtick, `#`, `)` or `:`).
+  /// `text` without absolute paths (a `/` after a space, a quote, a backtick, `(`, a Markdown cell's `<br>` or the
+  /// start, up to a space, a quote, a backtick, `#`, `)` or `:`).
   static func withoutPaths(_ text: String) -> String {
-    text.replacingOccurrences(of: #"(?<=^|[\s"'`(])/[^\s"'`#):]+"#, with: " ", options: .regularExpression)
+    text.replacingOccurrences(of: #"(?<=^|[\s"'`(>])/[^\s"'`#):]+"#, with: " ", options: .regularExpression)
   }
 }
