@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 import Testing
 import _Adal2MSALTestSupport
@@ -68,9 +69,7 @@ import _Adal2MSALTestSupport
 
   /// A `client_info` decoded: base64url JSON.
   static func clientInfo(_ value: String) -> [String: Any]? {
-    var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    guard let data = Data(base64Encoded: base64) else { return nil }
+    guard let data = Base64URL.decode(value) else { return nil }
     return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
   }
 

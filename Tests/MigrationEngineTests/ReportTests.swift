@@ -1,4 +1,5 @@
 import ADALCache
+import Adal2MSALSupport
 import Foundation
 import MigrationEngine
 import Testing
@@ -123,9 +124,7 @@ import _Adal2MSALTestSupport
 
   /// A `client_info` decoded: base64url JSON with string members.
   static func decodedClientInfo(_ value: String) -> [String: String]? {
-    var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64 += "=" }
-    guard let data = Data(base64Encoded: base64) else { return nil }
+    guard let data = Base64URL.decode(value) else { return nil }
     return (try? JSONSerialization.jsonObject(with: data)) as? [String: String]
   }
 
