@@ -43,7 +43,8 @@ public struct ADALArchivedItemDecoder: Sendable {
     _ root: ArchiveValue, source: consuming ADALItemSource, keychainUserID: String? = nil
   ) throws(ADALItemError) -> (item: ADALTokenItem, diagnostics: [Diagnostic]) {
     guard case .object(let object) = root else {
-      throw ADALItemError("the archive's root is a \(root.kindName), not an ADAL cache item", source: source)
+      throw ADALItemError(
+        "the archive's root is \(Wording.indefinite(root.kindName)), not an ADAL cache item", source: source)
     }
     return try decode(object: object, source: source, keychainUserID: keychainUserID)
   }
@@ -120,7 +121,7 @@ public struct ADALArchivedItemDecoder: Sendable {
       guard let token, let field = plainField(of: item, holding: token) else { continue }
       throw ADALItemError(
         "the archive's \(field) is its \(name) (a damaged or crafted archive); the item is not read, so that the "
-          + "token is never shown or stored as a \(field)",
+          + "token is never shown or stored as \(Wording.indefinite(field))",
         source: item.source)
     }
   }
@@ -152,7 +153,7 @@ public struct ADALArchivedItemDecoder: Sendable {
   ) -> UserInformation {
     if value.isNull { return UserInformation() }
     guard let info = value.objectValue, Self.userInformationClassNames.contains(info.className) else {
-      fields.warn("userInformation", "is a \(value.kindName), not ADUserInformation")
+      fields.warn("userInformation", "is \(Wording.indefinite(value.kindName)), not ADUserInformation")
       return UserInformation()
     }
     var inner = FieldReader(object: info, location: fields.location, path: "userInformation", memo: memo)
@@ -212,7 +213,7 @@ struct FieldReader<Object: ArchivedItemObject> {
   }
 
   private func typeProblem(_ value: Object.Value, _ expected: String) -> String {
-    "is a \(value.kindName), expected \(expected)"
+    "is \(Wording.indefinite(value.kindName)), expected \(expected)"
   }
 
   /// A string field the item cannot be read without: one of another type makes the item unreadable, named at its

@@ -99,7 +99,7 @@ public struct ADALCacheReader: Sendable {
     document.value = .array([])
     guard let parsed = try KeychainDumpParser(limits: limits, file: file).parse(plist: consume tree) else {
       throw ADALCacheError(
-        "the \(format.displayName) is neither a keychain dump nor a keyed archive (root is a \(kindName))",
+        "the \(format.displayName) is neither a keychain dump nor a keyed archive (root is \(Wording.indefinite(kindName)))",
         at: SourceLocation(file: file), kind: .unrecognised)
     }
     return route(consume parsed, format: format, file: file, pages: pages)
@@ -148,7 +148,7 @@ public struct ADALCacheReader: Sendable {
       }
       try KeychainDumpParser.requireItems(
         entries: entries.count, anyItem: KeychainDumpParser.hasItem(amongFlat: entries), emptyIsDump: true,
-        subject: "the property list is an array of \(entries.count) entries", file: file)
+        subject: "the property list is an array of \(Wording.counted(entries.count, "entry", "entries"))", file: file)
       var result = ADALReadResult(inputKind: .keychainPlistArray, plistFormat: .binary)
       router.route(flat: entries, parser: parser, into: &result, releasing: pages)
       return result

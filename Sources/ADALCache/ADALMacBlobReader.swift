@@ -30,12 +30,14 @@ public struct ADALMacBlobReader: Sendable {
     func fail(_ message: String, _ path: String) -> ADALCacheError {
       ADALCacheError(message, at: SourceLocation(file: file, keyPath: path))
     }
-    guard let wrapper = root.stringKeyedEntries else { throw fail("the blob's root is a \(root.kindName)", "root") }
+    guard let wrapper = root.stringKeyedEntries else {
+      throw fail("the blob's root is \(Wording.indefinite(root.kindName))", "root")
+    }
     guard let version = wrapper.first(where: { $0.key == "version" })?.value else {
       throw fail("the blob has no version", "root.version")
     }
     guard let number = version.doubleValue else {
-      throw fail("the blob's version is a \(version.kindName)", "root.version")
+      throw fail("the blob's version is \(Wording.indefinite(version.kindName))", "root.version")
     }
     guard number <= Self.currentVersion else {
       throw fail("the blob's version \(number) is newer than \(Self.currentVersion)", "root.version")
@@ -56,7 +58,7 @@ public struct ADALMacBlobReader: Sendable {
         diagnostics.append(
           Diagnostic(
             .error, code: "adal.blob-structure",
-            "a user key is a \(userEntry.key.kindName), not a string; its tokens are skipped",
+            "a user key is \(Wording.indefinite(userEntry.key.kindName)), not a string; its tokens are skipped",
             at: SourceLocation(file: file, keyPath: userPath)))
         continue
       }
@@ -64,7 +66,7 @@ public struct ADALMacBlobReader: Sendable {
         diagnostics.append(
           Diagnostic(
             .error, code: "adal.blob-structure",
-            "the tokens of user '\(userKey)' are a \(userEntry.value.kindName), not a dictionary",
+            "the tokens of user '\(userKey)' are \(Wording.indefinite(userEntry.value.kindName)), not a dictionary",
             at: SourceLocation(file: file, keyPath: userPath)))
         continue
       }
@@ -107,7 +109,8 @@ public struct ADALMacBlobReader: Sendable {
     guard case .object(let object) = key, Self.keyClassNames.contains(object.className) else {
       return [
         Diagnostic(
-          .warning, code: "adal.blob-structure", "the item's key is a \(key.kindName), not an ADTokenCacheKey",
+          .warning, code: "adal.blob-structure",
+          "the item's key is \(Wording.indefinite(key.kindName)), not an ADTokenCacheKey",
           at: location)
       ]
     }

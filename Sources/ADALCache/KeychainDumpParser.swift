@@ -36,7 +36,7 @@ struct KeychainDumpParser {
       value = .array([])  // `elements` is then the only reference, and each entry goes once its record is made
       try Self.requireItems(
         entries: elements.count, anyItem: elements.contains(where: Self.isItem), emptyIsDump: true,
-        subject: "the property list is an array of \(elements.count) entries", file: file)
+        subject: "the property list is an array of \(Wording.counted(elements.count, "entry", "entries"))", file: file)
       var parsed = Parsed(kind: .keychainPlistArray)
       try addPlistItems(&elements, prefix: "", to: &parsed)
       return parsed
@@ -256,7 +256,7 @@ struct KeychainDumpParser {
       }
       try Self.requireItems(
         entries: array.count, anyItem: array.contains(where: Self.isItem), emptyIsDump: true,
-        subject: "the JSON is an array of \(array.count) entries", file: file)
+        subject: "the JSON is an array of \(Wording.counted(array.count, "entry", "entries"))", file: file)
       return [("", array)]
     }
     guard let dictionary = root.objectValue else {
@@ -355,7 +355,7 @@ struct KeychainDumpParser {
 
   /// The unreadable entry a dump holds in place of an item dictionary (a string, a number, an array).
   static func notADictionary(_ kindName: String, at location: SourceLocation) -> Diagnostic {
-    ADALItemError("the dump entry is a \(kindName), not an item dictionary", at: location).diagnostic
+    ADALItemError("the dump entry is \(Wording.indefinite(kindName)), not an item dictionary", at: location).diagnostic
   }
 
   /// The attribute names an item is recognised by, for messages.
@@ -403,7 +403,7 @@ struct KeychainDumpParser {
       }
       guard let entries = items(value) else {
         throw ADALCacheError(
-          "the keychain class \(key) is a \(kindName(value)), not an array of items; expected a dump of keychain "
+          "the keychain class \(key) is \(Wording.indefinite(kindName(value))), not an array of items; expected a dump of keychain "
             + "classes ({\"\(key)\": [item, ...]})",
           at: SourceLocation(file: file, keyPath: key), kind: .unrecognised)
       }

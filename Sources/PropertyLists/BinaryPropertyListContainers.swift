@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// A container being read: its references are walked one at a time, without recursion, so that nesting is
@@ -51,7 +52,7 @@ extension BinaryPropertyListParser {
       let (references, overflow1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
       let (size, overflow2) = references.multipliedReportingOverflow(by: trailer.objectRefSize)
       guard !overflow1, !overflow2 else { throw .at(offset: offset, "container count \(count) is too large") }
-      try requireBytes(start, size, "container of \(count) entries")
+      try requireBytes(start, size, "container of \(Wording.counted(count, "entry", "entries"))")
       var position = start
       for _ in 0..<references {
         let child = try reference(at: position)
@@ -122,7 +123,7 @@ extension BinaryPropertyListParser {
     let (references, overflow1) = count.multipliedReportingOverflow(by: kind == .dictionary ? 2 : 1)
     let (size, overflow2) = references.multipliedReportingOverflow(by: trailer.objectRefSize)
     guard !overflow1, !overflow2 else { throw .at(offset: offset, "container count \(count) is too large") }
-    try requireBytes(start, size, "container of \(count) entries")
+    try requireBytes(start, size, "container of \(Wording.counted(count, "entry", "entries"))")
     var frame = BinaryContainerFrame(kind: kind, index: index, offset: offset, depth: depth, count: count, start: start)
     frame.elements.reserveCapacity(count)
     if kind == .dictionary { try startDictionary(&frame) }
@@ -149,7 +150,7 @@ extension BinaryPropertyListParser {
       return
     }
     guard case .string(let key) = value else {
-      throw .at(offset: position, "dictionary key is a \(value.kindName), expected a string")
+      throw .at(offset: position, "dictionary key is \(Wording.indefinite(value.kindName)), expected a string")
     }
     frame.keys.append(key.value)  // keys are decoded: short, and shared through key tables
     if entry == frame.count - 1 { finishKeys(&frame) }

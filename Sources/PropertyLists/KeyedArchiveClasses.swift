@@ -1,3 +1,4 @@
+import Adal2MSALSupport
 import Foundation
 
 /// How instances of Foundation value classes are decoded; every other class becomes an `ArchivedObject`.
@@ -16,7 +17,9 @@ extension KeyedArchiveResolver {
     if Self.stringClasses.contains(className) {
       if let text = fields["NS.string"] {
         let (value, _, _) = try resolveField(text, owner: index, depth: depth)
-        guard case .string = value else { throw .at(object: index, "\(className) NS.string is a \(value.kindName)") }
+        guard case .string = value else {
+          throw .at(object: index, "\(className) NS.string is \(Wording.indefinite(value.kindName))")
+        }
         return (value, 1, 0)
       }
       if let bytes = fields["NS.bytes"] {
@@ -37,7 +40,9 @@ extension KeyedArchiveResolver {
     if Self.dataClasses.contains(className) {
       guard let bytes = fields["NS.data"] else { throw .at(object: index, "\(className) without NS.data") }
       let (value, _, _) = try resolveField(bytes, owner: index, depth: depth)
-      guard case .data = value else { throw .at(object: index, "\(className) NS.data is a \(value.kindName)") }
+      guard case .data = value else {
+        throw .at(object: index, "\(className) NS.data is \(Wording.indefinite(value.kindName))")
+      }
       return (value, 1, 0)
     }
     if className == "NSNull" { return (.null, 1, 0) }

@@ -191,7 +191,7 @@ import _Adal2MSALTestSupport
       let unreadable = try #require(
         result.diagnostics.first { $0.code == "adal.item-unreadable" }, "\(encoding): \(result.diagnostics)")
       #expect(unreadable.location?.keyPath == "root.clientId", "\(encoding): \(unreadable)")
-      #expect(unreadable.message.contains("clientId is a integer, expected a string"), "\(unreadable.message)")
+      #expect(unreadable.message.contains("clientId is an integer, expected a string"), "\(unreadable.message)")
       #expect(!unreadable.message.contains("has no clientId"), "\(unreadable.message)")
     }
   }

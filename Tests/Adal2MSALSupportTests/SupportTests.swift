@@ -501,3 +501,24 @@ extension StringFastPathTests {
     init(_ object: Counted) { self.object = object }
   }
 }
+
+@Suite struct WordingTests {
+  /// Every kind name the readers put after an article (`PropertyListValue.kindName`, `ArchiveValue.kindName`,
+  /// `JSONValue.typeName`, the store's columns, class names) reads as English.
+  @Test func eachKindTakesTheArticleOfItsSound() {
+    let expected = [
+      "integer": "an integer", "array": "an array", "object": "an object", "NSArray": "an NSArray",
+      "NSDate": "an NSDate", "ADUserInformation": "an ADUserInformation", "expires_on": "an expires_on",
+      "extended_expires_on": "an extended_expires_on", "UID": "a UID", "string": "a string", "real": "a real",
+      "dictionary": "a dictionary", "boolean": "a boolean", "$null": "a $null", "secret": "a secret",
+      "unknown": "an unknown", "user key": "a user key",
+    ]
+    for (noun, phrase) in expected { #expect(Wording.indefinite(noun) == phrase) }
+  }
+
+  @Test func aCountOfOneIsSingular() {
+    #expect(Wording.counted(1, "entry", "entries") == "1 entry")
+    #expect(Wording.counted(0, "entry", "entries") == "0 entries")
+    #expect(Wording.counted(2, "entry", "entries") == "2 entries")
+  }
+}

@@ -23,7 +23,7 @@ import _Adal2MSALTestSupport
       path: try StoreTestSupport.freshPath(), options: CacheStoreOptions(sealing: sealing))
     try StoreTestSupport.importFiles([Fixtures.url("msal-json/\(fixture)")], into: store)
     let exported = URL(fileURLWithPath: store.path + ".export.json")
-    try store.exportJSON().write(to: exported)
+    try store.export().data.write(to: exported)
     let output = try Self.oracle(exported, expectations: Self.expectations[fixture] ?? "{}")
     #expect(
       output.exitCode == 0,
@@ -36,7 +36,7 @@ import _Adal2MSALTestSupport
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
     try StoreTestSupport.importFiles(try StoreTestSupport.fixtureFiles(), into: store)
     let exported = URL(fileURLWithPath: store.path + ".export.json")
-    try store.exportJSON().write(to: exported)
+    try store.export().data.write(to: exported)
     // Accounts whose keys occur in one fixture only (two fixtures share the liu.kang account key).
     let output = try Self.oracle(
       exported,

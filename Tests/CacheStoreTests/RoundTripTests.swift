@@ -24,7 +24,7 @@ import _Adal2MSALTestSupport
       #expect(summary.rowsInserted == original.allEntities.count)
       let stored = try store.contents()
       #expect(stored == original, "store differs from the fixture \(fixture.lastPathComponent)")
-      let exported = try UnifiedCacheJSONReader().read(try store.exportJSON(), file: "export.json").contents
+      let exported = try UnifiedCacheJSONReader().read(try store.export().data, file: "export.json").contents
       #expect(exported == original, "export differs from the fixture \(fixture.lastPathComponent)")
     }
   }
@@ -68,38 +68,41 @@ import _Adal2MSALTestSupport
       try store.apply(
         StoreTestSupport.plan(adding: contents), options: ApplyOptions(unknownSections: contents.unknownSections))
       #expect(try store.contents() == contents)
-      #expect(try UnifiedCacheJSONReader().read(try store.exportJSON()).contents == contents)
+      #expect(try UnifiedCacheJSONReader().read(try store.export().data).contents == contents)
     }
   }
 
   /// A later run's unknown sections (docs/sqlite-schema.md, `unknown_sections`): a section of a name the store
-  /// keeps replaces it where it stood, a new one goes after the others, and the unmodelled entries of a known
-  /// section join those an earlier run kept (under a key it kept, its entry stays). The export writes them all back.
+  /// keeps is joined with it where it stood (an object member by member, any other value replaced), a new one goes
+  /// after the others, and the unmodelled entries of a known section join those an earlier run kept (under a key it
+  /// kept, its entry stays). The export writes them all back.
   @Test func aLaterRunsUnknownSectionsReplaceOrJoinTheKeptOnes() throws {
     let store = try CacheStore.open(path: try StoreTestSupport.freshPath())
     let noEntities = StoreTestSupport.plan(adding: [AnyUnifiedEntity]())
     let first: JSONObject = [
       "Foo": .string("first"), "AccessToken": .object(["an-entry": .object(["foo": .string("bar")])]),
-      "Bar": .array([]),
+      "Bar": .array([]), "AppData": .object(["theme": .string("blue"), "size": .number("2")]),
     ]
     try store.apply(noEntities, options: ApplyOptions(unknownSections: first))
     let second: JSONObject = [
       "AccessToken": .object([
         "another-entry": .object(["n": .number("1")]), "an-entry": .object(["foo": .string("changed")]),
       ]),
-      "Foo": .string("second"), "Baz": .null,
+      "Foo": .string("second"), "Baz": .null, "AppData": .object(["size": .number("3"), "lang": .string("en")]),
     ]
     let applied = try store.apply(noEntities, options: ApplyOptions(unknownSections: second))
-    #expect(applied.sectionsWritten == 3)
+    #expect(applied.sectionsWritten == 4)
     let kept: JSONObject = [
       "Foo": .string("second"),
       "AccessToken": .object([
         "an-entry": .object(["foo": .string("bar")]), "another-entry": .object(["n": .number("1")]),
       ]),
-      "Bar": .array([]), "Baz": .null,
+      "Bar": .array([]),
+      // An app's own section keeps every member a run kept, a member of the same name taking the later value.
+      "AppData": .object(["theme": .string("blue"), "size": .number("3"), "lang": .string("en")]), "Baz": .null,
     ]
     #expect(try store.contents().unknownSections == kept)
-    let exported = try UnifiedCacheJSONReader().read(try store.exportJSON()).contents.unknownSections
+    let exported = try UnifiedCacheJSONReader().read(try store.export().data).contents.unknownSections
     #expect(Set(exported.keys) == Set(kept.keys))
     for name in kept.keys { #expect(exported[name] == kept[name], "\(name)") }
   }

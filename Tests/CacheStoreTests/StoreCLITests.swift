@@ -156,6 +156,29 @@ import _Adal2MSALTestSupport
     #expect(try Self.cli(["accounts", store]).exitCode == 0)
   }
 
+  /// An app's own section in an MSAL cache: `migrate --msal` keeps it verbatim and says so (a note names it, the
+  /// closing lines count it), and a later run over a file whose section holds other members joins them with the
+  /// stored ones, so that the store never drops what an earlier run kept. Nothing is lost: status 0.
+  @Test func migrateKeepsAnAppsSectionAndNeverDropsItsMembers() throws {
+    let cache = try StoreTestSupport.freshPath()
+    let (first, second) = (cache + ".1.json", cache + ".2.json")
+    try Data(#"{"Account": {}, "AppData": {"theme": "blue", "size": 2}}"#.utf8).write(to: URL(fileURLWithPath: first))
+    try Data(#"{"Account": {}, "AppData": {"size": 3}}"#.utf8).write(to: URL(fileURLWithPath: second))
+    let migrated = try Self.cli(["migrate", "--msal", first, "--out", cache, "--report", cache + ".txt"])
+    #expect(migrated.exitCode == 0, "\(migrated.stderr)")
+    #expect(migrated.stderr.contains("wrote run 1 to \(cache): 0 added, 0 updated, 1 section(s) kept verbatim"))
+    #expect(
+      try String(contentsOfFile: cache + ".txt", encoding: .utf8).contains(
+        "at AppData: a section adal2msal does not model (an object, 2 members), kept verbatim"))
+    let again = try Self.cli(["migrate", "--msal", second, "--out", cache, "-q"])
+    #expect(again.exitCode == 0, "\(again.stderr)")
+    let exported = try Self.cli(["export", cache])
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
+    let section = try #require(root["AppData"] as? [String: Any])
+    #expect(section["theme"] as? String == "blue")
+    #expect(section["size"] as? Int == 3)
+  }
+
   /// A credential in a section the model does not know (MSAL Go's partitions) is named by `import` as it is by
   /// `migrate --msal`, kept, and written back by `export`; not stored as an entity, it makes the import partial
   /// (status 2), by the codes a migration counts as problems.

@@ -23,7 +23,7 @@ struct FuzzRegressionTests {
       _ = PropertyListRendering.json(inspection)
     },
     "fuzz-unified-json": { data, file in
-      _ = UnifiedCacheJSONWriter.write(try UnifiedCacheJSONReader().read(data, file: file).contents)
+      _ = UnifiedCacheJSONWriter.export(try UnifiedCacheJSONReader().read(data, file: file).contents).data
     },
     "fuzz-adal-dump": { data, file in _ = try ADALCacheReader().read(data, file: file) },
     "fuzz-pipeline": { data, file in

@@ -35,7 +35,7 @@ import _Adal2MSALTestSupport
     let folder = try Fixtures.temporaryDirectory("msal-silent")
     defer { try? FileManager.default.removeItem(at: folder) }
     let cacheFile = folder.appendingPathComponent("cache.json")
-    try UnifiedCacheJSONWriter.write(migrated).write(to: cacheFile)
+    try UnifiedCacheJSONWriter.export(migrated).data.write(to: cacheFile)
     let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/oracle/msal_python_silent.py")
 
     for check in scenario.spec.oracle {

@@ -167,7 +167,7 @@ import _Adal2MSALTestSupport
     builder.add([0xD1, 1, 2])
     builder.add([0x10, 1])
     builder.add([0x09])
-    #expect(error(builder.build())?.message == "dictionary key is a integer, expected a string")
+    #expect(error(builder.build())?.message == "dictionary key is an integer, expected a string")
   }
 
   @Test func limitsOnStringsAndObjects() throws {

@@ -50,7 +50,7 @@ import UnifiedCache
     let contents = UnifiedCacheContents(
       accessTokens: UnifiedSection([Self.accessToken]), refreshTokens: UnifiedSection([Self.refreshToken]),
       idTokens: UnifiedSection([Self.idToken]))
-    let result = try UnifiedCacheJSONReader().read(UnifiedCacheJSONWriter.write(contents, for: library))
+    let result = try UnifiedCacheJSONReader().read(UnifiedCacheJSONWriter.export(contents, for: library).data)
     // MSAL ObjC's keys (`|`-separated) are not the ones the reader computes: noted, and not about the fields.
     #expect(result.diagnostics.filter { $0.code != "unified.key-mismatch" }.isEmpty)
     let accessToken = try #require(result.contents.accessTokens.entities.first)

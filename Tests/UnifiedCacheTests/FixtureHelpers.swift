@@ -16,7 +16,7 @@ enum TestCache {
   static func codes(_ result: UnifiedCacheReadResult) -> [String] { result.diagnostics.map(\.code) }
 
   static func roundTrip(_ contents: UnifiedCacheContents) throws -> UnifiedCacheContents {
-    try UnifiedCacheJSONReader().read(UnifiedCacheJSONWriter.write(contents), file: "written.json").contents
+    try UnifiedCacheJSONReader().read(UnifiedCacheJSONWriter.export(contents).data, file: "written.json").contents
   }
 
   /// [accounts, access tokens, refresh tokens, id tokens, app metadata].

@@ -24,7 +24,7 @@ import _Adal2MSALTestSupport
     let directory = try Fixtures.temporaryDirectory("unified-oracle")
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent(fixture)
-    try UnifiedCacheJSONWriter.write(contents).write(to: file)
+    try UnifiedCacheJSONWriter.export(contents).data.write(to: file)
     let output: ProcessRunner.Output
     do {
       output = try Self.runOracle(cache: file, expectations: Self.expectations[fixture] ?? "{}")

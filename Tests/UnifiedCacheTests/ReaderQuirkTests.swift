@@ -70,7 +70,7 @@ import UnifiedCache
     #expect(result.diagnostics.first?.location?.keyPath == "AccessToken.\(Self.key).expires_on")
     #expect(result.diagnostics.first?.code == "unified.field-type")
     // Written back as it was.
-    let written = String(decoding: UnifiedCacheJSONWriter.write(result.contents), as: UTF8.self)
+    let written = String(decoding: UnifiedCacheJSONWriter.export(result.contents).data, as: UTF8.self)
     #expect(written.contains(#""expires_on": "soon""#))
   }
 
@@ -148,8 +148,13 @@ import UnifiedCache
     let result = try TestCache.read(
       #"{"RefreshToken": {}, "GoPartition": {"p1": {"k1": {"credential_type": "RefreshToken", "secret": "s"}}, "#
         + #""k2": {"secret": "s"}}, "AppData": {"theme": {"colour": "blue"}}}"#)
-    #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry", "unified.unmodelled-entry"])
-    #expect(result.diagnostics.map { $0.location?.keyPath } == ["GoPartition.p1.k1", "GoPartition.k2"])
+    let named = result.diagnostics.filter { $0.code == "unified.unmodelled-entry" }
+    #expect(named.map { $0.location?.keyPath } == ["GoPartition.p1.k1", "GoPartition.k2"])
+    // Each section is kept, and named by a note that loses nothing.
+    let kept = result.diagnostics.filter { $0.code == UnifiedCacheJSONReader.sectionKeptCode }
+    #expect(kept.map { $0.location?.keyPath } == ["GoPartition", "AppData"])
+    #expect(kept.allSatisfy { $0.severity == .note })
+    #expect(result.diagnostics.count == named.count + kept.count)
   }
 
   @Test func junkEntryIsReportedWithItsKeyPathAndKeptVerbatim() throws {
@@ -158,7 +163,7 @@ import UnifiedCache
     #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry", "unified.unmodelled-entry"])
     #expect(result.diagnostics.map { $0.location?.keyPath } == ["AccessToken.an-entry", "Account.x"])
     #expect(UnmodelledEntries.count(in: result.contents.unknownSections) == 2)
-    let written = try JSONParser().parse(UnifiedCacheJSONWriter.write(result.contents)).objectValue
+    let written = try JSONParser().parse(UnifiedCacheJSONWriter.export(result.contents).data).objectValue
     #expect(written?["AccessToken"]?.objectValue?["an-entry"] == .object(["foo": .string("bar")]))
     #expect(written?["Account"]?.objectValue?["x"] == .number("5"))
   }
@@ -171,7 +176,7 @@ import UnifiedCache
     #expect(result.contents.refreshTokens.isEmpty)
     #expect(result.diagnostics.map(\.code) == ["unified.unmodelled-entry"])
     #expect(result.diagnostics.first?.message.contains("missing secret") == true)
-    let written = try JSONParser().parse(UnifiedCacheJSONWriter.write(result.contents)).objectValue
+    let written = try JSONParser().parse(UnifiedCacheJSONWriter.export(result.contents).data).objectValue
     #expect(
       written?["RefreshToken"]?.objectValue?["u.t-e-refreshtoken-c--"] == (try JSONParser().parse(Data(entry.utf8))))
   }
@@ -193,7 +198,7 @@ import UnifiedCache
       Self.accessToken(#", "zeta": 1548804634.0556107, "alpha": {"b": 1, "a": [true, null]}"#))
     #expect(token.additionalFields.keys == ["zeta", "alpha"])
     #expect(token.additionalFields["zeta"] == .number("1548804634.0556107"))
-    let written = String(decoding: UnifiedCacheJSONWriter.write(result.contents), as: UTF8.self)
+    let written = String(decoding: UnifiedCacheJSONWriter.export(result.contents).data, as: UTF8.self)
     #expect(written.contains(#""zeta": 1548804634.0556107"#))
     #expect(try TestCache.roundTrip(result.contents) == result.contents)
   }
@@ -201,7 +206,7 @@ import UnifiedCache
   @Test func sectionNameInOtherCaseIsKeptUnknownAndReported() throws {
     let result = try TestCache.read(#"{"Account": {}, "accesstoken": {"k": {}}}"#)
     #expect(result.contents.unknownSections.keys == ["accesstoken"])
-    #expect(TestCache.codes(result) == ["unified.section-case"])
+    #expect(TestCache.codes(result) == ["unified.section-case", UnifiedCacheJSONReader.sectionKeptCode])
   }
 
   @Test func emptyObjectIsAnEmptyCache() throws {

@@ -12,7 +12,7 @@ import UnifiedCache
     ]),
     unknownSections: ["Zeta": .object(["n": .number("1.50")]), "Alpha": .null])
 
-  var text: String { String(decoding: UnifiedCacheJSONWriter.write(Self.sample), as: UTF8.self) }
+  var text: String { String(decoding: UnifiedCacheJSONWriter.export(Self.sample).data, as: UTF8.self) }
 
   @Test func alwaysWritesTheFiveSectionsThenUnknownOnesInOrder() {
     let expectedOrder = [
@@ -33,14 +33,15 @@ import UnifiedCache
   }
 
   @Test func layoutIsFourSpacesUTF8WithoutBOM() {
-    let data = UnifiedCacheJSONWriter.write(Self.sample)
+    let data = UnifiedCacheJSONWriter.export(Self.sample).data
     #expect(!data.starts(with: [0xEF, 0xBB, 0xBF]))
     #expect(text.hasPrefix("{\n    \"AccessToken\": {\n        \"uid.utid"))
     #expect(text.hasSuffix("}\n"))
   }
 
   @Test func outputIsValidJSONForFoundation() throws {
-    let object = try JSONSerialization.jsonObject(with: UnifiedCacheJSONWriter.write(Self.sample)) as? [String: Any]
+    let object =
+      try JSONSerialization.jsonObject(with: UnifiedCacheJSONWriter.export(Self.sample).data) as? [String: Any]
     #expect(object?.keys.count == 7)
   }
 

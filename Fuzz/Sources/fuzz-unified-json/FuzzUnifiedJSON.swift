@@ -8,7 +8,7 @@ import FuzzDriver
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let data = Data(bytes: start, count: count)
   if let result = try? UnifiedCacheJSONReader(limits: .default).read(data, file: "fuzz") {
-    _ = UnifiedCacheJSONWriter.write(result.contents)
+    _ = UnifiedCacheJSONWriter.export(result.contents).data
   }
   return 0
 }

@@ -28,7 +28,7 @@ struct MigrationSummary {
     if let applied = outcome.applied, let store, !quiet {
       Terminal.standardError(
         "adal2msal: wrote run \(applied.runID) to \(store): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated"
-      )
+          + sectionsKept)
     }
     if let azure = outcome.azureCLI {
       DiagnosticLines.print(azure.diagnostics, quiet: quiet)
@@ -62,6 +62,12 @@ struct MigrationSummary {
     DiagnosticLines.print(outcome.inputDiagnostics.filter { $0.code != InputDirectory.runFileCode }, quiet: quiet)
   }
 
+  /// The sections of the MSAL inputs kept verbatim, as `import` counts them: no entity, yet the store keeps them
+  /// and `export` writes them back.
+  private var sectionsKept: String {
+    outcome.verdict.sectionsKept == 0 ? "" : ", \(outcome.verdict.sectionsKept) section(s) kept verbatim"
+  }
+
   private var itemsNotMigrated: String {
     outcome.itemsNotMigrated == 0 ? "" : "; \(outcome.itemsNotMigrated) input item(s) not migrated"
   }
@@ -82,7 +88,7 @@ struct MigrationSummary {
       "\(conflicts) in conflict" + (merged > 0 ? " (\(merged) of them merged into the entry kept for their key)" : ""),
       "\(totals[.skip] ?? 0) skipped",
     ]
-    Terminal.standardError("adal2msal: planned: " + counts.joined(separator: ", "))
+    Terminal.standardError("adal2msal: planned: " + counts.joined(separator: ", ") + sectionsKept)
     if !outcome.skipsByReason.isEmpty {
       let reasons = outcome.skipsByReason.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
       Terminal.standardError(

@@ -203,7 +203,8 @@ extension CacheStore {
     }
   }
 
-  /// Adds or replaces unknown top-level sections by name; returns how many changed.
+  /// Adds each unknown top-level section, or joins it with the one stored under its name
+  /// (`UnmodelledEntries.joined(_:over:section:)`); returns how many changed.
   private static func mergeUnknownSections(_ sections: JSONObject, db: Database, codec: RowCodec) throws -> Int {
     var written = 0
     for member in sections {
@@ -211,13 +212,9 @@ extension CacheStore {
         db, sql: "SELECT value FROM unknown_sections WHERE name = ?", arguments: [member.key])
       var current: String?
       if let stored { current = try codec.fieldText(stored, column: "unknown_sections.value", rowKey: member.key) }
-      var value = member.value
-      if let current, UnmodelledEntries.isKnownSection(member.key), let entries = member.value.objectValue,
-        let stored = try? JSONParser().parse(Data(current.utf8)).objectValue
-      {
-        // Unmodelled entries of a known section: this run's join the ones an earlier run kept.
-        value = .object(UnmodelledEntries.merge(entries, into: stored))
-      }
+      // This run's section joins what an earlier run kept: the store never loses a member of it.
+      let value = UnmodelledEntries.joined(
+        member.value, over: current.flatMap { try? JSONParser().parse(Data($0.utf8)) }, section: member.key)
       let text = JSONText.compact(value)
       if current == text { continue }
       let sealed = try codec.fieldValue(text, column: "unknown_sections.value", rowKey: member.key)

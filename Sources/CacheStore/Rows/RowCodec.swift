@@ -72,9 +72,9 @@ struct RowCodec: Sendable {
     case (.blob, nil):
       throw corrupt("a sealed \(column) in a store opened without a key", rowKey: rowKey)
     case (.string, _?):
-      throw corrupt("a \(column) that is not sealed in an encrypted store", rowKey: rowKey)
+      throw corrupt("\(Wording.indefinite(column)) that is not sealed in an encrypted store", rowKey: rowKey)
     default:
-      throw corrupt("a \(column) that is not text", rowKey: rowKey)
+      throw corrupt("\(Wording.indefinite(column)) that is not text", rowKey: rowKey)
     }
   }
 
@@ -196,7 +196,7 @@ struct RowFields {
     switch (row[column] as DatabaseValue).storage {
     case .null: return nil
     case .string(let text): return text
-    default: throw codec.corrupt("a \(column) that is not text", rowKey: key)
+    default: throw codec.corrupt("\(Wording.indefinite(column)) that is not text", rowKey: key)
     }
   }
 
@@ -217,7 +217,7 @@ struct RowFields {
     case .null: return nil
     case .int64(let seconds): return Date(timeIntervalSince1970: Double(seconds))
     case .double(let seconds): return Date(timeIntervalSince1970: seconds)
-    default: throw codec.corrupt("a \(column) that is not a number", rowKey: key)
+    default: throw codec.corrupt("\(Wording.indefinite(column)) that is not a number", rowKey: key)
     }
   }
 }

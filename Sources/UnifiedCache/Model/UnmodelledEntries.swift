@@ -60,18 +60,26 @@ public enum UnmodelledEntries {
   }
 }
 
+extension UnmodelledEntries {
+  /// A section's value read later (`later`) joined with the one kept before (`earlier`), so that nothing kept is
+  /// dropped: unmodelled entries of a known section join the ones kept (an entry kept under a key wins,
+  /// `merge(_:into:)`); an unknown section that is an object on both sides keeps every member, a member of the same
+  /// key taking the later value (an app's own data, as its app last wrote it); any other value is the later one.
+  public static func joined(_ later: JSONValue, over earlier: JSONValue?, section name: String) -> JSONValue {
+    guard let earlier = earlier?.objectValue, let members = later.objectValue else { return later }
+    if isKnownSection(name) { return .object(merge(members, into: earlier)) }
+    var result = earlier
+    for member in members { result[member.key] = member.value }
+    return .object(result)
+  }
+}
+
 extension JSONObject {
-  /// Adds another input's unknown sections to these: unmodelled entries of a known section join the ones already
-  /// kept; any other section replaces the one of the same name (the last input wins, as before).
+  /// Adds another input's unknown sections to these, each joined with the one of the same name
+  /// (`UnmodelledEntries.joined(_:over:section:)`).
   public mutating func mergeUnknownSections(_ other: JSONObject) {
     for member in other {
-      if UnmodelledEntries.isKnownSection(member.key), let entries = member.value.objectValue,
-        let current = self[member.key]?.objectValue
-      {
-        self[member.key] = .object(UnmodelledEntries.merge(entries, into: current))
-      } else {
-        self[member.key] = member.value
-      }
+      self[member.key] = UnmodelledEntries.joined(member.value, over: self[member.key], section: member.key)
     }
   }
 }

@@ -54,6 +54,7 @@ public struct UnifiedCacheJSONReader: Sendable {
               at: SourceLocation(file: file, keyPath: member.key)))
         }
         unknown[member.key] = member.value
+        assembler.report(Self.sectionKept(member, file: file))
         continue
       }
       let kept = readSection(kind, member.value, file: file, into: &assembler)
@@ -64,6 +65,19 @@ public struct UnifiedCacheJSONReader: Sendable {
     var result = assembler.result
     result.diagnostics += UnmodelledEntries.credentialsInUnknownSections(unknown, file: file)
     return result
+  }
+
+  /// The code of the note that names a section kept verbatim: no entity, yet the store keeps it (joined with what
+  /// an earlier run kept, `UnmodelledEntries.joined(_:over:section:)`) and `export` writes it back.
+  public static let sectionKeptCode = "unified.section-kept"
+
+  private static func sectionKept(_ section: JSONMember, file: String?) -> Diagnostic {
+    let size = section.value.objectValue.map { ", \(Wording.counted($0.count, "member", "members"))" } ?? ""
+    return Diagnostic(
+      .note, code: sectionKeptCode,
+      "a section adal2msal does not model (\(Wording.indefinite(section.value.typeName))\(size)), kept verbatim: "
+        + "the store keeps it and export writes it back",
+      at: SourceLocation(file: file, keyPath: section.key))
   }
 
   /// Reads one section's entries into `assembler`; returns the entries it cannot model, to keep verbatim.

@@ -8,10 +8,8 @@ import Foundation
 /// that library computes and reads it (`LibraryKeys`, `FieldSpelling`); without one, each entry keeps the key
 /// and spellings it was read with, and an entity made here (from ADAL items) gets its canonical key.
 public enum UnifiedCacheJSONWriter {
-  public static func write(_ contents: UnifiedCacheContents, for library: MSALLibrary? = nil) -> Data {
-    export(contents, for: library).data
-  }
-
+  /// The file and what it does not hold as read: the entries `library` keys alike or cannot load, left out, and
+  /// those written once for two (`CacheExport.diagnostics`).
   public static func export(_ contents: UnifiedCacheContents, for library: MSALLibrary? = nil) -> CacheExport {
     let (root, diagnostics) = jsonObject(contents, for: library)
     var writer = JSONWriter(indent: 4)
