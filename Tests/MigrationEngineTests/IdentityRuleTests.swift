@@ -73,6 +73,35 @@ import UnifiedCache
     #expect(plan.users.first?.status == .conflict && plan.users.first?.candidates == ["h1.t", "h2.t"])
   }
 
+  /// Rule 3 finds an account by its username; an id token that shows a member of that account's tenant under
+  /// another object id is another user of the same name: a conflict, never the other user's account. The same
+  /// name with the account's own oid, or a guest's token (another tenant), still finds it.
+  @Test func anExistingAccountOfTheNameButAnotherObjectInItsTenantIsAConflict() throws {
+    let other = "0b0b0b0b-0000-4000-8000-000000000002"
+    var existing = UnifiedCacheContents()
+    existing.upsert(
+      .account(
+        UnifiedAccount(
+          homeAccountID: "\(other).\(contosoTenant)", environment: "login.windows.net", realm: contosoTenant,
+          username: "alice@contoso.com")))
+    let cases: [(claims: [String: Any], code: String, home: String?)] = [
+      (ItemFactory.member(oid: oid, tid: contosoTenant, upn: "Alice@Contoso.com"), "identity.conflict", nil),
+      (ItemFactory.member(oid: other, tid: contosoTenant, upn: "Alice@Contoso.com"), "identity.resolved",
+        "\(other).\(contosoTenant)"),
+      (ItemFactory.member(oid: oid, tid: fabrikamTenant, upn: "alice@contoso.com"), "identity.resolved",
+        "\(other).\(contosoTenant)"),
+    ]
+    for (claims, code, home) in cases {
+      let plan = plan([try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt")], existing: existing)
+      #expect(plan.users.map(\.reasonCode) == [code], "\(claims)")
+      #expect(plan.users.first?.homeAccountID == home, "\(claims)")
+      if code == "identity.conflict" {
+        #expect(plan.users.first?.candidates == ["\(oid).\(contosoTenant)", "\(other).\(contosoTenant)"].sorted())
+        #expect(plan.writes.isEmpty)
+      }
+    }
+  }
+
   @Test func existingAccountInAnotherCloudDoesNotMatch() throws {
     var existing = UnifiedCacheContents()
     existing.upsert(

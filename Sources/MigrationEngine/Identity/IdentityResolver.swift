@@ -154,6 +154,14 @@ struct IdentityResolver: Sendable {
         for home in byUsername[sourced.ordinal] ?? [] { addCandidate(home) }
         if byUsername[sourced.ordinal]?.isEmpty == false { ownRules[sourced.ordinal] = .existingAccountByUsername }
       }
+      if let other = Self.otherMemberOfTheTenant(of: candidates.values, in: cluster) {
+        let list = (candidates.values + [other.home]).sorted()
+        return fail(
+          .conflict, "identity.conflict",
+          "an existing account with the username \(username ?? "") has home account id "
+            + "\(candidates.values.sorted().joined(separator: ", ")), but the item's id token shows another user of "
+            + "that tenant (oid \(other.oid)): none is guessed", candidates: list)
+      }
     }
     if candidates.count > 1 {
       let list = candidates.values.sorted()
@@ -181,6 +189,23 @@ struct IdentityResolver: Sendable {
       return succeed(home, ownRules, authorityType, "")
     }
     resolveOffline(cluster: cluster, authorityType: authorityType, fail: fail, succeed: succeed)
+  }
+
+  /// The first id token of `cluster` that shows a member of the tenant of one of `homes` (`uid.utid`, found by the
+  /// username) under another object id: another user who shares the name. In its home tenant a member's `oid`
+  /// is its `uid`; a guest's tenant is another one, so rule 3 still finds a guest's home account.
+  private static func otherMemberOfTheTenant(
+    of homes: some Collection<String>, in cluster: [SourcedItem]
+  ) -> (oid: String, home: String)? {
+    for sourced in cluster {
+      guard let claims = sourced.item.idTokenClaims, case .member(let oid, let tid) = TenantMembership(claims)
+      else { continue }
+      for home in homes {
+        guard let dot = home.lastIndex(of: "."), home[home.index(after: dot)...].lowercased() == tid else { continue }
+        if home[..<dot].lowercased() != oid.lowercased() { return (oid, "\(oid).\(tid)") }
+      }
+    }
+    return nil
   }
 
   /// `rule` for every item of `cluster`, by ordinal (the table sized once).
