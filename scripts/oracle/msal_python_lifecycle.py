@@ -31,13 +31,18 @@ msal.PublicClientApplication(clientId, authority, http_client=<fake IdP>, instan
   a found          get_accounts(username) returns homeAccountId in environment.
   b forced_refresh acquire_token_silent(scopes, account, force_refresh=True) posts a refresh token that is in
                    the file for this user and this client or its family; the fake IdP answers a NEW RT. After
-                   that, exactly one RT of this user (environment) and this client/family remains, holding the
-                   new secret (a second one means MSAL's update_rt missed the stored key and wrote a duplicate).
+                   that, exactly one RT of this user (environment) and this client or its family holds the new
+                   secret and none the redeemed one (MSAL's update_rt replaces the redeemed entry in place; the
+                   old secret left means it missed the stored key and wrote a duplicate). Another app of the
+                   family keeps its own RT, as in a cache MSAL wrote.
   c sign_out       remove_account(account) leaves no Account, IdToken or AccessToken of this user in this
-                   environment, and no RefreshToken of this client or its family (MSAL keeps other apps' RTs).
+                   environment, and no RefreshToken of this client or its family: none with its family_id, and
+                   none of an app whose AppMetadata names the family, which MSAL saves with the family_id
+                   (MSAL keeps other apps' RTs).
   d family         with familyPeerClientId: an app with that client id gets a token silently by redeeming the
                    family RT (the fake IdP accepts only the file's family RT secrets, posted by the peer's client
-                   id); afterwards exactly one family RT of this user remains, holding the new secret.
+                   id); afterwards exactly one family RT of this user holds the new secret and none the
+                   redeemed one.
   e cached_at      when the file holds an unexpired AT for (user, client, authority tenant, scopes),
                    acquire_token_silent returns one of those, token_source cache, with no POST.
   f ssh_cert       with sshCert: acquire_token_silent(data={token_type: ssh-cert, key_id}) returns the file's
@@ -167,9 +172,24 @@ def family_of(state, environment, client_id):
     return None
 
 
+def family_clients(state, environment, family_id):
+    """The client ids whose AppMetadata in this environment names the family."""
+    return {meta.get("client_id") for meta in entries(state, APP_METADATA, environment=environment)
+            if family_id and meta.get("family_id") == family_id}
+
+
 def rts_of_client_or_family(state, home_account_id, environment, client_id, family_id):
     return [rt for rt in entries(state, REFRESH_TOKEN, home_account_id, environment)
             if rt.get("client_id") == client_id or (family_id and rt.get("family_id") == family_id)]
+
+
+def rts_of_client_or_family_apps(state, home_account_id, environment, client_id, family_id):
+    """As rts_of_client_or_family, and the RTs of every app of the family (family_clients): what sign-out removes
+    from a cache MSAL wrote, where each such RT holds the family_id."""
+    members = family_clients(state, environment, family_id)
+    return [rt for rt in entries(state, REFRESH_TOKEN, home_account_id, environment)
+            if rt.get("client_id") == client_id or rt.get("client_id") in members
+            or (family_id and rt.get("family_id") == family_id)]
 
 
 def family_rts(state, home_account_id, environment, family_id):
@@ -250,10 +270,12 @@ class Lifecycle:
         if not result or result.get("access_token") != new_at:
             raise CheckFailed("acquire_token_silent did not return the refreshed AT")
         after = rts_of_client_or_family(json.loads(cache.serialize()), hid, env, cid, family)
-        if len(after) != 1 or after[0].get("secret") != new_rt:
-            raise CheckFailed("after the refresh %d RT(s) remain (%s), expected only the new %s" % (
+        if [rt.get("secret") for rt in after].count(new_rt) != 1:
+            raise CheckFailed("after the refresh %d RT(s) remain (%s), expected one to hold the new %s" % (
                 len(after), fingerprints(rt.get("secret") for rt in after), fingerprint(new_rt)))
-        return "redeemed %s, cache now holds only the new RT %s" % (fingerprint(posted[-1]), fingerprint(new_rt))
+        if any(rt.get("secret") in posted for rt in after):
+            raise CheckFailed("after the refresh the redeemed RT %s is still in the cache" % fingerprints(posted))
+        return "redeemed %s, which now holds the new RT %s" % (fingerprint(posted[-1]), fingerprint(new_rt))
 
     def sign_out(self, spec):
         hid, env, cid = spec["homeAccountId"], spec["environment"], spec["clientId"]
@@ -265,7 +287,7 @@ class Lifecycle:
             ACCOUNT: len(entries(after, ACCOUNT, hid, env)),
             ID_TOKEN: len(entries(after, ID_TOKEN, hid, env)),
             ACCESS_TOKEN: len(entries(after, ACCESS_TOKEN, hid, env)),
-            REFRESH_TOKEN: len(rts_of_client_or_family(after, hid, env, cid, family)),
+            REFRESH_TOKEN: len(rts_of_client_or_family_apps(after, hid, env, cid, family)),
         }
         if any(left.values()):
             raise CheckFailed("remove_account left " + ", ".join(
@@ -273,7 +295,7 @@ class Lifecycle:
         before = {section: len(entries(self.state, section, hid, env)) for section in (ACCOUNT, ID_TOKEN, ACCESS_TOKEN)}
         return "removed %d Account, %d IdToken, %d AccessToken, %d RefreshToken" % (
             before[ACCOUNT], before[ID_TOKEN], before[ACCESS_TOKEN],
-            len(rts_of_client_or_family(self.state, hid, env, cid, family)))
+            len(rts_of_client_or_family_apps(self.state, hid, env, cid, family)))
 
     def family(self, spec):
         peer = spec.get("familyPeerClientId")
@@ -297,10 +319,14 @@ class Lifecycle:
         if not result or result.get("access_token") != new_at:
             raise CheckFailed("the peer's acquire_token_silent did not return the new AT")
         after = family_rts(json.loads(cache.serialize()), hid, env, family)
-        if len(after) != 1 or after[0].get("secret") != new_rt:
-            raise CheckFailed("after the peer's redemption %d family RT(s) remain (%s), expected only the new %s" % (
-                len(after), fingerprints(rt.get("secret") for rt in after), fingerprint(new_rt)))
-        return "peer %s redeemed FRT %s; one family RT remains (%s)" % (
+        if [rt.get("secret") for rt in after].count(new_rt) != 1:
+            raise CheckFailed("after the peer's redemption %d family RT(s) remain (%s), expected one to hold the "
+                              "new %s" % (len(after), fingerprints(rt.get("secret") for rt in after),
+                                          fingerprint(new_rt)))
+        if any(rt.get("secret") in posted for rt in after):
+            raise CheckFailed("after the peer's redemption the redeemed family RT %s is still in the cache"
+                              % fingerprints(posted))
+        return "peer %s redeemed FRT %s; it now holds the new %s" % (
             peer, fingerprint(posted[-1]), fingerprint(new_rt))
 
     def served_from_cache(self, spec, scopes, key_id=None, data=None):

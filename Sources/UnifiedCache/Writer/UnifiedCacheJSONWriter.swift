@@ -26,8 +26,9 @@ public enum UnifiedCacheJSONWriter {
     var root = JSONObject()
     root[UnifiedEntityKind.accessToken.sectionName] = sections.section(
       contents.accessTokens.map(AnyUnifiedEntity.accessToken))
-    root[UnifiedEntityKind.refreshToken.sectionName] = sections.section(
-      contents.refreshTokens.map(AnyUnifiedEntity.refreshToken))
+    let refreshTokens = sections.section(contents.refreshTokens.map(AnyUnifiedEntity.refreshToken))
+    root[UnifiedEntityKind.refreshToken.sectionName] =
+      library == .python ? familyMembersMarked(refreshTokens, of: contents) : refreshTokens
     root[UnifiedEntityKind.idToken.sectionName] = sections.section(contents.idTokens.map(AnyUnifiedEntity.idToken))
     root[UnifiedEntityKind.account.sectionName] = sections.section(contents.accounts.map(AnyUnifiedEntity.account))
     root[UnifiedEntityKind.appMetadata.sectionName] = sections.section(
@@ -42,6 +43,30 @@ public enum UnifiedCacheJSONWriter {
       }
     }
     return (root, sections.diagnostics)
+  }
+
+  /// MSAL Python saves the refresh token of an app of a family with the family's id (`family_id` from the token
+  /// response's `foci`), and its sign-out removes the refresh tokens of the app's client id and of its family
+  /// (`remove_account`): an app refresh token written without it stayed behind when a sibling app signed the user
+  /// out. Each refresh token without a family whose app's metadata in its cloud names one is written with it; which
+  /// entries are written was decided before (the family token still wins a slot over an app's own).
+  static func familyMembersMarked(_ section: JSONValue, of contents: UnifiedCacheContents) -> JSONValue {
+    var families: [String: String] = [:]
+    for metadata in contents.appMetadata {
+      if let family = metadata.familyID, !family.isEmpty {
+        families[metadata.environment.lowercased() + " " + metadata.clientID.lowercased()] = family
+      }
+    }
+    guard !families.isEmpty, var entries = section.objectValue else { return section }
+    for member in entries {
+      guard var token = member.value.objectValue, (token["family_id"]?.stringValue ?? "").isEmpty,
+        let environment = token["environment"]?.stringValue, let client = token["client_id"]?.stringValue,
+        let family = families[environment.lowercased() + " " + client.lowercased()]
+      else { continue }
+      token["family_id"] = .string(family)
+      entries[member.key] = .object(token)
+    }
+    return .object(entries)
   }
 
   /// The app metadata to write. MSAL Python finds an app's metadata under the client id as the app spells it
