@@ -86,10 +86,14 @@ import UnifiedCache
           username: "alice@contoso.com")))
     let cases: [(claims: [String: Any], code: String, home: String?)] = [
       (ItemFactory.member(oid: oid, tid: contosoTenant, upn: "Alice@Contoso.com"), "identity.conflict", nil),
-      (ItemFactory.member(oid: other, tid: contosoTenant, upn: "Alice@Contoso.com"), "identity.resolved",
-        "\(other).\(contosoTenant)"),
-      (ItemFactory.member(oid: oid, tid: fabrikamTenant, upn: "alice@contoso.com"), "identity.resolved",
-        "\(other).\(contosoTenant)"),
+      (
+        ItemFactory.member(oid: other, tid: contosoTenant, upn: "Alice@Contoso.com"), "identity.resolved",
+        "\(other).\(contosoTenant)"
+      ),
+      (
+        ItemFactory.member(oid: oid, tid: fabrikamTenant, upn: "alice@contoso.com"), "identity.resolved",
+        "\(other).\(contosoTenant)"
+      ),
     ]
     for (claims, code, home) in cases {
       let plan = plan([try ItemFactory.item(index: 0, claims: claims, refreshToken: "rt")], existing: existing)
