@@ -132,6 +132,36 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// ADAL Python writes `expiresOn` with microseconds, some of which come back from the store a few hundred
+  /// nanoseconds off: a run again over the same `accessTokens.json` (the real `adal` package's, its expiries given
+  /// such fractions) finds every entry unchanged, none in conflict, nothing rewritten with `--prefer adal`.
+  @Test func aLaterRunOverAnADALPythonCacheChangesNothing() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("cache.sqlite").path
+    let cache = dir.appendingPathComponent("accessTokens.json")
+    var entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.url("adal-python/accessTokens.json")))
+        as? [[String: Any]])
+    // Expiries the real package wrote (`expiresOn` of tokens it cached at 21:28:19.711193 and 21:28:19.107977).
+    let expiries = ["2026-12-07 22:28:19.711193", "2026-12-07 22:28:19.107977"]
+    for index in entries.indices where entries[index]["expiresOn"] != nil {
+      entries[index]["expiresOn"] = expiries[index % expiries.count]
+    }
+    try JSONSerialization.data(withJSONObject: entries).write(to: cache)
+    let first = try adal2msal(["migrate", "--adal", cache.path, "--out", store, "--now", "2026-12-07T21:30:00Z", "-q"])
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    for prefer in ["existing", "adal"] {
+      let again = try adal2msal([
+        "migrate", "--adal", cache.path, "--out", store, "--now", "2026-12-07T21:40:00Z", "--prefer", prefer,
+        "--report-format", "json", "--report", "-",
+      ])
+      let actions = try reportSummary(again.stdout)
+      #expect(again.exitCode == 0, "\(again.stderr)")
+      #expect(actions["add"] == 0 && actions["update"] == 0 && actions["conflict"] == 0, "\(prefer): \(actions)")
+    }
+  }
+
   @Test func aDryRunCreatesNothing() throws {
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("never.sqlite").path

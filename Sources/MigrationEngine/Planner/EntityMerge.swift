@@ -68,6 +68,14 @@ enum EntityMerge {
     new == old || new.lowercased() == old.lowercased() ? old : new
   }
 
+  /// `new`, unless it is `old`'s instant within a millisecond: then `old`. A time read with microseconds (ADAL
+  /// Python's `expiresOn`) comes back from the store a few hundred nanoseconds off for some values (a `Double` of
+  /// seconds since 1970 beside `Date`'s since 2001), and MSAL keeps whole seconds: not a change of the entity.
+  private static func keepingTime(_ new: Date?, _ old: Date?) -> Date? {
+    guard let new, let old else { return new ?? old }
+    return abs(new.timeIntervalSince(old)) < 0.001 ? old : new
+  }
+
   private static func keepingCase(_ new: String?, _ old: String?) -> String? {
     guard let new, let old else { return new ?? old }
     return keepingCase(new, old)
@@ -123,10 +131,10 @@ enum EntityMerge {
     out.realm = keepingCase(new.realm, old.realm)
     // One token is cached once: the time the target holds for it stands (an ADAL item before 2.7 archives none,
     // and its mapping takes the clock's).
-    out.cachedAt = (new.secret == old.secret ? old.cachedAt : nil) ?? new.cachedAt ?? old.cachedAt
-    out.expiresOn = new.expiresOn ?? old.expiresOn
-    out.extendedExpiresOn = new.extendedExpiresOn ?? old.extendedExpiresOn
-    out.refreshOn = new.refreshOn ?? old.refreshOn
+    out.cachedAt = (new.secret == old.secret ? old.cachedAt : nil) ?? keepingTime(new.cachedAt, old.cachedAt)
+    out.expiresOn = keepingTime(new.expiresOn, old.expiresOn)
+    out.extendedExpiresOn = keepingTime(new.extendedExpiresOn, old.extendedExpiresOn)
+    out.refreshOn = keepingTime(new.refreshOn, old.refreshOn)
     out.tokenType = new.tokenType ?? old.tokenType
     out.keyID = new.keyID ?? old.keyID
     out.requestedClaims = new.requestedClaims ?? old.requestedClaims
