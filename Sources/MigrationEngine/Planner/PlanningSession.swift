@@ -118,9 +118,7 @@ package struct PlanningSession: Sendable {
     }
     var reconciler = Reconciler(store: existing, prefer: options.prefer)
     reconciler.reserveCapacity(mapping.proposals.count + skipCount)
-    Self.offer(
-      msalInputs, to: &reconciler, knownAccounts: knownAccounts, currentCaches: options.currentCaches,
-      where: Self.isPlannedWithAccount)
+    offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, where: Self.isPlannedWithAccount)
     // ADAL proposals are offered in (kind, key, first source) order. Their indices are sorted against a small
     // key array, and a source's description is made only for equal keys: a decorated copy of every proposal,
     // and a sorted copy of that, were two more arrays of 150,000 proposals at 100,000 items.
@@ -150,9 +148,7 @@ package struct PlanningSession: Sendable {
     }
     let (msalInputs, knownAccounts) = known(msal, diagnostics: &diagnostics)
     var reconciler = Reconciler(store: existing, prefer: options.prefer)
-    Self.offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts, currentCaches: options.currentCaches) {
-      _ in true
-    }
+    offer(msalInputs, to: &reconciler, knownAccounts: knownAccounts) { _ in true }
     Self.offerInKeyOrder(apps.proposals(), to: &reconciler)
     var entries = (consume reconciler).entries
     return plan(entries: &entries, diagnostics: diagnostics, inputs: inputs, users: { [] })
@@ -221,24 +217,48 @@ package struct PlanningSession: Sendable {
     return (lhs.itemIndex.map { max(0, $0) } ?? Int.max) < (rhs.itemIndex.map { max(0, $0) } ?? Int.max)
   }
 
-  private static func offer(
+  private func offer(
     _ inputs: [MSALInput], to reconciler: inout Reconciler, knownAccounts: [UnifiedAccount],
-    currentCaches: [String], where include: (AnyUnifiedEntity) -> Bool
+    where include: (AnyUnifiedEntity) -> Bool
   ) {
-    let usernames = usernamesByHome(knownAccounts)
-    let current = Set(currentCaches.compactMap(FileIdentity.init))
+    let usernames = Self.usernamesByHome(knownAccounts)
+    let current = Set(options.currentCaches.compactMap(FileIdentity.init))
     for input in inputs {
       let isCurrentCache = !current.isEmpty && FileIdentity(input.file).map(current.contains) == true
       for entity in input.contents.allEntities where include(entity) {
         let home = entity.homeAccountID.flatMap { $0.isEmpty ? nil : $0 }
+        let source = PlanSource(file: input.file, label: "MSAL \(entity.kind.rawValue)")
+        let username = home.flatMap { usernames[$0.lowercased()] }
+        if case .accessToken(let token) = entity, let (code, reason) = policySkip(of: token) {
+          reconciler.append(
+            skip: PlanEntry(
+              action: .skip, kind: .accessToken, canonicalKey: token.canonicalKey, reasonCode: code, reason: reason,
+              sources: [source],
+              identityRule: .unifiedInput, username: username, homeAccountID: home))
+          continue
+        }
         let proposal = Proposal(
-          entity: entity, sources: [PlanSource(file: input.file, label: "MSAL \(entity.kind.rawValue)")],
-          rule: .unifiedInput, username: home.flatMap { usernames[$0.lowercased()] }, homeAccountID: home,
+          entity: entity, sources: [source], rule: .unifiedInput, username: username, homeAccountID: home,
           reasonCode: "msal.input", reason: "entity from an MSAL input")
         reconciler.offer(proposal, fromADAL: false, isCurrentCache: isCurrentCache)
       }
     }
   }
+
+  /// Why an MSAL input's access token is not migrated, by the policy its ADAL peers follow
+  /// (`EntityMapper.mapAccessTokens`): access tokens turned off, or expired at the run's clock. Nil: migrated. A
+  /// token without an expiry its library reads is the library's own, and migrates.
+  private func policySkip(of token: UnifiedAccessToken) -> (code: String, reason: String)? {
+    if options.skipAccessTokens { return ("option.skip-access-tokens", "access tokens are not migrated (option)") }
+    guard let expiresOn = token.expiresOn, expiresOn <= plannedAt else { return nil }
+    return (
+      Self.expiredMSALAccessTokenCode,
+      ReportDate.string(expiresOn, after: "access token for ", token.target, " expired at ")
+    )
+  }
+
+  /// The skip code of an MSAL input's access token expired at the run's clock (a policy skip, as ADAL's).
+  static let expiredMSALAccessTokenCode = "msal.expired-access-token"
 
   /// Offers `proposals` in (kind, key, first source) order. The indices are put in kind order first (stably),
   /// then each kind's are sorted by key, the kinds on all cores: a user's proposals come kind after kind and

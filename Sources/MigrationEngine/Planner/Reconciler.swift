@@ -33,6 +33,9 @@ struct Reconciler {
   /// part's skips) do not copy them all into a larger array.
   mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
+  /// An input's entity skipped by policy before it is offered: it claims no slot, and its entry is kept as it is.
+  mutating func append(skip entry: PlanEntry) { entries.append(entry) }
+
   /// Offers ADAL proposals in `order`, an order in which proposals of one slot are adjacent (by kind and key),
   /// as `offer(_:fromADAL:)` one after the other would. When nothing was offered before (no MSAL inputs), a
   /// slot that differs from the one before is free: only the store is looked up, and a proposal for the slot

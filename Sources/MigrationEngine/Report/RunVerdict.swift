@@ -13,7 +13,8 @@ import Foundation
 public struct RunVerdict: Sendable, Hashable {
   /// Skip reason codes that are policy, not problems.
   public static let policySkipCodes: Set<String> = [
-    "identity.guest", "adal.tombstone", "adal.expired-access-token", "option.skip-access-tokens",
+    "identity.guest", "adal.tombstone", "adal.expired-access-token", "msal.expired-access-token",
+    "option.skip-access-tokens",
     "adal.id-token-not-jwt",
   ]
   /// Skip and conflict reason codes of entries that lost to a survivor the same entry names: duplicates, and
