@@ -182,6 +182,13 @@ import _Adal2MSALTestSupport
     }
     #expect(try SecretSealing.fromEnvironment([:]) == nil)
     #expect(try SecretSealing.fromEnvironment([SecretSealing.environmentVariable: hex])?.keyCheckValue == expected)
+    // Set but empty asked for encryption and gave no key: an error, never a store in clear.
+    for empty in ["", " \n"] {
+      let error = #expect(throws: CacheStoreError.self) {
+        try SecretSealing.fromEnvironment([SecretSealing.environmentVariable: empty])
+      }
+      #expect(error?.reason == .badKey && error?.message.contains("set but empty") == true)
+    }
     #expect("\(try SecretSealing(keyBytes: Self.key))".contains(hex) == false)
   }
 }

@@ -72,11 +72,18 @@ public struct SecretSealing: Sendable {
       .badKey, "the encryption key is not 64 hex digits or the base64 of 32 bytes", at: SourceLocation())
   }
 
-  /// The key from `ADAL2MSAL_ENCRYPTION_KEY`, or nil when it is not set.
+  /// The key from `ADAL2MSAL_ENCRYPTION_KEY`, or nil when it is not set. Set but empty (`VAR= adal2msal …`, or a
+  /// secret store that gave nothing) is an error, never a store in clear: whoever set it asked for encryption.
   public static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(CacheStoreError) -> SecretSealing? {
-    guard let text = environment[environmentVariable], !text.isEmpty else { return nil }
+    guard let text = environment[environmentVariable] else { return nil }
+    guard !text.trimmedWhitespaceAndNewlines().isEmpty else {
+      throw CacheStoreError(
+        .badKey, "\(environmentVariable) is set but empty",
+        remedy: "give the key (64 hex digits or the base64 of 32 bytes), or unset it to keep tokens in clear",
+        at: SourceLocation(keyPath: "$\(environmentVariable)"))
+    }
     do {
       return try keyText(text)
     } catch {
