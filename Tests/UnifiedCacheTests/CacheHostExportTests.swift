@@ -180,6 +180,29 @@ import UnifiedCache
     }
   }
 
+  /// One access token under both aliases, one copy without `token_type` (its own export for MSAL.NET, which
+  /// writes none for a bearer token, imported back): the file holds the token once, a note, nothing left out. A
+  /// token of another secret under the same key is still left out, and named.
+  @Test(arguments: [MSALLibrary.dotnet, .java, .node])
+  func oneAccessTokenUnderBothAliasesIsWrittenOnce(library: MSALLibrary) throws {
+    func token(at host: String, secret: String, type: String?) -> UnifiedAccessToken {
+      UnifiedAccessToken(
+        homeAccountID: "uid.utid", environment: host, clientID: "client", realm: "utid",
+        target: "https://graph.microsoft.com/.default", secret: UnifiedSecret(secret),
+        expiresOn: Date(timeIntervalSince1970: 1_900_000_000), tokenType: type)
+    }
+    for (otherSecret, code) in [("at", "export.same-token"), ("another", "export.same-key")] {
+      let tokens = [
+        token(at: Self.python, secret: otherSecret, type: nil), token(at: Self.cacheHost, secret: "at", type: "Bearer"),
+      ]
+      let export = UnifiedCacheJSONWriter.export(
+        UnifiedCacheContents(accessTokens: UnifiedSection(tokens)), for: library)
+      #expect(try Self.sections(export)["AccessToken"]?.count == 1, "\(library)")
+      #expect(export.diagnostics.map(\.code) == [code], "\(library): \(export.diagnostics)")
+      #expect(export.entriesLeftOut == (code == "export.same-key" ? 1 : 0), "\(library)")
+    }
+  }
+
   static func keychainItems(_ export: CacheExport) throws -> [JSONObject] {
     try JSONParser().parse(export.data).arrayValue?.compactMap(\.objectValue) ?? []
   }

@@ -39,14 +39,20 @@ public struct CacheExport: Sendable {
   public static let sameEntryCode = "export.same-entry"
 
   /// What to say of two entries the library stores as one (`alike` says how, `MSAL Python keys two … alike`): a
-  /// note when they are one entity once under the host the library writes them under, since nothing is lost;
+  /// note when they are one entity once under the host the library writes them under (or are written alike by
+  /// `library`), since nothing is lost;
   /// otherwise the warning that names which was written and which left out. `leftReadAt` is where the left-out
   /// entry was read, when the library moved it to its cloud's cache host.
   static func storedAsOne(
-    _ alike: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity, leftReadAt: String?, at place: SourceLocation
+    _ alike: String, kept: AnyUnifiedEntity, left: AnyUnifiedEntity, leftReadAt: String?, library: MSALLibrary?,
+    at place: SourceLocation
   ) -> Diagnostic {
     let readAt = leftReadAt.map { " (read at \($0))" } ?? ""
-    if kept == left {
+    // Entities that differ only in what the library does not write (MSAL.NET writes no `token_type` for a bearer
+    // token) are one entry in its file, whichever is kept.
+    if kept == left
+      || UnifiedEntityJSON.object(for: kept, library: library) == UnifiedEntityJSON.object(for: left, library: library)
+    {
       return Diagnostic(
         .note, code: sameEntryCode,
         "\(alike), and both are one entry under \(kept.environment)\(readAt): wrote it once", at: place)

@@ -250,8 +250,16 @@ private struct SectionBuilder {
         "\(name) \(alike), and both are one token (\(written.secret.fingerprint)): wrote it once, as \(what)",
         at: place)
     }
+    // One access or id token under one key, read under two aliases of its cloud or with fields one writer left out
+    // (`token_type`): the token is its secret, and the file holds it.
+    if kept.key == left.key, let secret = kept.entity.secret, secret == left.entity.secret {
+      return Diagnostic(
+        .note, code: CacheExport.sameTokenCode,
+        "\(name) \(alike), and both are one token (\(secret.fingerprint)): wrote it once", at: place)
+    }
     return CacheExport.storedAsOne(
       "\(name) \(alike)", kept: kept.entity, left: left.entity, leftReadAt: Self.isAtHost(left) ? nil : left.readAt,
+      library: library,
       at: place)
   }
 

@@ -88,7 +88,7 @@ public enum UnifiedKeychainWriter {
       return Diagnostic(
         .note, code: CacheExport.sameTokenCode, "\(alike), and both are one token: wrote it once", at: place)
     }
-    return CacheExport.storedAsOne(alike, kept: kept, left: left, leftReadAt: nil, at: place)
+    return CacheExport.storedAsOne(alike, kept: kept, left: left, leftReadAt: nil, library: .objc, at: place)
   }
 
   /// Where MSAL ObjC finds the item of `entity`, with its type: `<acct>|<svce>` (a family refresh token's
