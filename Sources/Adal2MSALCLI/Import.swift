@@ -38,7 +38,9 @@ extension Adal2MSALCommand {
       help: """
         Summary format: text (one line on standard error) or json (an object on standard output, for scripts: \
         added, updated and unchanged count rows written, or on a dry run entities that would be; sectionsKept \
-        counts the top-level sections the model does not know, kept verbatim; notReadOrModelled counts the \
+        counts the top-level sections the model does not know, kept verbatim; merged counts the entries of an \
+        earlier file that a later one replaced (a later file wins for its key, each named in a note) or that \
+        repeat an entity; notReadOrModelled counts the \
         entries and sections that could not be read or modelled; result is complete, partial or failed, as the \
         exit status says).
         """)
@@ -101,7 +103,9 @@ extension Adal2MSALCommand {
 
     /// The one-line summary.
     private func summary(_ outcome: ImportOutcome) -> String {
-      let kept = outcome.sectionsKept > 0 ? ", \(outcome.sectionsKept) section(s) kept verbatim" : ""
+      let kept =
+        (outcome.sectionsKept > 0 ? ", \(outcome.sectionsKept) section(s) kept verbatim" : "")
+        + (outcome.verdict.merged > 0 ? ", \(outcome.verdict.merged) replaced by a later file or merged" : "")
       guard let applied = outcome.applied else {
         return "import (dry run, nothing written): \(outcome.added) to add, \(outcome.updated) to update, "
           + "\(outcome.unchanged) unchanged" + kept
@@ -118,6 +122,7 @@ extension Adal2MSALCommand {
         "added": .number(String(outcome.added)), "updated": .number(String(outcome.updated)),
         "unchanged": .number(String(outcome.unchanged)),
         "sectionsKept": .number(String(outcome.sectionsKept)),
+        "merged": .number(String(outcome.verdict.merged)),
         "notReadOrModelled": .number(String(outcome.notReadOrModelled)),
         "result": .string(outcome.result.rawValue),
       ]

@@ -156,6 +156,27 @@ import _Adal2MSALTestSupport
     #expect(try Self.cli(["accounts", store]).exitCode == 0)
   }
 
+  /// Two files with another token under one key: the later file wins for its key, and the earlier entry is
+  /// counted (merged) and named in a note by its fingerprint, never dropped without a word.
+  @Test func importNamesTheEntryALaterFileReplaced() throws {
+    let cache = try StoreTestSupport.freshPath()
+    let later = cache + ".later.json"
+    var root = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.seed))) as? [String: Any])
+    var tokens = try #require(root["RefreshToken"] as? [String: [String: Any]])
+    let key = try #require(tokens.keys.sorted().first)
+    tokens[key]?["secret"] = "another-refresh-token"
+    root["RefreshToken"] = tokens
+    try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: later))
+    let imported = try Self.cli(["import", Self.seed, later, "--out", cache, "--format", "json"])
+    #expect(imported.exitCode == 0, "\(imported.stderr)")
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+    #expect(summary["merged"] as? Int == 1 && summary["result"] as? String == "complete", "\(summary)")
+    #expect(imported.stderr.contains("is replaced by the one of \(later), which differs"), "\(imported.stderr)")
+    #expect(imported.stderr.contains("[import.replaced-by-later-file]"))
+  }
+
   /// An app's own section in an MSAL cache: `migrate --msal` keeps it verbatim and says so (a note names it, the
   /// closing lines count it), and a later run over a file whose section holds other members joins them with the
   /// stored ones, so that the store never drops what an earlier run kept. Nothing is lost: status 0.

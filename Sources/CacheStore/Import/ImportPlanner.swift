@@ -38,6 +38,9 @@ public struct ImportPlan: Sendable {
         if let seen = incoming[key], seen.entity == entity {
           incoming[key]?.sources.append(source)
         } else {
+          if let seen = incoming[key] {
+            diagnostics.append(Self.replaced(seen.entity, from: seen.sources, by: file.path))
+          }
           incoming[key] = (entity, [source])
         }
       }
@@ -54,6 +57,19 @@ public struct ImportPlan: Sendable {
     return ImportPlan(
       plan: MigrationPlan(entries: entries, diagnostics: diagnostics, inputs: inputs, plannedAt: plannedAt),
       unknownSections: unknown, diagnostics: diagnostics)
+  }
+
+  /// The code of the note that names an entity a later file replaced (the later file wins for its key): the
+  /// earlier one is merged into it, as a migration counts an entry that lost to the one kept for its key.
+  public static let replacedCode = "import.replaced-by-later-file"
+
+  private static func replaced(_ earlier: AnyUnifiedEntity, from sources: [PlanSource], by file: String) -> Diagnostic {
+    let token = earlier.secret.map { " (\($0.fingerprint))" } ?? ""
+    return Diagnostic(
+      .note, code: replacedCode,
+      "the \(earlier.kind.rawValue)\(token) under '\(earlier.canonicalKey)' is replaced by the one of \(file), which "
+        + "differs: a later file wins for its key",
+      at: SourceLocation(file: sources.first?.file, keyPath: "\(earlier.kind.sectionName)"))
   }
 
   private static func reason(_ action: PlanAction) -> String {

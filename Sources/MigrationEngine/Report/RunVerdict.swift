@@ -35,7 +35,7 @@ public struct RunVerdict: Sendable, Hashable {
   /// was skipped by policy would have a problem.
   public static let consequenceCodes: Set<String> = ["adal.no-token-migrates"]
   /// Diagnostic codes of entries merged into another one by a reader.
-  public static let mergedDiagnosticCodes: Set<String> = ["unified.duplicate-entity"]
+  public static let mergedDiagnosticCodes: Set<String> = ["unified.duplicate-entity", "import.replaced-by-later-file"]
   /// Diagnostic codes of items or entries a reader could not read or model (each is one item or entry).
   public static let problemDiagnosticCodes: Set<String> = [
     "adal.item-unreadable", "adal.unified-without-data", "unified.invalid-entry", "unified.invalid-section",
