@@ -130,7 +130,9 @@ extension Adal2MSALCommand {
           return (error.outcome, error)
         }
       }
-      var status = MigrationSummary(outcome: outcome, store: out, reportPlace: reportPlace, quiet: quiet).print()
+      var status = MigrationSummary(
+        outcome: outcome, store: out, reportPlace: reportPlace, quiet: quiet, library: planning.library
+      ).print()
       if let afterCommit {
         _ = commandFailure(afterCommit)
         status = ExitStatus.partial

@@ -162,6 +162,25 @@ import _Adal2MSALTestSupport
     }
   }
 
+  /// `--for python` over an ADAL refresh token beside MSAL Python's family token of the same client: the store
+  /// holds both, the export for MSAL Python will hold one. The terminal names it as the report does (status 0:
+  /// the store lost nothing), so that nobody learns of it only from the export's status 2.
+  @Test func theTerminalNamesWhatTheExportForTheLibraryWillLeaveOut() throws {
+    let dir = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let run = try adal2msal([
+      "migrate", "--adal", Fixtures.url("adal-python/merge-msal-python-lifecycle/accessTokens.json").path,
+      "--msal", Fixtures.url("msal-json/msal-python-real_lifecycle.json").path, "--for", "python",
+      "--out", dir.appendingPathComponent("cache.sqlite").path, "--now", "2026-09-21T14:00:00Z",
+    ])
+    #expect(run.exitCode == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("left out the app refresh token"), "\(run.stderr)")
+    #expect(run.stderr.contains("[export.same-key]"))
+    #expect(
+      run.stderr.contains(
+        "adal2msal: warning: export --for python will leave out 1 entry(ies) of the store (named above)"))
+  }
+
   @Test func aDryRunCreatesNothing() throws {
     let dir = try Fixtures.temporaryDirectory()
     let store = dir.appendingPathComponent("never.sqlite").path

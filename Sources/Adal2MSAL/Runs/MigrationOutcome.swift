@@ -37,6 +37,10 @@ public struct MigrationOutcome: Sendable {
   /// file given again, which is read once (`input.repeated-file`). None changes the verdict: no input item was in
   /// them or left out.
   public var inputDiagnostics: [Diagnostic] = []
+  /// With a target library (`MigrationOptions.targetLibrary`, `--for`): the entries the store will hold that the
+  /// export for it will leave out (`export.same-key`, `export.unloadable`), as the report names them. The store
+  /// holds them; the export that leaves them out says so again.
+  public var exportLeavesOut: [Diagnostic] = []
   /// Where every input item ended, per file.
   public var accounting = InputAccounting()
   /// The run row written to the store; nil for a dry run, a run without a store or a failed (rolled back) run.
@@ -76,10 +80,14 @@ struct OutcomeTally {
   var totals: [PlanAction: Int] = [:]
   var skipsByReason: [String: Int] = [:]
   private var users: [String: (problems: Int, codes: Set<String>)] = [:]
+  var exportLeavesOut: [Diagnostic] = []
 
   init(redactUsernames: Bool) { self.redactUsernames = redactUsernames }
 
   mutating func add(_ plan: MigrationPlan) {
+    exportLeavesOut += plan.diagnostics.filter {
+      $0.code == CacheExport.leftOutCode || $0.code == CacheExport.unloadableCode
+    }
     // Counted per action here, then added (a dictionary update per entry hashed its action); the fields are
     // read in place (`MigrationPlan.forEachEntry`).
     var counts = [Int](repeating: 0, count: PlanAction.allCases.count)
@@ -106,6 +114,7 @@ struct OutcomeTally {
   func fill(_ outcome: inout MigrationOutcome) {
     outcome.totals = totals
     outcome.skipsByReason = skipsByReason
+    outcome.exportLeavesOut = exportLeavesOut
     outcome.usersWithProblemsCount = users.count
     outcome.usersWithProblems = users.map {
       UserProblems(user: $0.key, problems: $0.value.problems, reasonCodes: $0.value.codes.sorted())

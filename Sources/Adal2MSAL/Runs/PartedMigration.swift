@@ -272,6 +272,9 @@ struct PartedMigration {
     // The matcher is made only when there is something to hide: building it takes time at a fleet's size.
     if let namesToRedact, !verdict.examples.isEmpty { outcome.verdict.redactExamples(Redactor(namesToRedact)) }
     tally.fill(&outcome)
+    if let namesToRedact, !outcome.exportLeavesOut.isEmpty {
+      outcome.exportLeavesOut = outcome.exportLeavesOut.map(Redactor(namesToRedact).callAsFunction)
+    }
     outcome.skippedFiles = index.skippedFiles
     outcome.inputDiagnostics = index.inputDiagnostics
     outcome.accounting = accounting

@@ -10,6 +10,8 @@ struct MigrationSummary {
   /// Where the full report went, in words.
   let reportPlace: String
   let quiet: Bool
+  /// `--for`: the library whose export the run's warnings speak of.
+  var library: MSALLibrary? = nil
 
   func print() -> ExitCode {
     let verdict = outcome.verdict
@@ -29,6 +31,13 @@ struct MigrationSummary {
       Terminal.standardError(
         "adal2msal: wrote run \(applied.runID) to \(store): \(applied.rowsInserted) added, \(applied.rowsUpdated) updated"
           + sectionsKept)
+    }
+    if !outcome.exportLeavesOut.isEmpty, outcome.azureCLI == nil {
+      // Named once: Azure CLI's token cache is that export, and its own lines below name what it left out.
+      DiagnosticLines.print(outcome.exportLeavesOut, quiet: quiet)
+      Terminal.standardError(
+        "adal2msal: warning: export --for \(library?.rawValue ?? "LIBRARY") will leave out "
+          + "\(outcome.exportLeavesOut.count) entry(ies) of the store (named above); the store holds them")
     }
     if let azure = outcome.azureCLI {
       DiagnosticLines.print(azure.diagnostics, quiet: quiet)
