@@ -106,6 +106,29 @@ import UnifiedCache
     }
   }
 
+  /// A resource that holds white space is a list of scopes stored where a resource belongs (#13): its scopes are
+  /// the target, named by a warning; a resource is the resource + `/.default`.
+  @Test func aScopeListStoredAsTheResourceIsItsScopesAndNamed() throws {
+    let claims = ItemFactory.member(oid: oid, tid: contosoTenant, upn: "a@x.com")
+    let expires = options.clock.now.addingTimeInterval(3600)
+    for (resource, target, warned) in [
+      (
+        "https://graph.microsoft.com/User.Read  https://graph.microsoft.com/Mail.Read",
+        "https://graph.microsoft.com/User.Read https://graph.microsoft.com/Mail.Read", true
+      ),
+      ("https://graph.microsoft.com", "https://graph.microsoft.com/.default", false),
+    ] {
+      let plan = plan([
+        try ItemFactory.item(
+          index: 0, claims: claims, refreshToken: "rt", accessToken: "at", resource: resource, expiresOn: expires)
+      ])
+      let token = try #require(plan.entries.first { $0.kind == .accessToken }?.entity)
+      guard case .accessToken(let accessToken) = token else { throw CancellationError() }
+      #expect(accessToken.target == target)
+      #expect(plan.diagnostics.contains { $0.code == "adal.scope-list-resource" } == warned, "\(resource)")
+    }
+  }
+
   @Test func existingAccountInAnotherCloudDoesNotMatch() throws {
     var existing = UnifiedCacheContents()
     existing.upsert(

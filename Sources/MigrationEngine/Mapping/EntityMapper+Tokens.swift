@@ -117,9 +117,18 @@ extension EntityMapper {
         skip("adal.access-token-without-tenant", "access token from a common authority without an id token tid")
         continue
       }
+      let (target, isScopeList) = Self.target(ofResource: resource)
+      if isScopeList {
+        result.diagnostics.append(
+          Diagnostic(
+            .warning, code: Self.scopeListResourceCode,
+            "the access token's resource is a list of scopes ('\(resource)'), which a writer stored where a resource "
+              + "belongs: written with these scopes as its target, not the resource with /.default; check that the "
+              + "app asks for them", at: sourced.location))
+      }
       let token = UnifiedAccessToken(
         homeAccountID: group.identity.homeAccountID, environment: group.environment, clientID: sourced.item.clientID,
-        realm: realm, target: resource + "/.default",
+        realm: realm, target: target,
         secret: UnifiedSecret(secret.value, digestPrefix: secret.digestPrefix),
         cachedAt: Self.cachedAt(of: sourced.item, expiresOn: expiresOn, now: now), expiresOn: expiresOn,
         extendedExpiresOn: sourced.item.extendedExpiresOn,
@@ -164,6 +173,19 @@ extension EntityMapper {
       }
       apps.note(client: client, environment: group.environment, family: nil, source: winner.planSource)
     }
+  }
+
+  /// The code of the warning that names an access token whose resource is a list of scopes.
+  static let scopeListResourceCode = "adal.scope-list-resource"
+
+  /// An access token's `target`: its resource verbatim + `/.default`. A resource that holds white space is no
+  /// resource but scopes a writer stored in its place (MSAL.NET's early write-back did, #13): its scopes, one space
+  /// apart, are the target, since `/.default` after the last one would name a scope nobody asks for.
+  static func target(ofResource resource: String) -> (target: String, isScopeList: Bool) {
+    guard resource.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+      return (resource + "/.default", false)
+    }
+    return (resource.split(whereSeparator: \.isWhitespace).joined(separator: " "), true)
   }
 
   func mapIdTokens(

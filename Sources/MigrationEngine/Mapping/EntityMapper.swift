@@ -125,6 +125,7 @@ struct EntityMapper {
     let frtClients = mapRefreshTokens(group, into: &tokens, apps: &apps)
     mapAccessTokens(group, into: &tokens, apps: &apps)
     result.skips += tokens.skips
+    result.diagnostics += tokens.diagnostics
     guard !tokens.proposals.isEmpty else {
       // Nothing to sign in with: an Account alone would look signed in and is not written.
       result.skips.append(
