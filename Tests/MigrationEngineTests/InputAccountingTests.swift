@@ -78,4 +78,24 @@ import _Adal2MSALTestSupport
     #expect([c[.migrated], c[.unchanged], c[.merged], c[.policySkip], c[.problem]] as [Int] == [2, 0, 1, 2, 1])
     #expect(c.total == 6)
   }
+
+  /// One MSAL entity read from two files (one dump given twice, in two formats) is one entry with a source for
+  /// each: the first file's counts as the entry does, the second's as merged into it, as a repeated ADAL item.
+  @Test func anMSALEntityInTwoFilesIsMigratedOnceAndMergedOnce() {
+    let sources = ["first.plist", "second.plist"].map { PlanSource(file: $0, label: "MSAL RefreshToken") }
+    for action in [PlanAction.add, .unchanged] {
+      let plan = MigrationPlan(
+        entries: [
+          PlanEntry(
+            action: action, kind: .refreshToken, canonicalKey: "k", reasonCode: "msal.input", reason: "",
+            sources: sources)
+        ],
+        plannedAt: Date(timeIntervalSince1970: 0))
+      var accounting = InputAccounting()
+      accounting.add(plan)
+      let bucket: InputAccounting.Bucket = action == .add ? .migrated : .unchanged
+      #expect(accounting.files["first.plist"]?[bucket] == 1 && accounting.files["first.plist"]?.total == 1)
+      #expect(accounting.files["second.plist"]?[.merged] == 1 && accounting.files["second.plist"]?.total == 1)
+    }
+  }
 }

@@ -70,6 +70,9 @@ public struct InputAccounting: Sendable {
         // An entry that follows from others' skips (a user none of whose tokens migrates gets no Account): those
         // entries count its items.
         guard let bucket else { continue }
+        // An MSAL entity read from several files is one entry with a source for each: the first file's
+        // counts as the entry does, the others' as merged into it (as an ADAL item that repeats another is).
+        var unifiedSourceNoted = false
         entries[index].sources.withUnsafeBufferPointer { sources in
           for position in sources.indices {
             let item: Int
@@ -80,7 +83,9 @@ public struct InputAccounting: Sendable {
             } else {
               let key =
                 "\(entries[index].kind?.rawValue ?? "-")\u{0}\(entries[index].canonicalKey ?? sources[position].label)"
-              note(file: sources[position].file, unit: key, bucket)
+              let repeated = unifiedSourceNoted && (bucket == .migrated || bucket == .unchanged)
+              note(file: sources[position].file, unit: key, repeated ? .merged : bucket)
+              unifiedSourceNoted = true
               continue
             }
             if currentFile != sources[position].file {
