@@ -140,6 +140,14 @@ struct KeychainItemRouter {
           "\(result.unifiedItems.count) MSAL unified keychain item(s) (numeric type) handed to the unified decoder",
           at: SourceLocation(file: file)))
     }
+    if let groups = Self.accessGroups(of: result.items) {
+      result.diagnostics.append(
+        Diagnostic(
+          .note, code: "adal.access-groups",
+          "ADAL items by keychain access group: \(groups); MSAL ObjC reads only the groups its app's entitlements "
+            + "hold (export --for objc writes \(UnifiedKeychainWriter.defaultAccessGroup))",
+          at: SourceLocation(file: file)))
+    }
     if result.ignoredItemCount > 0 {
       result.diagnostics.append(
         Diagnostic(
@@ -147,6 +155,21 @@ struct KeychainItemRouter {
           "\(result.ignoredItemCount) keychain item(s) are neither ADAL nor MSAL items; ignored",
           at: SourceLocation(file: file)))
     }
+  }
+
+  /// Each access group of `items` with its count, most items first ("G (3), H (1)"); nil when no item has one.
+  /// A migrated cache is useful only in a group the consuming app shares (migration lesson 19), and a dump of a
+  /// device can hold several apps' groups.
+  static func accessGroups(of items: [ADALTokenItem]) -> String? {
+    var counts: [String: Int] = [:]
+    items.withUnsafeBufferPointer { items in
+      for index in items.indices {
+        if let group = items[index].source.accessGroup, !group.isEmpty { counts[group, default: 0] += 1 }
+      }
+    }
+    guard !counts.isEmpty else { return nil }
+    return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) (\($0.value))" }
+      .joined(separator: ", ")
   }
 
   /// Adds where a record's data values (`data`, `generic`) borrow the input's bytes (what its decoding reads of
