@@ -55,6 +55,7 @@ extension Adal2MSALCommand {
     var quiet = false
 
     func run() async throws {
+      if !dryRun { Terminal.reportClosedPipes() }
       var options = ImportRun.Options()
       options.dryRun = dryRun
       options.fileNames = fileNames
@@ -72,6 +73,7 @@ extension Adal2MSALCommand {
         // error says what it is and what to do.
         throw commandFailure(error)
       }
+      InterruptCleanup.remaining("the summary")
       DiagnosticLines.print(outcome.diagnostics, quiet: quiet)
       switch format {
       case .json:

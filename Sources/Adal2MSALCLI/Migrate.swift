@@ -106,6 +106,7 @@ extension Adal2MSALCommand {
         toInputBytes: InputFile.totalBytes(of: inputs.adal + inputs.msal),
         environment: ProcessInfo.processInfo.environment)
       let progress = ProgressLine(enabled: !quiet && Terminal.standardErrorIsTerminal)
+      if out != nil, !dryRun { Terminal.reportClosedPipes() }
       let (outcome, afterCommit) = try await runReportingFailures { () -> (MigrationOutcome, StoreWrittenError?) in
         var options = MigrationRun.Options()
         options.fileNames = fileNames
@@ -130,6 +131,7 @@ extension Adal2MSALCommand {
           return (error.outcome, error)
         }
       }
+      InterruptCleanup.remaining("the summary")
       var status = MigrationSummary(
         outcome: outcome, store: out, reportPlace: reportPlace, quiet: quiet, library: planning.library
       ).print()

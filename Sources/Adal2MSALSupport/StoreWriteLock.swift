@@ -75,6 +75,7 @@ package final class StoreWriteLock: @unchecked Sendable {
     // An existing store is left to SQLite (an interrupted transaction rolls back), and a new store's temporary
     // file is registered by the run that makes it (`NewStoreFile`); registering nothing still gives an
     // interrupted run its status, 128 + the signal.
+    InterruptCleanup.runStarted()
     cleanup = InterruptCleanup.register([])
   }
 

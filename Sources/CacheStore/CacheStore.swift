@@ -26,10 +26,13 @@ public struct CacheStore: Sendable {
   /// Whether SQLite was told the file never changes (`StoreFile.readOnlyURI`): this connection sees no commit
   /// made after it opened.
   let isImmutable: Bool
+  /// Whether the store is built in a file other than `path` (`NewStoreFile`): its commit is not the run's, the
+  /// rename onto `path` is.
+  let isStaged: Bool
 
   private init(
     path: String, queue: DatabaseQueue, sealing: SecretSealing?, isNew: Bool, busyTimeout: TimeInterval,
-    isImmutable: Bool
+    isImmutable: Bool, isStaged: Bool = false
   ) {
     self.path = path
     self.queue = queue
@@ -38,6 +41,7 @@ public struct CacheStore: Sendable {
     self.isNew = isNew
     self.busyTimeout = busyTimeout
     self.isImmutable = isImmutable
+    self.isStaged = isStaged
   }
 
   /// Opens the store at `path`, creating it (mode 0600) and its schema when needed, and checks the key against
@@ -97,7 +101,7 @@ public struct CacheStore: Sendable {
         let queue = try StoreFile.withOwnerOnlyUmask { try DatabaseQueue(path: location, configuration: configuration) }
         let store = CacheStore(
           path: path, queue: queue, sealing: options.sealing, isNew: isNew, busyTimeout: options.busyTimeout,
-          isImmutable: location != file)
+          isImmutable: location != file, isStaged: file != path)
         if options.readOnly {
           try store.checkSchemaIsCurrent()
         } else {

@@ -48,10 +48,10 @@ extension CacheStore {
 /// the connection is closed (SQLite checkpoints the WAL into the file and deletes it), the file is synced, the
 /// side files of what the path held before are removed (an SQLite file without tables may have left a `-wal`
 /// or `-journal`, which SQLite would otherwise apply to the new store), the file is renamed onto the path and
-/// the directory synced. An interrupt (SIGINT, SIGTERM) before the rename removes the temporary file and its
-/// side files (`InterruptCleanup`); a kill leaves them, and the next writing run of that path removes them:
-/// it holds the directory's write lock, which every run that makes such a file holds until it has renamed or
-/// removed it, so a file of that name there is a dead run's.
+/// the directory synced. An interrupt (SIGINT, SIGTERM, SIGHUP) before the rename removes the temporary file and
+/// its side files (`InterruptCleanup`), one after it says the store was written; a kill leaves them, and the next
+/// writing run of that path removes them: it holds the directory's write lock, which every run that makes such a
+/// file holds until it has renamed or removed it, so a file of that name there is a dead run's.
 struct NewStoreFile {
   /// Between the store's name and the random part of a temporary file's name.
   static let marker = ".adal2msal-new-"
@@ -141,9 +141,11 @@ struct NewStoreFile {
     unlink(temporary + "-shm")
     try Self.sync(temporary, place: place)
     for file in StoreFileMarker.sideFileSuffixes.map({ path + $0 }) { unlink(file) }
-    guard rename(temporary, path) == 0 else {
+    // With interrupts held off: one that comes as the store is renamed knows whether it was.
+    let renamed = InterruptCleanup.committing { rename(temporary, path) == 0 ? nil : errno }
+    if let code = renamed {
       throw CacheStoreError(
-        .cannotOpen, "cannot put the new store in place (\(String(cString: strerror(errno))))", at: place)
+        .cannotOpen, "cannot put the new store in place (\(String(cString: strerror(code))))", at: place)
     }
     InterruptCleanup.release(registration)
     // As SQLite does for its journal (`synchronous = EXTRA`), a directory that cannot be synced is not an error:

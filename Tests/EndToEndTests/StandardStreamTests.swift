@@ -3,6 +3,12 @@ import Foundation
 import Testing
 import _Adal2MSALTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Standard output or standard error that cannot be written (`/dev/full`, a full disk): every command says so
 /// in one line and exits 1, never crashes and never claims success; a run whose store had committed says that
 /// the store was written and exits 2. Earlier, `inspect` and `export` crashed (SIGILL), `accounts` and
@@ -94,6 +100,63 @@ import _Adal2MSALTestSupport
     let runs = try ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [scratch.store, "SELECT count(*) FROM runs"])
     #expect(runs.stdout == "2\n")
+  }
+
+  /// A reader that stops taking the standard output (`| head`) of a run that writes a store: the write fails and
+  /// the error says what the store holds, status 2. Earlier SIGPIPE ended the run after its commit, with status
+  /// 141 and no word. A standard error nobody reads is ignored there, as a full one is.
+  @Test func aClosedPipeAfterTheCommitSaysTheStoreWasWritten() throws {
+    let scratch = try Scratch()
+    defer { try? FileManager.default.removeItem(at: scratch.directory) }
+    let fresh = scratch.path("fresh.sqlite")
+    let migrated = try Self.run(
+      ["migrate", "--adal", Self.dump, "--out", fresh, "--report", "-", "-q"], closing: STDOUT_FILENO,
+      in: scratch.directory)
+    #expect(migrated.status == 2 && !migrated.bySignal, "\(migrated.status): \(migrated.captured)")
+    #expect(
+      migrated.captured
+        == "adal2msal: error: run 1 was written to \(fresh), but cannot write the report to standard output "
+        + "(Broken pipe)\n")
+    let imported = try Self.run(
+      ["import", Self.msal, "--out", scratch.store, "--format", "json"], closing: STDOUT_FILENO,
+      in: scratch.directory)
+    #expect(imported.status == 2 && !imported.bySignal, "\(imported.status): \(imported.captured)")
+    #expect(
+      imported.captured
+        == "adal2msal: error: run 2 was written to \(scratch.store), but cannot write the summary to standard output "
+        + "(Broken pipe)\n")
+    let other = scratch.path("other.sqlite")
+    let unread = try Self.run(
+      ["migrate", "--adal", Self.dump, "--out", other], closing: STDERR_FILENO, in: scratch.directory)
+    #expect(unread.status == 0 && !unread.bySignal, "\(unread.status)")
+    #expect(try CLI.run(["accounts", other]).stdout == CLI.run(["accounts", fresh]).stdout)
+  }
+
+  /// Runs the binary with standard output or error (`closing`) a pipe that nobody reads (its reading end closed
+  /// before the run starts), the other stream captured.
+  static func run(
+    _ arguments: [String], closing stream: Int32, in directory: URL
+  ) throws -> (status: Int32, bySignal: Bool, captured: String) {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    close(ends[0])
+    let unread = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    let file = directory.appendingPathComponent("captured-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: file.path, contents: nil)
+    let captured = try FileHandle(forWritingTo: file)
+    let process = Process()
+    process.executableURL = CLI.binary
+    process.arguments = arguments
+    process.standardOutput = stream == STDOUT_FILENO ? unread : captured
+    process.standardError = stream == STDOUT_FILENO ? captured : unread
+    try process.run()
+    try unread.close()
+    try captured.close()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus, process.terminationReason == .uncaughtSignal,
+      try String(contentsOf: file, encoding: .utf8)
+    )
   }
 
   /// With standard error full, a run does its work and exits as it would have: messages that cannot be shown

@@ -152,15 +152,23 @@ private enum TokenCacheLock {
   static func holding(_ tokenCache: String, _ body: () throws -> Void) throws {
     let path = tokenCache + ".lockfile"
     let created = Date().addingTimeInterval(waitSeconds)
+    // Removed by an interrupt once this run made it, or took over one left after the wait: a lock file left behind
+    // makes the next run (and Azure CLI) wait for it.
+    var registration: InterruptCleanup.Registration?
     while true {
-      let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-      if descriptor >= 0 {
-        close(descriptor)
-        break
+      var code: Int32 = 0
+      registration = InterruptCleanup.register(path) {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        code = errno
+        if descriptor >= 0 { close(descriptor) }
+        return descriptor >= 0
       }
-      guard errno == EEXIST, Date() < created else { break }
+      if registration != nil { break }
+      guard code == EEXIST, Date() < created else { break }
       usleep(250_000)
     }
+    if registration == nil { registration = InterruptCleanup.register([path]) }
+    defer { if let registration { InterruptCleanup.release(registration) } }
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw RunOutputError(

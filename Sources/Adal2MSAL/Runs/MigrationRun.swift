@@ -160,6 +160,10 @@ public struct MigrationRun: Sendable {
     var staged: StagedReport?
     defer { staged?.discard() }
     var outcome: MigrationOutcome
+    // What an interrupt once the store has committed names as not written (`InterruptCleanup`).
+    let reports: Bool
+    if case .none = options.report { reports = false } else { reports = true }
+    InterruptCleanup.remaining(Self.remaining(report: reports, azureCLI: options.azureCLIDirectory != nil))
     do {
       // A new store is built under a temporary name and renamed onto `store` at the commit (`CacheStore.writing`).
       let applied = try CacheStore.writing(
@@ -197,6 +201,8 @@ public struct MigrationRun: Sendable {
     // output is still tried. Azure CLI's files go before a report on a stream, which a reader may stop taking.
     var failures: [any Error] = []
     do { try publish(&staged) } catch { failures.append(error) }
+    InterruptCleanup.remaining(
+      Self.remaining(report: reports && rest != nil, azureCLI: options.azureCLIDirectory != nil))
     if let directory = options.azureCLIDirectory {
       do {
         let files = AzureCLIFiles(directory: directory)
@@ -215,8 +221,10 @@ public struct MigrationRun: Sendable {
       }
     }
     if let rest {
+      InterruptCleanup.remaining(Self.remaining(report: reports, azureCLI: false))
       do { try run.writeReport(rest) } catch { failures.append(error) }
     }
+    InterruptCleanup.remaining(nil)
     guard failures.isEmpty else { throw StoreWrittenError(outcome: outcome, store: store, failures: failures) }
     return outcome
   }
@@ -229,6 +237,16 @@ public struct MigrationRun: Sendable {
     BackgroundValue {
       guard !CacheStore.wouldCreate(store) else { return .success(nil) }
       return Result { () throws(CacheStoreError) in try CheckedContents(path: store, sealing: sealing) }
+    }
+  }
+
+  /// What a committed run has still to write, as an interrupt names it (`InterruptCleanup.remaining`).
+  private static func remaining(report: Bool, azureCLI: Bool) -> String? {
+    switch (azureCLI, report) {
+    case (true, true): "Azure CLI's files and the report"
+    case (true, false): "Azure CLI's files"
+    case (false, true): "the report"
+    case (false, false): nil
     }
   }
 

@@ -17,7 +17,7 @@ public enum OwnerOnlyOutput {
 
   /// Writes what `produce` hands its `write` function, in order, to `path` atomically with mode 0600: a new
   /// owner-only temporary file in the same directory, flushed to disk, then renamed over the target. If
-  /// anything fails, or SIGINT or SIGTERM arrives (`InterruptCleanup`), the temporary file is removed and the
+  /// anything fails, or SIGINT, SIGTERM or SIGHUP arrives (`InterruptCleanup`), the temporary file is removed and the
   /// target is untouched.
   public static func write(
     to path: String, _ produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
@@ -34,7 +34,7 @@ public enum OwnerOnlyOutput {
 
   /// An owner-only temporary file beside `path`, written whole and flushed to disk by `write`, renamed over
   /// `path` by `publish` or removed by `discard`: for an output that must appear only once something else
-  /// (a store's commit) has succeeded. It is removed if SIGINT or SIGTERM arrives before either.
+  /// (a store's commit) has succeeded. It is removed if SIGINT, SIGTERM or SIGHUP arrives before either.
   final class Staged: Sendable {
     let path: String
     let temporary: String

@@ -9,8 +9,9 @@ enum ExitStatus {
   /// nothing usable, or `--strict` with anything not migrated for a reason other than policy.
   static let failure = ExitCode(1)
   /// Partial: written (or would be), but some items or files could not be read or modelled (counted and named
-  /// in the report), an output written after the store committed failed (named on standard error), or an
-  /// export (or Azure CLI's token cache) left out entries the library keys like others (named).
+  /// in the report), an output written after the store committed failed or was stopped by a signal (named on
+  /// standard error), or an export (or Azure CLI's token cache) left out entries the library keys like others
+  /// (named). Before the commit, SIGHUP, SIGINT and SIGTERM exit with 128 + the signal (`InterruptCleanup`).
   static let partial = ExitCode(2)
   /// Usage error: a bad option or argument (ArgumentParser's EX_USAGE).
   static let usage = ExitCode.validationFailure
@@ -26,9 +27,13 @@ enum ExitStatus {
       2   written, but items or files that could not be read or modelled
           were skipped (counted and named in the report), or an output
           written after the store (the report, Azure CLI's files, import's
-          JSON summary) failed (named on standard error), or an export or
-          Azure CLI's token cache left out entries the library keys like
-          others (named on standard error)
+          JSON summary) failed or was stopped by SIGHUP, SIGINT or SIGTERM
+          (named on standard error), or an export or Azure CLI's token cache
+          left out entries the library keys like others (named on standard
+          error)
       64  usage error
+      129, 130, 143
+          stopped by SIGHUP, SIGINT or SIGTERM before the store committed:
+          temporary files removed, nothing written
     """
 }

@@ -45,8 +45,18 @@ enum Terminal {
     _ = text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
   }
 
+  /// Makes a reader that stops taking standard output or error (`| head`) a failed write (EPIPE) rather than the
+  /// end of the process (SIGPIPE, status 141 and no word): for runs that write a store, where it would come after
+  /// the commit. Standard output then gives the error that names what the store holds (`run 3 was written to
+  /// cache.sqlite, but cannot write the report to standard output (Broken pipe)`, status 2), and standard error
+  /// is ignored, as a full one is. Read-only commands keep SIGPIPE, as Unix tools do: they stop quietly.
+  static func reportClosedPipes() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+
   /// Writes `bytes` to standard output, the one way output reaches it; `what` names the output in the error
-  /// ("the report"). A closed pipe ends the process with SIGPIPE, as it does any command-line tool.
+  /// ("the report"). A closed pipe ends a read-only command with SIGPIPE, as it does any command-line tool
+  /// (`reportClosedPipes`).
   static func standardOutput(_ bytes: UnsafeRawBufferPointer, what: String) throws(StandardOutputError) {
     if let code = DescriptorWrite.all(bytes, to: STDOUT_FILENO) { throw StandardOutputError(what: what, code: code) }
   }

@@ -39,7 +39,7 @@ extension CacheStore {
     defer { if firstRun { FirstRunJournal.leave(queue, timeout: busyTimeout) } }
     do {
       return try withoutForeignKeys {
-        try queue.immediateTransaction { db in
+        try queue.immediateTransaction(commitsRun: !isStaged) { db in
           try db.execute(
             sql: """
               INSERT INTO runs (started_at, finished_at, planned_at, tool_version, inputs, options, summary)
@@ -72,6 +72,7 @@ extension CacheStore {
           try db.execute(
             sql: "UPDATE runs SET finished_at = ?, summary = ? WHERE id = ?",
             arguments: [Self.timestamp(summary.finishedAt), Self.json(summary), summary.runID])
+          InterruptCleanup.willCommit("run \(summary.runID) was written to \(path)")
           return summary
         }
       }
