@@ -1,6 +1,7 @@
 import Adal2MSALSupport
 import Foundation
 import GRDB
+import GRDBSQLite
 import UnifiedCache
 
 /// The unified cache in one SQLite file (schema: docs/sqlite-schema.md).
@@ -95,10 +96,13 @@ public struct CacheStore: Sendable {
       try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKilobytes)")
     }
     var store: CacheStore
+    // The connection of the last attempt: what SQLite met, when it fails (`failure`).
+    var opened: DatabaseQueue?
     do {
       store = try OpeningRace.retrying(for: options.busyTimeout) {
         let location = options.readOnly ? StoreFile.readOnlyURI(file) : file
         let queue = try StoreFile.withOwnerOnlyUmask { try DatabaseQueue(path: location, configuration: configuration) }
+        opened = queue
         let store = CacheStore(
           path: path, queue: queue, sealing: options.sealing, isNew: isNew, busyTimeout: options.busyTimeout,
           isImmutable: location != file, isStaged: file != path)
@@ -112,9 +116,14 @@ public struct CacheStore: Sendable {
     } catch let error as CacheStoreError {
       throw error
     } catch {
-      throw CacheStoreError(
-        .cannotOpen, "cannot open the store (\(Self.describe(error)))",
-        at: SourceLocation(file: path))
+      var failure = Self.failure(
+        .cannotOpen, "cannot open the store", error, on: opened, at: SourceLocation(file: path))
+      if !options.readOnly, let directory = StoreFile.unwritableDirectory(of: file, after: error) {
+        failure.message +=
+          ": its directory \(directory) is not writable, and SQLite writes its journal beside the store"
+        failure.remedy = "make the directory writable or move the store"
+      }
+      throw failure
     }
     let scheme = try store.checkEncryptionSetting(options.sealing, readOnly: options.readOnly)
     store.codec.clearFieldsAllowed = scheme == clearFieldsEncryptionScheme
@@ -196,7 +205,7 @@ public struct CacheStore: Sendable {
           return (newMode, sealing?.keyCheckValue)
         }
     } catch {
-      throw CacheStoreError(.database, "cannot read the store settings (\(Self.describe(error)))", at: place)
+      throw Self.failure(.database, "cannot read the store settings", error, on: queue, at: place)
     }
     switch (stored.mode, sealing) {
     case ("none", nil):
@@ -253,5 +262,47 @@ public struct CacheStore: Sendable {
       return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
     }
     return String(describing: type(of: error))
+  }
+
+  /// The error of `what` failing on `queue`'s connection (nil: none was opened): `describe`'s text, and for a
+  /// disk I/O error the system error behind it (`systemError`), with a remedy for a file that cannot grow.
+  static func failure(
+    _ reason: CacheStoreError.Reason, _ what: String, _ error: any Error, on queue: DatabaseQueue?,
+    at place: SourceLocation
+  ) -> CacheStoreError {
+    let code = queue.flatMap { systemError(behind: error, on: $0) }
+    var cause = describe(error)
+    if let code { cause += ": " + String(cString: strerror(code)) }
+    var remedy: String?
+    if let code, [EFBIG, ENOSPC, EDQUOT].contains(code) {
+      remedy =
+        "free space or raise the file-size limit (ulimit -f), then run again"
+        + (reason == .database ? "; nothing was written" : "")
+    }
+    return CacheStoreError(reason, "\(what) (\(cause))", remedy: remedy, at: place)
+  }
+
+  /// The system error (`errno`) behind a disk I/O error of `queue`'s connection: SQLite's message says "disk I/O
+  /// error" whatever the system call met (a file-size limit, a device error). Nil for any other error, or when
+  /// SQLite kept none.
+  ///
+  /// SQLite records it for the connection (`sqlite3_system_errno`) when a statement's own write fails, but not
+  /// when the WAL written at a commit does; each of its `unix` files keeps the error of its own last failed call
+  /// (`SQLITE_FCNTL_LAST_ERRNO`), the WAL's or rollback journal's included.
+  static func systemError(behind error: any Error, on queue: DatabaseQueue) -> Int32? {
+    guard let error = error as? DatabaseError, error.resultCode == .SQLITE_IOERR else { return nil }
+    return queue.inDatabase { db -> Int32? in
+      guard let connection = db.sqliteConnection else { return nil }
+      var journal: UnsafeMutableRawPointer?
+      var journalError: Int32 = 0
+      if sqlite3_file_control(connection, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK,
+        let file = journal?.assumingMemoryBound(to: sqlite3_file.self), let methods = file.pointee.pMethods
+      {
+        _ = methods.pointee.xFileControl(file, SQLITE_FCNTL_LAST_ERRNO, &journalError)
+      }
+      var mainError: Int32 = 0
+      _ = sqlite3_file_control(connection, "main", SQLITE_FCNTL_LAST_ERRNO, &mainError)
+      return [sqlite3_system_errno(connection), journalError, mainError].first { $0 != 0 }
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Adal2MSALSupport
 import Foundation
+import GRDB
 
 #if canImport(Glibc)
   import Glibc
@@ -103,6 +104,17 @@ enum StoreFile {
     allowed.remove(charactersIn: "?#%")
     let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
     return "file:\(encoded)?immutable=1"
+  }
+
+  /// The directory of the store at `path` (links followed) when SQLite's `error`, opening the store to write, comes
+  /// from that directory not being writable: SQLite creates the `-wal` and `-shm` files (a first run's `-journal`)
+  /// beside the store, and says only "attempt to write a readonly database" or "unable to open database file".
+  static func unwritableDirectory(of path: String, after error: any Error) -> String? {
+    guard let error = error as? DatabaseError,
+      error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN
+    else { return nil }
+    let directory = NewStoreFile.directory(of: StoreWriteLock.resolved(path))
+    return access(directory, W_OK) == 0 ? nil : directory
   }
 
   /// Whether `path` is an empty file (one just created, that SQLite has not written yet).

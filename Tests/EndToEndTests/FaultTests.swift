@@ -2,6 +2,12 @@ import Foundation
 import Testing
 import _Adal2MSALTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes that fail from outside the tool (a full disk, a read-only directory, a store locked by another
 /// process) and inputs that vanish or never end: each is one clear error line, status 1, and the existing
 /// cache file byte for byte as it was.
@@ -67,9 +73,86 @@ struct FaultTests {
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     // 64 KiB of file size: the 1.3 MB input's rows cannot fit.
     let output = try CLI.runInShell(prefix: "ulimit -f 64", writer.arguments(setup.large.path, setup.store.path))
-    let violations = CLI.contractViolations(output, expected: ["existing.sqlite"])
+    let violations = CLI.contractViolations(
+      output, expected: ["existing.sqlite", "File too large", "raise the file-size limit"])
     #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
     try setup.expectStoreUntouched("\(writer) on a full disk")
+  }
+
+  /// A new store under a file-size limit: 64 KiB stops its schema (the open fails), 1,000 KiB its rows (the run
+  /// rolls back). SQLite calls both a disk I/O error; the system error behind it is the cause to name.
+  @Test("a file-size limit on a new store names its cause and leaves no file", arguments: writers, [64, 1000])
+  func fileSizeLimitOnNewStore(_ writer: Writer, kilobytes: Int) throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    let store = setup.directory.appendingPathComponent("new.sqlite")
+    let output = try CLI.runInShell(
+      prefix: "ulimit -f \(kilobytes)", writer.arguments(setup.large.path, store.path))
+    let stage = kilobytes < 100 ? "cannot open the store" : "the run was rolled back"
+    let violations = CLI.contractViolations(
+      output, expected: ["new.sqlite", stage, "disk I/O error: File too large", "raise the file-size limit"])
+    #expect(violations.isEmpty, "\(writer) at \(kilobytes) KiB: \(violations.joined(separator: "; "))")
+    let left = try FileManager.default.contentsOfDirectory(atPath: setup.directory.path).filter {
+      $0.contains("new.sqlite")
+    }
+    #expect(left.isEmpty, "\(writer) at \(kilobytes) KiB left \(left)")
+  }
+
+  @Test(
+    "an existing store whose directory is read-only names the directory; the store is untouched", arguments: writers)
+  func readOnlyStoreDirectory(_ writer: Writer) throws {
+    let setup = try Setup()
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    let output: ProcessRunner.Output
+    do {
+      let undo = try #require(Faults.makeReadOnly(setup.directory), "cannot make a directory read-only here")
+      defer { undo() }
+      output = try CLI.run(writer.arguments(setup.small.path, setup.store.path))
+    }
+    let violations = CLI.contractViolations(
+      output, expected: ["existing.sqlite", "is not writable", "make the directory writable or move the store"])
+    #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
+    try setup.expectStoreUntouched("\(writer) in a read-only directory")
+  }
+
+  /// The read-only directory as a user other than root meets it: mode 0555, which root writes through (the test
+  /// above uses `chattr +i` for root), and SQLite's "attempt to write a readonly database". Run as nobody through
+  /// `setpriv` when the tests run as root.
+  @Test(
+    "an existing store in a directory of mode 0555 names the directory, as a user other than root", arguments: writers)
+  func readOnlyStoreDirectoryAsUser(_ writer: Writer) throws {
+    let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+    let asRoot = geteuid() == 0
+    if asRoot {
+      try #require(FileManager.default.isExecutableFile(atPath: setpriv.path), "no setpriv to run as another user")
+    }
+    let setup = try Setup()
+    defer {
+      _ = chmod(setup.directory.path, 0o755)
+      try? FileManager.default.removeItem(at: setup.directory)
+    }
+    if asRoot {
+      let owned = try ProcessRunner.run(
+        URL(fileURLWithPath: "/bin/chown"), arguments: ["-R", "65534:65534", setup.directory.path])
+      try #require(owned.exitCode == 0, "cannot give the store to nobody: \(owned.stderr)")
+    }
+    try #require(chmod(setup.directory.path, 0o555) == 0)
+    let arguments = writer.arguments(setup.small.path, setup.store.path)
+    let output =
+      try asRoot
+      ? ProcessRunner.run(
+        setpriv, arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path] + arguments,
+        timeout: CLI.hangTimeout)
+      : CLI.run(arguments)
+    _ = chmod(setup.directory.path, 0o755)
+    let violations = CLI.contractViolations(
+      output,
+      expected: [
+        "existing.sqlite", "attempt to write a readonly database", "its directory", "is not writable",
+        "make the directory writable or move the store",
+      ])
+    #expect(violations.isEmpty, "\(writer): \(violations.joined(separator: "; "))")
+    try setup.expectStoreUntouched("\(writer) in a directory of mode 0555")
   }
 
   @Test("a read-only directory is a clear error and nothing is created", arguments: writers)

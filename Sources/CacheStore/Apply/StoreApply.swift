@@ -19,8 +19,7 @@ extension CacheStore {
     } catch let error as CacheStoreError {
       throw error
     } catch {
-      throw CacheStoreError(
-        .database, "the run was rolled back (\(Self.describe(error)))", at: SourceLocation(file: path))
+      throw Self.failure(.database, "the run was rolled back", error, on: queue, at: SourceLocation(file: path))
     }
   }
 
@@ -81,9 +80,7 @@ extension CacheStore {
     } catch let error as CacheStoreError {
       throw error
     } catch {
-      throw CacheStoreError(
-        .database, "the run was rolled back (\(Self.describe(error)))",
-        at: SourceLocation(file: path))
+      throw Self.failure(.database, "the run was rolled back", error, on: queue, at: SourceLocation(file: path))
     }
   }
 
