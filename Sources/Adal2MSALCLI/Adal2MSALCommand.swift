@@ -24,10 +24,6 @@ struct Adal2MSALCommand: AsyncParsableCommand {
   /// ArgumentParser's entry point, after a mistyped subcommand has been answered with the one meant.
   static func main() async {
     Terminal.reserveClosedStreams()
-    // A file-size limit (`ulimit -f`) makes a write past it fail with EFBIG, which the store, the export and the
-    // report name ("File too large") and recover from, rather than end the process by SIGXFSZ: that signal went
-    // only to threads that did not block it, so where a write ran decided whether a run said why it failed.
-    signal(SIGXFSZ, SIG_IGN)
     AllocatorTuning.apply(environment: ProcessInfo.processInfo.environment)
     if let message = ArgumentBytes.refusal(ArgumentBytes.given) {
       Terminal.standardError(message)
