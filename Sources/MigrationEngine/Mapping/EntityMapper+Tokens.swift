@@ -96,7 +96,7 @@ extension EntityMapper {
           .skip(CollectionOfOne(sourced), code: code, reason: reason, kind: .accessToken, in: group))
       }
       guard !options.skipAccessTokens else {
-        skip("option.skip-access-tokens", "access tokens are not migrated (option)")
+        skip(Self.accessTokensTurnedOff.code, Self.accessTokensTurnedOff.reason)
         continue
       }
       guard let secret = sourced.item.accessToken, let resource = sourced.item.resource, !resource.isEmpty else {
@@ -174,6 +174,11 @@ extension EntityMapper {
       apps.note(client: client, environment: group.environment, family: nil, source: winner.planSource)
     }
   }
+
+  /// The skip of every access token, ADAL's and an MSAL input's, under `MigrationOptions.skipAccessTokens`.
+  static let accessTokensTurnedOff = (
+    code: "option.skip-access-tokens", reason: "access tokens are not migrated (option)"
+  )
 
   /// The code of the warning that names an access token whose resource is a list of scopes.
   static let scopeListResourceCode = "adal.scope-list-resource"

@@ -249,7 +249,7 @@ package struct PlanningSession: Sendable {
   /// (`EntityMapper.mapAccessTokens`): access tokens turned off, or expired at the run's clock. Nil: migrated. A
   /// token without an expiry its library reads is the library's own, and migrates.
   private func policySkip(of token: UnifiedAccessToken) -> (code: String, reason: String)? {
-    if options.skipAccessTokens { return ("option.skip-access-tokens", "access tokens are not migrated (option)") }
+    if options.skipAccessTokens { return EntityMapper.accessTokensTurnedOff }
     guard let expiresOn = token.expiresOn, expiresOn <= plannedAt else { return nil }
     return (
       Self.expiredMSALAccessTokenCode,
